@@ -1,0 +1,107 @@
+# crib - a minimal container launcher. Plain GNU make; objects under build/.
+#
+#   make            build build/crib
+#   make check      build and run every test (unit, end-to-end as root and as a user)
+#   make demo       build a busybox rootfs and run the example spec in it, as you
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make format     apply .clang-format to every C file
+#   make bench      start-up time of crib against `unshare`, side by side
+
+CROSS      ?=
+CC         := $(CROSS)gcc
+PKG_CONFIG ?= pkg-config
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BUILD      ?= build
+VERSION    := 0.1
+
+WARN := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wmissing-prototypes \
+        -Wstrict-prototypes -Wpointer-arith -Wvla \
+        -Werror=format-security -Werror=implicit-function-declaration \
+        -Werror=missing-prototypes -Werror=shadow -Werror=incompatible-pointer-types \
+        -Werror=int-conversion -Werror=return-type
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
+            -DCRIB_VERSION='"$(VERSION)"'
+LDFLAGS  ?=
+LDLIBS   :=
+
+RUNTIME_SRC := $(wildcard runtime/*.c)
+CMD_SRC     := $(wildcard cmd/*.c)
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
+
+.PHONY: all check check-unit check-e2e demo install uninstall format bench deps clean
+
+all: $(BUILD)/crib
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(BUILD) -c -o $@ $<
+
+# the example spec, embedded for `crib spec`
+$(BUILD)/example.h: cmd/example.ini
+	@mkdir -p $(@D)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/cmd/main.o: $(BUILD)/example.h
+
+$(BUILD)/libcrib.a: $(RUNTIME_OBJ)
+	rm -f $@
+	$(CROSS)ar rcs $@ $^
+
+$(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
+
+# unit tests: one TAP program per file, linked with the runtime library
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# the probe that e2e tests run inside containers: static, so any rootfs can hold it
+$(BUILD)/probe: tests/probe/probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $<
+
+$(BUILD)/rootfs/.done: rootfs-tools/mkrootfs $(BUILD)/probe
+	rootfs-tools/mkrootfs --probe $(BUILD)/probe $(BUILD)/rootfs
+	touch $@
+
+deps:
+	rootfs-tools/install-deps
+
+check: deps
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/rootfs/.done
+	tests/run-all $(BUILD)
+
+check-unit: $(UNIT_BIN)
+	prove -f -e '' $(UNIT_BIN)
+
+check-e2e: all $(BUILD)/rootfs/.done
+	tests/run-all --e2e-only $(BUILD)
+
+demo: deps
+	$(MAKE) all
+	rootfs-tools/mkrootfs $(BUILD)/demo/rootfs
+	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
+	$(BUILD)/crib run $(BUILD)/demo/demo.ini
+
+bench: all $(BUILD)/rootfs/.done
+	tests/bench/start-time $(BUILD)
+
+install: all
+	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
+	install -D -m 0644 cmd/crib.1 $(DESTDIR)$(PREFIX)/share/man/man1/crib.1
+	install -D -m 0644 cmd/crib.ini.5 $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \
+	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
+
+format:
+	clang-format -i $(wildcard cmd/*.c cmd/*.h runtime/*.c runtime/*.h tests/*/*.c tests/*/*.h)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,141 @@
+/* main.c - the crib command line: parse argv, call runtime/, print the one message, exit.
+ *
+ *   crib run [--trace] SPEC [-- PROGRAM ARGS...]
+ *   crib spec
+ *   crib version | help
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../runtime/cleanup.h"
+#include "../runtime/container.h"
+#include "../runtime/plan.h"
+#include "../runtime/spec.h"
+#include "../runtime/trace.h"
+#include "output.h"
+
+#ifndef CRIB_VERSION
+#define CRIB_VERSION "0.1"
+#endif
+
+static const char example_spec[] =
+#include "example.h"
+    ;
+
+static const char usage[] =
+    "usage: crib run [--trace] SPEC.ini [-- PROGRAM ARGS...]\n"
+    "       crib spec          print an annotated example spec that runs as is\n"
+    "       crib version\n"
+    "       crib help\n"
+    "\n"
+    "Runs PROGRAM (or the spec's [process] args) in a container described by SPEC.ini,\n"
+    "as you, with no daemon. See crib(1) and crib.ini(5).\n"
+    "\n"
+    "Exit status: the workload's own; 128+N when signal N killed it; 125 when crib\n"
+    "failed (spec, command line, setup); 126 when the program could not be executed;\n"
+    "127 when it was not found in the container.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+        fputs("crib: ", stderr);
+        fprintf(stderr, fmt, arg);
+        fputs("\ncrib: hint: run 'crib help' for the usage\n", stderr);
+        return EXIT_CRIB_ERROR;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+        bool trace = false;
+        const char *path = NULL;
+        char **override = NULL;
+        struct error err;
+        error_clear(&err);
+
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--")) {
+                        override = &argv[i + 1];
+                        if (!*override)
+                                return usage_error("%s", "'--' must be followed by a program");
+                        break;
+                } else if (!strcmp(argv[i], "--trace")) {
+                        trace = true;
+                } else if (argv[i][0] == '-' && argv[i][1]) {
+                        return usage_error("unknown option '%s' for 'crib run'", argv[i]);
+                } else if (!path) {
+                        path = argv[i];
+                } else {
+                        return usage_error("unexpected argument '%s' (put the program after "
+                                           "'--')",
+                                           argv[i]);
+                }
+        }
+        if (!path)
+                return usage_error("%s", "'crib run' needs a spec file");
+
+        uint64_t t0 = trace_now_us();
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        if (!f) {
+                error_set(&err, errno, "cannot open spec '%s'", path);
+                if (errno == ENOENT)
+                        error_hint(&err, "'crib spec > %s' writes an example to start from", path);
+                return print_error(&err);
+        }
+        struct spec spec;
+        if (spec_load(path, f, override != NULL, &spec, &err) < 0)
+                return print_error(&err);
+        struct plan plan;
+        if (plan_build(&spec, override, trace, &plan, &err) < 0) {
+                spec_free(&spec);
+                return print_error(&err);
+        }
+        if (trace)
+                fprintf(stderr,
+                        "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
+                        path, (unsigned long long)(trace_now_us() - t0));
+
+        struct container_hooks hooks = {.trace = print_trace_line, .warn = print_warning_line};
+        int status = 0, code;
+        uint64_t t1 = trace_now_us();
+        if (container_run(&plan, &hooks, &status, &err) < 0)
+                code = print_error(&err);
+        else if (WIFEXITED(status))
+                code = WEXITSTATUS(status);
+        else
+                code = 128 + WTERMSIG(status);
+        if (trace)
+                fprintf(stderr,
+                        "crib: trace: parent: container exited, status %d, %llu us after clone\n",
+                        code, (unsigned long long)(trace_now_us() - t1));
+        plan_free(&plan);
+        spec_free(&spec);
+        return code;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2)
+                return usage_error("%s", "no command given");
+        const char *cmd = argv[1];
+        if (!strcmp(cmd, "run"))
+                return cmd_run(argc - 2, argv + 2);
+        if (argc > 2)
+                return usage_error("'crib %s' takes no arguments", cmd);
+        if (!strcmp(cmd, "spec")) {
+                fputs(example_spec, stdout);
+                return 0;
+        }
+        if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+                printf("crib %s\n", CRIB_VERSION);
+                return 0;
+        }
+        if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+                fputs(usage, stdout);
+                return 0;
+        }
+        return usage_error("unknown command '%s'", cmd);
+}

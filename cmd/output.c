@@ -1,0 +1,53 @@
+/* output.c - crib's messages: "crib: what failed: errno text", then "crib: hint: remedy". */
+#define _GNU_SOURCE
+#include "output.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int print_error(const struct error *err)
+{
+        if (err->errnum)
+                fprintf(stderr, "crib: %s: %s\n", err->msg, strerror(err->errnum));
+        else
+                fprintf(stderr, "crib: %s\n", err->msg);
+        const char *h = err->hint;
+        while (*h) {
+                size_t n = strcspn(h, "\n");
+                fprintf(stderr, "crib: hint: %.*s\n", (int)n, h);
+                h += n;
+                if (*h)
+                        h++;
+        }
+        switch (err->kind) {
+        case ERROR_EXEC_NOTFOUND:
+                return EXIT_NOT_FOUND;
+        case ERROR_EXEC_FAILED:
+                return EXIT_CANNOT_EXECUTE;
+        default:
+                return EXIT_CRIB_ERROR;
+        }
+}
+
+void print_warning(const char *fmt, ...)
+{
+        va_list ap;
+        fputs("crib: warning: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
+void print_trace_line(void *ctx, const char *line)
+{
+        (void)ctx;
+        fprintf(stderr, "crib: trace: %s\n", line);
+}
+
+void print_warning_line(void *ctx, const char *line)
+{
+        (void)ctx;
+        print_warning("%s", line);
+}

@@ -1,0 +1,54 @@
+/* child.h - the state of the container's setup process, shared by the step files.
+ *
+ * The setup process is the clone(2) child: pid 1 of the new pid namespace when there is one.
+ * It reads the plan, makes system calls, and reports through the sync channel; it never
+ * allocates beyond its stack and never prints.
+ */
+#ifndef CRIB_CHILD_H
+#define CRIB_CHILD_H
+
+#include <signal.h>
+
+#include "error.h"
+#include "plan.h"
+#include "sync.h"
+#include "trace.h"
+
+struct child {
+        const struct plan *plan;
+        struct sync_chan chan;
+        struct trace trace;
+        int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
+        sigset_t forwarded; /* signals crib's init passes on to the workload */
+};
+
+/* Child: run the setup steps and exec the workload; never returns. */
+_Noreturn void child_main(const struct plan *plan, int sync_fd);
+
+/* Child: apply ro/nosuid/nodev/noexec (MS_* in `flags`) to the mount on `path` (inside the
+ * rootfs when rootfd >= 0, else an absolute path), to its submounts too when `recursive`. */
+int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long flags,
+                    bool recursive, struct error *err);
+
+/* Child: send a warning for the parent to print. */
+void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
+
+/* The steps, one mechanism per file (see the table in steps.c). Each runs in the child. */
+int step_wait_for_maps(struct child *c, struct error *err);   /* steps.c */
+int step_become_root(struct child *c, struct error *err);     /* creds.c */
+int step_parent_death(struct child *c, struct error *err);    /* creds.c */
+int step_mounts_private(struct child *c, struct error *err);  /* mounts.c */
+int step_bind_rootfs(struct child *c, struct error *err);     /* mounts.c */
+int step_mounts(struct child *c, struct error *err);          /* mounts.c */
+int step_pivot_root(struct child *c, struct error *err);      /* pivot.c */
+int step_readonly_root(struct child *c, struct error *err);   /* pivot.c */
+int step_hostname(struct child *c, struct error *err);        /* uts.c */
+int step_loopback(struct child *c, struct error *err);        /* netns.c */
+int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
+int step_start_init(struct child *c, struct error *err);      /* init.c */
+int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
+int step_switch_user(struct child *c, struct error *err);     /* creds.c */
+int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
+int step_exec(struct child *c, struct error *err);            /* exec.c */
+
+#endif

@@ -1,0 +1,21 @@
+/* container.h - run a container from a plan: the parent's half of `crib run`. */
+#ifndef CRIB_CONTAINER_H
+#define CRIB_CONTAINER_H
+
+#include "error.h"
+#include "plan.h"
+
+/* How the runtime hands lines to cmd/ (the only printer). Either may be NULL. */
+struct container_hooks {
+        void (*trace)(void *ctx, const char *line);
+        void (*warn)(void *ctx, const char *line);
+        void *ctx;
+};
+
+/* Create the namespaces, let the child set up and exec the workload, relay signals (and the
+ * terminal), and wait. On success *ret_status is the container's wait status (see wait(2)).
+ * On failure err->kind tells a setup error from a workload that could not be executed. */
+int container_run(const struct plan *p, const struct container_hooks *h, int *ret_status,
+                  struct error *err);
+
+#endif

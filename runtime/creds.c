@@ -1,0 +1,96 @@
+/* creds.c - who the container's processes are: ids, groups, parent-death signal, umask, cwd.
+ *
+ * Kernel features: setresuid(2)/setresgid(2)/setgroups(2) inside the user namespace (the ids
+ * are the container's, translated through the id maps), prctl(2) PR_SET_PDEATHSIG, umask(2),
+ * chdir(2).
+ *
+ * What goes wrong: an id the maps do not cover is EINVAL (the plan checks that first);
+ * setgroups(2) is EPERM after "deny" was written to /proc/PID/setgroups, which an unprivileged
+ * single-id map requires; any change of credentials clears the parent-death signal, so it is
+ * set again after each.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "sys.h"
+
+/* Child: the maps are written. The clone child starts as the overflow id until then; now it
+ * takes id 0 of the namespace, when 0 is mapped, so the files it creates belong to root. */
+int step_become_root(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        if (!p->userns)
+                return 0;
+        if (idmap_outside(&p->gidmap, 0) >= 0) {
+                int r = setresgid(0, 0, 0);
+                trace_line(&c->trace, "  setresgid(0, 0, 0) = %d", r);
+                if (r < 0)
+                        return error_set(err, errno, "cannot become gid 0 in the user namespace");
+        }
+        if (idmap_outside(&p->uidmap, 0) >= 0) {
+                int r = setresuid(0, 0, 0);
+                trace_line(&c->trace, "  setresuid(0, 0, 0) = %d", r);
+                if (r < 0)
+                        return error_set(err, errno, "cannot become uid 0 in the user namespace");
+        }
+        return 0;
+}
+
+/* Child: make the kernel kill us when our parent dies, then check it is still there (it could
+ * have died just before). */
+int step_parent_death(struct child *c, struct error *err)
+{
+        int r = prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_PDEATHSIG, SIGKILL) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot set the parent-death signal");
+        struct pollfd pfd = {.fd = c->chan.fd, .events = POLLIN};
+        if (c->chan.fd >= 0 && poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)))
+                _exit(125); /* the parent is gone: nobody to report to */
+        return 0;
+}
+
+/* Child: the workload's process, just before exec. */
+int step_switch_user(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        if (p->set_groups) {
+                int r = setgroups(p->ngroups, p->groups);
+                trace_line(&c->trace, "  setgroups(%zu, [...]) = %d", p->ngroups, r);
+                if (r < 0)
+                        return error_set(err, errno, "cannot set the supplementary groups");
+        }
+        int r = setresgid(p->gid, p->gid, p->gid);
+        trace_line(&c->trace, "  setresgid(%u, %u, %u) = %d", p->gid, p->gid, p->gid, r);
+        if (r < 0)
+                return error_set(err, errno, "cannot switch to gid %u", p->gid);
+        r = setresuid(p->uid, p->uid, p->uid);
+        trace_line(&c->trace, "  setresuid(%u, %u, %u) = %d", p->uid, p->uid, p->uid, r);
+        if (r < 0)
+                return error_set(err, errno, "cannot switch to uid %u", p->uid);
+        /* the change of credentials cleared the parent-death signal */
+        return step_parent_death(c, err);
+}
+
+/* Child: the workload's process, as the container user, so cwd is checked with its rights. */
+int step_umask_cwd(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        umask(p->umask);
+        trace_line(&c->trace, "  umask(0%03o)", (unsigned)p->umask);
+        if (sys_chdir(&c->trace, p->cwd, err) < 0) {
+                if (err->errnum == ENOENT)
+                        return error_set(err, ENOENT,
+                                         "working directory '%s' does not exist in the container",
+                                         p->cwd);
+                return error_wrap(err, "working directory");
+        }
+        return 0;
+}

@@ -1,0 +1,79 @@
+/* error.c - building crib's error values; see error.h. Safe in the container's setup process:
+ * only vsnprintf and memory copies, no allocation. */
+#include "error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void error_clear(struct error *err)
+{
+        err->errnum = 0;
+        err->kind = ERROR_SETUP;
+        err->msg[0] = '\0';
+        err->hint[0] = '\0';
+}
+
+int error_setv(struct error *err, int errnum, const char *fmt, va_list ap)
+{
+        error_clear(err);
+        err->errnum = errnum;
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        return -1;
+}
+
+int error_set(struct error *err, int errnum, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        error_setv(err, errnum, fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int error_wrap(struct error *err, const char *fmt, ...)
+{
+        char ctx[sizeof err->msg];
+        char old[sizeof err->msg];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(ctx, sizeof ctx, fmt, ap);
+        va_end(ap);
+        memcpy(old, err->msg, sizeof old);
+        size_t n = strlen(ctx);
+        if (n > sizeof err->msg - 3)
+                n = sizeof err->msg - 3;
+        memcpy(err->msg, ctx, n);
+        memcpy(err->msg + n, ": ", 2);
+        size_t room = sizeof err->msg - n - 2;
+        size_t olen = strnlen(old, room - 1);
+        memcpy(err->msg + n + 2, old, olen);
+        err->msg[n + 2 + olen] = '\0';
+        return -1;
+}
+
+int error_hint(struct error *err, const char *fmt, ...)
+{
+        size_t used = strlen(err->hint);
+        va_list ap;
+
+        if (used && used + 1 < sizeof err->hint)
+                err->hint[used++] = '\n';
+        va_start(ap, fmt);
+        vsnprintf(err->hint + used, sizeof err->hint - used, fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
+{
+        char text[sizeof err->msg];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof text, fmt, ap);
+        va_end(ap);
+        if (line)
+                return error_set(err, 0, "%s:%u: %s", file, line, text);
+        return error_set(err, 0, "%s: %s", file, text);
+}

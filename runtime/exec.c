@@ -1,0 +1,147 @@
+/* exec.c - start the workload: look the program up on the container's PATH and execve(2) it,
+ * and when that fails, say why in terms a user can act on.
+ *
+ * Kernel feature: execve(2). ENOENT for a file that exists means its program interpreter
+ * (the dynamic loader named in PT_INTERP, or the "#!" line) is missing; ENOEXEC usually means a
+ * binary built for another architecture: both are read from the file's header (elf.c).
+ *
+ * Where it sits: last. The socket to the parent is close-on-exec, so the parent reads EOF
+ * exactly when execve succeeded; on failure this process sends the error and exits 127 (not
+ * found) or 126 (cannot execute), as shells do.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "cleanup.h"
+#include "elf.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static const char *container_path(const struct plan *p)
+{
+        for (char **e = p->envp; *e; e++)
+                if (!strncmp(*e, "PATH=", 5))
+                        return *e + 5;
+        return DEFAULT_PATH;
+}
+
+static int explain(struct child *c, const char *path, int e, struct error *err)
+{
+        struct elf_info info = {0};
+        struct utsname u;
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0)
+                elf_inspect(fd, &info);
+        if (uname(&u) < 0)
+                strcpy(u.machine, "this one");
+        err->kind = ERROR_EXEC_FAILED;
+        bool foreign = info.is_elf && info.machine != elf_native_machine();
+
+        if (e == ENOENT && fd >= 0) {
+                if (foreign)
+                        goto foreign;
+                error_set(err, e, "cannot execute '%s': its %s '%s' is missing from the container",
+                          path, info.is_script ? "interpreter" : "program interpreter",
+                          info.interp[0] ? info.interp : "?");
+                return error_hint(err, "copy the libraries and loader the program needs into the "
+                                       "rootfs, or use a statically linked build");
+        }
+        if (e == ENOEXEC || (e == ENOENT && foreign)) {
+                if (foreign)
+                        goto foreign;
+                return error_set(err, e,
+                                 "cannot execute '%s': it is neither a program for this machine "
+                                 "nor a script with a '#!' line",
+                                 path);
+        }
+        if (e == EACCES) {
+                error_set(err, e, "cannot execute '%s'", path);
+                return error_hint(err,
+                                  "the file needs execute permission for uid %u, and its "
+                                  "filesystem must not be mounted noexec",
+                                  (unsigned)c->plan->uid);
+        }
+        return error_set(err, e, "cannot execute '%s'", path);
+foreign:
+        error_set(err, ENOEXEC, "cannot execute '%s': it is a %s binary, and this machine is %s",
+                  path, elf_machine_name(info.machine, info.bits), u.machine);
+        return error_hint(err,
+                          "use a rootfs built for %s, or install qemu-user-static and "
+                          "binfmt-support to emulate %s programs",
+                          u.machine, elf_machine_name(info.machine, info.bits));
+}
+
+static int try_exec(struct child *c, const char *path)
+{
+        const struct plan *p = c->plan;
+        size_t argc = 0, envc = 0;
+        while (p->argv[argc])
+                argc++;
+        while (p->envp[envc])
+                envc++;
+        trace_line(&c->trace, "  execve(\"%s\", argv[%zu], envp[%zu])", path, argc, envc);
+        execve(path, p->argv, p->envp);
+        return errno;
+}
+
+/* Child: the workload's process, as the container user; the last step. */
+int step_exec(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        const char *prog = p->argv[0];
+        sigset_t none;
+        struct sync_msg m = {.type = SYNC_EXEC};
+
+        /* the workload starts with no signal blocked (crib blocked the forwarded ones) */
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (sync_send(&c->chan, &m, -1, err) < 0)
+                return -1;
+
+        if (strchr(prog, '/')) {
+                int e = try_exec(c, prog);
+                if (e == ENOENT && access(prog, F_OK) < 0) {
+                        err->kind = ERROR_EXEC_NOTFOUND;
+                        error_set(err, ENOENT, "'%s' does not exist in the container", prog);
+                        err->kind = ERROR_EXEC_NOTFOUND;
+                        return -1;
+                }
+                return explain(c, prog, e, err);
+        }
+        /* search the container's PATH, as execvp(3) would */
+        const char *path = container_path(p);
+        char cand[PATH_MAX];
+        int saved = ENOENT;
+        char found[PATH_MAX] = "";
+        for (const char *dir = path; dir;) {
+                const char *colon = strchr(dir, ':');
+                size_t len = colon ? (size_t)(colon - dir) : strlen(dir);
+                snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? dir : ".", prog);
+                dir = colon ? colon + 1 : NULL;
+                int e = try_exec(c, cand);
+                if (e == ENOENT && access(cand, F_OK) < 0)
+                        continue;
+                if (e == ENOTDIR)
+                        continue;
+                /* it exists but does not run: remember the first such and keep looking */
+                if (!found[0]) {
+                        saved = e;
+                        snprintf(found, sizeof found, "%s", cand);
+                }
+        }
+        if (found[0])
+                return explain(c, found, saved, err);
+        error_set(err, ENOENT, "'%s' not found in the container", prog);
+        error_hint(err, "crib looked in PATH=%s inside the rootfs '%s'", path, p->rootfs);
+        err->kind = ERROR_EXEC_NOTFOUND;
+        return -1;
+}

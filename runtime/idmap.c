@@ -1,0 +1,146 @@
+/* idmap.c - id map resolution and formatting; see idmap.h. Pure. */
+#include "idmap.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
+                      size_t *ret_n, struct error *err)
+{
+        char line[512], idstr[16];
+        size_t n = 0;
+        snprintf(idstr, sizeof idstr, "%" PRIu32, id);
+        while (fgets(line, sizeof line, f)) {
+                char *save, *name = strtok_r(line, ":", &save);
+                char *start = strtok_r(NULL, ":", &save);
+                char *count = strtok_r(NULL, ":\n", &save);
+                if (!name || !start || !count || *name == '#')
+                        continue;
+                if (strcmp(name, idstr) && (!user || strcmp(name, user)))
+                        continue;
+                char *e1, *e2;
+                errno = 0;
+                unsigned long long s = strtoull(start, &e1, 10), c = strtoull(count, &e2, 10);
+                if (errno || *e1 || *e2 || c == 0 || s + c > UINT32_MAX)
+                        continue; /* newuidmap ignores such lines too */
+                if (n == IDMAP_MAX_SUBIDS)
+                        break;
+                ret[n].inside = 0;
+                ret[n].outside = (uint32_t)s;
+                ret[n].count = (uint32_t)c;
+                n++;
+        }
+        if (ferror(f))
+                return error_set(err, EIO, "cannot read the subordinate id file");
+        *ret_n = n;
+        return 0;
+}
+
+static bool within(const struct idmap_range *r, const struct idmap_range *sub, size_t nsub)
+{
+        for (size_t i = 0; i < nsub; i++)
+                if (r->outside >= sub[i].outside &&
+                    (uint64_t)r->outside + r->count <= (uint64_t)sub[i].outside + sub[i].count)
+                        return true;
+        return false;
+}
+
+static void describe_subids(char *buf, size_t len, const struct idmap_range *sub, size_t nsub)
+{
+        size_t used = 0;
+        buf[0] = '\0';
+        for (size_t i = 0; i < nsub && used < len; i++)
+                used += (size_t)snprintf(buf + used, len - used, "%s%" PRIu32 "-%" PRIu32,
+                                         i ? ", " : "", sub[i].outside,
+                                         sub[i].outside + sub[i].count - 1);
+        if (!nsub)
+                snprintf(buf, len, "none");
+}
+
+int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *kind, uint32_t id,
+                  bool privileged, const struct idmap_range *subids, size_t nsubids,
+                  struct idmap *ret, struct error *err)
+{
+        const char *file = !strcmp(kind, "uid") ? "/etc/subuid" : "/etc/subgid";
+        memset(ret, 0, sizeof *ret);
+
+        if (!m->line) {
+                /* default: the invoking id becomes 0, as `unshare -r` does */
+                ret->r[0] = (struct idmap_range){0, id, 1};
+                ret->n = 1;
+                return 0;
+        }
+        if (m->is_auto) {
+                ret->r[0] = (struct idmap_range){0, id, 1};
+                ret->n = 1;
+                uint64_t next = 1;
+                for (size_t i = 0; i < nsubids && ret->n < SPEC_MAX_RANGES + 1; i++) {
+                        if (next + subids[i].count > UINT32_MAX)
+                                break;
+                        ret->r[ret->n++] = (struct idmap_range){(uint32_t)next, subids[i].outside,
+                                                                subids[i].count};
+                        next += subids[i].count;
+                }
+                if (ret->n == 1) {
+                        error_at(err, s->path, m->line,
+                                 "'%s = auto' needs a range in %s for %s %" PRIu32
+                                 ", and there is none",
+                                 kind, file, kind, id);
+                        return error_hint(err,
+                                          "give the user a range, for example: sudo usermod "
+                                          "--add-sub%ss 100000-165535 $(id -un)",
+                                          kind);
+                }
+                ret->use_helper = !privileged;
+                return 0;
+        }
+        bool only_own = true;
+        for (size_t i = 0; i < m->n; i++) {
+                const struct spec_range *sr = &m->ranges[i];
+                struct idmap_range r = {sr->inside, sr->outside, sr->count};
+                ret->r[ret->n++] = r;
+                if (privileged)
+                        continue;
+                if (r.count == 1 && r.outside == id)
+                        continue;
+                only_own = false;
+                if (!within(&r, subids, nsubids)) {
+                        char have[256];
+                        describe_subids(have, sizeof have, subids, nsubids);
+                        error_at(err, s->path, sr->line,
+                                 "%s range '%" PRIu32 " %" PRIu32 " %" PRIu32
+                                 "' is not yours to map: %s %" PRIu32
+                                 " may map itself and its %s ranges (%s)",
+                                 kind, r.inside, r.outside, r.count, kind, id, file, have);
+                        return error_hint(err, "use '%s = auto', or map only ranges listed in %s",
+                                          kind, file);
+                }
+        }
+        ret->use_helper = !privileged && !only_own;
+        return 0;
+}
+
+int idmap_format(const struct idmap *m, char *buf, size_t len)
+{
+        size_t used = 0;
+        buf[0] = '\0';
+        for (size_t i = 0; i < m->n; i++) {
+                int w = snprintf(buf + used, len - used, "%" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
+                                 m->r[i].inside, m->r[i].outside, m->r[i].count);
+                if (w < 0 || (size_t)w >= len - used)
+                        return -1;
+                used += (size_t)w;
+        }
+        return 0;
+}
+
+int64_t idmap_outside(const struct idmap *m, uint32_t inside)
+{
+        for (size_t i = 0; i < m->n; i++)
+                if (inside >= m->r[i].inside && inside - m->r[i].inside < m->r[i].count)
+                        return (int64_t)m->r[i].outside + (inside - m->r[i].inside);
+        return -1;
+}

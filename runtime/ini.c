@@ -1,0 +1,248 @@
+/* ini.c - the INI tokenizer; see ini.h for the grammar. Pure: reads a FILE *, allocates,
+ * makes no other system calls. */
+#include "ini.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+
+void ini_free(struct ini_file *ini)
+{
+        for (size_t i = 0; i < ini->n; i++) {
+                free(ini->entries[i].section);
+                free(ini->entries[i].key);
+                free(ini->entries[i].value);
+                free(ini->entries[i].raw);
+        }
+        free(ini->entries);
+        ini->entries = NULL;
+        ini->n = 0;
+}
+
+static char *trim(char *s)
+{
+        while (*s == ' ' || *s == '\t')
+                s++;
+        size_t n = strlen(s);
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+                s[--n] = '\0';
+        return s;
+}
+
+/* Cut an inline comment off `v` (a '#' or ';' outside quotes, at the start or after white
+ * space) and check the quotes balance. */
+static int cut_comment(char *v, const char *name, unsigned line, struct error *err)
+{
+        bool in_quote = false;
+        for (char *p = v; *p; p++) {
+                if (in_quote) {
+                        if (*p == '\\' && p[1])
+                                p++;
+                        else if (*p == '"')
+                                in_quote = false;
+                } else if (*p == '"') {
+                        in_quote = true;
+                } else if (*p == '\'') {
+                        /* single quotes: shell-style literal, no escapes inside */
+                        char *end = strchr(p + 1, '\'');
+                        if (!end)
+                                return error_at(err, name, line, "unterminated single quote");
+                        p = end;
+                } else if ((*p == '#' || *p == ';') && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+                        *p = '\0';
+                        break;
+                }
+        }
+        if (in_quote)
+                return error_at(err, name, line, "unterminated double quote");
+        return 0;
+}
+
+/* If `raw` is exactly one double-quoted string, return its unescaped content. */
+static int unquote(const char *raw, char **ret, bool *ret_quoted, const char *name, unsigned line,
+                   struct error *err)
+{
+        size_t n = strlen(raw);
+        *ret_quoted = false;
+        if (n >= 2 && raw[0] == '"') {
+                /* find the closing quote */
+                const char *p = raw + 1;
+                while (*p && *p != '"') {
+                        if (*p == '\\' && p[1])
+                                p++;
+                        p++;
+                }
+                if (*p == '"' && p[1] == '\0') {
+                        _cleanup_free_ char *out = malloc(n);
+                        char *o = out;
+                        if (!out)
+                                return error_set(err, ENOMEM, "cannot allocate");
+                        for (p = raw + 1; *p != '"'; p++) {
+                                if (*p != '\\') {
+                                        *o++ = *p;
+                                        continue;
+                                }
+                                p++;
+                                switch (*p) {
+                                case '\\':
+                                case '"':
+                                case '#':
+                                case ';':
+                                case '$':
+                                        *o++ = *p;
+                                        break;
+                                case 'n':
+                                        *o++ = '\n';
+                                        break;
+                                case 't':
+                                        *o++ = '\t';
+                                        break;
+                                default:
+                                        return error_at(err, name, line,
+                                                        "unknown escape '\\%c' in quoted value",
+                                                        *p);
+                                }
+                        }
+                        *o = '\0';
+                        *ret = steal_ptr(&out);
+                        *ret_quoted = true;
+                        return 0;
+                }
+        }
+        *ret = strdup(raw);
+        if (!*ret)
+                return error_set(err, ENOMEM, "cannot allocate");
+        return 0;
+}
+
+static bool valid_name(const char *s, bool upper_ok)
+{
+        if (!*s)
+                return false;
+        for (; *s; s++)
+                if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' ||
+                      (upper_ok && isupper((unsigned char)*s))))
+                        return false;
+        return true;
+}
+
+static int add_entry(struct ini_file *ini, size_t *cap, const char *name, unsigned line,
+                     struct error *err, struct ini_entry **ret)
+{
+        if (ini->n >= INI_MAX_ENTRIES)
+                return error_at(err, name, line, "too many entries (the limit is %d)",
+                                INI_MAX_ENTRIES);
+        if (ini->n == *cap) {
+                size_t ncap = *cap ? *cap * 2 : 32;
+                struct ini_entry *e = realloc(ini->entries, ncap * sizeof *e);
+                if (!e)
+                        return error_set(err, ENOMEM, "cannot allocate");
+                ini->entries = e;
+                *cap = ncap;
+        }
+        *ret = &ini->entries[ini->n++];
+        memset(*ret, 0, sizeof **ret);
+        (*ret)->line = line;
+        return 0;
+}
+
+int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err)
+{
+        struct ini_file ini = {0};
+        size_t cap = 0, total = 0;
+        unsigned line = 0;
+        char buf[INI_MAX_LINE + 2];
+        _cleanup_free_ char *section = NULL;
+
+        while (fgets(buf, sizeof buf, f)) {
+                size_t len = strlen(buf);
+                struct ini_entry *e;
+                line++;
+                total += len;
+                if (total > INI_MAX_FILE) {
+                        error_at(err, name, line, "file is larger than %d bytes", INI_MAX_FILE);
+                        goto fail;
+                }
+                if (len > INI_MAX_LINE || (len == sizeof buf - 1 && buf[len - 1] != '\n')) {
+                        error_at(err, name, line, "line is longer than %d bytes", INI_MAX_LINE);
+                        goto fail;
+                }
+                if (memchr(buf, '\0', len) != NULL || strlen(buf) != len) {
+                        error_at(err, name, line, "line contains a NUL byte");
+                        goto fail;
+                }
+                char *s = trim(buf);
+                if (!*s || *s == '#' || *s == ';')
+                        continue;
+                if (*s == '[') {
+                        char *end = strchr(s, ']');
+                        if (!end) {
+                                error_at(err, name, line, "missing ']' in section header");
+                                goto fail;
+                        }
+                        *end = '\0';
+                        char *rest = trim(end + 1);
+                        if (*rest && *rest != '#' && *rest != ';') {
+                                error_at(err, name, line, "unexpected text after ']'");
+                                goto fail;
+                        }
+                        char *sname = trim(s + 1);
+                        if (!valid_name(sname, false)) {
+                                error_at(err, name, line,
+                                         "invalid section name '%s' (use a-z, 0-9 and _)", sname);
+                                goto fail;
+                        }
+                        free(section);
+                        section = strdup(sname);
+                        if (!section || add_entry(&ini, &cap, name, line, err, &e) < 0)
+                                goto fail_nomem;
+                        e->section = strdup(section);
+                        if (!e->section)
+                                goto fail_nomem;
+                        continue;
+                }
+                char *eq = strchr(s, '=');
+                if (!eq) {
+                        error_at(err, name, line, "expected 'key = value' or '[section]'");
+                        goto fail;
+                }
+                *eq = '\0';
+                char *key = trim(s);
+                char *raw = trim(eq + 1);
+                if (!valid_name(key, true)) {
+                        error_at(err, name, line, "invalid key '%s' (use letters, digits and _)",
+                                 key);
+                        goto fail;
+                }
+                if (!section) {
+                        error_at(err, name, line, "key '%s' before any [section]", key);
+                        goto fail;
+                }
+                if (cut_comment(raw, name, line, err) < 0)
+                        goto fail;
+                raw = trim(raw);
+                if (add_entry(&ini, &cap, name, line, err, &e) < 0)
+                        goto fail;
+                e->section = strdup(section);
+                e->key = strdup(key);
+                e->raw = strdup(raw);
+                if (!e->section || !e->key || !e->raw)
+                        goto fail_nomem;
+                if (unquote(raw, &e->value, &e->quoted, name, line, err) < 0)
+                        goto fail;
+        }
+        if (ferror(f)) {
+                error_at(err, name, line, "read error");
+                goto fail;
+        }
+        *ret = ini;
+        return 0;
+fail_nomem:
+        if (!err->msg[0] || err->errnum != ENOMEM)
+                error_set(err, ENOMEM, "cannot allocate");
+fail:
+        ini_free(&ini);
+        return -1;
+}

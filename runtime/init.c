@@ -1,0 +1,75 @@
+/* init.c - crib's own pid 1 (`init = yes`, the default).
+ *
+ * Kernel features: pid namespaces (pid_namespaces(7)). The first process of a new pid namespace
+ * is its init: orphans are reparented to it and must be reaped, and signals without a handler
+ * do not reach it. A workload rarely expects that, so crib's init, the setup process itself,
+ * forks the workload and stays as pid 1: it forwards SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1,
+ * SIGUSR2 and SIGWINCH to the workload, reaps every child, and exits with the workload's status
+ * (128+N when a signal N killed it). When pid 1 exits the kernel kills everything left in the
+ * namespace. Without a pid namespace (pid = no) it becomes a child subreaper
+ * (PR_SET_CHILD_SUBREAPER) to reap the same orphans.
+ *
+ * The forwarded signals are blocked from the start of the setup (the parent blocks them before
+ * clone), so one sent early waits instead of being lost, and sigwaitinfo(2) takes them here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child.h"
+
+/* pid 1: forward signals to the workload, reap children, exit as the workload did. */
+static _Noreturn void init_loop(pid_t workload, const sigset_t *forwarded)
+{
+        sigset_t wait_set = *forwarded;
+        sigaddset(&wait_set, SIGCHLD);
+        for (;;) {
+                siginfo_t si;
+                int sig = sigwaitinfo(&wait_set, &si);
+                if (sig < 0)
+                        continue;
+                if (sig != SIGCHLD) {
+                        kill(workload, sig);
+                        continue;
+                }
+                int status;
+                pid_t pid;
+                while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+                        if (pid != workload)
+                                continue;
+                        if (WIFEXITED(status))
+                                _exit(WEXITSTATUS(status));
+                        _exit(128 + WTERMSIG(status));
+                }
+        }
+}
+
+/* Child: the setup process, after the mounts and the terminal are in place. Returns in the
+ * workload's process; the setup process itself becomes init and never returns. */
+int step_start_init(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        if (!p->init)
+                return 0;
+        if (!(p->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+                return error_set(err, errno, "cannot become a child subreaper");
+        pid_t pid = fork();
+        if (pid < 0)
+                return error_set(err, errno, "cannot fork the workload's process");
+        if (pid == 0) {
+                /* only the workload's process reports from here on: one sender, in order */
+                trace_line(&c->trace, "  fork() = %d (the workload; crib's init stays as pid %d)",
+                           (int)getpid(), (int)getppid());
+                return 0;
+        }
+        /* init keeps nothing of the setup */
+        close(c->chan.fd);
+        if (c->pty_slave >= 0)
+                close(c->pty_slave);
+        prctl(PR_SET_DUMPABLE, 0);
+        init_loop(pid, &c->forwarded);
+}

@@ -1,0 +1,294 @@
+/* mounts.c - the container's mount table: propagation, the rootfs bind, and the mount
+ * operations of the plan (proc, dev, sys and the spec's [mounts]).
+ *
+ * Kernel features: mount namespaces (mount_namespaces(7)), mount(2), shared subtrees
+ * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; openat2(2) RESOLVE_IN_ROOT
+ * (Linux 5.6) to find mountpoints inside the rootfs without following its symlinks out of it.
+ *
+ * Where it sits: first in the new mount namespace, before pivot_root. Everything is mounted
+ * under the rootfs while the host's paths (bind sources, /dev/null) are still reachable.
+ *
+ * What goes wrong: in a user namespace the kernel refuses a new proc or sysfs mount when the
+ * host's one has parts hidden by other mounts (as inside another container), and mqueue without
+ * an ipc namespace of our own; remounting a bind read-only must keep the flags the kernel
+ * locked (nosuid, nodev, noexec, atime), or it fails with EPERM.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
+#if __has_include(<linux/mount.h>)
+#include <linux/mount.h>
+#endif
+
+#include "child.h"
+#include "cleanup.h"
+#include "sys.h"
+
+/* Child: in the new mount namespace. */
+int step_mounts_private(struct child *c, struct error *err)
+{
+        if (sys_mount(&c->trace, NULL, "/", NULL, NULL, MS_REC | MS_PRIVATE, NULL, err) < 0)
+                return error_hint(err, "crib needs a private copy of the mount table so that "
+                                       "nothing it mounts reaches the host");
+        return 0;
+}
+
+/* Child: pivot_root needs the new root to be a mount point; a bind of the rootfs onto itself
+ * makes it one. */
+int step_bind_rootfs(struct child *c, struct error *err)
+{
+        const char *r = c->plan->rootfs;
+        return sys_mount(&c->trace, r, r, "/", NULL, MS_BIND | MS_REC, NULL, err);
+}
+
+/* Open `rel` (relative to the rootfs) as an O_PATH fd, never leaving the rootfs. */
+static int resolve(int rootfd, const char *rel)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC,
+            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        };
+        int fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
+        if (fd >= 0 || errno != ENOSYS)
+                return fd;
+#endif
+        /* Before Linux 5.6: walk the path and refuse symlinks, which could lead out. */
+        char buf[PATH_MAX];
+        snprintf(buf, sizeof buf, "%s", rel);
+        int cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+        for (char *save, *comp = strtok_r(buf, "/", &save); comp && cur >= 0;
+             comp = strtok_r(NULL, "/", &save)) {
+                if (!strcmp(comp, "."))
+                        continue;
+                int next = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                struct stat st;
+                int e = errno;
+                close(cur);
+                if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+                        close(next);
+                        next = -1;
+                        e = ELOOP;
+                }
+                cur = next;
+                errno = e;
+        }
+        return cur;
+}
+
+/* Open the mountpoint for `path` (absolute, inside the container), creating the missing
+ * directories, and a file as the last component when `dir` is false. */
+static int mountpoint(struct child *c, int rootfd, const char *path, bool dir, struct error *err)
+{
+        const char *rel = path[1] ? path + 1 : ".";
+        int fd = resolve(rootfd, rel);
+        if (fd >= 0)
+                return fd;
+        if (errno != ENOENT) {
+                error_set(err, errno, "cannot open '%s' in the rootfs", path);
+                if (errno == ELOOP)
+                        error_hint(err,
+                                   "'%s' passes through a symlink; this kernel has no "
+                                   "openat2(2) to follow it safely inside the rootfs",
+                                   path);
+                return -1;
+        }
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%s", path);
+        char *slash = strrchr(parent, '/');
+        const char *name = path + (slash - parent) + 1;
+        if (slash == parent)
+                parent[1] = '\0';
+        else
+                *slash = '\0';
+        _cleanup_close_ int pfd = mountpoint(c, rootfd, parent, true, err);
+        if (pfd < 0)
+                return -1;
+        if (dir) {
+                if (sys_mkdirat(&c->trace, pfd, name, path, 0755, err) < 0)
+                        return -1;
+        } else {
+                int f =
+                    openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+                trace_line(&c->trace, "  create(\"%s\") = %s", path, f >= 0 ? "0" : "-1");
+                if (f < 0 && errno != EEXIST)
+                        return error_set(err, errno, "cannot create mountpoint '%s'", path);
+                if (f >= 0)
+                        close(f);
+        }
+        fd = resolve(rootfd, rel);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", path);
+        return fd;
+}
+
+/* Flags the kernel locks on a mount seen from a user namespace: a remount must repeat them. */
+static unsigned long locked_flags(const char *target)
+{
+        static const struct {
+                unsigned long st, ms;
+        } map[] = {
+            {ST_RDONLY, MS_RDONLY},     {ST_NOSUID, MS_NOSUID},   {ST_NODEV, MS_NODEV},
+            {ST_NOEXEC, MS_NOEXEC},     {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME},
+            {ST_RELATIME, MS_RELATIME},
+        };
+        struct statvfs sv;
+        unsigned long flags = 0;
+        if (statvfs(target, &sv) < 0)
+                return 0;
+        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+                if (sv.f_flag & map[i].st)
+                        flags |= map[i].ms;
+        return flags;
+}
+
+#define ATTR_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+/* Apply nosuid/nodev/noexec/ro to the bind mount now on `path`, recursively when asked. */
+int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long flags,
+                    bool recursive, struct error *err)
+{
+        _cleanup_close_ int fd = rootfd >= 0 ? resolve(rootfd, path[1] ? path + 1 : ".")
+                                             : open(path, O_PATH | O_CLOEXEC);
+        char target[64];
+        if (fd < 0)
+                return error_set(err, errno, "cannot open '%s' to restrict it", path);
+        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+#if defined(SYS_mount_setattr) && defined(MOUNT_ATTR_RDONLY)
+        if (recursive) {
+                struct mount_attr attr = {0};
+                if (flags & MS_RDONLY)
+                        attr.attr_set |= MOUNT_ATTR_RDONLY;
+                if (flags & MS_NOSUID)
+                        attr.attr_set |= MOUNT_ATTR_NOSUID;
+                if (flags & MS_NODEV)
+                        attr.attr_set |= MOUNT_ATTR_NODEV;
+                if (flags & MS_NOEXEC)
+                        attr.attr_set |= MOUNT_ATTR_NOEXEC;
+                long r = syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
+                                 sizeof attr);
+                int e = errno;
+                trace_line(&c->trace, "  mount_setattr(\"%s\", AT_RECURSIVE, set=%#llx) = %s", path,
+                           (unsigned long long)attr.attr_set, r == 0 ? "0" : "-1");
+                if (r == 0)
+                        return 0;
+                if (e != ENOSYS)
+                        return error_set(err, e, "cannot restrict the mounts under '%s'", path);
+                /* before Linux 5.12: only the top mount can be changed */
+        }
+#endif
+        (void)recursive;
+        return sys_mount(&c->trace, NULL, target, path, NULL,
+                         MS_REMOUNT | MS_BIND | locked_flags(target) | (flags & ATTR_FLAGS), NULL,
+                         err);
+}
+
+static int apply(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+{
+        const struct plan *p = c->plan;
+        bool dir = op->kind != MOP_DEV_NODE && (op->kind != MOP_BIND || op->src_is_dir);
+        char target[64];
+        _cleanup_close_ int fd = -1;
+
+        if (op->kind == MOP_SYMLINK || (op->kind == MOP_DEV_NODE && !p->userns)) {
+                /* these create a new name: open the parent directory */
+                char parent[PATH_MAX];
+                snprintf(parent, sizeof parent, "%s", op->dst);
+                char *slash = strrchr(parent, '/');
+                *slash = '\0';
+                fd = mountpoint(c, rootfd, parent[0] ? parent : "/", true, err);
+                if (fd < 0)
+                        return -1;
+                const char *name = strrchr(op->dst, '/') + 1;
+                if (op->kind == MOP_SYMLINK)
+                        return sys_symlinkat(&c->trace, op->src, fd, name, op->dst, err);
+                unlinkat(fd, name, 0);
+                if (sys_mknodat(&c->trace, fd, name, op->dst, S_IFCHR | 0666, op->dev, err) < 0)
+                        return -1;
+                if (fchmodat(fd, name, 0666, 0) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", op->dst);
+                return 0;
+        }
+        fd = mountpoint(c, rootfd, op->dst, dir, err);
+        if (fd < 0)
+                return -1;
+        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+
+        switch (op->kind) {
+        case MOP_BIND:
+        case MOP_DEV_NODE: {
+                unsigned long bind = MS_BIND | (op->flags & MS_REC);
+                if (sys_mount(&c->trace, op->src, target, op->dst, NULL, bind, NULL, err) < 0)
+                        return -1;
+                if (op->flags & ATTR_FLAGS)
+                        return mounts_restrict(c, rootfd, op->dst, op->flags, op->flags & MS_REC,
+                                               err);
+                return 0;
+        }
+        case MOP_TMPFS:
+                return sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs", op->flags, op->data,
+                                 err);
+        case MOP_PROC:
+                if (sys_mount(&c->trace, "proc", target, op->dst, "proc", op->flags, NULL, err) <
+                    0) {
+                        if (err->errnum == EPERM && p->userns)
+                                error_hint(err,
+                                           "the kernel refuses a new /proc in a user namespace "
+                                           "when the host's /proc has parts hidden by other "
+                                           "mounts (as inside another container); set pid = no "
+                                           "in [namespaces] to bind the host's /proc instead");
+                        return -1;
+                }
+                return 0;
+        case MOP_SYSFS:
+                if (sys_mount(&c->trace, "sysfs", target, op->dst, "sysfs", op->flags, NULL, err) ==
+                    0)
+                        return 0;
+                if (err->errnum != EPERM)
+                        return -1;
+                /* a sysfs of our own is refused: show the host's, read-only */
+                trace_line(&c->trace, "  (sysfs refused: binding the host's /sys read-only)");
+                if (sys_mount(&c->trace, "/sys", target, op->dst, NULL, MS_BIND | MS_REC, NULL,
+                              err) < 0)
+                        return -1;
+                return mounts_restrict(c, rootfd, op->dst, op->flags, true, err);
+        case MOP_DEVPTS:
+                return sys_mount(&c->trace, "devpts", target, op->dst, "devpts", op->flags,
+                                 op->data, err);
+        case MOP_MQUEUE:
+                return sys_mount(&c->trace, "mqueue", target, op->dst, "mqueue", op->flags, NULL,
+                                 err);
+        case MOP_SYMLINK:
+                break;
+        }
+        return 0;
+}
+
+/* Child: after the rootfs bind, before pivot_root; host paths are still reachable. */
+int step_mounts(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        _cleanup_close_ int rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (rootfd < 0)
+                return error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
+        for (size_t i = 0; i < p->nmounts; i++) {
+                const struct mount_op *op = &p->mounts[i];
+                if (apply(c, rootfd, op, err) < 0) {
+                        if (op->line)
+                                return error_wrap(err, "%s:%u", p->spec->path, op->line);
+                        return -1;
+                }
+        }
+        return 0;
+}

@@ -1,0 +1,376 @@
+/* plan.c - the parent's thinking: from a checked spec and the host's facts to the plan the
+ * container's setup process follows (see plan.h). Looks up the invoking user, its subordinate
+ * ids, the rootfs and bind sources; makes no change anywhere. */
+#define _GNU_SOURCE
+#include "plan.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+#define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/* The plan owns the strings it makes; they are freed with it. */
+struct plan_strings {
+        char *s[PLAN_MAX_MOUNTS * 2 + 16];
+        size_t n;
+};
+
+static const char *keep(struct plan *p, char *s)
+{
+        struct plan_strings *ps = (struct plan_strings *)p->owned;
+        if (!s || ps->n == sizeof ps->s / sizeof ps->s[0]) {
+                free(s);
+                return NULL;
+        }
+        return ps->s[ps->n++] = s;
+}
+
+void plan_free(struct plan *p)
+{
+        struct plan_strings *ps = (struct plan_strings *)p->owned;
+        if (ps) {
+                for (size_t i = 0; i < ps->n; i++)
+                        free(ps->s[i]);
+                free(ps);
+        }
+        free(p->envp);
+        free(p->rootfs);
+        p->owned = NULL;
+        p->envp = NULL;
+        p->rootfs = NULL;
+}
+
+/* `path` as written in the spec: relative paths are relative to the spec file's directory. */
+static char *spec_relative(const struct spec *s, const char *path)
+{
+        char *out;
+        if (path[0] == '/')
+                return strdup(path);
+        _cleanup_free_ char *copy = strdup(s->path);
+        if (!copy)
+                return NULL;
+        if (asprintf(&out, "%s/%s", dirname(copy), path) < 0)
+                return NULL;
+        return out;
+}
+
+static int add_op(struct plan *p, struct mount_op op, struct error *err)
+{
+        if (p->nmounts == PLAN_MAX_MOUNTS)
+                return error_set(err, E2BIG, "too many mounts");
+        p->mounts[p->nmounts++] = op;
+        return 0;
+}
+
+static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
+{
+        struct idmap_range subuids[IDMAP_MAX_SUBIDS], subgids[IDMAP_MAX_SUBIDS];
+        size_t nsubuids = 0, nsubgids = 0;
+        struct passwd *pw = getpwuid(p->host_uid);
+        const char *user = pw ? pw->pw_name : NULL;
+
+        if (!p->userns)
+                return 0;
+        /* only read /etc/subuid when the map may need it */
+        if (s->uidmap.line && !p->privileged) {
+                _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");
+                if (f && idmap_read_subids(f, user, p->host_uid, subuids, &nsubuids, err) < 0)
+                        return error_wrap(err, "/etc/subuid");
+        }
+        if (s->gidmap.line && !p->privileged) {
+                _cleanup_fclose_ FILE *f = fopen("/etc/subgid", "re");
+                if (f && idmap_read_subids(f, user, p->host_uid, subgids, &nsubgids, err) < 0)
+                        return error_wrap(err, "/etc/subgid");
+        }
+        if ((s->uidmap.is_auto || s->gidmap.is_auto) && p->privileged) {
+                /* root's own ranges, if the administrator gave it some */
+                _cleanup_fclose_ FILE *fu = fopen("/etc/subuid", "re");
+                _cleanup_fclose_ FILE *fg = fopen("/etc/subgid", "re");
+                if (fu)
+                        idmap_read_subids(fu, user, p->host_uid, subuids, &nsubuids, err);
+                if (fg)
+                        idmap_read_subids(fg, user, p->host_uid, subgids, &nsubgids, err);
+        }
+        if (idmap_resolve(s, &s->uidmap, "uid", p->host_uid, p->privileged, subuids, nsubuids,
+                          &p->uidmap, err) < 0 ||
+            idmap_resolve(s, &s->gidmap, "gid", p->host_gid, p->privileged, subgids, nsubgids,
+                          &p->gidmap, err) < 0)
+                return -1;
+        p->deny_setgroups = !p->privileged && !p->gidmap.use_helper;
+
+        unsigned uline = spec_line(s, "process", "user");
+        if (idmap_outside(&p->uidmap, s->uid) < 0) {
+                error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
+                return error_hint(err, "map it in [idmap] (for example 'uid = auto' to use your "
+                                       "/etc/subuid range), or run as a mapped user such as 0");
+        }
+        if (idmap_outside(&p->gidmap, s->gid) < 0) {
+                error_at(err, s->path, uline, "gid %u is not mapped into the container", s->gid);
+                return error_hint(err, "map it in [idmap] (for example 'gid = auto')");
+        }
+        for (size_t i = 0; i < s->ngroups; i++)
+                if (idmap_outside(&p->gidmap, s->groups[i]) < 0)
+                        return error_at(err, s->path, spec_line(s, "process", "groups"),
+                                        "group %u is not mapped into the container", s->groups[i]);
+        if (s->groups_set && p->deny_setgroups) {
+                error_at(err, s->path, spec_line(s, "process", "groups"),
+                         "supplementary groups need setgroups(2), which the kernel denies with "
+                         "an unprivileged single-gid map");
+                return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
+        }
+        return 0;
+}
+
+static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
+{
+        _cleanup_free_ char *path = spec_relative(s, s->rootfs);
+        unsigned line = spec_line(s, "container", "rootfs");
+        struct stat st;
+        if (!path)
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (stat(path, &st) < 0) {
+                int e = errno;
+                error_at(err, s->path, line, "rootfs '%s' %s", path,
+                         e == ENOENT ? "does not exist" : "cannot be read");
+                err->errnum = e;
+                if (e == ENOENT)
+                        return error_hint(err,
+                                          "build a busybox rootfs there with: "
+                                          "rootfs-tools/mkrootfs %s",
+                                          path);
+                return -1;
+        }
+        if (!S_ISDIR(st.st_mode))
+                return error_at(err, s->path, line, "rootfs '%s' is not a directory", path);
+        p->rootfs = realpath(path, NULL);
+        if (!p->rootfs)
+                return error_set(err, errno, "cannot resolve rootfs '%s'", path);
+        if (access(p->rootfs, X_OK) < 0) {
+                error_at(err, s->path, line, "rootfs '%s' is not accessible to uid %u", p->rootfs,
+                         (unsigned)p->host_uid);
+                err->errnum = errno;
+                return error_hint(err, "every directory on the way to it needs search (x) "
+                                       "permission for you");
+        }
+        return 0;
+}
+
+/* crib's own mounts, then the spec's [mounts], in order. */
+static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
+{
+        const unsigned long hard = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+        struct stat st;
+        int r = 0;
+
+        if (p->clone_flags & CLONE_NEWPID)
+                r |= add_op(p, (struct mount_op){.kind = MOP_PROC, .dst = "/proc", .flags = hard},
+                            err);
+        else
+                r |= add_op(p,
+                            (struct mount_op){.kind = MOP_BIND,
+                                              .src = "/proc",
+                                              .dst = "/proc",
+                                              .flags = MS_REC,
+                                              .src_is_dir = true},
+                            err);
+        r |= add_op(p,
+                    (struct mount_op){.kind = MOP_TMPFS,
+                                      .dst = "/dev",
+                                      .flags = MS_NOSUID | MS_STRICTATIME,
+                                      .data = "mode=755,size=65536k"},
+                    err);
+        static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
+        for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+                char *src;
+                if (asprintf(&src, "/dev/%s", devices[i]) < 0 || !keep(p, src))
+                        return error_set(err, ENOMEM, "cannot allocate");
+                if (stat(src, &st) < 0 || !S_ISCHR(st.st_mode))
+                        continue; /* a host without it; the container goes without too */
+                r |= add_op(p,
+                            (struct mount_op){
+                                .kind = MOP_DEV_NODE, .src = src, .dst = src, .dev = st.st_rdev},
+                            err);
+        }
+        /* gid=5 (tty) only where it is mapped, or the mount fails */
+        bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
+        r |= add_op(p,
+                    (struct mount_op){.kind = MOP_DEVPTS,
+                                      .dst = "/dev/pts",
+                                      .flags = MS_NOSUID | MS_NOEXEC,
+                                      .data = tty_gid ? "newinstance,ptmxmode=0666,mode=0620,gid=5"
+                                                      : "newinstance,ptmxmode=0666,mode=0620"},
+                    err);
+        r |= add_op(
+            p, (struct mount_op){.kind = MOP_SYMLINK, .src = "pts/ptmx", .dst = "/dev/ptmx"}, err);
+        r |= add_op(p,
+                    (struct mount_op){.kind = MOP_TMPFS,
+                                      .dst = "/dev/shm",
+                                      .flags = hard,
+                                      .data = "mode=1777,size=65536k"},
+                    err);
+        if (p->clone_flags & CLONE_NEWIPC)
+                r |= add_op(
+                    p, (struct mount_op){.kind = MOP_MQUEUE, .dst = "/dev/mqueue", .flags = hard},
+                    err);
+        else if (stat("/dev/mqueue", &st) == 0 && S_ISDIR(st.st_mode))
+                r |= add_op(p,
+                            (struct mount_op){.kind = MOP_BIND,
+                                              .src = "/dev/mqueue",
+                                              .dst = "/dev/mqueue",
+                                              .src_is_dir = true},
+                            err);
+        static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
+                                               {"/proc/self/fd/0", "/dev/stdin"},
+                                               {"/proc/self/fd/1", "/dev/stdout"},
+                                               {"/proc/self/fd/2", "/dev/stderr"}};
+        for (size_t i = 0; i < 4; i++)
+                r |= add_op(
+                    p,
+                    (struct mount_op){.kind = MOP_SYMLINK, .src = links[i][0], .dst = links[i][1]},
+                    err);
+        /* a sysfs of our own shows our network namespace; otherwise the host's, read-only */
+        if (p->clone_flags & CLONE_NEWNET)
+                r |= add_op(
+                    p,
+                    (struct mount_op){.kind = MOP_SYSFS, .dst = "/sys", .flags = MS_RDONLY | hard},
+                    err);
+        else
+                r |= add_op(p,
+                            (struct mount_op){.kind = MOP_BIND,
+                                              .src = "/sys",
+                                              .dst = "/sys",
+                                              .flags = MS_REC | MS_RDONLY | hard,
+                                              .src_is_dir = true},
+                            err);
+        if (r)
+                return -1;
+
+        for (size_t i = 0; i < s->nmounts; i++) {
+                const struct spec_mount *m = &s->mounts[i];
+                struct mount_op op = {.dst = m->dst, .line = m->line};
+                if (m->opts & SPEC_MNT_RO)
+                        op.flags |= MS_RDONLY;
+                if (m->opts & SPEC_MNT_NOSUID)
+                        op.flags |= MS_NOSUID;
+                if (m->opts & SPEC_MNT_NODEV)
+                        op.flags |= MS_NODEV;
+                if (m->opts & SPEC_MNT_NOEXEC)
+                        op.flags |= MS_NOEXEC;
+                if (m->kind == SPEC_MOUNT_TMPFS) {
+                        op.kind = MOP_TMPFS;
+                        op.data = m->data;
+                } else {
+                        char *src = spec_relative(s, m->src);
+                        if (!src)
+                                return error_set(err, ENOMEM, "cannot allocate");
+                        if (stat(src, &st) < 0) {
+                                int e = errno;
+                                error_at(err, s->path, m->line, "bind source '%s' %s", src,
+                                         e == ENOENT ? "does not exist" : "cannot be read");
+                                err->errnum = e == ENOENT ? 0 : e;
+                                free(src);
+                                return -1;
+                        }
+                        op.kind = MOP_BIND;
+                        op.src = keep(p, src);
+                        op.src_is_dir = S_ISDIR(st.st_mode);
+                        if (m->opts & SPEC_MNT_RECURSIVE)
+                                op.flags |= MS_REC;
+                }
+                if (add_op(p, op, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+static int plan_env(struct plan *p, const struct spec *s, struct error *err)
+{
+        size_t n = s->nenv;
+        bool has_path = false, has_home = false, has_term = false;
+        for (size_t i = 0; i < n; i++) {
+                has_path |= !strncmp(s->env[i], "PATH=", 5);
+                has_home |= !strncmp(s->env[i], "HOME=", 5);
+                has_term |= !strncmp(s->env[i], "TERM=", 5);
+        }
+        p->envp = calloc(n + 4, sizeof *p->envp);
+        if (!p->envp)
+                return error_set(err, ENOMEM, "cannot allocate");
+        for (size_t i = 0; i < n; i++)
+                p->envp[i] = s->env[i];
+        if (!has_path)
+                p->envp[n++] = DEFAULT_PATH;
+        if (!has_home)
+                p->envp[n++] = p->uid == 0 ? "HOME=/root" : "HOME=/";
+        if (p->terminal && !has_term) {
+                const char *t = getenv("TERM");
+                char *term;
+                if (asprintf(&term, "TERM=%s", t && *t ? t : "xterm") < 0 || !keep(p, term))
+                        return error_set(err, ENOMEM, "cannot allocate");
+                p->envp[n++] = term;
+        }
+        return 0;
+}
+
+int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
+               struct error *err)
+{
+        struct plan *p = ret;
+        memset(p, 0, sizeof *p);
+        p->owned = calloc(1, sizeof(struct plan_strings));
+        if (!p->owned)
+                return error_set(err, ENOMEM, "cannot allocate");
+        p->spec = s;
+        p->trace = trace;
+        p->host_uid = getuid();
+        p->host_gid = getgid();
+        p->privileged = geteuid() == 0;
+
+        p->userns = s->ns_user;
+        if (!p->userns && !p->privileged) {
+                error_at(err, s->path, spec_line(s, "namespaces", "user"),
+                         "user = no needs root: without a user namespace only root may create "
+                         "namespaces");
+                error_hint(err, "remove 'user = no' to run as yourself in a user namespace");
+                goto fail;
+        }
+        p->clone_flags = CLONE_NEWNS | (s->ns_user ? CLONE_NEWUSER : 0) |
+                         (s->ns_pid ? CLONE_NEWPID : 0) | (s->ns_ipc ? CLONE_NEWIPC : 0) |
+                         (s->ns_uts ? CLONE_NEWUTS : 0) | (s->ns_net ? CLONE_NEWNET : 0) |
+                         (s->ns_cgroup ? CLONE_NEWCGROUP : 0);
+
+        p->argv = argv_override && argv_override[0] ? (char **)argv_override : s->args;
+        p->cwd = s->cwd ? s->cwd : "/";
+        p->uid = s->uid;
+        p->gid = s->gid;
+        p->groups = s->groups;
+        p->ngroups = s->ngroups;
+        p->umask = s->umask;
+        p->hostname = s->hostname;
+        p->readonly_rootfs = s->readonly_rootfs;
+        p->init = s->init;
+        p->loopback = s->ns_net;
+        p->terminal =
+            s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && isatty(STDIN_FILENO));
+
+        if (plan_ids(p, s, err) < 0)
+                goto fail;
+        /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
+        p->set_groups = !p->deny_setgroups;
+        if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0)
+                goto fail;
+        return 0;
+fail:
+        plan_free(p);
+        return -1;
+}

@@ -1,0 +1,92 @@
+/* pty.c - the container's terminal (`terminal = yes`).
+ *
+ * Kernel features: a private devpts instance (mounted with newinstance by mounts.c), /dev/ptmx
+ * (pty(7)), TIOCGPTPEER (Linux 4.13) to open the slave side from the master, SCM_RIGHTS
+ * (unix(7)) to hand the master to the parent, setsid(2) and TIOCSCTTY to make the slave the
+ * workload's controlling terminal.
+ *
+ * Where it sits: the pty is opened after pivot_root, so it belongs to the container's devpts and
+ * the workload sees /dev/pts/0; the parent relays between its own terminal (in raw mode) and the
+ * master, and passes window size changes on with TIOCSWINSZ.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "cleanup.h"
+#include "pty.h"
+
+/* Child: after pivot_root, in the container's devpts. */
+int step_open_terminal(struct child *c, struct error *err)
+{
+        int unlock = 0, n;
+        if (!c->plan->terminal)
+                return 0;
+        _cleanup_close_ int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+        trace_line(&c->trace, "  open(\"/dev/ptmx\") = %d", master);
+        if (master < 0)
+                return error_set(err, errno, "cannot open '/dev/ptmx' in the container");
+        if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
+                return error_set(err, errno, "cannot unlock the pty");
+        int slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (slave < 0 && ioctl(master, TIOCGPTN, &n) == 0) {
+                char path[64];
+                snprintf(path, sizeof path, "/dev/pts/%d", n);
+                slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        }
+        trace_line(&c->trace, "  ioctl(TIOCGPTPEER) = %d", slave);
+        if (slave < 0)
+                return error_set(err, errno, "cannot open the pty's slave side");
+        c->pty_slave = slave;
+        struct sync_msg m = {.type = SYNC_PTY};
+        return sync_send(&c->chan, &m, master, err);
+}
+
+/* Child: the workload's process. A session of its own, so a ^C on crib's terminal reaches only
+ * crib (which forwards it), and the pty as controlling terminal when there is one. */
+int step_attach_terminal(struct child *c, struct error *err)
+{
+        pid_t sid = setsid();
+        trace_line(&c->trace, "  setsid() = %d", (int)sid);
+        if (c->pty_slave < 0)
+                return 0;
+        int s = c->pty_slave;
+        if (ioctl(s, TIOCSCTTY, 0) < 0)
+                return error_set(err, errno, "cannot make the pty the controlling terminal");
+        for (int fd = 0; fd < 3; fd++)
+                if (dup2(s, fd) < 0)
+                        return error_set(err, errno, "cannot attach the pty to fd %d", fd);
+        trace_line(&c->trace, "  ioctl(TIOCSCTTY); dup2(pty, 0..2)");
+        if (s > 2)
+                close(s);
+        c->pty_slave = -1;
+        return 0;
+}
+
+/* Parent: put the user's terminal in raw mode, so keys (^C, ^Z) go to the container. */
+int pty_raw(int fd, struct termios *saved)
+{
+        struct termios t;
+        if (tcgetattr(fd, saved) < 0)
+                return -1;
+        t = *saved;
+        cfmakeraw(&t);
+        return tcsetattr(fd, TCSADRAIN, &t);
+}
+
+void pty_restore(int fd, const struct termios *saved)
+{
+        tcsetattr(fd, TCSADRAIN, saved);
+}
+
+void pty_copy_size(int from, int to)
+{
+        struct winsize ws;
+        if (ioctl(from, TIOCGWINSZ, &ws) == 0)
+                ioctl(to, TIOCSWINSZ, &ws);
+}

@@ -1,0 +1,650 @@
+/* spec.c - the spec key table, one parser per kind of value, and the cross-field checks.
+ * Pure: reads a FILE *, allocates, makes no other system calls. See spec.h. */
+#include "spec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "ini.h"
+#include "words.h"
+
+struct key;
+typedef int (*key_parser)(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err);
+
+enum { KEY_REPEAT = 1 }; /* may appear more than once */
+
+struct key {
+        const char *section;
+        const char *name;
+        key_parser parse;
+        size_t offset; /* of the field in struct spec, for the generic parsers */
+        unsigned flags;
+};
+
+#define FIELD(s, k, type) ((type *)((char *)(s) + (k)->offset))
+
+/* Every error about a value names the file, the line and the key. */
+#define bad_value(err, s, e, ...) error_at(err, (s)->path, (e)->line, __VA_ARGS__)
+
+static int parse_string(struct spec *s, const struct key *k, const struct ini_entry *e,
+                        struct error *err)
+{
+        if (!*e->value)
+                return bad_value(err, s, e, "'%s' needs a value", k->name);
+        char *v = strdup(e->value);
+        if (!v)
+                return error_set(err, ENOMEM, "cannot allocate");
+        *FIELD(s, k, char *) = v;
+        return 0;
+}
+
+static int parse_abs_path(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        if (e->value[0] != '/')
+                return bad_value(err, s, e, "'%s' must be an absolute path inside the container",
+                                 k->name);
+        return parse_string(s, k, e, err);
+}
+
+static int parse_hostname(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        size_t n = strlen(e->value);
+        if (n == 0 || n > 64)
+                return bad_value(err, s, e, "hostname must be 1 to 64 characters long");
+        for (const char *p = e->value; *p; p++)
+                if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
+                        return bad_value(err, s, e,
+                                         "hostname '%s' may hold only letters, digits, '-' and "
+                                         "'.'",
+                                         e->value);
+        return parse_string(s, k, e, err);
+}
+
+static int bool_word(const char *v, bool *ret)
+{
+        static const char *const yes[] = {"yes", "true", "on", "1"};
+        static const char *const no[] = {"no", "false", "off", "0"};
+        for (size_t i = 0; i < 4; i++) {
+                if (!strcmp(v, yes[i]))
+                        return *ret = true, 0;
+                if (!strcmp(v, no[i]))
+                        return *ret = false, 0;
+        }
+        return -1;
+}
+
+static int parse_bool(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        if (bool_word(e->value, FIELD(s, k, bool)) < 0)
+                return bad_value(err, s, e, "'%s' must be yes or no, not '%s'", k->name, e->value);
+        return 0;
+}
+
+static int parse_terminal(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        bool b;
+        if (!strcmp(e->value, "auto"))
+                s->terminal = TERMINAL_AUTO;
+        else if (bool_word(e->value, &b) == 0)
+                s->terminal = b ? TERMINAL_YES : TERMINAL_NO;
+        else
+                return bad_value(err, s, e, "'%s' must be yes, no or auto, not '%s'", k->name,
+                                 e->value);
+        return 0;
+}
+
+static int parse_mount_ns(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        bool b;
+        (void)k;
+        if (bool_word(e->value, &b) < 0 || !b)
+                return bad_value(err, s, e,
+                                 "the mount namespace is always new; 'mount' can only be yes");
+        return 0;
+}
+
+/* A decimal number in [0, max]; the whole string must be the number. */
+static int parse_u32(const char *v, uint32_t max, uint32_t *ret)
+{
+        char *end;
+        if (!isdigit((unsigned char)*v))
+                return -1;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (errno || *end || n > max)
+                return -1;
+        *ret = (uint32_t)n;
+        return 0;
+}
+
+static int parse_args(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        char **v = NULL;
+        size_t n = 0;
+        (void)k;
+        if (words_split(e->raw, &v, &n, err) < 0)
+                return error_at(err, s->path, e->line, "args: %s", err->msg);
+        if (n == 0) {
+                words_free(v);
+                return bad_value(err, s, e, "'args' needs at least the program to run");
+        }
+        s->args = v;
+        return 0;
+}
+
+static int parse_env(struct spec *s, const struct key *k, const struct ini_entry *e,
+                     struct error *err)
+{
+        const char *eq = strchr(e->value, '=');
+        (void)k;
+        if (!eq || eq == e->value)
+                return bad_value(err, s, e, "env must be NAME=VALUE, not '%s'", e->value);
+        size_t namelen = (size_t)(eq - e->value);
+        for (size_t i = 0; i < namelen; i++) {
+                char c = e->value[i];
+                if (!(c == '_' || isalpha((unsigned char)c) || (i && isdigit((unsigned char)c))))
+                        return bad_value(err, s, e, "invalid environment variable name '%.*s'",
+                                         (int)namelen, e->value);
+        }
+        for (size_t i = 0; i < s->nenv; i++)
+                if (!strncmp(s->env[i], e->value, namelen + 1))
+                        return bad_value(err, s, e, "environment variable '%.*s' is set twice",
+                                         (int)namelen, e->value);
+        if (s->nenv >= SPEC_MAX_ENV)
+                return bad_value(err, s, e, "more than %d env entries", SPEC_MAX_ENV);
+        char **nv = realloc(s->env, (s->nenv + 2) * sizeof *nv);
+        if (!nv)
+                return error_set(err, ENOMEM, "cannot allocate");
+        s->env = nv;
+        if (!(nv[s->nenv] = strdup(e->value)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        nv[++s->nenv] = NULL;
+        return 0;
+}
+
+static int parse_user(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        char buf[64];
+        (void)k;
+        if (strlen(e->value) >= sizeof buf)
+                return bad_value(err, s, e, "user must be UID or UID:GID, not '%s'", e->value);
+        strcpy(buf, e->value);
+        char *colon = strchr(buf, ':');
+        if (colon)
+                *colon = '\0';
+        /* (uid_t)-1 means "unchanged" to setresuid(2), so it cannot be a user */
+        if (parse_u32(buf, UINT32_MAX - 1, &s->uid) < 0 ||
+            (colon && parse_u32(colon + 1, UINT32_MAX - 1, &s->gid) < 0))
+                return bad_value(err, s, e,
+                                 "user must be numeric UID or UID:GID (for example 1000:1000), "
+                                 "not '%s'",
+                                 e->value);
+        if (!colon)
+                s->gid = s->uid;
+        return 0;
+}
+
+static int parse_groups(struct spec *s, const struct key *k, const struct ini_entry *e,
+                        struct error *err)
+{
+        char buf[1024];
+        (void)k;
+        if (strlen(e->value) >= sizeof buf)
+                return bad_value(err, s, e, "groups list is too long");
+        strcpy(buf, e->value);
+        s->ngroups = 0;
+        s->groups_set = true;
+        for (char *save, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+                uint32_t g;
+                if (parse_u32(t, UINT32_MAX - 1, &g) < 0)
+                        return bad_value(err, s, e, "group '%s' is not a numeric gid", t);
+                if (s->ngroups == SPEC_MAX_GROUPS)
+                        return bad_value(err, s, e, "more than %d groups", SPEC_MAX_GROUPS);
+                s->groups[s->ngroups++] = g;
+        }
+        return 0;
+}
+
+static int parse_umask(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        char *end;
+        (void)k;
+        unsigned long m = strtoul(e->value, &end, 8);
+        if (!*e->value || *end || m > 0777)
+                return bad_value(err, s, e, "umask must be octal from 0000 to 0777, not '%s'",
+                                 e->value);
+        s->umask = (mode_t)m;
+        return 0;
+}
+
+static int parse_idmap(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        struct spec_idmap *m = FIELD(s, k, struct spec_idmap);
+        if (!m->line)
+                m->line = e->line;
+        if (!strcmp(e->value, "auto")) {
+                if (m->n)
+                        return bad_value(err, s, e, "'%s = auto' cannot be mixed with ranges",
+                                         k->name);
+                if (m->is_auto)
+                        return bad_value(err, s, e, "'%s = auto' is given twice", k->name);
+                m->is_auto = true;
+                return 0;
+        }
+        if (m->is_auto)
+                return bad_value(err, s, e, "'%s = auto' cannot be mixed with ranges", k->name);
+        char **w = NULL;
+        size_t n = 0;
+        struct spec_range r = {.line = e->line};
+        if (words_split(e->value, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "%s", err->msg);
+        int bad = n != 3 || parse_u32(w[0], UINT32_MAX - 1, &r.inside) < 0 ||
+                  parse_u32(w[1], UINT32_MAX - 1, &r.outside) < 0 ||
+                  parse_u32(w[2], UINT32_MAX, &r.count) < 0;
+        words_free(w);
+        if (bad)
+                return bad_value(err, s, e,
+                                 "'%s' must be 'INSIDE OUTSIDE COUNT' (for example 0 1000 1) or "
+                                 "auto, not '%s'",
+                                 k->name, e->value);
+        if (r.count == 0)
+                return bad_value(err, s, e, "%s range has a count of 0", k->name);
+        if ((uint64_t)r.inside + r.count > UINT32_MAX || (uint64_t)r.outside + r.count > UINT32_MAX)
+                return bad_value(err, s, e, "%s range '%s' runs past id 4294967294", k->name,
+                                 e->value);
+        for (size_t i = 0; i < m->n; i++) {
+                const struct spec_range *o = &m->ranges[i];
+                if (r.inside < o->inside + o->count && o->inside < r.inside + r.count)
+                        return bad_value(err, s, e,
+                                         "%s range overlaps the range on line %u inside the "
+                                         "container",
+                                         k->name, o->line);
+                if (r.outside < o->outside + o->count && o->outside < r.outside + r.count)
+                        return bad_value(err, s, e,
+                                         "%s range overlaps the range on line %u outside the "
+                                         "container",
+                                         k->name, o->line);
+        }
+        if (m->n == SPEC_MAX_RANGES)
+                return bad_value(err, s, e, "more than %d %s ranges", SPEC_MAX_RANGES, k->name);
+        m->ranges[m->n++] = r;
+        return 0;
+}
+
+static bool clean_abs_path(const char *p)
+{
+        if (p[0] != '/')
+                return false;
+        for (const char *c = p; *c; c++)
+                if (c[0] == '/' && c[1] == '.' && c[2] == '.' && (c[3] == '/' || !c[3]))
+                        return false;
+        return true;
+}
+
+static int add_mount(struct spec *s, const struct ini_entry *e, struct spec_mount **ret,
+                     struct error *err)
+{
+        if (s->nmounts == SPEC_MAX_MOUNTS)
+                return bad_value(err, s, e, "more than %d mounts", SPEC_MAX_MOUNTS);
+        *ret = &s->mounts[s->nmounts++];
+        memset(*ret, 0, sizeof **ret);
+        (*ret)->line = e->line;
+        return 0;
+}
+
+/* Options common to bind and tmpfs; returns 1 when `o` is not one of them. */
+static int mount_flag(const char *o, unsigned *opts)
+{
+        static const struct {
+                const char *name;
+                unsigned set, clear;
+        } names[] = {
+            {"ro", SPEC_MNT_RO, 0},         {"rw", 0, SPEC_MNT_RO},
+            {"nosuid", SPEC_MNT_NOSUID, 0}, {"nodev", SPEC_MNT_NODEV, 0},
+            {"noexec", SPEC_MNT_NOEXEC, 0},
+        };
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (!strcmp(o, names[i].name)) {
+                        *opts = (*opts | names[i].set) & ~names[i].clear;
+                        return 0;
+                }
+        return 1;
+}
+
+static int parse_bind(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        _cleanup_free_ char *opts = NULL;
+        struct spec_mount *m = NULL;
+        char **w = NULL;
+        size_t n = 0;
+        (void)k;
+        if (words_split(e->raw, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "bind: %s", err->msg);
+        if (n < 2 || n > 3) {
+                words_free(w);
+                return bad_value(err, s, e, "bind must be 'SOURCE DESTINATION [OPTIONS]'");
+        }
+        if (add_mount(s, e, &m, err) < 0) {
+                words_free(w);
+                return -1;
+        }
+        m->kind = SPEC_MOUNT_BIND;
+        m->src = w[0];
+        m->dst = w[1];
+        opts = n == 3 ? w[2] : NULL;
+        free(w);
+        if (!clean_abs_path(m->dst))
+                return bad_value(err, s, e,
+                                 "bind destination '%s' must be an absolute path without '..'",
+                                 m->dst);
+        if (!opts)
+                return 0;
+        for (char *save, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+                if (!strcmp(o, "recursive") || !strcmp(o, "rec"))
+                        m->opts |= SPEC_MNT_RECURSIVE;
+                else if (mount_flag(o, &m->opts))
+                        return bad_value(err, s, e,
+                                         "unknown bind option '%s' (known: ro, rw, nosuid, nodev, "
+                                         "noexec, recursive)",
+                                         o);
+        }
+        return 0;
+}
+
+static int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        struct spec_mount *m = NULL;
+        char **w = NULL;
+        size_t n = 0;
+        char data[256] = "";
+        (void)k;
+        if (words_split(e->raw, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "tmpfs: %s", err->msg);
+        if (n < 1 || n > 2 || add_mount(s, e, &m, err) < 0) {
+                words_free(w);
+                if (n < 1 || n > 2)
+                        return bad_value(err, s, e, "tmpfs must be 'DESTINATION [OPTIONS]'");
+                return -1;
+        }
+        m->kind = SPEC_MOUNT_TMPFS;
+        m->dst = w[0];
+        _cleanup_free_ char *opts = n == 2 ? w[1] : NULL;
+        free(w);
+        if (!clean_abs_path(m->dst))
+                return bad_value(err, s, e,
+                                 "tmpfs destination '%s' must be an absolute path without '..'",
+                                 m->dst);
+        m->opts = SPEC_MNT_NOSUID | SPEC_MNT_NODEV;
+        for (char *save, *o = opts ? strtok_r(opts, ",", &save) : NULL; o;
+             o = strtok_r(NULL, ",", &save)) {
+                char *eq = strchr(o, '=');
+                if (!eq) {
+                        if (mount_flag(o, &m->opts))
+                                return bad_value(err, s, e,
+                                                 "unknown tmpfs option '%s' (known: size=, mode=, "
+                                                 "nr_inodes=, ro, rw, nosuid, nodev, noexec)",
+                                                 o);
+                        continue;
+                }
+                *eq = '\0';
+                const char *v = eq + 1;
+                char *end;
+                if (!strcmp(o, "size") || !strcmp(o, "nr_inodes")) {
+                        unsigned long long num = strtoull(v, &end, 10);
+                        if (!isdigit((unsigned char)*v) || num == 0 ||
+                            (*end && (strchr("kKmMgG%", *end) == NULL || end[1])))
+                                return bad_value(
+                                    err, s, e,
+                                    "tmpfs %s must be a number with an optional k, m, g or %% "
+                                    "suffix, not '%s'",
+                                    o, v);
+                } else if (!strcmp(o, "mode")) {
+                        unsigned long mode = strtoul(v, &end, 8);
+                        if (!*v || *end || mode > 07777)
+                                return bad_value(err, s, e,
+                                                 "tmpfs mode must be octal, such as 1777, not '%s'",
+                                                 v);
+                } else {
+                        return bad_value(err, s, e,
+                                         "unknown tmpfs option '%s' (known: size=, mode=, "
+                                         "nr_inodes=, ro, rw, nosuid, nodev, noexec)",
+                                         o);
+                }
+                size_t used = strlen(data);
+                snprintf(data + used, sizeof data - used, "%s%s=%s", used ? "," : "", o, v);
+        }
+        if (*data && !(m->data = strdup(data)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        return 0;
+}
+
+#define F(field) offsetof(struct spec, field)
+
+/* The spec's keys, in the order crib.ini(5) documents them. */
+static const struct key keys[] = {
+    {"container", "rootfs", parse_string, F(rootfs), 0},
+    {"container", "hostname", parse_hostname, F(hostname), 0},
+    {"container", "readonly_rootfs", parse_bool, F(readonly_rootfs), 0},
+    {"process", "args", parse_args, 0, 0},
+    {"process", "env", parse_env, 0, KEY_REPEAT},
+    {"process", "cwd", parse_abs_path, F(cwd), 0},
+    {"process", "user", parse_user, 0, 0},
+    {"process", "groups", parse_groups, 0, 0},
+    {"process", "umask", parse_umask, 0, 0},
+    {"process", "terminal", parse_terminal, 0, 0},
+    {"process", "init", parse_bool, F(init), 0},
+    {"namespaces", "user", parse_bool, F(ns_user), 0},
+    {"namespaces", "mount", parse_mount_ns, 0, 0},
+    {"namespaces", "pid", parse_bool, F(ns_pid), 0},
+    {"namespaces", "ipc", parse_bool, F(ns_ipc), 0},
+    {"namespaces", "uts", parse_bool, F(ns_uts), 0},
+    {"namespaces", "net", parse_bool, F(ns_net), 0},
+    {"namespaces", "cgroup", parse_bool, F(ns_cgroup), 0},
+    {"idmap", "uid", parse_idmap, F(uidmap), KEY_REPEAT},
+    {"idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT},
+    {"mounts", "bind", parse_bind, 0, KEY_REPEAT},
+    {"mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+_Static_assert(NKEYS <= sizeof((struct spec *)0)->lines / sizeof(unsigned), "spec.lines too small");
+
+static const char *const sections[] = {"container", "process", "namespaces", "idmap", "mounts"};
+#define NSECTIONS (sizeof sections / sizeof sections[0])
+
+bool spec_key_at(size_t i, const char **ret_section, const char **ret_key)
+{
+        if (i >= NKEYS)
+                return false;
+        *ret_section = keys[i].section;
+        *ret_key = keys[i].name;
+        return true;
+}
+
+unsigned spec_line(const struct spec *s, const char *section, const char *key)
+{
+        for (size_t i = 0; i < NKEYS; i++)
+                if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, key))
+                        return s->lines[i];
+        return 0;
+}
+
+/* Levenshtein distance, capped: enough to suggest a fix for a typo. */
+static size_t distance(const char *a, const char *b)
+{
+        size_t la = strlen(a), lb = strlen(b);
+        size_t row[65];
+        if (la > 64 || lb > 64)
+                return SIZE_MAX;
+        for (size_t j = 0; j <= lb; j++)
+                row[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                size_t diag = row[0];
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t up = row[j];
+                        size_t cost = diag + (a[i - 1] != b[j - 1]);
+                        size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+                        row[j] = cost < best ? cost : best;
+                        diag = up;
+                }
+        }
+        return row[lb];
+}
+
+static int unknown_section(const struct spec *s, const struct ini_entry *e, struct error *err)
+{
+        const char *best = NULL;
+        size_t bestd = 3;
+        for (size_t i = 0; i < NSECTIONS; i++) {
+                size_t d = distance(e->section, sections[i]);
+                if (d < bestd)
+                        bestd = d, best = sections[i];
+        }
+        if (best)
+                return error_at(err, s->path, e->line, "unknown section [%s]; did you mean [%s]?",
+                                e->section, best);
+        return error_at(err, s->path, e->line,
+                        "unknown section [%s] (known: container, process, namespaces, idmap, "
+                        "mounts)",
+                        e->section);
+}
+
+static int unknown_key(const struct spec *s, const struct ini_entry *e, struct error *err)
+{
+        const struct key *best = NULL;
+        size_t bestd = 3;
+        for (size_t i = 0; i < NKEYS; i++) {
+                /* the right name in the wrong section is the likeliest mistake */
+                if (!strcmp(keys[i].name, e->key))
+                        return error_at(err, s->path, e->line,
+                                        "unknown key '%s' in [%s]; '%s' belongs in [%s]", e->key,
+                                        e->section, e->key, keys[i].section);
+        }
+        for (size_t i = 0; i < NKEYS; i++) {
+                if (strcmp(keys[i].section, e->section))
+                        continue;
+                size_t d = distance(e->key, keys[i].name);
+                if (d < bestd)
+                        bestd = d, best = &keys[i];
+        }
+        if (best)
+                return error_at(err, s->path, e->line,
+                                "unknown key '%s' in [%s]; did you mean '%s'?", e->key, e->section,
+                                best->name);
+        return error_at(err, s->path, e->line, "unknown key '%s' in [%s] (see crib.ini(5))", e->key,
+                        e->section);
+}
+
+static void spec_defaults(struct spec *s)
+{
+        memset(s, 0, sizeof *s);
+        s->umask = 022;
+        s->terminal = TERMINAL_AUTO;
+        s->init = true;
+        s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
+}
+
+static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
+{
+        if (!s->rootfs)
+                return error_at(err, s->path, 0, "no rootfs: add 'rootfs = DIR' to [container]");
+        if (!s->args && !args_from_cli)
+                return error_at(err, s->path, 0,
+                                "no program to run: add 'args = PROGRAM ARGS...' to [process] or "
+                                "give it after '--'");
+        if (!s->ns_user && (s->uidmap.line || s->gidmap.line))
+                return error_at(err, s->path, s->uidmap.line ? s->uidmap.line : s->gidmap.line,
+                                "[idmap] needs a user namespace, but [namespaces] says user = no");
+        if (s->hostname && !s->ns_uts)
+                return error_at(err, s->path, spec_line(s, "container", "hostname"),
+                                "setting hostname needs a private uts namespace, but "
+                                "[namespaces] says uts = no");
+        if ((s->uidmap.line != 0) != (s->gidmap.line != 0))
+                return error_at(err, s->path, s->uidmap.line ? s->uidmap.line : s->gidmap.line,
+                                "[idmap] gives a %s map but no %s map; give both",
+                                s->uidmap.line ? "uid" : "gid", s->uidmap.line ? "gid" : "uid");
+        return 0;
+}
+
+int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err)
+{
+        struct ini_file ini = {0};
+        struct spec s;
+
+        spec_defaults(&s);
+        if (!(s.path = strdup(path)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (ini_parse(f, path, &ini, err) < 0)
+                goto fail;
+        for (size_t i = 0; i < ini.n; i++) {
+                const struct ini_entry *e = &ini.entries[i];
+                bool known = false;
+                for (size_t j = 0; j < NSECTIONS; j++)
+                        known |= !strcmp(e->section, sections[j]);
+                if (!known) {
+                        unknown_section(&s, e, err);
+                        goto fail;
+                }
+                if (!e->key)
+                        continue;
+                size_t k;
+                for (k = 0; k < NKEYS; k++)
+                        if (!strcmp(keys[k].section, e->section) && !strcmp(keys[k].name, e->key))
+                                break;
+                if (k == NKEYS) {
+                        unknown_key(&s, e, err);
+                        goto fail;
+                }
+                if (s.lines[k] && !(keys[k].flags & KEY_REPEAT)) {
+                        error_at(err, path, e->line, "'%s' is already set on line %u", e->key,
+                                 s.lines[k]);
+                        goto fail;
+                }
+                if (!s.lines[k])
+                        s.lines[k] = e->line;
+                if (keys[k].parse(&s, &keys[k], e, err) < 0)
+                        goto fail;
+        }
+        if (spec_validate(&s, args_from_cli, err) < 0)
+                goto fail;
+        ini_free(&ini);
+        *ret = s;
+        return 0;
+fail:
+        ini_free(&ini);
+        spec_free(&s);
+        return -1;
+}
+
+void spec_free(struct spec *s)
+{
+        free(s->path);
+        free(s->rootfs);
+        free(s->hostname);
+        free(s->cwd);
+        words_free(s->args);
+        words_free(s->env);
+        for (size_t i = 0; i < s->nmounts; i++) {
+                free(s->mounts[i].src);
+                free(s->mounts[i].dst);
+                free(s->mounts[i].data);
+        }
+        memset(s, 0, sizeof *s);
+}

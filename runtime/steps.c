@@ -1,0 +1,129 @@
+/* steps.c - the container's setup, in order: one table, one line each.
+ *
+ * Runs in the clone(2) child: in the new namespaces, as pid 1 of the new pid namespace when
+ * there is one. It reads the plan the parent built and only makes system calls. Each step
+ * lives in the file named after its kernel mechanism; the comment on each row says why the row
+ * sits where it does. `crib run --trace` prints every step, the calls it makes and its time.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+
+struct step {
+        const char *name;
+        int (*run)(struct child *c, struct error *err);
+};
+
+static const struct step steps[] = {
+    /* until the parent has written uid_map and gid_map we have no usable ids */
+    {"wait for the id maps", step_wait_for_maps},
+    /* mapped now: take id 0 of the namespace, so files we create are root's inside */
+    {"become root in the user namespace", step_become_root},
+    /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
+    {"set the parent-death signal", step_parent_death},
+    /* before any mount, so no mount or unmount of ours propagates to the host */
+    {"make all mounts private", step_mounts_private},
+    /* pivot_root needs the new root to be a mount point */
+    {"bind the rootfs onto itself", step_bind_rootfs},
+    /* /proc, /dev, /sys and [mounts], while host paths (bind sources) are reachable */
+    {"mount filesystems under the rootfs", step_mounts},
+    /* swap roots and detach the host's, so no path leads back out */
+    {"pivot_root into the rootfs", step_pivot_root},
+    /* after pivot_root, and after all mountpoints were created in the rootfs */
+    {"remount the root read-only", step_readonly_root},
+    /* in the new uts namespace */
+    {"set the hostname", step_hostname},
+    /* in the new network namespace, where lo starts down */
+    {"bring up loopback", step_loopback},
+    /* in the container's own devpts, so the workload's tty is /dev/pts/0 inside */
+    {"open the terminal", step_open_terminal},
+    /* from here on the workload's process; this one stays as pid 1 (crib's init) */
+    {"start crib's init as pid 1", step_start_init},
+    /* a session of its own; the pty as controlling terminal */
+    {"attach to the terminal", step_attach_terminal},
+    /* last change of ids: everything above needed the namespace's root */
+    {"switch to the container user", step_switch_user},
+    /* as the container user, so a cwd it cannot enter is an error now, not later */
+    {"set umask and working directory", step_umask_cwd},
+    /* on success the sync socket closes (close-on-exec): the parent sees EOF */
+    {"exec the workload", step_exec},
+};
+
+static void emit_over_sync(void *ctx, const char *line)
+{
+        struct child *c = ctx;
+        struct sync_msg m = {.type = SYNC_TRACE};
+        struct error ignored;
+        snprintf(m.u.text, sizeof m.u.text, "%s", line);
+        sync_send(&c->chan, &m, -1, &ignored);
+}
+
+void child_warn(struct child *c, const char *fmt, ...)
+{
+        struct sync_msg m = {.type = SYNC_WARN};
+        struct error ignored;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m.u.text, sizeof m.u.text, fmt, ap);
+        va_end(ap);
+        sync_send(&c->chan, &m, -1, &ignored);
+}
+
+/* Child: before anything, wait for SYNC_GO; EOF means crib died. */
+int step_wait_for_maps(struct child *c, struct error *err)
+{
+        struct sync_msg m;
+        int r = sync_recv(&c->chan, &m, NULL, err);
+        if (r == 0)
+                _exit(125); /* crib is gone */
+        if (r < 0)
+                return -1;
+        if (m.type != SYNC_GO)
+                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
+        trace_line(&c->trace, "  read(sync) = GO (maps written)");
+        return 0;
+}
+
+_Noreturn void child_main(const struct plan *plan, int sync_fd)
+{
+        struct child c = {
+            .plan = plan,
+            .chan = {.fd = sync_fd},
+            .trace = {.on = plan->trace, .emit = emit_over_sync},
+            .pty_slave = -1,
+        };
+        struct error err;
+        const size_t n = sizeof steps / sizeof steps[0];
+
+        c.trace.ctx = &c;
+        sigemptyset(&c.forwarded);
+        for (const int *s =
+                 (const int[]){SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0};
+             *s; s++)
+                sigaddset(&c.forwarded, *s);
+        error_clear(&err);
+
+        for (size_t i = 0; i < n; i++) {
+                uint64_t t0 = trace_now_us();
+                trace_line(&c.trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n, steps[i].name,
+                           (int)getpid());
+                if (steps[i].run(&c, &err) < 0) {
+                        struct sync_msg m = {.type = SYNC_ERROR};
+                        struct error ignored;
+                        m.u.err = err;
+                        sync_send(&c.chan, &m, -1, &ignored);
+                        _exit(err.kind == ERROR_EXEC_NOTFOUND ? 127
+                              : err.kind == ERROR_EXEC_FAILED ? 126
+                                                              : 125);
+                }
+                trace_line(&c.trace, "  done in %llu us",
+                           (unsigned long long)(trace_now_us() - t0));
+        }
+        _exit(125); /* not reached: the last step execs or fails */
+}

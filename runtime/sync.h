@@ -1,0 +1,50 @@
+/* sync.h - the parent <-> container messages.
+ *
+ * One SOCK_SEQPACKET | SOCK_CLOEXEC socketpair (unix(7)): message boundaries are kept, and the
+ * container's end closes by itself when the workload's execve(2) succeeds, so the parent reads
+ * EOF after SYNC_EXEC exactly when the workload is running. Messages are fixed size, typed and
+ * numbered; both sides check the numbers, so a lost or stray message is an error, not a hang.
+ *
+ *   parent -> child   SYNC_GO     the id maps are written; go on with the setup
+ *   child -> parent   SYNC_TRACE  a --trace line
+ *                     SYNC_WARN   a warning for the user (say, an escapable chroot fallback)
+ *                     SYNC_PTY    the terminal's master side, as SCM_RIGHTS
+ *                     SYNC_EXEC   about to execve the workload (EOF next means it runs)
+ *                     SYNC_ERROR  setup or exec failed; carries the struct error
+ */
+#ifndef CRIB_SYNC_H
+#define CRIB_SYNC_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+enum sync_type {
+        SYNC_GO = 1,
+        SYNC_TRACE,
+        SYNC_WARN,
+        SYNC_PTY,
+        SYNC_EXEC,
+        SYNC_ERROR,
+};
+
+struct sync_msg {
+        uint32_t type;
+        uint32_t seq;
+        union {
+                struct error err;
+                char text[1024];
+        } u;
+};
+
+struct sync_chan {
+        int fd;
+        uint32_t send_seq, recv_seq;
+};
+
+/* Send `m` (its seq is filled in); pass_fd >= 0 rides along as SCM_RIGHTS. */
+int sync_send(struct sync_chan *c, struct sync_msg *m, int pass_fd, struct error *err);
+/* Receive one message: 1 = got one, 0 = EOF, -1 = error. *ret_fd gets a passed fd or -1. */
+int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error *err);
+
+#endif

@@ -1,0 +1,30 @@
+/* sys.h - the system calls of the container setup, each traced with its arguments and result.
+ *
+ * Each wrapper makes one call, prints `name(args) = result` to the trace, and on failure fills
+ * `err` with "what failed" and the errno; the step that called it adds the context and hints.
+ * `shown` is the path to print (the path inside the container), when it differs from the path
+ * handed to the kernel.
+ */
+#ifndef CRIB_SYS_H
+#define CRIB_SYS_H
+
+#include <sys/types.h>
+
+#include "error.h"
+#include "trace.h"
+
+int sys_mount(const struct trace *t, const char *src, const char *target, const char *shown,
+              const char *fstype, unsigned long flags, const char *data, struct error *err);
+int sys_umount2(const struct trace *t, const char *target, int flags, struct error *err);
+int sys_chdir(const struct trace *t, const char *path, struct error *err);
+int sys_pivot_root(const struct trace *t, const char *new_root, const char *put_old,
+                   struct error *err);
+int sys_chroot(const struct trace *t, const char *path, struct error *err);
+int sys_mkdirat(const struct trace *t, int dirfd, const char *name, const char *shown, mode_t mode,
+                struct error *err);
+int sys_symlinkat(const struct trace *t, const char *target, int dirfd, const char *name,
+                  const char *shown, struct error *err);
+int sys_mknodat(const struct trace *t, int dirfd, const char *name, const char *shown, mode_t mode,
+                dev_t dev, struct error *err);
+
+#endif

@@ -1,0 +1,222 @@
+/* userns.c - user namespaces from the parent's side: the id maps and what stops them.
+ *
+ * Kernel feature: user namespaces (user_namespaces(7)): the child is created with
+ * CLONE_NEWUSER and has every capability inside it, but no usable ids until its parent writes
+ * /proc/PID/uid_map and gid_map. An unprivileged parent may map only its own id, and only after
+ * writing "deny" to /proc/PID/setgroups for the gid map; larger maps go through the setuid
+ * helpers newuidmap(1)/newgidmap(1) and /etc/subuid, /etc/subgid.
+ *
+ * What goes wrong, and the hints given: unprivileged user namespaces switched off (Debian's
+ * kernel.unprivileged_userns_clone, user.max_user_namespaces, Ubuntu's AppArmor restriction),
+ * a kernel built without CONFIG_USER_NS, newuidmap missing, not setuid, or refusing the ranges.
+ */
+#define _GNU_SOURCE
+#include "userns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
+{
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+        size_t len = strlen(text);
+        ssize_t n = fd < 0 ? -1 : write(fd, text, len);
+        int e = errno;
+        char shown[512], *o = shown;
+        for (const char *s = text; *s && o < shown + sizeof shown - 3; s++) {
+                if (*s == '\n') {
+                        if (s[1])
+                                *o++ = '\\', *o++ = 'n';
+                } else {
+                        *o++ = *s;
+                }
+        }
+        *o = '\0';
+        trace_line(t, "  write(\"%s\", \"%s\") = %s", path, shown, n == (ssize_t)len ? "ok" : "-1");
+        if (n != (ssize_t)len)
+                return error_set(err, n < 0 ? e : EIO, "cannot write '%s' to '%s'", shown, path);
+        return 0;
+}
+
+/* Read a small number from a /proc/sys file; -1 when absent. */
+static long read_sysctl(const char *path)
+{
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        long v;
+        if (!f || fscanf(f, "%ld", &v) != 1)
+                return -1;
+        return v;
+}
+
+static const char *find_helper(const char *name, char *buf, size_t len)
+{
+        static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin", "/sbin",
+                                           "/usr/local/bin"};
+        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+                snprintf(buf, len, "%s/%s", dirs[i], name);
+                if (access(buf, X_OK) == 0)
+                        return buf;
+        }
+        return NULL;
+}
+
+static int run_helper(const struct plan *p, const char *name, pid_t pid, const struct idmap *m,
+                      const struct trace *t, struct error *err)
+{
+        char path[256], pidstr[16], args[SPEC_MAX_RANGES + 1][3][12];
+        char *argv[3 + 3 * (SPEC_MAX_RANGES + 1) + 1];
+        size_t a = 0;
+        char shown[1024];
+        size_t used;
+
+        if (!find_helper(name, path, sizeof path)) {
+                error_set(err, ENOENT, "cannot map the ids: '%s' is not installed", name);
+                return error_hint(err, "install it with: sudo apt-get install uidmap");
+        }
+        struct stat st;
+        snprintf(pidstr, sizeof pidstr, "%d", (int)pid);
+        argv[a++] = path;
+        argv[a++] = pidstr;
+        used = (size_t)snprintf(shown, sizeof shown, "%s %s", name, pidstr);
+        for (size_t i = 0; i < m->n; i++) {
+                snprintf(args[i][0], 12, "%u", m->r[i].inside);
+                snprintf(args[i][1], 12, "%u", m->r[i].outside);
+                snprintf(args[i][2], 12, "%u", m->r[i].count);
+                for (int j = 0; j < 3; j++) {
+                        argv[a++] = args[i][j];
+                        if (used < sizeof shown)
+                                used += (size_t)snprintf(shown + used, sizeof shown - used, " %s",
+                                                         args[i][j]);
+                }
+        }
+        argv[a] = NULL;
+        pid_t h = fork();
+        if (h < 0)
+                return error_set(err, errno, "cannot fork to run '%s'", name);
+        if (h == 0) {
+                sigset_t none;
+                sigemptyset(&none);
+                sigprocmask(SIG_SETMASK, &none, NULL);
+                execv(path, argv);
+                _exit(127);
+        }
+        int status;
+        while (waitpid(h, &status, 0) < 0 && errno == EINTR)
+                ;
+        trace_line(t, "  %s = exit %d", shown, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        error_set(err, 0, "'%s' refused to map the ids", shown);
+        if (stat(path, &st) == 0 && !(st.st_mode & S_ISUID))
+                return error_hint(err, "'%s' is not setuid root; fix it with: sudo chmod u+s %s",
+                                  path, path);
+        return error_hint(err,
+                          "check that %s gives user %u the ranges used (see its message "
+                          "above)",
+                          !strcmp(name, "newuidmap") ? "/etc/subuid" : "/etc/subgid",
+                          (unsigned)p->host_uid);
+}
+
+int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err)
+{
+        char path[64], text[4096];
+        if (!p->userns)
+                return 0;
+        /* gid first: "deny" for setgroups must come before an unprivileged gid_map */
+        if (p->gidmap.use_helper) {
+                if (run_helper(p, "newgidmap", pid, &p->gidmap, t, err) < 0)
+                        return -1;
+        } else {
+                if (p->deny_setgroups) {
+                        snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+                        if (write_file(t, path, "deny", err) < 0)
+                                return -1;
+                }
+                snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+                idmap_format(&p->gidmap, text, sizeof text);
+                if (write_file(t, path, text, err) < 0)
+                        return error_hint(err, "the kernel refused the gid map; an unprivileged "
+                                               "user may map only its own gid (use 'gid = auto' "
+                                               "for more)");
+        }
+        if (p->uidmap.use_helper)
+                return run_helper(p, "newuidmap", pid, &p->uidmap, t, err);
+        snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+        idmap_format(&p->uidmap, text, sizeof text);
+        if (write_file(t, path, text, err) < 0)
+                return error_hint(err, "the kernel refused the uid map; an unprivileged user may "
+                                       "map only its own uid (use 'uid = auto' for more)");
+        return 0;
+}
+
+static const struct {
+        int flag;
+        const char *ns, *key, *config;
+} namespaces[] = {
+    {CLONE_NEWUSER, "user", "user", "CONFIG_USER_NS"},
+    {CLONE_NEWPID, "pid", "pid", "CONFIG_PID_NS"},
+    {CLONE_NEWNET, "net", "net", "CONFIG_NET_NS"},
+    {CLONE_NEWIPC, "ipc", "ipc", "CONFIG_IPC_NS"},
+    {CLONE_NEWUTS, "uts", "uts", "CONFIG_UTS_NS"},
+    {CLONE_NEWCGROUP, "cgroup", "cgroup", "CONFIG_CGROUPS"},
+};
+
+int userns_clone_error(int flags, int e, struct error *err)
+{
+        const char *what = (flags & CLONE_NEWUSER) ? "cannot create user namespace"
+                                                   : "cannot create the container's namespaces";
+        error_set(err, e, "%s", what);
+
+        /* a namespace type this kernel was built without: EINVAL, and no /proc/self/ns entry */
+        for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++) {
+                char path[64];
+                if (!(flags & namespaces[i].flag))
+                        continue;
+                snprintf(path, sizeof path, "/proc/self/ns/%s", namespaces[i].ns);
+                if (access(path, F_OK) < 0 && errno == ENOENT) {
+                        error_set(err, e, "cannot create %s namespace", namespaces[i].ns);
+                        return error_hint(err,
+                                          "this kernel was built without %s namespaces (%s=y); "
+                                          "set %s = no in [namespaces], or use a kernel that "
+                                          "has them",
+                                          namespaces[i].ns, namespaces[i].config,
+                                          namespaces[i].key);
+                }
+        }
+        if (!(flags & CLONE_NEWUSER))
+                return -1;
+        long v = read_sysctl("/proc/sys/user/max_user_namespaces");
+        if (e == ENOSPC && v == 0)
+                return error_hint(err, "user namespaces are disabled "
+                                       "(user.max_user_namespaces = 0); enable them with: sudo "
+                                       "sysctl user.max_user_namespaces=15000");
+        if (e == ENOSPC)
+                return error_hint(err,
+                                  "the limit of user namespaces (user.max_user_namespaces = %ld) "
+                                  "is reached; raise it with sysctl",
+                                  v);
+        if (e != EPERM)
+                return -1;
+        if (geteuid() != 0 && read_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+                return error_hint(err, "unprivileged user namespaces are disabled; enable them "
+                                       "with: sudo sysctl kernel.unprivileged_userns_clone=1");
+        if (geteuid() != 0 &&
+            read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+                return error_hint(err, "AppArmor restricts unprivileged user namespaces "
+                                       "(kernel.apparmor_restrict_unprivileged_userns = 1); load "
+                                       "crib's AppArmor profile with 'sudo make install-apparmor', "
+                                       "or run: sudo sysctl "
+                                       "kernel.apparmor_restrict_unprivileged_userns=0");
+        return error_hint(err, "the kernel refused; inside another container or a chroot, "
+                               "or under a seccomp filter, new user namespaces are often "
+                               "not allowed");
+}
