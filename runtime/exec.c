@@ -43,7 +43,6 @@ static int explain(struct child *c, const char *path, int e, struct error *err)
                 elf_inspect(fd, &info);
         if (uname(&u) < 0)
                 strcpy(u.machine, "this one");
-        err->kind = ERROR_EXEC_FAILED;
         bool foreign = info.is_elf && info.machine != elf_native_machine();
 
         if (e == ENOENT && fd >= 0) {
@@ -110,12 +109,13 @@ int step_exec(struct child *c, struct error *err)
         if (strchr(prog, '/')) {
                 int e = try_exec(c, prog);
                 if (e == ENOENT && access(prog, F_OK) < 0) {
-                        err->kind = ERROR_EXEC_NOTFOUND;
                         error_set(err, ENOENT, "'%s' does not exist in the container", prog);
                         err->kind = ERROR_EXEC_NOTFOUND;
                         return -1;
                 }
-                return explain(c, prog, e, err);
+                explain(c, prog, e, err);
+                err->kind = ERROR_EXEC_FAILED;
+                return -1;
         }
         /* search the container's PATH, as execvp(3) would */
         const char *path = container_path(p);
@@ -138,8 +138,11 @@ int step_exec(struct child *c, struct error *err)
                         snprintf(found, sizeof found, "%s", cand);
                 }
         }
-        if (found[0])
-                return explain(c, found, saved, err);
+        if (found[0]) {
+                explain(c, found, saved, err);
+                err->kind = ERROR_EXEC_FAILED;
+                return -1;
+        }
         error_set(err, ENOENT, "'%s' not found in the container", prog);
         error_hint(err, "crib looked in PATH=%s inside the rootfs '%s'", path, p->rootfs);
         err->kind = ERROR_EXEC_NOTFOUND;

@@ -117,6 +117,24 @@ static int unquote(const char *raw, char **ret, bool *ret_quoted, const char *na
         return 0;
 }
 
+/* Read one line (newline included) into buf; *ret_len counts every byte, NULs too, and is
+ * larger than INI_MAX_LINE when the line was cut. Returns -1 at end of file. */
+static int read_line(FILE *f, char *buf, size_t size, size_t *ret_len)
+{
+        size_t n = 0;
+        int ch;
+        while ((ch = getc(f)) != EOF) {
+                if (n < size - 1)
+                        buf[n] = (char)ch;
+                n++;
+                if (ch == '\n')
+                        break;
+        }
+        buf[n < size - 1 ? n : size - 1] = '\0';
+        *ret_len = n;
+        return n == 0 ? -1 : 0;
+}
+
 static bool valid_name(const char *s, bool upper_ok)
 {
         if (!*s)
@@ -156,8 +174,8 @@ int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err
         char buf[INI_MAX_LINE + 2];
         _cleanup_free_ char *section = NULL;
 
-        while (fgets(buf, sizeof buf, f)) {
-                size_t len = strlen(buf);
+        size_t len;
+        while (read_line(f, buf, sizeof buf, &len) == 0) {
                 struct ini_entry *e;
                 line++;
                 total += len;
@@ -165,11 +183,11 @@ int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err
                         error_at(err, name, line, "file is larger than %d bytes", INI_MAX_FILE);
                         goto fail;
                 }
-                if (len > INI_MAX_LINE || (len == sizeof buf - 1 && buf[len - 1] != '\n')) {
+                if (len > INI_MAX_LINE) {
                         error_at(err, name, line, "line is longer than %d bytes", INI_MAX_LINE);
                         goto fail;
                 }
-                if (memchr(buf, '\0', len) != NULL || strlen(buf) != len) {
+                if (strlen(buf) != len) {
                         error_at(err, name, line, "line contains a NUL byte");
                         goto fail;
                 }

@@ -1,0 +1,110 @@
+#!/bin/sh
+# Id mapping, read from inside (/proc/self/uid_map) and outside (/proc/PID/status on the host).
+. "$(dirname "$0")/../lib/libtest.sh"
+
+me=$(id -u)
+mygid=$(id -g)
+
+spec "$T/s.ini" <<EOF2
+[process]
+args = /usr/local/bin/probe wait-signal /tmp/ready
+[mounts]
+bind = $T /tmp
+EOF2
+"$CRIB" run "$T/s.ini" >"$T/out" 2>&1 &
+crib=$!
+wait_for "$T/ready"
+ok $? "the workload started"
+init=$(children_of $crib)
+work=$(children_of "$init")
+assert_eq "$(awk '/^Uid:/{print $2}' /proc/$work/status)" "$me" "uid 0 inside is the invoking uid outside"
+assert_eq "$(awk '/^Gid:/{print $2}' /proc/$work/status)" "$mygid" "gid 0 inside is the invoking gid outside"
+assert_eq "$(awk '/^NSpid:/{print $3}' /proc/$work/status)" "2" "the workload is pid 2 in its namespace"
+assert_eq "$(awk '/^NSpid:/{print $3}' /proc/$init/status)" "1" "crib's init is pid 1 in it"
+assert_eq "$(tr -s ' ' </proc/$work/uid_map | sed 's/^ //')" "0 $me 1" "uid_map seen from the host"
+if [ "$ROLE" = user ]; then
+	assert_eq "$(cat /proc/$work/setgroups)" "deny" "setgroups denied for an unprivileged single map"
+fi
+for ns in user mnt pid ipc uts net cgroup; do
+	a=$(readlink /proc/$work/ns/$ns)
+	b=$(readlink /proc/self/ns/$ns)
+	[ "$a" != "$b" ]
+	ok $? "the workload has its own $ns namespace"
+done
+kill -TERM $crib
+wait $crib
+
+# uid = auto: 0 = the invoking user, then its /etc/subuid range
+subuid=$(awk -F: -v u="$(id -un)" -v n="$me" '$1==u || $1==n {print $2, $3; exit}' /etc/subuid 2>/dev/null)
+subgid=$(awk -F: -v u="$(id -un)" -v n="$me" '$1==u || $1==n {print $2, $3; exit}' /etc/subgid 2>/dev/null)
+spec "$T/auto.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'cat /proc/self/uid_map /proc/self/gid_map'
+[idmap]
+uid = auto
+gid = auto
+EOF2
+if [ -n "$subuid" ] && [ -n "$subgid" ]; then
+	run_crib run "$T/auto.ini"
+	assert_eq "$rc" 0 "uid = auto runs"
+	want=$(printf '0 %s 1\n1 %s\n0 %s 1\n1 %s' "$me" "$subuid" "$mygid" "$subgid")
+	assert_eq "$(echo "$out" | tr -s ' ' | sed 's/^ //')" "$want" "uid = auto maps 0 to us and 1.. to our subordinate ranges"
+
+	spec "$T/user.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'id -u; id -g; touch /tmp/f; stat -c %u:%g /tmp/f'
+user = 1000:1000
+[idmap]
+uid = auto
+gid = auto
+[mounts]
+tmpfs = /tmp
+EOF2
+	run_crib run "$T/user.ini"
+	assert_eq "$(echo $out)" "1000 1000 1000:1000" "user = 1000:1000 runs as that user through the subordinate range"
+else
+	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
+	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
+	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
+fi
+
+spec "$T/unmapped.ini" <<'EOF2'
+[process]
+args = /bin/true
+user = 1000
+EOF2
+run_crib run "$T/unmapped.ini"
+assert_eq "$rc" 125 "a container user the map does not cover: 125"
+assert_contains "$err" "unmapped.ini:5: uid 1000 is not mapped into the container" "FILE:LINE names it"
+assert_contains "$err" "crib: hint: map it in [idmap]" "with a remedy"
+
+spec "$T/notmine.ini" <<'EOF2'
+[process]
+args = /bin/true
+[idmap]
+uid = 0 4000000000 10
+gid = 0 4000000000 10
+EOF2
+run_crib run "$T/notmine.ini"
+if [ "$ROLE" = user ]; then
+	assert_eq "$rc" 125 "a range we may not map: 125"
+	assert_contains "$err" "notmine.ini:6: uid range '0 4000000000 10' is not yours to map" "says whose ranges are allowed"
+else
+	assert_eq "$rc" 0 "root may map any range"
+fi
+
+spec "$T/nouserns.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'cat /proc/self/uid_map; readlink /proc/self/ns/user'
+[namespaces]
+user = no
+EOF2
+run_crib run "$T/nouserns.ini"
+if [ "$ROLE" = user ]; then
+	assert_eq "$rc" 125 "user = no as a user: 125"
+	assert_contains "$err" "nouserns.ini:6: user = no needs root" "says why"
+else
+	assert_eq "$rc" 0 "user = no as root runs"
+	assert_eq "$(echo "$out" | sed -n 2p)" "$(readlink /proc/self/ns/user)" "in the host's user namespace"
+fi
+done_testing

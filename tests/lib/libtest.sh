@@ -1,0 +1,137 @@
+# libtest.sh - TAP for crib's shell tests (sourced). Set by tests/run-all:
+#   CRIB     the crib binary          ROOTFS   the busybox test rootfs (with /usr/local/bin/probe)
+#   ROLE     root | user              TESTDATA tests/data
+# Each test gets its own scratch directory, $T, removed at the end.
+
+: "${CRIB:?set by tests/run-all}" "${ROOTFS:?set by tests/run-all}" "${ROLE:?}" "${TESTDATA:?}"
+_n=0
+_failed=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/crib-t.XXXXXX")
+chmod 755 "$T"
+: >"$T/.stderr"
+trap 'rm -rf "$T"' EXIT
+
+ok() { # ok COND-STATUS DESCRIPTION
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+	fi
+}
+
+assert_eq() { # assert_eq GOT WANT DESCRIPTION
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+
+assert_contains() { # assert_contains HAYSTACK NEEDLE DESCRIPTION
+	case "$1" in
+	*"$2"*) ok 0 "$3" ;;
+	*)
+		ok 1 "$3"
+		printf '#   got:  %s\n#   want it to contain: %s\n' "$1" "$2"
+		;;
+	esac
+}
+
+assert_not_contains() {
+	case "$1" in
+	*"$2"*)
+		ok 1 "$3"
+		printf '#   got:  %s\n#   want it not to contain: %s\n' "$1" "$2"
+		;;
+	*) ok 0 "$3" ;;
+	esac
+}
+
+skip() { # skip REASON: one skipped test, with its reason
+	_n=$((_n + 1))
+	echo "ok $_n # SKIP $1"
+}
+
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" = 0 ]
+}
+
+# requires root|user: skip the whole file (with a reason) unless running in that role
+requires() {
+	if [ "$ROLE" != "$1" ]; then
+		echo "1..0 # SKIP only as $1 (this run is as $ROLE)"
+		exit 0
+	fi
+}
+
+# spec FILE: write a spec with the test rootfs, hostname t, and the lines from stdin appended
+# (sections repeat freely: extra [process] lines after the defaults' [process]).
+spec() {
+	{
+		echo "[container]"
+		echo "rootfs = $ROOTFS"
+		cat
+	} >"$1"
+}
+
+# run_crib ARGS...: run crib, stdout in $out, stderr in $err, status in $rc
+run_crib() {
+	out=$("$CRIB" "$@" 2>"$T/.stderr" </dev/null)
+	rc=$?
+	err=$(cat "$T/.stderr")
+}
+
+# children_of PID: pids whose parent is PID (read from /proc: no ps in a minimal system)
+children_of() {
+	_parent=$1
+	for _s in /proc/[0-9]*/stat; do
+		read -r _line <"$_s" 2>/dev/null || continue
+		# shellcheck disable=SC2086
+		set -- ${_line##*) }
+		if [ "$2" = "$_parent" ]; then
+			_p=${_s#/proc/}
+			echo "${_p%/stat}"
+		fi
+	done
+}
+
+# descendants PID: every pid below PID
+descendants_of() {
+	for c in $(children_of "$1"); do
+		echo "$c"
+		descendants_of "$c"
+	done
+}
+
+# wait_for FILE [TENTHS]: wait until FILE exists (default 10 s)
+wait_for() {
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt "${2:-100}" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s "$1" ]
+}
+
+# the host's mount table, without the fields that change by themselves
+host_mounts() {
+	awk '{print $5, $9, $10}' /proc/self/mountinfo | sort
+}
+
+# crib_procs: processes of crib or of its containers: crib's own binary, or this user's
+# processes in a pid namespace below ours. Empty when nothing is left behind.
+crib_procs() {
+	_me=$(id -u)
+	_depth=$(awk '/^NSpid:/{print NF}' /proc/self/status)
+	for _d in /proc/[0-9]*; do
+		[ "$(readlink "$_d/exe" 2>/dev/null)" = "$CRIB" ] && { echo "${_d#/proc/}"; continue; }
+		awk -v me="$_me" -v depth="$_depth" -v pid="${_d#/proc/}" '
+			/^Uid:/ {uid = $2}
+			/^NSpid:/ {n = NF}
+			END {if (uid == me && n > depth) print pid}' "$_d/status" 2>/dev/null
+	done
+}

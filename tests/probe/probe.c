@@ -1,0 +1,143 @@
+/* probe - a small static program that e2e tests run inside containers to read the truth from
+ * there: what the kernel says about this process, and what happens when it tries things.
+ *
+ *   probe fds                  list open fds (not counting the one used to list them)
+ *   probe orphans N            leave N orphaned children that exit at once, wait 300 ms, then
+ *                              print how many zombies are left in this pid namespace
+ *   probe wait-signal FILE     write "ready" to FILE, wait for a signal, print its name and
+ *                              exit 42
+ *   probe die SIGNUM           kill itself with SIGNUM (default action)
+ *   probe exit N               exit with status N
+ *   probe zombies              print how many zombies there are in this pid namespace
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cmd_fds(void)
+{
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *e;
+        if (!d)
+                return perror("opendir /proc/self/fd"), 1;
+        int own = dirfd(d);
+        int first = 1;
+        while ((e = readdir(d))) {
+                if (e->d_name[0] == '.' || atoi(e->d_name) == own)
+                        continue;
+                printf("%s%s", first ? "" : " ", e->d_name);
+                first = 0;
+        }
+        printf("\n");
+        closedir(d);
+        return 0;
+}
+
+static int count_zombies(void)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        int n = 0;
+        if (!d)
+                return -1;
+        while ((e = readdir(d))) {
+                char path[300], buf[512];
+                if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                        continue;
+                snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+                int fd = open(path, O_RDONLY);
+                if (fd < 0)
+                        continue;
+                ssize_t r = read(fd, buf, sizeof buf - 1);
+                close(fd);
+                if (r <= 0)
+                        continue;
+                buf[r] = '\0';
+                char *p = strrchr(buf, ')');
+                if (p && p[1] == ' ' && p[2] == 'Z')
+                        n++;
+        }
+        closedir(d);
+        return n;
+}
+
+static void sleep_ms(long ms)
+{
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+static int cmd_orphans(int n)
+{
+        pid_t mid = fork();
+        if (mid == 0) {
+                for (int i = 0; i < n; i++)
+                        if (fork() == 0)
+                                _exit(0);
+                _exit(0); /* the children are now orphans: init must reap them */
+        }
+        waitpid(mid, NULL, 0);
+        sleep_ms(300);
+        printf("%d\n", count_zombies());
+        return 0;
+}
+
+static volatile sig_atomic_t got;
+static void on_signal(int sig)
+{
+        got = sig;
+}
+
+static int cmd_wait_signal(const char *file)
+{
+        static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
+        struct sigaction sa = {.sa_handler = on_signal};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+                sigaction(sigs[i], &sa, NULL);
+        FILE *f = fopen(file, "w");
+        if (!f)
+                return perror(file), 1;
+        fprintf(f, "ready %d\n", (int)getpid());
+        fclose(f);
+        while (!got)
+                pause();
+        printf("got SIG%s\n", sigabbrev_np(got));
+        fflush(stdout);
+        return 42;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc >= 2 && !strcmp(argv[1], "fds"))
+                return cmd_fds();
+        if (argc >= 3 && !strcmp(argv[1], "orphans"))
+                return cmd_orphans(atoi(argv[2]));
+        if (argc >= 2 && !strcmp(argv[1], "zombies"))
+                return printf("%d\n", count_zombies()), 0;
+        if (argc >= 3 && !strcmp(argv[1], "wait-signal"))
+                return cmd_wait_signal(argv[2]);
+        if (argc >= 3 && !strcmp(argv[1], "die")) {
+                int sig = atoi(argv[2]);
+                signal(sig, SIG_DFL);
+                sigset_t s;
+                sigemptyset(&s);
+                sigprocmask(SIG_SETMASK, &s, NULL);
+                kill(getpid(), sig);
+                sleep_ms(1000);
+                return 99;
+        }
+        if (argc >= 3 && !strcmp(argv[1], "exit"))
+                return atoi(argv[2]);
+        fprintf(stderr, "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
+                        "| exit N\n");
+        return 2;
+}

@@ -1,0 +1,89 @@
+/* Unit tests of id-map resolution (runtime/idmap.c). */
+#define _GNU_SOURCE
+#include "../../runtime/idmap.h"
+#include "../lib/tap.h"
+
+static struct spec load(const char *text)
+{
+        struct spec s;
+        struct error err;
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        if (spec_load("t.ini", f, false, &s, &err) < 0) {
+                printf("# spec failed: %s\n", err.msg);
+                memset(&s, 0, sizeof s);
+        }
+        fclose(f);
+        return s;
+}
+
+#define HEAD "[container]\nrootfs = r\n[process]\nargs = x\n"
+
+int main(void)
+{
+        struct idmap_range sub[IDMAP_MAX_SUBIDS];
+        size_t nsub;
+        struct error err;
+        struct idmap m;
+        char buf[512];
+
+        const char subuid[] = "# comment\nalice:100000:65536\n1001:300000:1000\nbob:200000:65536\n"
+                              "alice:bad:line\n";
+        FILE *f = fmemopen((void *)subuid, strlen(subuid), "r");
+        ok(idmap_read_subids(f, "alice", 1001, sub, &nsub, &err) == 0, "reads /etc/subuid");
+        fclose(f);
+        ok(nsub == 2, "by name and by number, bad lines skipped (%zu)", nsub);
+        ok(sub[0].outside == 100000 && sub[0].count == 65536, "first range");
+        ok(sub[1].outside == 300000 && sub[1].count == 1000, "second range (numeric owner)");
+
+        struct spec s = load(HEAD);
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) == 0,
+           "no [idmap]: default");
+        idmap_format(&m, buf, sizeof buf);
+        is_str(buf, "0 1001 1\n", "default maps the invoking uid to 0");
+        ok(!m.use_helper, "default needs no helper");
+        spec_free(&s);
+
+        s = load(HEAD "[idmap]\nuid = auto\ngid = auto\n");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) == 0, "auto");
+        idmap_format(&m, buf, sizeof buf);
+        is_str(buf, "0 1001 1\n1 100000 65536\n65537 300000 1000\n",
+               "auto: self then subuid ranges");
+        ok(m.use_helper, "auto needs newuidmap when unprivileged");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0 && !m.use_helper,
+           "root writes auto maps itself");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, 0, &m, &err) < 0,
+           "auto without subuid ranges fails");
+        is_str(err.msg,
+               "t.ini:6: 'uid = auto' needs a range in /etc/subuid for uid 1001, and there is none",
+               "message");
+        contains(err.hint, "usermod --add-subuids", "hint names usermod");
+        spec_free(&s);
+
+        s = load(HEAD "[idmap]\nuid = 0 1001 1\nuid = 1 100000 10\ngid = 0 1001 1\n");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) == 0,
+           "explicit ranges inside subuid");
+        ok(m.use_helper, "more than one's own id needs the helper");
+        ok(idmap_resolve(&s, &s.gidmap, "gid", 1001, false, sub, nsub, &m, &err) == 0 &&
+               !m.use_helper,
+           "own gid only: written directly");
+        ok(idmap_outside(&m, 0) == 1001 && idmap_outside(&m, 1) == -1, "idmap_outside");
+        spec_free(&s);
+
+        s = load(HEAD "[idmap]\nuid = 0 5000 10\ngid = 0 1001 1\n");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) < 0,
+           "a range not granted fails");
+        is_str(
+            err.msg,
+            "t.ini:6: uid range '0 5000 10' is not yours to map: uid 1001 may map itself and its "
+            "/etc/subuid ranges (100000-165535, 300000-300999)",
+            "message lists what may be mapped");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0,
+           "root may map anything");
+        spec_free(&s);
+
+        s = load(HEAD "[idmap]\nuid = 0 165000 1000\ngid = 0 1001 1\n");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) < 0,
+           "a range running past the end of a subuid range fails");
+        spec_free(&s);
+        return tap_done();
+}

@@ -1,0 +1,92 @@
+/* Unit tests of the INI tokenizer (runtime/ini.c), through fmemopen(3). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "../../runtime/ini.h"
+#include "../lib/tap.h"
+
+static int parse(const char *text, struct ini_file *ini, struct error *err)
+{
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        int r = ini_parse(f, "t.ini", ini, err);
+        fclose(f);
+        return r;
+}
+
+int main(void)
+{
+        struct ini_file ini;
+        struct error err;
+
+        ok(parse("# comment\n; another\n\n[a]\nk = v\n  key_2=  spaced value  \n", &ini, &err) == 0,
+           "parses sections, keys and comments");
+        ok(ini.n == 3, "one section header and two keys (%zu entries)", ini.n);
+        ok(ini.entries[0].key == NULL && !strcmp(ini.entries[0].section, "a"), "section entry");
+        is_str(ini.entries[1].value, "v", "simple value");
+        ok(ini.entries[1].line == 5, "line number kept");
+        is_str(ini.entries[2].value, "spaced value", "outer white space trimmed");
+        ini_free(&ini);
+
+        ok(parse("[a]\nk = value # comment\nj = a#b\nl = x ; c\n", &ini, &err) == 0,
+           "inline comments");
+        is_str(ini.entries[1].value, "value", "'#' after white space starts a comment");
+        is_str(ini.entries[2].value, "a#b", "'#' inside a word does not");
+        is_str(ini.entries[3].value, "x", "';' after white space starts a comment");
+        ini_free(&ini);
+
+        ok(parse("[a]\nk = \"a # b \\\" \\\\ \\n\"\n", &ini, &err) == 0, "quoted value");
+        is_str(ini.entries[1].value, "a # b \" \\ \n", "quoted value unescaped, '#' kept");
+        ok(ini.entries[1].quoted, "marked as quoted");
+        ini_free(&ini);
+
+        ok(parse("[a]\nk = sh -c \"echo # x\" # real comment\n", &ini, &err) == 0, "partly quoted");
+        is_str(ini.entries[1].raw, "sh -c \"echo # x\"", "raw keeps quotes, drops the comment");
+        is_str(ini.entries[1].value, "sh -c \"echo # x\"", "value is raw when not one string");
+        ini_free(&ini);
+
+        ok(parse("[a]\nk = 'it # is'\n", &ini, &err) == 0, "single quotes protect '#'");
+        is_str(ini.entries[1].raw, "'it # is'", "single-quoted raw value");
+        ini_free(&ini);
+
+        ok(parse("[a]\nk = \"open\n", &ini, &err) < 0, "unterminated quote fails");
+        is_str(err.msg, "t.ini:2: unterminated double quote", "with FILE:LINE");
+        ok(parse("k = v\n", &ini, &err) < 0, "key before section fails");
+        ok(parse("[a]\nnovalue\n", &ini, &err) < 0, "line without '=' fails");
+        is_str(err.msg, "t.ini:2: expected 'key = value' or '[section]'", "message");
+        ok(parse("[A b]\n", &ini, &err) < 0, "bad section name fails");
+        ok(parse("[a] x\n", &ini, &err) < 0, "text after ']' fails");
+        ok(parse("[a]\nk-y = 1\n", &ini, &err) < 0, "bad key name fails");
+        ok(parse("[a]\nk = \"\\q\"\n", &ini, &err) < 0, "unknown escape fails");
+
+        /* limits */
+        char *longline = malloc(INI_MAX_LINE + 100);
+        strcpy(longline, "[a]\nk = ");
+        memset(longline + 8, 'x', INI_MAX_LINE + 50);
+        strcpy(longline + 8 + INI_MAX_LINE + 50, "\n");
+        ok(parse(longline, &ini, &err) < 0, "a line over the limit fails");
+        contains(err.msg, "t.ini:2: line is longer than", "message names the line");
+        free(longline);
+
+        size_t big = INI_MAX_FILE + 4096;
+        char *huge = malloc(big + 1);
+        size_t o = (size_t)sprintf(huge, "[a]\n");
+        while (o + 20 < big)
+                o += (size_t)sprintf(huge + o, "# filler comment\n");
+        ok(parse(huge, &ini, &err) < 0, "a file over the size limit fails");
+        contains(err.msg, "file is larger than", "message");
+        free(huge);
+
+        char *many = malloc(INI_MAX_ENTRIES * 8 + 64);
+        o = (size_t)sprintf(many, "[a]\n");
+        for (int i = 0; i < INI_MAX_ENTRIES + 1; i++)
+                o += (size_t)sprintf(many + o, "k = 1\n");
+        ok(parse(many, &ini, &err) < 0, "too many entries fail");
+        contains(err.msg, "too many entries", "message");
+        free(many);
+
+        const char nul[] = "[a]\nk = a\0b\n";
+        FILE *f = fmemopen((void *)nul, sizeof nul - 1, "r");
+        ok(ini_parse(f, "t.ini", &ini, &err) < 0, "a NUL byte fails");
+        fclose(f);
+        return tap_done();
+}

@@ -1,0 +1,141 @@
+/* Unit tests of the spec table (runtime/spec.c), and every file of tests/data/invalid/ fails
+ * with the message its first line states ("# expect: TEXT", TEXT following the file name). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "../../runtime/spec.h"
+#include "../lib/tap.h"
+
+static int load(const char *text, struct spec *s, struct error *err)
+{
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        int r = spec_load("t.ini", f, false, s, err);
+        fclose(f);
+        return r;
+}
+
+static void invalid_files(const char *dir)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        int n = 0;
+        ok(d != NULL, "open %s", dir);
+        if (!d)
+                return;
+        while ((e = readdir(d))) {
+                char path[1024], expect[1024], want[2048];
+                if (!strstr(e->d_name, ".ini"))
+                        continue;
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                FILE *f = fopen(path, "r");
+                if (!f || !fgets(expect, sizeof expect, f) || strncmp(expect, "# expect: ", 10)) {
+                        ok(0, "%s starts with '# expect: '", e->d_name);
+                        if (f)
+                                fclose(f);
+                        continue;
+                }
+                expect[strcspn(expect, "\n")] = '\0';
+                rewind(f);
+                struct spec s;
+                struct error err;
+                int r = spec_load(path, f, false, &s, &err);
+                fclose(f);
+                snprintf(want, sizeof want, "%s%s", path, expect + 10);
+                ok(r < 0, "%s is refused", e->d_name);
+                if (r == 0)
+                        spec_free(&s);
+                else
+                        is_str(err.msg, want, "%s: the stated message", e->d_name);
+                n++;
+        }
+        closedir(d);
+        ok(n >= 30, "%d invalid specs checked", n);
+}
+
+int main(int argc, char **argv)
+{
+        struct spec s;
+        struct error err;
+
+        ok(load("[container]\nrootfs = r\n[process]\nargs = /bin/true\n", &s, &err) == 0,
+           "minimal spec");
+        ok(s.ns_user && s.ns_pid && s.ns_net && s.ns_ipc && s.ns_uts && s.ns_cgroup,
+           "every namespace on by default");
+        ok(s.init && s.terminal == TERMINAL_AUTO && s.umask == 022 && s.uid == 0,
+           "process defaults");
+        spec_free(&s);
+
+        ok(load("[container]\nrootfs = r\nhostname = h\nreadonly_rootfs = yes\n"
+                "[process]\nargs = sh -c 'a b'\nenv = A=1\nenv = B=x=y\ncwd = /tmp\n"
+                "user = 1000:100\ngroups = 10, 20\numask = 077\nterminal = no\ninit = no\n"
+                "[namespaces]\nnet = no\nmount = yes\n"
+                "[idmap]\nuid = 0 1000 1\nuid = 1 100000 100\ngid = auto\n"
+                "[mounts]\nbind = \"/a b\" /c ro,nosuid,recursive\ntmpfs = /t "
+                "size=1m,mode=700,noexec\n",
+                &s, &err) == 0,
+           "full spec");
+        is_str(s.hostname, "h", "hostname");
+        ok(s.readonly_rootfs, "readonly_rootfs");
+        is_str(s.args[2], "a b", "args split with quotes");
+        is_str(s.env[1], "B=x=y", "env keeps '=' in values");
+        ok(s.nenv == 2, "two env entries");
+        ok(s.uid == 1000 && s.gid == 100, "user uid:gid");
+        ok(s.ngroups == 2 && s.groups[1] == 20, "groups");
+        ok(s.umask == 077 && s.terminal == TERMINAL_NO && !s.init && !s.ns_net, "other keys");
+        ok(s.uidmap.n == 2 && s.uidmap.ranges[1].count == 100 && s.gidmap.is_auto, "id maps");
+        ok(s.nmounts == 2, "two mounts");
+        is_str(s.mounts[0].src, "/a b", "bind source with a space");
+        ok(s.mounts[0].opts == (SPEC_MNT_RO | SPEC_MNT_NOSUID | SPEC_MNT_RECURSIVE),
+           "bind options");
+        is_str(s.mounts[1].data, "size=1m,mode=700", "tmpfs data");
+        ok(s.mounts[1].opts & SPEC_MNT_NOEXEC, "tmpfs flags");
+        ok(spec_line(&s, "process", "user") == 10, "spec_line");
+        spec_free(&s);
+
+        ok(load("[container]\nrootfs = r\n[process]\nuser = 7\nargs = x\n", &s, &err) == 0 &&
+               s.gid == 7,
+           "user without gid uses the uid as gid");
+        spec_free(&s);
+
+        FILE *f = fmemopen((void *)"[container]\nrootfs = r\n", 22, "r");
+        ok(spec_load("t.ini", f, true, &s, &err) == 0, "args may come from the command line");
+        fclose(f);
+        spec_free(&s);
+
+        /* every key in the table parses with a plausible value (keeps the table and parsers in
+         * step) */
+        const char *sec, *key;
+        size_t nkeys = 0;
+        for (size_t i = 0; spec_key_at(i, &sec, &key); i++)
+                nkeys++;
+        ok(nkeys >= 20, "key table lists %zu keys", nkeys);
+
+        invalid_files(argc > 1 ? argv[1] : "tests/data/invalid");
+
+        /* every key is documented in crib.ini(5) */
+        const char *man = argc > 2 ? argv[2] : "cmd/crib.ini.5";
+        FILE *mf = fopen(man, "r");
+        static char page[65536];
+        size_t len = mf ? fread(page, 1, sizeof page - 1, mf) : 0;
+        page[len] = '\0';
+        if (mf)
+                fclose(mf);
+        ok(len > 0, "read %s", man);
+        for (size_t i = 0; spec_key_at(i, &sec, &key); i++) {
+                char section[64], bold[64], inlist[64], last[64];
+                snprintf(section, sizeof section, ".SH [%s]", sec);
+                snprintf(bold, sizeof bold, ".B %s\n", key);
+                snprintf(inlist, sizeof inlist, " %s ", key);
+                snprintf(last, sizeof last, " %s\n", key);
+                char *at = strstr(page, section);
+                char *next = at ? strstr(at + 4, ".SH ") : NULL;
+                char *k = at ? strstr(at, bold) : NULL;
+                if (!k && at)
+                        k = strstr(at, inlist);
+                if (!k && at)
+                        k = strstr(at, last);
+                ok(k && (!next || k < next), "crib.ini(5) documents %s.%s", sec, key);
+        }
+        return tap_done();
+}
