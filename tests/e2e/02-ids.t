@@ -62,6 +62,24 @@ tmpfs = /tmp
 EOF2
 	run_crib run "$T/user.ini"
 	assert_eq "$(echo $out)" "1000 1000 1000:1000" "user = 1000:1000 runs as that user through the subordinate range"
+elif [ "$ROLE" = root ]; then
+	# root has no subordinate range here, but may write any map itself
+	spec "$T/multi.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'cat /proc/self/uid_map; id -u; touch /tmp/f; stat -c %u /tmp/f'
+user = 1000:1000
+[idmap]
+uid = 0 300000 1
+uid = 1 400000 65535
+gid = 0 300000 1
+gid = 1 400000 65535
+[mounts]
+tmpfs = /tmp
+EOF2
+	run_crib run "$T/multi.ini"
+	assert_eq "$rc" 0 "root: explicit multi-range maps run"
+	assert_eq "$(echo "$out" | sed -n 1,2p | tr -s ' ' | sed 's/^ //')" "$(printf '0 300000 1\n1 400000 65535')" "root: both ranges written"
+	assert_eq "$(echo "$out" | sed -n 3,4p | tr '\n' ' ')" "1000 1000 " "root: user = 1000 runs as uid 1000 through the second range"
 else
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"

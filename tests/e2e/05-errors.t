@@ -92,6 +92,23 @@ else
 	skip "$dyn is not dynamically linked"
 fi
 
+# user namespaces switched off: a user namespace of our own whose limit we set to 0
+spec "$T/t.ini" <<'EOF2'
+[process]
+args = /bin/true
+EOF2
+if unshare -Ur true 2>/dev/null; then
+	out=$(unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" run "$1"' "$CRIB" "$T/t.ini" 2>&1 </dev/null)
+	rc=$?
+	assert_eq "$rc" 125 "user.max_user_namespaces = 0: 125"
+	assert_eq "$out" "crib: cannot create user namespace: No space left on device
+crib: hint: user namespaces are disabled (user.max_user_namespaces = 0); enable them with: sudo sysctl user.max_user_namespaces=15000" \
+		"names the sysctl and the fix"
+else
+	skip "unshare -Ur does not work here"
+	skip "unshare -Ur does not work here"
+fi
+
 run_crib bogus
 assert_eq "$rc:$err" "125:crib: unknown command 'bogus'
 crib: hint: run 'crib help' for the usage" "an unknown command: 125"
