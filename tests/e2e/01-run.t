@@ -64,6 +64,14 @@ run_crib run "$T/a.ini" -- /etc/passwd
 assert_eq "$rc" 126 "not executable: 126"
 assert_contains "$err" "cannot execute '/etc/passwd': Permission denied" "says why"
 
+spec "$T/umask.ini" <<'EOF2'
+[process]
+args = /bin/sh -c umask
+umask = 027
+EOF2
+run_crib run "$T/umask.ini"
+assert_eq "$out" "0027" "umask from the spec"
+
 spec "$T/args.ini" <<'EOF2'
 [process]
 args = /bin/sh -c 'printf "[%s]" "$@"' sh "a b" 'c"d' e\ f

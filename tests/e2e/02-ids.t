@@ -62,6 +62,18 @@ tmpfs = /tmp
 EOF2
 	run_crib run "$T/user.ini"
 	assert_eq "$(echo $out)" "1000 1000 1000:1000" "user = 1000:1000 runs as that user through the subordinate range"
+
+	spec "$T/groups.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'id -G; grep ^Groups: /proc/self/status'
+user = 1000:1000
+groups = 10, 20
+[idmap]
+uid = auto
+gid = auto
+EOF2
+	run_crib run "$T/groups.ini"
+	assert_eq "$(echo $out | tr -s '\t' ' ')" "1000 10 20 Groups: 10 20" "supplementary groups are set (through newgidmap)"
 elif [ "$ROLE" = root ]; then
 	# root has no subordinate range here, but may write any map itself
 	spec "$T/multi.ini" <<'EOF2'
@@ -80,10 +92,34 @@ EOF2
 	assert_eq "$rc" 0 "root: explicit multi-range maps run"
 	assert_eq "$(echo "$out" | sed -n 1,2p | tr -s ' ' | sed 's/^ //')" "$(printf '0 300000 1\n1 400000 65535')" "root: both ranges written"
 	assert_eq "$(echo "$out" | sed -n 3,4p | tr '\n' ' ')" "1000 1000 " "root: user = 1000 runs as uid 1000 through the second range"
+	spec "$T/groups.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'id -G; grep ^Groups: /proc/self/status'
+user = 1000:1000
+groups = 10, 20
+[idmap]
+uid = 0 300000 65536
+gid = 0 300000 65536
+EOF2
+	run_crib run "$T/groups.ini"
+	assert_eq "$(echo $out | tr -s '\t' ' ')" "1000 10 20 Groups: 10 20" "root: supplementary groups are set"
 else
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
+fi
+
+spec "$T/nogroups.ini" <<'EOF2'
+[process]
+args = /bin/true
+groups = 0
+EOF2
+run_crib run "$T/nogroups.ini"
+if [ "$ROLE" = user ]; then
+	assert_eq "$rc" 125 "groups with a single-gid map as a user: 125"
+	assert_contains "$err" "nogroups.ini:5: supplementary groups need setgroups(2)" "says why"
+else
+	assert_eq "$rc" 0 "root may set groups with the default map"
 fi
 
 spec "$T/unmapped.ini" <<'EOF2'

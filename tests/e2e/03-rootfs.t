@@ -70,6 +70,21 @@ assert_eq "$rc" 0 "net = no and pid = no run"
 hostifs=$(grep -c . /proc/net/dev)
 assert_eq "$out" "$hostifs" "net = no shares the host's interfaces"
 
+# a symlink in the rootfs cannot lead a mount out of it: /escape -> /etc is resolved inside
+mkdir -p "$T/rootfs"
+for d in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$d" "$T/rootfs/"; done
+ln -s /etc "$T/rootfs/escape"
+ln -s ../../../../../../../../tmp "$T/rootfs/up"
+name=crib-escape-$$
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/sh -c "cat /etc/%s/file; cat /tmp/%s/file"\n[mounts]\nbind = data /escape/%s\nbind = data /up/%s\n' \
+	"$name" "$name" "$name" "$name" >"$T/esc.ini"
+run_crib run "$T/esc.ini"
+assert_eq "$rc:$(echo $out)" "0:host data host data" "binds through symlinks land inside the rootfs"
+[ ! -e "/etc/$name" ] && [ ! -e "/tmp/$name" ]
+ok $? "and nothing is created on the host outside it"
+[ -d "$T/rootfs/etc/$name" ] && [ -d "$T/rootfs/tmp/$name" ]
+ok $? "the mountpoints were made under the rootfs"
+
 after=$(host_mounts)
 assert_eq "$after" "$before" "the host's mount table is unchanged"
 done_testing
