@@ -34,6 +34,20 @@ done
 kill -TERM $crib
 wait $crib
 
+groups_test() { # groups_test UIDMAP GIDMAP DESCRIPTION
+	spec "$T/groups.ini" <<EOF2
+[process]
+args = /bin/sh -c 'id -G; grep ^Groups: /proc/self/status'
+user = 1000:1000
+groups = 10, 20
+[idmap]
+$1
+$2
+EOF2
+	run_crib run "$T/groups.ini"
+	assert_eq "$(echo $out | tr -s '\t' ' ')" "1000 10 20 Groups: 10 20" "$3"
+}
+
 # uid = auto: 0 = the invoking user, then its /etc/subuid range
 subuid=$(awk -F: -v u="$(id -un)" -v n="$me" '$1==u || $1==n {print $2, $3; exit}' /etc/subuid 2>/dev/null)
 subgid=$(awk -F: -v u="$(id -un)" -v n="$me" '$1==u || $1==n {print $2, $3; exit}' /etc/subgid 2>/dev/null)
@@ -63,17 +77,7 @@ EOF2
 	run_crib run "$T/user.ini"
 	assert_eq "$(echo $out)" "1000 1000 1000:1000" "user = 1000:1000 runs as that user through the subordinate range"
 
-	spec "$T/groups.ini" <<'EOF2'
-[process]
-args = /bin/sh -c 'id -G; grep ^Groups: /proc/self/status'
-user = 1000:1000
-groups = 10, 20
-[idmap]
-uid = auto
-gid = auto
-EOF2
-	run_crib run "$T/groups.ini"
-	assert_eq "$(echo $out | tr -s '\t' ' ')" "1000 10 20 Groups: 10 20" "supplementary groups are set (through newgidmap)"
+	groups_test "uid = auto" "gid = auto" "supplementary groups are set (through newgidmap)"
 elif [ "$ROLE" = root ]; then
 	# root has no subordinate range here, but may write any map itself
 	spec "$T/multi.ini" <<'EOF2'
@@ -92,17 +96,7 @@ EOF2
 	assert_eq "$rc" 0 "root: explicit multi-range maps run"
 	assert_eq "$(echo "$out" | sed -n 1,2p | tr -s ' ' | sed 's/^ //')" "$(printf '0 300000 1\n1 400000 65535')" "root: both ranges written"
 	assert_eq "$(echo "$out" | sed -n 3,4p | tr '\n' ' ')" "1000 1000 " "root: user = 1000 runs as uid 1000 through the second range"
-	spec "$T/groups.ini" <<'EOF2'
-[process]
-args = /bin/sh -c 'id -G; grep ^Groups: /proc/self/status'
-user = 1000:1000
-groups = 10, 20
-[idmap]
-uid = 0 300000 65536
-gid = 0 300000 65536
-EOF2
-	run_crib run "$T/groups.ini"
-	assert_eq "$(echo $out | tr -s '\t' ' ')" "1000 10 20 Groups: 10 20" "root: supplementary groups are set"
+	groups_test "uid = 0 300000 65536" "gid = 0 300000 65536" "root: supplementary groups are set"
 else
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
 	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
