@@ -24,7 +24,8 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
 LDFLAGS  ?=
-LDLIBS   :=
+LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap)
 
 RUNTIME_SRC := $(wildcard runtime/*.c)
 CMD_SRC     := $(wildcard cmd/*.c)
@@ -46,6 +47,17 @@ $(BUILD)/example.h: cmd/example.ini
 	@mkdir -p $(@D)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/cmd/main.o: $(BUILD)/example.h
+
+# the security levels, embedded as {"name", "text"} for runtime/levels.c
+LEVELS := $(wildcard profiles/levels/*)
+$(BUILD)/levels-data.h: $(LEVELS)
+	@mkdir -p $(@D)
+	for f in $(LEVELS); do \
+		printf '{"%s",\n' "$$(basename $$f)"; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
+		printf '},\n'; \
+	done > $@
+$(BUILD)/runtime/levels.o: $(BUILD)/levels-data.h
 
 $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@

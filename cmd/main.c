@@ -25,20 +25,20 @@
 
 static const char example_spec[] =
 #include "example.h"
-    ;
+        ;
 
 static const char usage[] =
-    "usage: crib run [--trace] SPEC.ini [-- PROGRAM ARGS...]\n"
-    "       crib spec          print an annotated example spec that runs as is\n"
-    "       crib version\n"
-    "       crib help\n"
-    "\n"
-    "Runs PROGRAM (or the spec's [process] args) in a container described by SPEC.ini,\n"
-    "as you, with no daemon. See crib(1) and crib.ini(5).\n"
-    "\n"
-    "Exit status: the workload's own; 128+N when signal N killed it; 125 when crib\n"
-    "failed (spec, command line, setup); 126 when the program could not be executed;\n"
-    "127 when it was not found in the container.\n";
+        "usage: crib run [--trace] SPEC.ini [-- PROGRAM ARGS...]\n"
+        "       crib spec          print an annotated example spec that runs as is\n"
+        "       crib version\n"
+        "       crib help\n"
+        "\n"
+        "Runs PROGRAM (or the spec's [process] args) in a container described by SPEC.ini,\n"
+        "as you, with no daemon. See crib(1) and crib.ini(5).\n"
+        "\n"
+        "Exit status: the workload's own; 128+N when signal N killed it; 125 when crib\n"
+        "failed (spec, command line, setup); 126 when the program could not be executed;\n"
+        "127 when it was not found in the container.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -93,6 +93,8 @@ static int cmd_run(int argc, char **argv)
                 spec_free(&spec);
                 return print_error(&err);
         }
+        for (size_t i = 0; i < plan.nwarnings; i++)
+                print_warning("%s", plan.warnings[i]);
         if (trace)
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
@@ -116,6 +118,8 @@ static int cmd_run(int argc, char **argv)
         return code;
 }
 
+int cmd_levels(void);
+
 int main(int argc, char **argv)
 {
         if (argc < 2)
@@ -125,6 +129,8 @@ int main(int argc, char **argv)
                 return cmd_run(argc - 2, argv + 2);
         if (argc > 2)
                 return usage_error("'crib %s' takes no arguments", cmd);
+        if (!strcmp(cmd, "levels"))
+                return cmd_levels();
         if (!strcmp(cmd, "spec")) {
                 fputs(example_spec, stdout);
                 return 0;

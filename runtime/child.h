@@ -41,14 +41,19 @@ int step_mounts_private(struct child *c, struct error *err);  /* mounts.c */
 int step_bind_rootfs(struct child *c, struct error *err);     /* mounts.c */
 int step_mounts(struct child *c, struct error *err);          /* mounts.c */
 int step_pivot_root(struct child *c, struct error *err);      /* pivot.c */
+int step_hide_paths(struct child *c, struct error *err);      /* paths.c */
 int step_readonly_root(struct child *c, struct error *err);   /* pivot.c */
 int step_hostname(struct child *c, struct error *err);        /* uts.c */
 int step_loopback(struct child *c, struct error *err);        /* netns.c */
 int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
 int step_start_init(struct child *c, struct error *err);      /* init.c */
 int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
+int step_bounding_set(struct child *c, struct error *err);    /* caps.c */
 int step_switch_user(struct child *c, struct error *err);     /* creds.c */
+int step_capabilities(struct child *c, struct error *err);    /* caps.c */
 int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
+int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
+int step_close_fds(struct child *c, struct error *err);       /* fds.c */
 int step_exec(struct child *c, struct error *err);            /* exec.c */
 
 #endif

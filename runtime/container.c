@@ -34,6 +34,7 @@
 #include "child.h"
 #include "cleanup.h"
 #include "pty.h"
+#include "rlimits.h"
 #include "sync.h"
 #include "userns.h"
 
@@ -210,10 +211,10 @@ static int event_loop(struct run *r, int sigfd, struct error *err)
                 pfd[i_sig = n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
                 if (r->relay.master >= 0 && !r->relay.hung_up) {
                         pfd[i_master = n++] =
-                            (struct pollfd){.fd = r->relay.master, .events = POLLIN};
+                                (struct pollfd){.fd = r->relay.master, .events = POLLIN};
                         if (r->relay.stdin_open)
                                 pfd[i_in = n++] =
-                                    (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+                                        (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
                 }
                 if (poll(pfd, (nfds_t)n, -1) < 0) {
                         if (errno == EINTR)
@@ -280,8 +281,9 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         }
 
         t0 = trace_now_us();
-        trace_line(&r.trace, "parent: write the id maps of %d", (int)r.pid);
-        if (userns_write_maps(p, r.pid, &r.trace, err) < 0)
+        trace_line(&r.trace, "parent: write the id maps and limits of %d", (int)r.pid);
+        if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
+            rlimits_apply(p, r.pid, &r.trace, err) < 0)
                 goto kill_child;
         struct sync_msg go = {.type = SYNC_GO};
         if (sync_send(&r.chan, &go, -1, err) < 0)

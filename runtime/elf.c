@@ -15,9 +15,9 @@ static uint16_t rd16(const unsigned char *p, bool le)
 static uint32_t rd32(const unsigned char *p, bool le)
 {
         return le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                        (uint32_t)p[3] << 24
+                               (uint32_t)p[3] << 24
                   : (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 |
-                        (uint32_t)p[0] << 24;
+                               (uint32_t)p[0] << 24;
 }
 
 static uint64_t rd64(const unsigned char *p, bool le)

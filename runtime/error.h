@@ -35,7 +35,7 @@ int error_wrap(struct error *err, const char *fmt, ...) CRIB_PRINTF(2, 3);
 int error_hint(struct error *err, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* A spec or input file error: "FILE:LINE: message", no errno; returns -1. */
 int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
-    CRIB_PRINTF(4, 5);
+        CRIB_PRINTF(4, 5);
 void error_clear(struct error *err);
 
 #endif

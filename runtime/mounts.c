@@ -57,8 +57,8 @@ static int resolve(int rootfd, const char *rel)
 {
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
         struct open_how how = {
-            .flags = O_PATH | O_CLOEXEC,
-            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+                .flags = O_PATH | O_CLOEXEC,
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
         int fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
         if (fd >= 0 || errno != ENOSYS)
@@ -119,8 +119,8 @@ static int mountpoint(struct child *c, int rootfd, const char *path, bool dir, s
                 if (sys_mkdirat(&c->trace, pfd, name, path, 0755, err) < 0)
                         return -1;
         } else {
-                int f =
-                    openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+                int f = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+                               0644);
                 trace_line(&c->trace, "  create(\"%s\") = %s", path, f >= 0 ? "0" : "-1");
                 if (f < 0 && errno != EEXIST)
                         return error_set(err, errno, "cannot create mountpoint '%s'", path);
@@ -139,9 +139,10 @@ static unsigned long locked_flags(const char *target)
         static const struct {
                 unsigned long st, ms;
         } map[] = {
-            {ST_RDONLY, MS_RDONLY},     {ST_NOSUID, MS_NOSUID},   {ST_NODEV, MS_NODEV},
-            {ST_NOEXEC, MS_NOEXEC},     {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME},
-            {ST_RELATIME, MS_RELATIME},
+                {ST_RDONLY, MS_RDONLY},     {ST_NOSUID, MS_NOSUID},
+                {ST_NODEV, MS_NODEV},       {ST_NOEXEC, MS_NOEXEC},
+                {ST_NOATIME, MS_NOATIME},   {ST_NODIRATIME, MS_NODIRATIME},
+                {ST_RELATIME, MS_RELATIME},
         };
         struct statvfs sv;
         unsigned long flags = 0;

@@ -5,7 +5,10 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
+#include <linux/capability.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <pwd.h>
 #include <sched.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -107,7 +111,13 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
             idmap_resolve(s, &s->gidmap, "gid", p->host_gid, p->privileged, subgids, nsubgids,
                           &p->gidmap, err) < 0)
                 return -1;
-        p->deny_setgroups = !p->privileged && !p->gidmap.use_helper;
+        /* unprivileged single-id maps need "deny"; and under a user namespace that already
+         * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
+        char sg[16] = "";
+        _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
+        if (fsg && !fgets(sg, sizeof sg, fsg))
+                sg[0] = '\0';
+        p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || !strncmp(sg, "deny", 4);
 
         unsigned uline = spec_line(s, "process", "user");
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
@@ -197,10 +207,11 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                         return error_set(err, ENOMEM, "cannot allocate");
                 if (stat(src, &st) < 0 || !S_ISCHR(st.st_mode))
                         continue; /* a host without it; the container goes without too */
-                r |= add_op(p,
-                            (struct mount_op){
+                r |= add_op(
+                        p,
+                        (struct mount_op){
                                 .kind = MOP_DEV_NODE, .src = src, .dst = src, .dev = st.st_rdev},
-                            err);
+                        err);
         }
         /* gid=5 (tty) only where it is mapped, or the mount fails */
         bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
@@ -211,8 +222,9 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                                       .data = tty_gid ? "newinstance,ptmxmode=0666,mode=0620,gid=5"
                                                       : "newinstance,ptmxmode=0666,mode=0620"},
                     err);
-        r |= add_op(
-            p, (struct mount_op){.kind = MOP_SYMLINK, .src = "pts/ptmx", .dst = "/dev/ptmx"}, err);
+        r |= add_op(p,
+                    (struct mount_op){.kind = MOP_SYMLINK, .src = "pts/ptmx", .dst = "/dev/ptmx"},
+                    err);
         r |= add_op(p,
                     (struct mount_op){.kind = MOP_TMPFS,
                                       .dst = "/dev/shm",
@@ -221,8 +233,9 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                     err);
         if (p->clone_flags & CLONE_NEWIPC)
                 r |= add_op(
-                    p, (struct mount_op){.kind = MOP_MQUEUE, .dst = "/dev/mqueue", .flags = hard},
-                    err);
+                        p,
+                        (struct mount_op){.kind = MOP_MQUEUE, .dst = "/dev/mqueue", .flags = hard},
+                        err);
         else if (stat("/dev/mqueue", &st) == 0 && S_ISDIR(st.st_mode))
                 r |= add_op(p,
                             (struct mount_op){.kind = MOP_BIND,
@@ -235,16 +248,16 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                                                {"/proc/self/fd/1", "/dev/stdout"},
                                                {"/proc/self/fd/2", "/dev/stderr"}};
         for (size_t i = 0; i < 4; i++)
-                r |= add_op(
-                    p,
-                    (struct mount_op){.kind = MOP_SYMLINK, .src = links[i][0], .dst = links[i][1]},
-                    err);
+                r |= add_op(p,
+                            (struct mount_op){
+                                    .kind = MOP_SYMLINK, .src = links[i][0], .dst = links[i][1]},
+                            err);
         /* a sysfs of our own shows our network namespace; otherwise the host's, read-only */
         if (p->clone_flags & CLONE_NEWNET)
-                r |= add_op(
-                    p,
-                    (struct mount_op){.kind = MOP_SYSFS, .dst = "/sys", .flags = MS_RDONLY | hard},
-                    err);
+                r |= add_op(p,
+                            (struct mount_op){
+                                    .kind = MOP_SYSFS, .dst = "/sys", .flags = MS_RDONLY | hard},
+                            err);
         else
                 r |= add_op(p,
                             (struct mount_op){.kind = MOP_BIND,
@@ -322,6 +335,101 @@ static int plan_env(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
+/* Read a small number from a /proc file; -1 when it cannot be read. */
+static long read_number(const char *path)
+{
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        long v;
+        if (!f || fscanf(f, "%ld", &v) != 1)
+                return -1;
+        return v;
+}
+
+static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
+static void warn(struct plan *p, const char *fmt, ...)
+{
+        va_list ap;
+        if (p->nwarnings == sizeof p->warnings / sizeof p->warnings[0])
+                return;
+        va_start(ap, fmt);
+        vsnprintf(p->warnings[p->nwarnings++], sizeof p->warnings[0], fmt, ap);
+        va_end(ap);
+}
+
+/* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
+ * container may not), which raising a hard limit needs. */
+static bool can_raise_limits(void)
+{
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct d[2];
+        if (syscall(SYS_capget, &h, d) < 0)
+                return false;
+        return d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32));
+}
+
+/* Capability sets, limits and fds: computed here so the child only applies them. */
+static int plan_security(struct plan *p, const struct spec *s, struct error *err)
+{
+        long last = read_number("/proc/sys/kernel/cap_last_cap");
+        p->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
+        uint64_t known = p->cap_last >= 63 ? ~0ULL : (1ULL << (p->cap_last + 1)) - 1;
+        uint64_t unknown = s->caps_named & ~known;
+        if (unknown) {
+                char names[256] = "";
+                for (int c = 0; c < 64; c++)
+                        if (unknown & (1ULL << c))
+                                snprintf(names + strlen(names), sizeof names - strlen(names),
+                                         "%s%s", names[0] ? " " : "",
+                                         spec_cap_name(c) ? spec_cap_name(c) : "?");
+                warn(p, "this kernel knows capabilities up to %d (%s); dropping the newer %s",
+                     p->cap_last, spec_cap_name(p->cap_last) ? spec_cap_name(p->cap_last) : "?",
+                     names);
+        }
+        uint64_t set = s->caps & known;
+        /* all five sets agree: root gets them from the bounding set at exec, another user
+         * through the ambient set, which needs them permitted and inheritable */
+        p->cap_bounding = p->cap_permitted = p->cap_effective = set;
+        p->cap_inheritable = p->cap_ambient = s->uid == 0 ? 0 : set;
+        p->no_new_privs = s->no_new_privileges;
+        p->masked = &s->masked;
+        p->readonly = &s->readonly;
+
+        for (int r = 0; r < SPEC_NLIMITS; r++) {
+                const struct spec_limit *l = &s->limits[r];
+                struct rlimit cur;
+                if (!l->set)
+                        continue;
+                if (getrlimit(r, &cur) == 0 && l->hard > cur.rlim_max && !can_raise_limits()) {
+                        char have[32];
+                        if (cur.rlim_max == RLIM_INFINITY)
+                                snprintf(have, sizeof have, "unlimited");
+                        else
+                                snprintf(have, sizeof have, "%llu",
+                                         (unsigned long long)cur.rlim_max);
+                        error_at(err, s->path, spec_line(s, "limits", spec_limit_name(r)),
+                                 "limit '%s' asks for a hard limit above your own (%s); only root "
+                                 "(with CAP_SYS_RESOURCE) can raise it",
+                                 spec_limit_name(r), have);
+                        return error_hint(err,
+                                          "ask for at most %s, or raise your own hard limit "
+                                          "first (/etc/security/limits.conf)",
+                                          have);
+                }
+                p->rlimits[p->nrlimits].resource = r;
+                p->rlimits[p->nrlimits].lim.rlim_cur = l->soft;
+                p->rlimits[p->nrlimits].lim.rlim_max = l->hard;
+                p->nrlimits++;
+        }
+
+        for (size_t i = 0; i < s->npass_fds; i++)
+                if (fcntl(s->pass_fds[i], F_GETFD) < 0)
+                        return error_at(err, s->path, spec_line(s, "process", "pass_fds"),
+                                        "pass_fds: fd %d is not open", s->pass_fds[i]);
+        p->pass_fds = s->pass_fds;
+        p->npass_fds = s->npass_fds;
+        return 0;
+}
+
 int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
                struct error *err)
 {
@@ -360,14 +468,15 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
         p->readonly_rootfs = s->readonly_rootfs;
         p->init = s->init;
         p->loopback = s->ns_net;
-        p->terminal =
-            s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && isatty(STDIN_FILENO));
+        p->terminal = s->terminal == TERMINAL_YES ||
+                      (s->terminal == TERMINAL_AUTO && isatty(STDIN_FILENO));
 
         if (plan_ids(p, s, err) < 0)
                 goto fail;
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
-        if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0)
+        if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0 ||
+            plan_security(p, s, err) < 0)
                 goto fail;
         return 0;
 fail:

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -79,6 +80,23 @@ struct plan {
         bool terminal;
         bool init;
         bool loopback; /* private net namespace: bring lo up */
+
+        /* security (caps.c, nnp.c, paths.c, fds.c; limits applied by the parent) */
+        int cap_last; /* the highest capability this kernel knows */
+        uint64_t cap_bounding, cap_permitted, cap_effective, cap_inheritable, cap_ambient;
+        bool no_new_privs;
+        const struct spec_paths *masked, *readonly;
+        struct plan_rlimit {
+                int resource;
+                struct rlimit lim;
+        } rlimits[SPEC_NLIMITS];
+        size_t nrlimits;
+        const int *pass_fds;
+        size_t npass_fds;
+
+        /* things cmd/ should tell the user before the container starts */
+        char warnings[4][512];
+        size_t nwarnings;
 
         void *owned; /* strings the plan made, freed by plan_free() */
 };

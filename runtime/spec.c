@@ -8,12 +8,16 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
+#include <sys/resource.h>
 
 #include "cleanup.h"
 #include "ini.h"
+#include "levels.h"
 #include "words.h"
 
 struct key;
+static size_t distance(const char *a, const char *b);
 typedef int (*key_parser)(struct spec *s, const struct key *k, const struct ini_entry *e,
                           struct error *err);
 
@@ -314,9 +318,9 @@ static int mount_flag(const char *o, unsigned *opts)
                 const char *name;
                 unsigned set, clear;
         } names[] = {
-            {"ro", SPEC_MNT_RO, 0},         {"rw", 0, SPEC_MNT_RO},
-            {"nosuid", SPEC_MNT_NOSUID, 0}, {"nodev", SPEC_MNT_NODEV, 0},
-            {"noexec", SPEC_MNT_NOEXEC, 0},
+                {"ro", SPEC_MNT_RO, 0},         {"rw", 0, SPEC_MNT_RO},
+                {"nosuid", SPEC_MNT_NOSUID, 0}, {"nodev", SPEC_MNT_NODEV, 0},
+                {"noexec", SPEC_MNT_NOEXEC, 0},
         };
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
                 if (!strcmp(o, names[i].name)) {
@@ -411,10 +415,10 @@ static int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_ent
                         if (!isdigit((unsigned char)*v) || num == 0 ||
                             (*end && (strchr("kKmMgG%", *end) == NULL || end[1])))
                                 return bad_value(
-                                    err, s, e,
-                                    "tmpfs %s must be a number with an optional k, m, g or %% "
-                                    "suffix, not '%s'",
-                                    o, v);
+                                        err, s, e,
+                                        "tmpfs %s must be a number with an optional k, m, g or %% "
+                                        "suffix, not '%s'",
+                                        o, v);
                 } else if (!strcmp(o, "mode")) {
                         unsigned long mode = strtoul(v, &end, 8);
                         if (!*v || *end || mode > 07777)
@@ -435,37 +439,447 @@ static int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_ent
         return 0;
 }
 
+/* --- [process] pass_fds ------------------------------------------------------------------ */
+
+static int parse_fds(struct spec *s, const struct key *k, const struct ini_entry *e,
+                     struct error *err)
+{
+        char buf[1024];
+        (void)k;
+        if (strlen(e->value) >= sizeof buf)
+                return bad_value(err, s, e, "pass_fds list is too long");
+        strcpy(buf, e->value);
+        s->npass_fds = 0;
+        for (char *save, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+                uint32_t fd;
+                if (parse_u32(t, 1u << 20, &fd) < 0)
+                        return bad_value(err, s, e, "pass_fds: '%s' is not a file descriptor", t);
+                if (fd <= 2)
+                        return bad_value(err, s, e,
+                                         "pass_fds: fds 0, 1 and 2 always reach the workload");
+                if (s->npass_fds == SPEC_MAX_FDS)
+                        return bad_value(err, s, e, "more than %d pass_fds", SPEC_MAX_FDS);
+                s->pass_fds[s->npass_fds++] = (int)fd;
+        }
+        return 0;
+}
+
+/* --- [limits] ---------------------------------------------------------------------------- */
+
+static const char *const limit_names[SPEC_NLIMITS] = {
+        [RLIMIT_CPU] = "cpu",           [RLIMIT_FSIZE] = "fsize",
+        [RLIMIT_DATA] = "data",         [RLIMIT_STACK] = "stack",
+        [RLIMIT_CORE] = "core",         [RLIMIT_RSS] = "rss",
+        [RLIMIT_NPROC] = "nproc",       [RLIMIT_NOFILE] = "nofile",
+        [RLIMIT_MEMLOCK] = "memlock",   [RLIMIT_AS] = "as",
+        [RLIMIT_LOCKS] = "locks",       [RLIMIT_SIGPENDING] = "sigpending",
+        [RLIMIT_MSGQUEUE] = "msgqueue", [RLIMIT_NICE] = "nice",
+        [RLIMIT_RTPRIO] = "rtprio",     [RLIMIT_RTTIME] = "rttime",
+};
+
+const char *spec_limit_name(int resource)
+{
+        return resource >= 0 && resource < SPEC_NLIMITS ? limit_names[resource] : NULL;
+}
+
+/* "unlimited", or a number with an optional k, m or g (powers of 1024). */
+static int limit_value(const char *v, uint64_t *ret)
+{
+        char *end;
+        if (!strcmp(v, "unlimited") || !strcmp(v, "infinity")) {
+                *ret = RLIM_INFINITY;
+                return 0;
+        }
+        if (!isdigit((unsigned char)*v))
+                return -1;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        unsigned shift = 0;
+        if (*end == 'k' || *end == 'K')
+                shift = 10;
+        else if (*end == 'm' || *end == 'M')
+                shift = 20;
+        else if (*end == 'g' || *end == 'G')
+                shift = 30;
+        if (errno || (shift && end[1]) || (!shift && *end) || n > (RLIM_INFINITY - 1) >> shift)
+                return -1;
+        *ret = (uint64_t)n << shift;
+        return 0;
+}
+
+static int parse_limit(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        struct spec_limit *l = &s->limits[k->offset];
+        char buf[128];
+        if (strlen(e->value) >= sizeof buf)
+                return bad_value(err, s, e, "limit '%s' is too long", e->value);
+        strcpy(buf, e->value);
+        char *colon = strchr(buf, ':');
+        if (colon)
+                *colon = '\0';
+        if (limit_value(buf, &l->soft) < 0 || limit_value(colon ? colon + 1 : buf, &l->hard) < 0)
+                return bad_value(err, s, e,
+                                 "limit '%s' must be a number (k, m, g allowed), 'unlimited', or "
+                                 "SOFT:HARD, not '%s'",
+                                 k->name, e->value);
+        if (l->soft > l->hard)
+                return bad_value(err, s, e, "limit '%s': the soft value is above the hard one",
+                                 k->name);
+        l->set = true;
+        return 0;
+}
+
+/* --- [security] -------------------------------------------------------------------------- */
+
+static bool in_default_level; /* guards the recursion of `default` inside the default level */
+
+/* The raw value of section.key in the default level, for the word `default` in lists. */
+static char *default_value(const char *section, const char *key)
+{
+        const char *text = levels_text("default");
+        struct ini_file ini = {0};
+        struct error err;
+        char *v = NULL;
+        FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : NULL;
+        if (!f)
+                return NULL;
+        if (ini_parse(f, "level default", &ini, &err) == 0)
+                for (size_t i = 0; i < ini.n && !v; i++)
+                        if (ini.entries[i].key && !strcmp(ini.entries[i].section, section) &&
+                            !strcmp(ini.entries[i].key, key))
+                                v = strdup(ini.entries[i].value);
+        fclose(f);
+        ini_free(&ini);
+        return v;
+}
+
+const char *spec_cap_name(int cap)
+{
+        static char names[64][32];
+        if (cap < 0 || cap >= 64 || cap > CAP_LAST_CAP)
+                return NULL;
+        if (!names[cap][0]) {
+                char *n = cap_to_name((cap_value_t)cap);
+                if (!n)
+                        return NULL;
+                size_t i = 0;
+                const char *src = strncmp(n, "cap_", 4) ? n : n + 4;
+                for (; src[i] && i < sizeof names[cap] - 1; i++)
+                        names[cap][i] = (char)toupper((unsigned char)src[i]);
+                names[cap][i] = '\0';
+                cap_free(n);
+        }
+        return names[cap];
+}
+
+/* One capability name: NET_RAW, CAP_NET_RAW or net_raw. */
+static int cap_word(struct spec *s, const struct ini_entry *e, const char *w, uint64_t *ret,
+                    struct error *err)
+{
+        char name[64];
+        cap_value_t v;
+        if (!strncasecmp(w, "CAP_", 4))
+                w += 4;
+        if (!isalpha((unsigned char)*w) || strlen(w) > 40)
+                return bad_value(err, s, e, "'%s' is not a capability name", w);
+        snprintf(name, sizeof name, "cap_%s", w);
+        for (char *p = name; *p; p++)
+                *p = (char)tolower((unsigned char)*p);
+        if (cap_from_name(name, &v) == 0 && v >= 0 && v < 64) {
+                *ret = 1ULL << v;
+                return 0;
+        }
+        const char *best = NULL;
+        size_t bestd = 4;
+        for (int c = 0; c <= CAP_LAST_CAP; c++) {
+                const char *cn = spec_cap_name(c);
+                char upper[64];
+                size_t i = 0;
+                for (; w[i] && i < sizeof upper - 1; i++)
+                        upper[i] = (char)toupper((unsigned char)w[i]);
+                upper[i] = '\0';
+                size_t d = cn ? distance(upper, cn) : SIZE_MAX;
+                if (d < bestd)
+                        bestd = d, best = cn;
+        }
+        if (best)
+                return bad_value(err, s, e, "unknown capability '%s'; did you mean '%s'?", w, best);
+        return bad_value(err, s, e, "unknown capability '%s' (see capabilities(7))", w);
+}
+
+static uint64_t all_caps(void)
+{
+        return CAP_LAST_CAP >= 63 ? ~0ULL : (1ULL << (CAP_LAST_CAP + 1)) - 1;
+}
+
+/* Lists ([security] capabilities, masked_paths, readonly_paths) take one of:
+ *   default | none | all (capabilities only), then edits: +ITEM -ITEM
+ *   edits alone: +ITEM -ITEM, applied to the level's list
+ *   an explicit list: ITEM ITEM ... */
+enum list_base { LIST_EDIT, LIST_DEFAULT, LIST_NONE, LIST_ALL, LIST_EXPLICIT };
+
+static int list_base(struct spec *s, const struct ini_entry *e, char **w, size_t n, bool has_all,
+                     enum list_base *ret, size_t *ret_first, struct error *err)
+{
+        if (n == 0)
+                return bad_value(err, s, e, "'%s' needs a value", e->key);
+        *ret_first = 1;
+        if (!strcmp(w[0], "default"))
+                *ret = LIST_DEFAULT;
+        else if (!strcmp(w[0], "none"))
+                *ret = LIST_NONE;
+        else if (has_all && !strcmp(w[0], "all"))
+                *ret = LIST_ALL;
+        else if (w[0][0] == '+' || w[0][0] == '-')
+                *ret = LIST_EDIT, *ret_first = 0;
+        else
+                *ret = LIST_EXPLICIT, *ret_first = 0;
+        for (size_t i = *ret_first; i < n; i++) {
+                bool edit = w[i][0] == '+' || w[i][0] == '-';
+                if (*ret == LIST_EXPLICIT && edit)
+                        return bad_value(err, s, e,
+                                         "'%s': '%s' edits a list, so the value must start with "
+                                         "default, none%s, or only hold edits",
+                                         e->key, w[i], has_all ? ", all" : "");
+                if (*ret != LIST_EXPLICIT && !edit)
+                        return bad_value(err, s, e,
+                                         "'%s': after '%s' every item needs + or - in front, not "
+                                         "'%s'",
+                                         e->key, *ret == LIST_EDIT ? w[0] : w[0], w[i]);
+                if (!strcmp(w[i], "default") || !strcmp(w[i], "none") || !strcmp(w[i], "all"))
+                        return bad_value(err, s, e, "'%s': '%s' may only come first", e->key, w[i]);
+        }
+        return 0;
+}
+
+static int parse_caps(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        _cleanup_free_ char *dflt = NULL;
+        enum list_base base;
+        size_t first, n = 0;
+        char **w = NULL;
+        uint64_t v = 0, bit = 0;
+        int r = -1;
+        (void)k;
+        if (words_split(e->value, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "%s", err->msg);
+        if (list_base(s, e, w, n, true, &base, &first, err) < 0)
+                goto out;
+        switch (base) {
+        case LIST_EDIT:
+                v = s->caps;
+                break;
+        case LIST_NONE:
+        case LIST_EXPLICIT:
+                v = 0;
+                break;
+        case LIST_ALL:
+                v = all_caps();
+                break;
+        case LIST_DEFAULT: {
+                struct spec d;
+                struct ini_entry de = {.line = 0, .section = "security", .key = "capabilities"};
+                if (in_default_level || !(dflt = default_value("security", "capabilities"))) {
+                        bad_value(err, s, e, "the default level has no capabilities list");
+                        goto out;
+                }
+                memset(&d, 0, sizeof d);
+                d.path = "level default";
+                de.value = dflt;
+                in_default_level = true;
+                int dr = parse_caps(&d, k, &de, err);
+                in_default_level = false;
+                if (dr < 0)
+                        goto out;
+                v = d.caps;
+                break;
+        }
+        }
+        for (size_t i = first; i < n; i++) {
+                const char *name = w[i][0] == '+' || w[i][0] == '-' ? w[i] + 1 : w[i];
+                if (cap_word(s, e, name, &bit, err) < 0)
+                        goto out;
+                if (w[i][0] == '-')
+                        v &= ~bit;
+                else
+                        v |= bit, s->caps_named |= bit;
+        }
+        if (base == LIST_DEFAULT)
+                s->caps_named |= v;
+        s->caps = v;
+        r = 0;
+out:
+        words_free(w);
+        return r;
+}
+
+static int paths_add(struct spec *s, const struct ini_entry *e, struct spec_paths *l, const char *p,
+                     struct error *err)
+{
+        for (size_t i = 0; i < l->n; i++)
+                if (!strcmp(l->items[i], p))
+                        return 0;
+        if (l->n == SPEC_MAX_PATHS)
+                return bad_value(err, s, e, "more than %d paths in '%s'", SPEC_MAX_PATHS, e->key);
+        if (!(l->items[l->n] = strdup(p)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        l->n++;
+        return 0;
+}
+
+static void paths_remove(struct spec_paths *l, const char *p)
+{
+        for (size_t i = 0; i < l->n; i++)
+                if (!strcmp(l->items[i], p)) {
+                        free(l->items[i]);
+                        memmove(&l->items[i], &l->items[i + 1],
+                                (l->n - i - 1) * sizeof l->items[0]);
+                        l->n--;
+                        return;
+                }
+}
+
+static void paths_clear(struct spec_paths *l)
+{
+        for (size_t i = 0; i < l->n; i++)
+                free(l->items[i]);
+        l->n = 0;
+}
+
+static bool clean_abs_path(const char *p);
+
+static int parse_paths(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        struct spec_paths *l = FIELD(s, k, struct spec_paths);
+        enum list_base base;
+        size_t first, n = 0;
+        char **w = NULL;
+        int r = -1;
+        if (words_split(e->value, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "%s", err->msg);
+        if (list_base(s, e, w, n, false, &base, &first, err) < 0)
+                goto out;
+        if (base != LIST_EDIT)
+                paths_clear(l);
+        if (base == LIST_DEFAULT) {
+                _cleanup_free_ char *dflt =
+                        in_default_level ? NULL : default_value("security", k->name);
+                struct ini_entry de = {
+                        .section = "security", .key = (char *)k->name, .value = dflt};
+                if (!dflt) {
+                        bad_value(err, s, e, "the default level has no '%s' list", k->name);
+                        goto out;
+                }
+                in_default_level = true;
+                int dr = parse_paths(s, k, &de, err);
+                in_default_level = false;
+                if (dr < 0)
+                        goto out;
+        }
+        for (size_t i = first; i < n; i++) {
+                bool edit = w[i][0] == '+' || w[i][0] == '-';
+                const char *p = edit ? w[i] + 1 : w[i];
+                if (!clean_abs_path(p)) {
+                        bad_value(err, s, e,
+                                  "'%s': '%s' must be an absolute path inside the container, "
+                                  "without '..'",
+                                  k->name, p);
+                        goto out;
+                }
+                if (w[i][0] == '-')
+                        paths_remove(l, p);
+                else if (paths_add(s, e, l, p, err) < 0)
+                        goto out;
+        }
+        r = 0;
+out:
+        words_free(w);
+        return r;
+}
+
+/* [security] level is applied before every other key (spec_load); here it is only checked. */
+static int parse_level(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        (void)k;
+        if (!levels_text(e->value)) {
+                char known[256] = "";
+                for (size_t i = 0; spec_level_name(i); i++)
+                        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                                 i ? ", " : "", spec_level_name(i));
+                return bad_value(err, s, e, "unknown security level '%s' (known: %s)", e->value,
+                                 known);
+        }
+        return 0;
+}
+
+const char *spec_level_name(size_t i)
+{
+        return levels_name(i);
+}
+
 #define F(field) offsetof(struct spec, field)
 
 /* The spec's keys, in the order crib.ini(5) documents them. */
 static const struct key keys[] = {
-    {"container", "rootfs", parse_string, F(rootfs), 0},
-    {"container", "hostname", parse_hostname, F(hostname), 0},
-    {"container", "readonly_rootfs", parse_bool, F(readonly_rootfs), 0},
-    {"process", "args", parse_args, 0, 0},
-    {"process", "env", parse_env, 0, KEY_REPEAT},
-    {"process", "cwd", parse_abs_path, F(cwd), 0},
-    {"process", "user", parse_user, 0, 0},
-    {"process", "groups", parse_groups, 0, 0},
-    {"process", "umask", parse_umask, 0, 0},
-    {"process", "terminal", parse_terminal, 0, 0},
-    {"process", "init", parse_bool, F(init), 0},
-    {"namespaces", "user", parse_bool, F(ns_user), 0},
-    {"namespaces", "mount", parse_mount_ns, 0, 0},
-    {"namespaces", "pid", parse_bool, F(ns_pid), 0},
-    {"namespaces", "ipc", parse_bool, F(ns_ipc), 0},
-    {"namespaces", "uts", parse_bool, F(ns_uts), 0},
-    {"namespaces", "net", parse_bool, F(ns_net), 0},
-    {"namespaces", "cgroup", parse_bool, F(ns_cgroup), 0},
-    {"idmap", "uid", parse_idmap, F(uidmap), KEY_REPEAT},
-    {"idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT},
-    {"mounts", "bind", parse_bind, 0, KEY_REPEAT},
-    {"mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT},
+        {"container", "rootfs", parse_string, F(rootfs), 0},
+        {"container", "hostname", parse_hostname, F(hostname), 0},
+        {"container", "readonly_rootfs", parse_bool, F(readonly_rootfs), 0},
+        {"process", "args", parse_args, 0, 0},
+        {"process", "env", parse_env, 0, KEY_REPEAT},
+        {"process", "cwd", parse_abs_path, F(cwd), 0},
+        {"process", "user", parse_user, 0, 0},
+        {"process", "groups", parse_groups, 0, 0},
+        {"process", "umask", parse_umask, 0, 0},
+        {"process", "terminal", parse_terminal, 0, 0},
+        {"process", "init", parse_bool, F(init), 0},
+        {"process", "pass_fds", parse_fds, 0, 0},
+        {"namespaces", "user", parse_bool, F(ns_user), 0},
+        {"namespaces", "mount", parse_mount_ns, 0, 0},
+        {"namespaces", "pid", parse_bool, F(ns_pid), 0},
+        {"namespaces", "ipc", parse_bool, F(ns_ipc), 0},
+        {"namespaces", "uts", parse_bool, F(ns_uts), 0},
+        {"namespaces", "net", parse_bool, F(ns_net), 0},
+        {"namespaces", "cgroup", parse_bool, F(ns_cgroup), 0},
+        {"idmap", "uid", parse_idmap, F(uidmap), KEY_REPEAT},
+        {"idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT},
+        {"mounts", "bind", parse_bind, 0, KEY_REPEAT},
+        {"mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT},
+        {"security", "level", parse_level, 0, 0},
+        {"security", "capabilities", parse_caps, 0, 0},
+        {"security", "no_new_privileges", parse_bool, F(no_new_privileges), 0},
+        {"security", "masked_paths", parse_paths, F(masked), 0},
+        {"security", "readonly_paths", parse_paths, F(readonly), 0},
+#define LIMIT(name, res)                                                                           \
+        {                                                                                          \
+                "limits", name, parse_limit, res, 0                                                \
+        }
+        LIMIT("cpu", RLIMIT_CPU),
+        LIMIT("fsize", RLIMIT_FSIZE),
+        LIMIT("data", RLIMIT_DATA),
+        LIMIT("stack", RLIMIT_STACK),
+        LIMIT("core", RLIMIT_CORE),
+        LIMIT("rss", RLIMIT_RSS),
+        LIMIT("nproc", RLIMIT_NPROC),
+        LIMIT("nofile", RLIMIT_NOFILE),
+        LIMIT("memlock", RLIMIT_MEMLOCK),
+        LIMIT("as", RLIMIT_AS),
+        LIMIT("locks", RLIMIT_LOCKS),
+        LIMIT("sigpending", RLIMIT_SIGPENDING),
+        LIMIT("msgqueue", RLIMIT_MSGQUEUE),
+        LIMIT("nice", RLIMIT_NICE),
+        LIMIT("rtprio", RLIMIT_RTPRIO),
+        LIMIT("rttime", RLIMIT_RTTIME),
+#undef LIMIT
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 _Static_assert(NKEYS <= sizeof((struct spec *)0)->lines / sizeof(unsigned), "spec.lines too small");
 
-static const char *const sections[] = {"container", "process", "namespaces", "idmap", "mounts"};
+static const char *const sections[] = {"container", "process",  "namespaces", "idmap",
+                                       "mounts",    "security", "limits"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key)
@@ -522,7 +936,7 @@ static int unknown_section(const struct spec *s, const struct ini_entry *e, stru
                                 e->section, best);
         return error_at(err, s->path, e->line,
                         "unknown section [%s] (known: container, process, namespaces, idmap, "
-                        "mounts)",
+                        "mounts, security, limits)",
                         e->section);
 }
 
@@ -544,6 +958,18 @@ static int unknown_key(const struct spec *s, const struct ini_entry *e, struct e
                 if (d < bestd)
                         bestd = d, best = &keys[i];
         }
+        /* an abbreviation: most of the name agrees from the start (no_new_privs) */
+        for (size_t i = 0; !best && i < NKEYS; i++) {
+                size_t common = 0, shorter = strlen(e->key);
+                if (strcmp(keys[i].section, e->section))
+                        continue;
+                while (e->key[common] && e->key[common] == keys[i].name[common])
+                        common++;
+                if (strlen(keys[i].name) < shorter)
+                        shorter = strlen(keys[i].name);
+                if (common >= 4 && common * 3 >= shorter * 2)
+                        best = &keys[i];
+        }
         if (best)
                 return error_at(err, s->path, e->line,
                                 "unknown key '%s' in [%s]; did you mean '%s'?", e->key, e->section,
@@ -558,6 +984,7 @@ static void spec_defaults(struct spec *s)
         s->umask = 022;
         s->terminal = TERMINAL_AUTO;
         s->init = true;
+        s->no_new_privileges = true;
         s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
 }
 
@@ -583,45 +1010,108 @@ static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
         return 0;
 }
 
-int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err)
+/* Apply tokenized entries to the spec through the key table. Errors name s->path. */
+static int apply_entries(struct spec *s, const struct ini_file *ini, bool is_level,
+                         struct error *err)
 {
-        struct ini_file ini = {0};
-        struct spec s;
-
-        spec_defaults(&s);
-        if (!(s.path = strdup(path)))
-                return error_set(err, ENOMEM, "cannot allocate");
-        if (ini_parse(f, path, &ini, err) < 0)
-                goto fail;
-        for (size_t i = 0; i < ini.n; i++) {
-                const struct ini_entry *e = &ini.entries[i];
+        for (size_t i = 0; i < ini->n; i++) {
+                const struct ini_entry *e = &ini->entries[i];
                 bool known = false;
                 for (size_t j = 0; j < NSECTIONS; j++)
                         known |= !strcmp(e->section, sections[j]);
-                if (!known) {
-                        unknown_section(&s, e, err);
-                        goto fail;
-                }
+                if (!known)
+                        return unknown_section(s, e, err);
                 if (!e->key)
                         continue;
                 size_t k;
                 for (k = 0; k < NKEYS; k++)
                         if (!strcmp(keys[k].section, e->section) && !strcmp(keys[k].name, e->key))
                                 break;
-                if (k == NKEYS) {
-                        unknown_key(&s, e, err);
-                        goto fail;
-                }
-                if (s.lines[k] && !(keys[k].flags & KEY_REPEAT)) {
-                        error_at(err, path, e->line, "'%s' is already set on line %u", e->key,
-                                 s.lines[k]);
-                        goto fail;
-                }
-                if (!s.lines[k])
-                        s.lines[k] = e->line;
-                if (keys[k].parse(&s, &keys[k], e, err) < 0)
-                        goto fail;
+                if (k == NKEYS)
+                        return unknown_key(s, e, err);
+                if (is_level && keys[k].parse == parse_level)
+                        return error_at(err, s->path, e->line, "a level cannot name a level");
+                if (s->lines[k] && !(keys[k].flags & KEY_REPEAT))
+                        return error_at(err, s->path, e->line, "'%s' is already set on line %u",
+                                        e->key, s->lines[k]);
+                if (!s->lines[k])
+                        s->lines[k] = e->line;
+                if (keys[k].parse(s, &keys[k], e, err) < 0)
+                        return -1;
         }
+        return 0;
+}
+
+/* Apply the security level `name` (profiles/levels/NAME, built into crib). */
+static int apply_level(struct spec *s, const char *name, struct error *err)
+{
+        const char *text = levels_text(name);
+        struct ini_file ini = {0};
+        char label[64];
+        char *saved = s->path;
+        int r;
+        snprintf(label, sizeof label, "profiles/levels/%s", name);
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        if (!f)
+                return error_set(err, errno, "cannot read level '%s'", name);
+        r = ini_parse(f, label, &ini, err);
+        fclose(f);
+        if (r == 0) {
+                s->path = label;
+                r = apply_entries(s, &ini, true, err);
+                s->path = saved;
+        }
+        ini_free(&ini);
+        /* the spec may set every key the level set, once */
+        memset(s->lines, 0, sizeof s->lines);
+        return r;
+}
+
+int spec_from_level(const char *name, struct spec *ret, struct error *err)
+{
+        struct spec s;
+        spec_defaults(&s);
+        if (!levels_text(name))
+                return error_set(err, 0, "unknown security level '%s'", name);
+        if (!(s.path = strdup(name)) || !(s.level = strdup(name)))
+                return spec_free(&s), error_set(err, ENOMEM, "cannot allocate");
+        if (apply_level(&s, "default", err) < 0 ||
+            (strcmp(name, "default") && apply_level(&s, name, err) < 0)) {
+                spec_free(&s);
+                return -1;
+        }
+        *ret = s;
+        return 0;
+}
+
+int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err)
+{
+        struct ini_file ini = {0};
+        struct spec s;
+        const char *level = "default";
+
+        spec_defaults(&s);
+        if (!(s.path = strdup(path)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (ini_parse(f, path, &ini, err) < 0)
+                goto fail;
+        /* the level comes first, wherever the spec names it; the spec's keys override it */
+        for (size_t i = 0; i < ini.n; i++) {
+                const struct ini_entry *e = &ini.entries[i];
+                if (e->key && !strcmp(e->section, "security") && !strcmp(e->key, "level")) {
+                        if (parse_level(&s, NULL, e, err) < 0)
+                                goto fail;
+                        level = e->value;
+                        break;
+                }
+        }
+        if (!(s.level = strdup(level)))
+                goto fail;
+        if (apply_level(&s, "default", err) < 0 ||
+            (strcmp(level, "default") && apply_level(&s, level, err) < 0))
+                goto fail;
+        if (apply_entries(&s, &ini, false, err) < 0)
+                goto fail;
         if (spec_validate(&s, args_from_cli, err) < 0)
                 goto fail;
         ini_free(&ini);
@@ -636,6 +1126,9 @@ fail:
 void spec_free(struct spec *s)
 {
         free(s->path);
+        free(s->level);
+        paths_clear(&s->masked);
+        paths_clear(&s->readonly);
         free(s->rootfs);
         free(s->hostname);
         free(s->cwd);

@@ -19,6 +19,9 @@
 #define SPEC_MAX_MOUNTS 256
 #define SPEC_MAX_RANGES 64 /* id-map ranges per map (the kernel takes 340) */
 #define SPEC_MAX_GROUPS 64
+#define SPEC_MAX_PATHS  64 /* masked or read-only paths */
+#define SPEC_MAX_FDS    64 /* pass_fds */
+#define SPEC_NLIMITS    16 /* RLIMIT_CPU .. RLIMIT_RTTIME */
 
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
 
@@ -28,8 +31,8 @@ struct spec_range {
 };
 
 struct spec_idmap {
-        bool
-            is_auto; /* "auto": 0 = the invoking id, 1..N = its /etc/subuid or /etc/subgid ranges */
+        bool is_auto; /* "auto": 0 = the invoking id, 1..N = its /etc/subuid or /etc/subgid ranges
+                       */
         struct spec_range ranges[SPEC_MAX_RANGES];
         size_t n;
         unsigned line; /* first line of the map, 0 when the spec has none */
@@ -55,6 +58,18 @@ struct spec_mount {
         unsigned line;
 };
 
+/* A list of absolute paths inside the container ([security] masked_paths, readonly_paths). */
+struct spec_paths {
+        char *items[SPEC_MAX_PATHS];
+        size_t n;
+};
+
+/* One [limits] key: soft and hard values (RLIM_INFINITY for unlimited). */
+struct spec_limit {
+        bool set;
+        uint64_t soft, hard;
+};
+
 struct spec {
         char *path; /* the spec file as named on the command line */
 
@@ -75,6 +90,8 @@ struct spec {
         mode_t umask;
         enum spec_terminal terminal;
         bool init;
+        int pass_fds[SPEC_MAX_FDS];
+        size_t npass_fds;
 
         /* [namespaces] */
         bool ns_user, ns_pid, ns_ipc, ns_uts, ns_net, ns_cgroup;
@@ -82,11 +99,21 @@ struct spec {
         /* [idmap] */
         struct spec_idmap uidmap, gidmap;
 
+        /* [security] (and the level it starts from) */
+        char *level;
+        uint64_t caps;       /* capability bits: 1 << CAP_* */
+        uint64_t caps_named; /* the bits a list named (to warn when the kernel lacks one) */
+        bool no_new_privileges;
+        struct spec_paths masked, readonly;
+
+        /* [limits], indexed by RLIMIT_* */
+        struct spec_limit limits[SPEC_NLIMITS];
+
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
 
-        /* line of each key of the key table, 0 = not in the file (index: spec_key_index) */
+        /* line of each key of the key table in the spec file, 0 = not there */
         unsigned lines[64];
 };
 
@@ -97,6 +124,15 @@ void spec_free(struct spec *s);
 
 /* The line a key was set on, 0 when it was not set. */
 unsigned spec_line(const struct spec *s, const char *section, const char *key);
+
+/* A spec holding only the security level NAME applied to crib's defaults (for `crib levels`). */
+int spec_from_level(const char *name, struct spec *ret, struct error *err);
+/* The names of the levels crib ships (profiles/levels/), NULL past the last. */
+const char *spec_level_name(size_t i);
+/* The short names of [limits] keys by RLIMIT_* number ("nofile"), NULL when unknown. */
+const char *spec_limit_name(int resource);
+/* The capability's name without CAP_ ("NET_RAW"), or NULL. */
+const char *spec_cap_name(int cap);
 
 /* The key table, for documentation checks: returns false past the last key. */
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key);

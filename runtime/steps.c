@@ -21,38 +21,48 @@ struct step {
 };
 
 static const struct step steps[] = {
-    /* until the parent has written uid_map and gid_map we have no usable ids */
-    {"wait for the id maps", step_wait_for_maps},
-    /* mapped now: take id 0 of the namespace, so files we create are root's inside */
-    {"become root in the user namespace", step_become_root},
-    /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
-    {"set the parent-death signal", step_parent_death},
-    /* before any mount, so no mount or unmount of ours propagates to the host */
-    {"make all mounts private", step_mounts_private},
-    /* pivot_root needs the new root to be a mount point */
-    {"bind the rootfs onto itself", step_bind_rootfs},
-    /* /proc, /dev, /sys and [mounts], while host paths (bind sources) are reachable */
-    {"mount filesystems under the rootfs", step_mounts},
-    /* swap roots and detach the host's, so no path leads back out */
-    {"pivot_root into the rootfs", step_pivot_root},
-    /* after pivot_root, and after all mountpoints were created in the rootfs */
-    {"remount the root read-only", step_readonly_root},
-    /* in the new uts namespace */
-    {"set the hostname", step_hostname},
-    /* in the new network namespace, where lo starts down */
-    {"bring up loopback", step_loopback},
-    /* in the container's own devpts, so the workload's tty is /dev/pts/0 inside */
-    {"open the terminal", step_open_terminal},
-    /* from here on the workload's process; this one stays as pid 1 (crib's init) */
-    {"start crib's init as pid 1", step_start_init},
-    /* a session of its own; the pty as controlling terminal */
-    {"attach to the terminal", step_attach_terminal},
-    /* last change of ids: everything above needed the namespace's root */
-    {"switch to the container user", step_switch_user},
-    /* as the container user, so a cwd it cannot enter is an error now, not later */
-    {"set umask and working directory", step_umask_cwd},
-    /* on success the sync socket closes (close-on-exec): the parent sees EOF */
-    {"exec the workload", step_exec},
+        /* until the parent has written uid_map and gid_map we have no usable ids */
+        {"wait for the id maps", step_wait_for_maps},
+        /* mapped now: take id 0 of the namespace, so files we create are root's inside */
+        {"become root in the user namespace", step_become_root},
+        /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
+        {"set the parent-death signal", step_parent_death},
+        /* before any mount, so no mount or unmount of ours propagates to the host */
+        {"make all mounts private", step_mounts_private},
+        /* pivot_root needs the new root to be a mount point */
+        {"bind the rootfs onto itself", step_bind_rootfs},
+        /* /proc, /dev, /sys and [mounts], while host paths (bind sources) are reachable */
+        {"mount filesystems under the rootfs", step_mounts},
+        /* swap roots and detach the host's, so no path leads back out */
+        {"pivot_root into the rootfs", step_pivot_root},
+        /* the container's own /proc and /sys are at their final paths only now */
+        {"hide and protect paths", step_hide_paths},
+        /* after pivot_root, and after all mountpoints were created in the rootfs */
+        {"remount the root read-only", step_readonly_root},
+        /* in the new uts namespace */
+        {"set the hostname", step_hostname},
+        /* in the new network namespace, where lo starts down */
+        {"bring up loopback", step_loopback},
+        /* in the container's own devpts, so the workload's tty is /dev/pts/0 inside */
+        {"open the terminal", step_open_terminal},
+        /* from here on the workload's process; this one stays as pid 1 (crib's init) */
+        {"start crib's init as pid 1", step_start_init},
+        /* a session of its own; the pty as controlling terminal */
+        {"attach to the terminal", step_attach_terminal},
+        /* while we still hold CAP_SETPCAP; keep-caps for a non-root container user */
+        {"limit the capability bounding set", step_bounding_set},
+        /* last change of ids: everything above needed the namespace's root */
+        {"switch to the container user", step_switch_user},
+        /* the id change cleared the effective set: now every set as the plan says */
+        {"set capabilities", step_capabilities},
+        /* as the container user, so a cwd it cannot enter is an error now, not later */
+        {"set umask and working directory", step_umask_cwd},
+        /* after every privileged step; seccomp will need it */
+        {"set no_new_privs", step_no_new_privs},
+        /* only 0, 1, 2 and pass_fds survive the exec */
+        {"mark crib's descriptors close-on-exec", step_close_fds},
+        /* on success the sync socket closes (close-on-exec): the parent sees EOF */
+        {"exec the workload", step_exec},
 };
 
 static void emit_over_sync(void *ctx, const char *line)
@@ -93,10 +103,10 @@ int step_wait_for_maps(struct child *c, struct error *err)
 _Noreturn void child_main(const struct plan *plan, int sync_fd)
 {
         struct child c = {
-            .plan = plan,
-            .chan = {.fd = sync_fd},
-            .trace = {.on = plan->trace, .emit = emit_over_sync},
-            .pty_slave = -1,
+                .plan = plan,
+                .chan = {.fd = sync_fd},
+                .trace = {.on = plan->trace, .emit = emit_over_sync},
+                .pty_slave = -1,
         };
         struct error err;
         const size_t n = sizeof steps / sizeof steps[0];
@@ -104,7 +114,7 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd)
         c.trace.ctx = &c;
         sigemptyset(&c.forwarded);
         for (const int *s =
-                 (const int[]){SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0};
+                     (const int[]){SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0};
              *s; s++)
                 sigaddset(&c.forwarded, *s);
         error_clear(&err);

@@ -61,9 +61,9 @@ static const char *flag_names(unsigned long flags, const struct flag_name *names
 const char *trace_mount_flags(unsigned long flags, char *buf, size_t len)
 {
         static const struct flag_name names[] = {
-            N(MS_RDONLY), N(MS_NOSUID),  N(MS_NODEV),    N(MS_NOEXEC),      N(MS_REMOUNT),
-            N(MS_BIND),   N(MS_MOVE),    N(MS_REC),      N(MS_PRIVATE),     N(MS_SLAVE),
-            N(MS_SHARED), N(MS_NOATIME), N(MS_RELATIME), N(MS_STRICTATIME), N(MS_NODIRATIME),
+                N(MS_RDONLY), N(MS_NOSUID),  N(MS_NODEV),    N(MS_NOEXEC),      N(MS_REMOUNT),
+                N(MS_BIND),   N(MS_MOVE),    N(MS_REC),      N(MS_PRIVATE),     N(MS_SLAVE),
+                N(MS_SHARED), N(MS_NOATIME), N(MS_RELATIME), N(MS_STRICTATIME), N(MS_NODIRATIME),
         };
         return flag_names(flags, names, sizeof names / sizeof names[0], buf, len);
 }
@@ -71,8 +71,8 @@ const char *trace_mount_flags(unsigned long flags, char *buf, size_t len)
 const char *trace_clone_flags(unsigned long flags, char *buf, size_t len)
 {
         static const struct flag_name names[] = {
-            N(CLONE_NEWUSER), N(CLONE_NEWNS),  N(CLONE_NEWPID),    N(CLONE_NEWIPC),
-            N(CLONE_NEWUTS),  N(CLONE_NEWNET), N(CLONE_NEWCGROUP), N(SIGCHLD),
+                N(CLONE_NEWUSER), N(CLONE_NEWNS),  N(CLONE_NEWPID),    N(CLONE_NEWIPC),
+                N(CLONE_NEWUTS),  N(CLONE_NEWNET), N(CLONE_NEWCGROUP), N(SIGCHLD),
         };
         return flag_names(flags, names, sizeof names / sizeof names[0], buf, len);
 }

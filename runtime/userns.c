@@ -162,12 +162,12 @@ static const struct {
         int flag;
         const char *ns, *key, *config;
 } namespaces[] = {
-    {CLONE_NEWUSER, "user", "user", "CONFIG_USER_NS"},
-    {CLONE_NEWPID, "pid", "pid", "CONFIG_PID_NS"},
-    {CLONE_NEWNET, "net", "net", "CONFIG_NET_NS"},
-    {CLONE_NEWIPC, "ipc", "ipc", "CONFIG_IPC_NS"},
-    {CLONE_NEWUTS, "uts", "uts", "CONFIG_UTS_NS"},
-    {CLONE_NEWCGROUP, "cgroup", "cgroup", "CONFIG_CGROUPS"},
+        {CLONE_NEWUSER, "user", "user", "CONFIG_USER_NS"},
+        {CLONE_NEWPID, "pid", "pid", "CONFIG_PID_NS"},
+        {CLONE_NEWNET, "net", "net", "CONFIG_NET_NS"},
+        {CLONE_NEWIPC, "ipc", "ipc", "CONFIG_IPC_NS"},
+        {CLONE_NEWUTS, "uts", "uts", "CONFIG_UTS_NS"},
+        {CLONE_NEWCGROUP, "cgroup", "cgroup", "CONFIG_CGROUPS"},
 };
 
 int userns_clone_error(int flags, int e, struct error *err)

@@ -17,7 +17,8 @@ EOF2
 
 run_crib run "$T/m.ini" -- /bin/sh -c 'cat /proc/self/mountinfo'
 assert_eq "$rc" 0 "runs"
-points=$(echo "$out" | awk '{print $5}' | tr '\n' ' ')
+# (the masks over /proc/... and /sys/... are the hardening tests' business)
+points=$(echo "$out" | awk '$5 !~ "^/(proc|sys)/" {print $5}' | tr '\n' ' ')
 assert_eq "$points" "/ /proc /dev /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty /dev/pts /dev/shm /dev/mqueue /sys /data /rw /scratch " \
 	"the container's mounts and nothing of the host's (the old root is detached)"
 run_crib run "$T/m.ini" -- /bin/sh -c 'test -e /work || test -e /etc/debian_version || test -e /root/.profile && echo host-visible; ls / | tr "\n" " "'

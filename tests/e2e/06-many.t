@@ -20,12 +20,19 @@ assert_eq "$(crib_procs)" "" "no process of crib or its containers is left"
 assert_eq "$(host_mounts)" "$before_mounts" "no mount is left"
 assert_eq "$(ls /proc/$$/fd | wc -l)" "$before_fds" "no fd is left with the caller"
 
-# crib's own fds (the sync socket, the signalfd) do not reach the workload
-# (closing the caller's extra fds is the hardening issue's; here: crib adds none of its own)
+# only 0, 1, 2 reach the workload: none of crib's (the sync socket, the signalfd), none of the
+# caller's others unless pass_fds names them
 exec 7>"$T/extra"
 run_crib run "$T/t.ini" -- /usr/local/bin/probe fds
-inherited=$("$ROOTFS/usr/local/bin/probe" fds </dev/null 2>/dev/null)
+assert_eq "$out" "0 1 2" "the workload has fds 0, 1 and 2 only"
+spec "$T/pass.ini" <<'EOF2'
+[process]
+args = /usr/local/bin/probe fds
+pass_fds = 7
+EOF2
+run_crib run "$T/pass.ini"
+assert_eq "$out" "0 1 2 7" "and the ones pass_fds names"
 exec 7>&-
-assert_eq "$out" "$inherited" "the workload gets the caller's fds and none of crib's"
-assert_contains " $out " " 7 " "(the fd the test opened is among them)"
+run_crib run "$T/pass.ini"
+assert_eq "$rc:$err" "125:crib: $T/pass.ini:5: pass_fds: fd 7 is not open" "pass_fds of a closed fd: 125"
 done_testing

@@ -9,6 +9,8 @@
  *   probe die SIGNUM           kill itself with SIGNUM (default action)
  *   probe exit N               exit with status N
  *   probe zombies              print how many zombies there are in this pid namespace
+ *   probe bind PORT            bind a TCP socket to 127.0.0.1:PORT: print "bound" or the errno
+ *   probe ids                  print the real and effective uid
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,8 +119,26 @@ static int cmd_wait_signal(const char *file)
         return 42;
 }
 
+static int cmd_bind(int port)
+{
+        struct sockaddr_in a = {.sin_family = AF_INET,
+                                .sin_port = htons((uint16_t)port),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        int s = socket(AF_INET, SOCK_STREAM, 0);
+        if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0) {
+                printf("%s\n", strerrorname_np(errno));
+                return 1;
+        }
+        printf("bound\n");
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
+        if (argc >= 3 && !strcmp(argv[1], "bind"))
+                return cmd_bind(atoi(argv[2]));
+        if (argc >= 2 && !strcmp(argv[1], "ids"))
+                return printf("%d %d\n", (int)getuid(), (int)geteuid()), 0;
         if (argc >= 2 && !strcmp(argv[1], "fds"))
                 return cmd_fds();
         if (argc >= 3 && !strcmp(argv[1], "orphans"))
@@ -138,6 +160,6 @@ int main(int argc, char **argv)
         if (argc >= 3 && !strcmp(argv[1], "exit"))
                 return atoi(argv[2]);
         fprintf(stderr, "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
-                        "| exit N\n");
+                        "| exit N | bind PORT | ids\n");
         return 2;
 }

@@ -42,7 +42,7 @@ int main(void)
         ((Elf64_Ehdr *)x64)->e_machine = EM_X86_64;
         fd = memfile(x64, sizeof x64);
         ok(elf_inspect(fd, &info) == 0 && info.is_elf && info.bits == 64 &&
-               info.machine == EM_X86_64 && !info.interp[0],
+                   info.machine == EM_X86_64 && !info.interp[0],
            "64-bit header, no interpreter");
         close(fd);
 

@@ -64,7 +64,7 @@ int main(void)
            "explicit ranges inside subuid");
         ok(m.use_helper, "more than one's own id needs the helper");
         ok(idmap_resolve(&s, &s.gidmap, "gid", 1001, false, sub, nsub, &m, &err) == 0 &&
-               !m.use_helper,
+                   !m.use_helper,
            "own gid only: written directly");
         ok(idmap_outside(&m, 0) == 1001 && idmap_outside(&m, 1) == -1, "idmap_outside");
         spec_free(&s);
@@ -72,11 +72,11 @@ int main(void)
         s = load(HEAD "[idmap]\nuid = 0 5000 10\ngid = 0 1001 1\n");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) < 0,
            "a range not granted fails");
-        is_str(
-            err.msg,
-            "t.ini:6: uid range '0 5000 10' is not yours to map: uid 1001 may map itself and its "
-            "/etc/subuid ranges (100000-165535, 300000-300999)",
-            "message lists what may be mapped");
+        is_str(err.msg,
+               "t.ini:6: uid range '0 5000 10' is not yours to map: uid 1001 may map itself and "
+               "its "
+               "/etc/subuid ranges (100000-165535, 300000-300999)",
+               "message lists what may be mapped");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0,
            "root may map anything");
         spec_free(&s);

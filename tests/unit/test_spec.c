@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "../../runtime/spec.h"
 #include "../lib/tap.h"
@@ -94,8 +95,40 @@ int main(int argc, char **argv)
         spec_free(&s);
 
         ok(load("[container]\nrootfs = r\n[process]\nuser = 7\nargs = x\n", &s, &err) == 0 &&
-               s.gid == 7,
+                   s.gid == 7,
            "user without gid uses the uid as gid");
+        spec_free(&s);
+
+        /* security: levels, capability lists and edits, paths, limits */
+        ok(load("[container]\nrootfs = r\n[process]\nargs = x\n", &s, &err) == 0 &&
+                   s.caps == 0xa80425fbULL && s.no_new_privileges && s.masked.n == 12 &&
+                   s.readonly.n == 5 && !strcmp(s.level, "default"),
+           "no [security]: the default level (Docker's caps %#llx)", (unsigned long long)s.caps);
+        spec_free(&s);
+        ok(load("[container]\nrootfs = r\n[process]\nargs = x\n[security]\n"
+                "capabilities = default -NET_RAW +cap_sys_ptrace\nmasked_paths = -/proc/keys +/x\n"
+                "[limits]\nnofile = 1k:2k\nas = unlimited\n",
+                &s, &err) == 0,
+           "edits and limits");
+        ok(s.caps == ((0xa80425fbULL & ~(1ULL << 13)) | (1ULL << 19)), "capability edits");
+        ok(s.masked.n == 12 && !strcmp(s.masked.items[11], "/x"), "path edits on the level's list");
+        ok(s.limits[RLIMIT_NOFILE].set && s.limits[RLIMIT_NOFILE].soft == 1024 &&
+                   s.limits[RLIMIT_NOFILE].hard == 2048,
+           "nofile = 1k:2k");
+        ok(s.limits[RLIMIT_AS].soft == RLIM_INFINITY, "as = unlimited");
+        spec_free(&s);
+        ok(load("[security]\nlevel = strict\ncapabilities = +CHOWN\n[container]\nrootfs = r\n"
+                "[process]\nargs = x\n",
+                &s, &err) == 0 &&
+                   s.caps == 1 && s.readonly_rootfs && s.limits[RLIMIT_NOFILE].hard == 1024,
+           "strict level, overridden key by key, wherever [security] stands");
+        spec_free(&s);
+        ok(load("[security]\nlevel = unconfined\n[container]\nrootfs = r\n[process]\nargs = x\n",
+                &s, &err) == 0 &&
+                   !s.no_new_privileges && s.masked.n == 0 && __builtin_popcountll(s.caps) > 38,
+           "unconfined level");
+        spec_free(&s);
+        ok(spec_from_level("strict", &s, &err) == 0 && s.caps == 0, "spec_from_level");
         spec_free(&s);
 
         FILE *f = fmemopen((void *)"[container]\nrootfs = r\n", 22, "r");

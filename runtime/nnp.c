@@ -1,0 +1,24 @@
+/* nnp.c - no_new_privs: execve(2) can never grant more privileges than the caller has.
+ *
+ * Kernel feature: prctl(2) PR_SET_NO_NEW_PRIVS (Linux 3.5). With it set, setuid and setgid bits
+ * and file capabilities are ignored on exec, and it is inherited by every child and can never be
+ * unset. It is also what lets an unprivileged process install a seccomp filter, which is why it
+ * sits just before exec, after the capabilities are final.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/prctl.h>
+
+#include "child.h"
+
+/* Child: the workload's process, as the container user, before exec. */
+int step_no_new_privs(struct child *c, struct error *err)
+{
+        if (!c->plan->no_new_privs)
+                return 0;
+        int r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_NO_NEW_PRIVS, 1) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot set no_new_privs");
+        return 0;
+}
