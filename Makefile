@@ -24,8 +24,8 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
 LDFLAGS  ?=
-LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap)
-CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap)
+LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap libseccomp)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp)
 
 RUNTIME_SRC := $(wildcard runtime/*.c)
 CMD_SRC     := $(wildcard cmd/*.c)
@@ -59,6 +59,17 @@ $(BUILD)/levels-data.h: $(LEVELS)
 	done > $@
 $(BUILD)/runtime/levels.o: $(BUILD)/levels-data.h
 
+# the seccomp profiles, embedded the same way for runtime/seccomp_profile.c
+SECCOMP_PROFILES := $(wildcard profiles/seccomp/*)
+$(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
+	@mkdir -p $(@D)
+	for f in $(SECCOMP_PROFILES); do \
+		printf '{"%s",\n' "$$(basename $$f)"; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
+		printf '},\n'; \
+	done > $@
+$(BUILD)/runtime/seccomp_profile.o: $(BUILD)/seccomp-data.h
+
 $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@
 	$(CROSS)ar rcs $@ $^
@@ -68,6 +79,10 @@ $(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
 
 # unit tests: one TAP program per file, linked with the runtime library
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# the seccomp equivalence checker (tests/seccomp/)
+$(BUILD)/tests/seccomp/equiv: $(BUILD)/tests/seccomp/equiv.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
@@ -83,7 +98,7 @@ deps:
 	rootfs-tools/install-deps
 
 check: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/rootfs/.done
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/rootfs/.done
 	tests/run-all $(BUILD)
 
 check-unit: $(UNIT_BIN)

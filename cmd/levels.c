@@ -100,6 +100,8 @@ int cmd_levels(void)
             snprintf(cell[i], sizeof cell[i], "%s", s->no_new_privileges ? "yes" : "no"));
         ROW("masked_paths", paths_cell(&s->masked, &dflt->masked, cell[i], sizeof cell[i]));
         ROW("readonly_paths", paths_cell(&s->readonly, &dflt->readonly, cell[i], sizeof cell[i]));
+        ROW("seccomp",
+            snprintf(cell[i], sizeof cell[i], "%s", s->seccomp ? s->seccomp : "unconfined"));
         ROW("readonly_rootfs",
             snprintf(cell[i], sizeof cell[i], "%s", s->readonly_rootfs ? "yes" : "no"));
         ROW("private network", snprintf(cell[i], sizeof cell[i], "%s", s->ns_net ? "yes" : "no"));

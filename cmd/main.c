@@ -93,6 +93,8 @@ static int cmd_run(int argc, char **argv)
                 spec_free(&spec);
                 return print_error(&err);
         }
+        if (trace)
+                fprintf(stderr, "crib: trace: parent: seccomp program: %s\n", plan.seccomp_how);
         for (size_t i = 0; i < plan.nwarnings; i++)
                 print_warning("%s", plan.warnings[i]);
         if (trace)
@@ -119,6 +121,7 @@ static int cmd_run(int argc, char **argv)
 }
 
 int cmd_levels(void);
+int cmd_seccomp(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
         const char *cmd = argv[1];
         if (!strcmp(cmd, "run"))
                 return cmd_run(argc - 2, argv + 2);
+        if (!strcmp(cmd, "seccomp"))
+                return cmd_seccomp(argc - 2, argv + 2);
         if (argc > 2)
                 return usage_error("'crib %s' takes no arguments", cmd);
         if (!strcmp(cmd, "levels"))

@@ -46,6 +46,7 @@ int step_readonly_root(struct child *c, struct error *err);   /* pivot.c */
 int step_hostname(struct child *c, struct error *err);        /* uts.c */
 int step_loopback(struct child *c, struct error *err);        /* netns.c */
 int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
+int step_seccomp(struct child *c, struct error *err);         /* seccomp_load.c */
 int step_start_init(struct child *c, struct error *err);      /* init.c */
 int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
 int step_bounding_set(struct child *c, struct error *err);    /* caps.c */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "seccomp_profile.h"
 
 #define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -50,6 +51,7 @@ void plan_free(struct plan *p)
         }
         free(p->envp);
         free(p->rootfs);
+        seccomp_program_free(&p->seccomp);
         p->owned = NULL;
         p->envp = NULL;
         p->rootfs = NULL;
@@ -430,6 +432,57 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         return 0;
 }
 
+/* Prepare the seccomp program: from the cache, or compiled (and kept). */
+static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
+{
+        const char *name = s->seccomp ? s->seccomp : "unconfined";
+        unsigned line = spec_line(s, "security", "seccomp");
+        if (!strcmp(name, "unconfined")) {
+                snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (seccomp = unconfined)");
+                return 0;
+        }
+        if (!seccomp_kernel_supported()) {
+                if (s->seccomp_require) {
+                        error_at(err, s->path, spec_line(s, "security", "seccomp_mode"),
+                                 "seccomp_mode = require, but this kernel has no seccomp "
+                                 "filters");
+                        return error_hint(err, "use a kernel built with CONFIG_SECCOMP_FILTER=y, "
+                                               "or set seccomp_mode = prefer");
+                }
+                warn(p,
+                     "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
+                     "without the seccomp profile '%s'",
+                     name);
+                snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (no kernel support)");
+                return 0;
+        }
+        _cleanup_free_ char *text = NULL;
+        const char *builtin = profile_builtin_text(name);
+        char label[4096];
+        if (builtin) {
+                text = strdup(builtin);
+                snprintf(label, sizeof label, "profiles/seccomp/%s", name);
+        } else {
+                _cleanup_free_ char *path = spec_relative(s, name);
+                _cleanup_fclose_ FILE *f = path ? fopen(path, "re") : NULL;
+                if (!f) {
+                        error_at(err, s->path, line, "cannot open seccomp profile '%s'",
+                                 path ? path : name);
+                        err->errnum = errno;
+                        return -1;
+                }
+                text = calloc(1, 1024 * 1024 + 1);
+                if (text && fread(text, 1, 1024 * 1024, f) == 1024 * 1024)
+                        return error_at(err, s->path, line, "seccomp profile '%s' is over 1 MiB",
+                                        path);
+                snprintf(label, sizeof label, "%s", path);
+        }
+        if (!text)
+                return error_set(err, ENOMEM, "cannot allocate");
+        return seccomp_prepare(text, label, seccomp_native_arch(), p->cap_bounding, &p->seccomp,
+                               p->seccomp_how, sizeof p->seccomp_how, err);
+}
+
 int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
                struct error *err)
 {
@@ -476,7 +529,7 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
         if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0 ||
-            plan_security(p, s, err) < 0)
+            plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0)
                 goto fail;
         return 0;
 fail:

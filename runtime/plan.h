@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "idmap.h"
+#include "seccomp.h"
 #include "spec.h"
 
 /* One mount operation; mounts.c applies them in order with one switch. Destinations are
@@ -93,6 +94,8 @@ struct plan {
         size_t nrlimits;
         const int *pass_fds;
         size_t npass_fds;
+        struct seccomp_program seccomp; /* empty: no filter */
+        char seccomp_how[768];          /* for the trace: cached load, or compiled, or why none */
 
         /* things cmd/ should tell the user before the container starts */
         char warnings[4][512];

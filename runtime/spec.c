@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "ini.h"
 #include "levels.h"
+#include "seccomp_profile.h"
 #include "words.h"
 
 struct key;
@@ -800,6 +801,32 @@ out:
         return r;
 }
 
+static int parse_seccomp(struct spec *s, const struct key *k, const struct ini_entry *e,
+                         struct error *err)
+{
+        (void)k;
+        if (strcmp(e->value, "unconfined") && !profile_builtin_text(e->value) &&
+            !strchr(e->value, '/'))
+                return bad_value(err, s, e,
+                                 "unknown seccomp profile '%s' (built in: default, strict; "
+                                 "'unconfined'; or a path such as ./my.profile)",
+                                 e->value);
+        free(s->seccomp);
+        if (!(s->seccomp = strdup(e->value)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        return 0;
+}
+
+static int parse_mode(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        if (strcmp(e->value, "require") && strcmp(e->value, "prefer"))
+                return bad_value(err, s, e, "'%s' must be require or prefer, not '%s'", k->name,
+                                 e->value);
+        *FIELD(s, k, bool) = !strcmp(e->value, "require");
+        return 0;
+}
+
 /* [security] level is applied before every other key (spec_load); here it is only checked. */
 static int parse_level(struct spec *s, const struct key *k, const struct ini_entry *e,
                        struct error *err)
@@ -853,6 +880,8 @@ static const struct key keys[] = {
         {"security", "no_new_privileges", parse_bool, F(no_new_privileges), 0},
         {"security", "masked_paths", parse_paths, F(masked), 0},
         {"security", "readonly_paths", parse_paths, F(readonly), 0},
+        {"security", "seccomp", parse_seccomp, 0, 0},
+        {"security", "seccomp_mode", parse_mode, F(seccomp_require), 0},
 #define LIMIT(name, res)                                                                           \
         {                                                                                          \
                 "limits", name, parse_limit, res, 0                                                \
@@ -1127,6 +1156,7 @@ void spec_free(struct spec *s)
 {
         free(s->path);
         free(s->level);
+        free(s->seccomp);
         paths_clear(&s->masked);
         paths_clear(&s->readonly);
         free(s->rootfs);

@@ -45,6 +45,11 @@ static const struct step steps[] = {
         {"bring up loopback", step_loopback},
         /* in the container's own devpts, so the workload's tty is /dev/pts/0 inside */
         {"open the terminal", step_open_terminal},
+        /* before the filter, which needs it; it holds for init and the workload alike */
+        {"set no_new_privs", step_no_new_privs},
+        /* before the fork, so crib's init runs under the filter too; every step below makes
+         * only calls the default profile allows */
+        {"load the seccomp filter", step_seccomp},
         /* from here on the workload's process; this one stays as pid 1 (crib's init) */
         {"start crib's init as pid 1", step_start_init},
         /* a session of its own; the pty as controlling terminal */
@@ -57,8 +62,6 @@ static const struct step steps[] = {
         {"set capabilities", step_capabilities},
         /* as the container user, so a cwd it cannot enter is an error now, not later */
         {"set umask and working directory", step_umask_cwd},
-        /* after every privileged step; seccomp will need it */
-        {"set no_new_privs", step_no_new_privs},
         /* only 0, 1, 2 and pass_fds survive the exec */
         {"mark crib's descriptors close-on-exec", step_close_fds},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */

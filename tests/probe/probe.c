@@ -11,6 +11,8 @@
  *   probe zombies              print how many zombies there are in this pid namespace
  *   probe bind PORT            bind a TCP socket to 127.0.0.1:PORT: print "bound" or the errno
  *   probe ids                  print the real and effective uid
+ *   probe syscall NAME|NR [ARG...]   make the raw system call; print "ok" or the errno name
+ *   probe ptrace-init          try to attach to pid 1 with ptrace; print "ok" or the errno
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,8 +137,42 @@ static int cmd_bind(int port)
         return 0;
 }
 
+static const struct {
+        const char *name;
+        long nr;
+} calls[] = {
+        {"keyctl", SYS_keyctl}, {"unshare", SYS_unshare}, {"mount", SYS_mount},
+        {"clone3", SYS_clone3}, {"ptrace", SYS_ptrace},   {"personality", SYS_personality},
+        {"socket", SYS_socket}, {"getpid", SYS_getpid},   {"reboot", SYS_reboot},
+        {"bpf", SYS_bpf},       {"add_key", SYS_add_key}, {"chroot", SYS_chroot},
+        {"acct", SYS_acct},     {"swapon", SYS_swapon},   {"kexec_load", SYS_kexec_load},
+};
+
+static int cmd_syscall(int argc, char **argv)
+{
+        long nr = -1, a[6] = {0};
+        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+                if (!strcmp(calls[i].name, argv[0]))
+                        nr = calls[i].nr;
+        if (nr < 0)
+                nr = strtol(argv[0], NULL, 0);
+        for (int i = 1; i < argc && i <= 6; i++)
+                a[i - 1] = strtol(argv[i], NULL, 0);
+        errno = 0;
+        long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+        printf("%s\n", r < 0 ? strerrorname_np(errno) : "ok");
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
+        if (argc >= 3 && !strcmp(argv[1], "syscall"))
+                return cmd_syscall(argc - 2, argv + 2);
+        if (argc >= 2 && !strcmp(argv[1], "ptrace-init")) {
+                long r = ptrace(PTRACE_ATTACH, 1, 0, 0);
+                printf("%s\n", r < 0 ? strerrorname_np(errno) : "ok");
+                return 0;
+        }
         if (argc >= 3 && !strcmp(argv[1], "bind"))
                 return cmd_bind(atoi(argv[2]));
         if (argc >= 2 && !strcmp(argv[1], "ids"))

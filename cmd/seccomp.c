@@ -1,0 +1,297 @@
+/* seccomp.c - `crib seccomp export|show|explain`: the compiled program, the resolved rules, and
+ * which rule decides a call. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <linux/audit.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <unistd.h>
+
+#include "../runtime/bpf.h"
+#include "../runtime/cleanup.h"
+#include "../runtime/seccomp.h"
+#include "../runtime/seccomp_profile.h"
+#include "../runtime/spec.h"
+#include "output.h"
+
+int cmd_seccomp(int argc, char **argv);
+
+static const char usage[] =
+        "usage: crib seccomp export [--arch ARCH] [--caps CAP,...] [PROFILE] > prog.bpf\n"
+        "       crib seccomp show [--arch ARCH] [--caps CAP,...] [PROFILE]\n"
+        "       crib seccomp explain [--arch ARCH] [--caps CAP,...] [--profile P] SYSCALL "
+        "[ARG...]\n"
+        "PROFILE is a built-in profile (default, strict) or a file. CAPS is the whole bounding\n"
+        "set (Docker's 14 by default); ARCH a libseccomp name (x86_64, aarch64, arm, ...).\n";
+
+struct opts {
+        const char *arch;
+        uint64_t caps;
+        const char *profile;
+        char **rest;
+        int nrest;
+};
+
+static int parse_caps(const char *list, uint64_t *ret, struct error *err)
+{
+        char buf[1024];
+        *ret = 0;
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                char name[64];
+                cap_value_t v;
+                snprintf(name, sizeof name, "%s%s", strncasecmp(t, "cap_", 4) ? "cap_" : "", t);
+                for (char *p = name; *p; p++)
+                        *p = (char)tolower((unsigned char)*p);
+                if (cap_from_name(name, &v) < 0 || v < 0 || v > 63)
+                        return error_set(err, 0, "unknown capability '%s' in --caps", t);
+                *ret |= 1ULL << v;
+        }
+        return 0;
+}
+
+static int parse_opts(int argc, char **argv, bool profile_positional, struct opts *o,
+                      struct error *err)
+{
+        struct spec d;
+        o->arch = seccomp_native_arch();
+        o->profile = "default";
+        if (spec_from_level("default", &d, err) < 0)
+                return -1;
+        o->caps = d.caps;
+        spec_free(&d);
+        int i = 0;
+        for (; i < argc; i++) {
+                if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+                        o->arch = argv[++i];
+                        if (!seccomp_arch_known(o->arch))
+                                return error_set(err, 0, "unknown architecture '%s'", o->arch);
+                } else if (!strcmp(argv[i], "--caps") && i + 1 < argc) {
+                        if (parse_caps(argv[++i], &o->caps, err) < 0)
+                                return -1;
+                } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
+                        o->profile = argv[++i];
+                } else if (argv[i][0] == '-' && argv[i][1] && !isdigit((unsigned char)argv[i][1])) {
+                        return error_set(err, 0, "unknown option '%s' for 'crib seccomp'", argv[i]);
+                } else {
+                        break;
+                }
+        }
+        if (profile_positional && i < argc)
+                o->profile = argv[i++];
+        o->rest = argv + i;
+        o->nrest = argc - i;
+        if (profile_positional && o->nrest)
+                return error_set(err, 0, "unexpected argument '%s'", o->rest[0]);
+        return 0;
+}
+
+static int load_profile(const char *name, struct profile *p, char **ret_text, struct error *err)
+{
+        const char *builtin = profile_builtin_text(name);
+        if (builtin) {
+                *ret_text = strdup(builtin);
+                return profile_builtin(name, p, err);
+        }
+        _cleanup_fclose_ FILE *f = fopen(name, "re");
+        if (!f)
+                return error_set(err, errno, "cannot open seccomp profile '%s'", name);
+        if (profile_parse(f, name, p, err) < 0)
+                return -1;
+        rewind(f);
+        *ret_text = calloc(1, 1024 * 1024 + 1);
+        if (*ret_text && fread(*ret_text, 1, 1024 * 1024, f) == 0)
+                **ret_text = '\0';
+        return 0;
+}
+
+static int export(struct opts *o, struct error *err)
+{
+        struct profile p;
+        struct seccomp_program prog;
+        unsigned kmaj, kmin;
+        _cleanup_free_ char *text = NULL;
+        if (isatty(STDOUT_FILENO))
+                return error_set(err, 0,
+                                 "refusing to write a binary program to a terminal; "
+                                 "redirect it to a file");
+        if (load_profile(o->profile, &p, &text, err) < 0)
+                return -1;
+        seccomp_kernel_version(&kmaj, &kmin);
+        int r = seccomp_compile(&p, o->arch, o->caps, kmaj, kmin, &prog, err);
+        profile_free(&p);
+        if (r < 0)
+                return -1;
+        size_t bytes = prog.n * sizeof *prog.insns;
+        r = fwrite(prog.insns, 1, bytes, stdout) == bytes && fflush(stdout) == 0
+                    ? 0
+                    : error_set(err, errno, "cannot write the program");
+        seccomp_program_free(&prog);
+        return r;
+}
+
+static bool applies(const struct profile_rule *r, const struct opts *o)
+{
+        unsigned kmaj, kmin;
+        seccomp_kernel_version(&kmaj, &kmin);
+        return profile_rule_applies(r, o->caps, o->arch, kmaj, kmin);
+}
+
+static int show(struct opts *o, struct error *err)
+{
+        struct profile p;
+        _cleanup_free_ char *text = NULL;
+        char hdr[512];
+        if (load_profile(o->profile, &p, &text, err) < 0)
+                return -1;
+        printf("# profile %s for %s, bounding set %#llx: the rules that apply\n", o->profile,
+               o->arch, (unsigned long long)o->caps);
+        printf("default errno %s\n", strerrorname_np(p.default_errno));
+        for (size_t i = 0; i < p.n; i++) {
+                const struct profile_rule *r = &p.rules[i];
+                profile_rule_text(r, hdr, sizeof hdr);
+                if (!applies(r, o)) {
+                        printf("\n# not applied (line %u): [%s]\n", r->line, hdr);
+                        continue;
+                }
+                printf("\n[%s]  # line %u\n", hdr, r->line);
+                size_t col = 0;
+                for (size_t j = 0; j < r->nnames; j++) {
+                        bool known = seccomp_syscall_resolve_name(r->names[j]) != __NR_SCMP_ERROR;
+                        int w = printf("%s%s%s", col ? " " : "", r->names[j], known ? "" : "(?)");
+                        col += (size_t)w;
+                        if (col > 90) {
+                                printf("\n");
+                                col = 0;
+                        }
+                }
+                if (col)
+                        printf("\n");
+        }
+        printf("\n# (?) = unknown to this libseccomp %u.%u.%u: such a call is not in the program\n",
+               seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro);
+        profile_free(&p);
+        return 0;
+}
+
+static const char *action_text(uint32_t a, char *buf, size_t len)
+{
+        switch (a & SECCOMP_RET_ACTION_FULL) {
+        case SECCOMP_RET_ALLOW:
+                return "allowed";
+        case SECCOMP_RET_ERRNO:
+                snprintf(buf, len, "fails with %s", strerrorname_np((int)(a & SECCOMP_RET_DATA)));
+                return buf;
+        default:
+                snprintf(buf, len, "action %#x", a);
+                return buf;
+        }
+}
+
+static int explain(struct opts *o, struct error *err)
+{
+        struct profile p;
+        struct seccomp_program prog;
+        unsigned kmaj, kmin;
+        _cleanup_free_ char *text = NULL;
+        uint64_t args[6] = {0};
+        char hdr[512], b1[64], b2[64];
+
+        if (o->nrest < 1 || o->nrest > 7)
+                return error_set(err, 0,
+                                 "'crib seccomp explain' needs a system call and up to 6 "
+                                 "arguments");
+        const char *name = o->rest[0];
+        for (int i = 1; i < o->nrest; i++)
+                args[i - 1] = strtoull(o->rest[i], NULL, 0);
+        uint32_t token = seccomp_arch_resolve_name(o->arch);
+        int nr = seccomp_syscall_resolve_name_arch(token, name);
+        if (nr == __NR_SCMP_ERROR) {
+                char *end;
+                nr = (int)strtol(name, &end, 0);
+                if (*end || nr < 0)
+                        return error_set(err, 0, "'%s' is not a system call on %s", name, o->arch);
+                char *n = seccomp_syscall_resolve_num_arch(token, nr);
+                name = n ? n : name; /* leaks one string in a short-lived command */
+        }
+        if (load_profile(o->profile, &p, &text, err) < 0)
+                return -1;
+        seccomp_kernel_version(&kmaj, &kmin);
+        printf("%s(", name);
+        for (int i = 1; i < o->nrest; i++)
+                printf("%s%s", i > 1 ? ", " : "", o->rest[i]);
+        printf(") is system call %d on %s\n", nr, o->arch);
+
+        /* which rule decides: an unconditional rule, else the first whose conditions hold */
+        const struct profile_rule *decided = NULL;
+        bool named = false;
+        for (size_t i = 0; i < p.n; i++) {
+                const struct profile_rule *r = &p.rules[i];
+                bool has = false;
+                for (size_t j = 0; j < r->nnames; j++)
+                        has |= !strcmp(r->names[j], name);
+                if (!has)
+                        continue;
+                named = true;
+                profile_rule_text(r, hdr, sizeof hdr);
+                bool ap = applies(r, o), m = profile_rule_matches(r, args);
+                printf("  line %-4u [%s]: %s\n", r->line, hdr,
+                       !ap ? "does not apply to this container"
+                       : m ? "matches"
+                           : "applies, but the arguments do not match");
+                if (ap && m && (!decided || (decided->nconds && !r->nconds)))
+                        decided = r;
+        }
+        if (decided)
+                printf("decided by line %u: %s\n", decided->line,
+                       decided->allow ? "allowed" : strerrorname_np(decided->errnum));
+        else if (named)
+                printf("no rule matches: the default action, %s\n",
+                       strerrorname_np(p.default_errno));
+        else
+                printf("the profile never names it: the default action %s, or ENOSYS when its "
+                       "number is above the highest the profile names\n",
+                       strerrorname_np(p.default_errno));
+
+        /* and what the compiled program answers, to be sure */
+        int r = seccomp_compile(&p, o->arch, o->caps, kmaj, kmin, &prog, err);
+        profile_free(&p);
+        if (r < 0)
+                return -1;
+        struct seccomp_data d = {.nr = nr, .arch = token};
+        memcpy(d.args, args, sizeof args);
+        uint32_t a = bpf_run(prog.insns, prog.n, &d);
+        printf("the compiled program (%zu instructions): %s\n", prog.n,
+               action_text(a, b1, sizeof b1));
+        (void)b2;
+        seccomp_program_free(&prog);
+        return 0;
+}
+
+int cmd_seccomp(int argc, char **argv)
+{
+        struct opts o = {0};
+        struct error err;
+        error_clear(&err);
+        if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "--help")) {
+                fputs(usage, argc < 1 ? stderr : stdout);
+                return argc < 1 ? EXIT_CRIB_ERROR : 0;
+        }
+        const char *verb = argv[0];
+        bool positional = strcmp(verb, "explain") != 0;
+        if (strcmp(verb, "export") && strcmp(verb, "show") && strcmp(verb, "explain")) {
+                error_set(&err, 0, "unknown 'crib seccomp' command '%s'", verb);
+                error_hint(&err, "crib seccomp export|show|explain; see 'crib seccomp help'");
+                return print_error(&err);
+        }
+        if (parse_opts(argc - 1, argv + 1, positional, &o, &err) < 0)
+                return print_error(&err);
+        int r = !strcmp(verb, "export") ? export(&o, &err)
+                : !strcmp(verb, "show") ? show(&o, &err)
+                                        : explain(&o, &err);
+        return r < 0 ? print_error(&err) : 0;
+}
