@@ -85,6 +85,9 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
 $(BUILD)/tests/seccomp/equiv: $(BUILD)/tests/seccomp/equiv.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/tests/bench/seccomp-cost: $(BUILD)/tests/bench/seccomp-cost.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
@@ -113,8 +116,9 @@ demo: deps
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
-bench: all $(BUILD)/rootfs/.done
-	tests/bench/start-time $(BUILD)
+bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/seccomp-cost
+	$(BUILD)/tests/bench/seccomp-cost
+	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib

@@ -83,11 +83,16 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
 {
         struct idmap_range subuids[IDMAP_MAX_SUBIDS], subgids[IDMAP_MAX_SUBIDS];
         size_t nsubuids = 0, nsubgids = 0;
-        struct passwd *pw = getpwuid(p->host_uid);
-        const char *user = pw ? pw->pw_name : NULL;
+        const char *user = NULL;
 
         if (!p->userns)
                 return 0;
+        /* the user's name, to find its lines in /etc/subuid; only when a map may need them
+         * (the NSS lookup is not free) */
+        if (s->uidmap.line || s->gidmap.line) {
+                struct passwd *pw = getpwuid(p->host_uid);
+                user = pw ? pw->pw_name : NULL;
+        }
         /* only read /etc/subuid when the map may need it */
         if (s->uidmap.line && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");

@@ -265,7 +265,11 @@ const char *seccomp_cache_dir(char *buf, size_t len)
         } else if (xdg && xdg[0] == '/') {
                 snprintf(buf, len, "%s/crib", xdg);
         } else {
-                if (!home || home[0] != '/') {
+                struct stat hs;
+                /* a HOME left over from another user (sudo, setpriv) is not ours to use */
+                if (home && (home[0] != '/' || stat(home, &hs) < 0 || hs.st_uid != geteuid()))
+                        home = NULL;
+                if (!home) {
                         struct passwd *pw = getpwuid(geteuid());
                         home = pw ? pw->pw_dir : NULL;
                 }
