@@ -24,8 +24,8 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
 LDFLAGS  ?=
-LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap libseccomp)
-CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp)
+LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib)
 
 RUNTIME_SRC := $(wildcard runtime/*.c)
 CMD_SRC     := $(wildcard cmd/*.c)
@@ -85,7 +85,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
 $(BUILD)/tests/seccomp/equiv: $(BUILD)/tests/seccomp/equiv.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/bench/seccomp-cost: $(BUILD)/tests/bench/seccomp-cost.o $(BUILD)/libcrib.a
+$(BUILD)/tests/tools/ini-dump: $(BUILD)/tests/tools/ini-dump.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
@@ -101,13 +101,14 @@ deps:
 	rootfs-tools/install-deps
 
 check: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/rootfs/.done
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
+		$(BUILD)/rootfs/.done
 	tests/run-all $(BUILD)
 
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
 
-check-e2e: all $(BUILD)/rootfs/.done
+check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump
 	tests/run-all --e2e-only $(BUILD)
 
 demo: deps
@@ -116,8 +117,8 @@ demo: deps
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
-bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/seccomp-cost
-	$(BUILD)/tests/bench/seccomp-cost
+bench: all $(BUILD)/rootfs/.done
+	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 
 install: all

@@ -86,7 +86,9 @@ static int cmd_run(int argc, char **argv)
                 return print_error(&err);
         }
         struct spec spec;
-        if (spec_load(path, f, override != NULL, &spec, &err) < 0)
+        int loaded = spec_load(path, f, override != NULL, &spec, &err);
+        fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
+        if (loaded < 0)
                 return print_error(&err);
         struct plan plan;
         if (plan_build(&spec, override, trace, &plan, &err) < 0) {
@@ -122,6 +124,8 @@ static int cmd_run(int argc, char **argv)
 
 int cmd_levels(void);
 int cmd_seccomp(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -130,6 +134,10 @@ int main(int argc, char **argv)
         const char *cmd = argv[1];
         if (!strcmp(cmd, "run"))
                 return cmd_run(argc - 2, argv + 2);
+        if (!strcmp(cmd, "bench"))
+                return cmd_bench(argc - 2, argv + 2);
+        if (!strcmp(cmd, "check"))
+                return cmd_check(argc - 2, argv + 2);
         if (!strcmp(cmd, "seccomp"))
                 return cmd_seccomp(argc - 2, argv + 2);
         if (argc > 2)

@@ -7,7 +7,6 @@ spec "$T/t.ini" <<'EOF2'
 args = /bin/true
 EOF2
 before_mounts=$(host_mounts)
-before_fds=$(ls /proc/$$/fd | wc -l)
 fails=0
 i=0
 while [ $i -lt 200 ]; do
@@ -18,7 +17,26 @@ assert_eq "$fails" 0 "200 containers in a row exit 0"
 assert_eq "$(cat "$T/err")" "" "with nothing on stderr"
 assert_eq "$(crib_procs)" "" "no process of crib or its containers is left"
 assert_eq "$(host_mounts)" "$before_mounts" "no mount is left"
-assert_eq "$(ls /proc/$$/fd | wc -l)" "$before_fds" "no fd is left with the caller"
+
+# while a container runs, crib holds its stdio, the sync socket and the signalfd, nothing more
+spec "$T/w.ini" <<EOF2
+[process]
+args = /usr/local/bin/probe wait-signal /tmp/ready
+[mounts]
+bind = $T /tmp
+EOF2
+"$CRIB" run "$T/w.ini" </dev/null >/dev/null 2>&1 &
+crib=$!
+sleep 60 </dev/null >/dev/null 2>&1 &
+sibling=$!
+wait_for "$T/ready"
+fdlist() { for f in /proc/$1/fd/*; do echo "${f##*/} $(readlink "$f" | sed 's/:\[[0-9]*\]//')"; done | sort; }
+fdlist $sibling >"$T/inherited"
+fds=$(fdlist $crib | grep -vxF -f "$T/inherited" | cut -d' ' -f2- | tr '\n' ' ')
+kill $sibling
+kill -TERM $crib
+wait $crib
+assert_eq "$fds" "anon_inode:[signalfd] " "beyond what it inherited, a running crib holds only its signalfd (the sync socket closed at exec)"
 
 # only 0, 1, 2 reach the workload: none of crib's (the sync socket, the signalfd), none of the
 # caller's others unless pass_fds names them

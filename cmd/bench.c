@@ -1,0 +1,383 @@
+/* bench.c - `crib bench`: what the sandbox costs, measured with crib's own code.
+ *
+ *   crib bench --rootfs DIR [--quick] [--levels] [--format=csv] [--runs N]
+ *
+ * dd from /dev/zero to /dev/null (block sizes 1, 4k, 1M; three runs each, the median) on the
+ * host, on the host under crib's default seccomp filter only, and in a crib container at the
+ * default level (and every level with --levels); the same static dd (the rootfs's busybox)
+ * everywhere, timed by dd itself. Then the container start time, and what installing the
+ * seccomp filter costs on each path.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../runtime/cleanup.h"
+#include "../runtime/seccomp.h"
+#include "../runtime/spec.h"
+#include "../runtime/trace.h"
+#include "output.h"
+
+int cmd_bench(int argc, char **argv);
+
+#define MAX_ENVS 5
+
+struct bench {
+        const char *rootfs;
+        char busybox[4096];
+        char tmp[64];
+        double target; /* seconds a dd run should last */
+        int runs;
+        struct seccomp_program prog; /* the default filter, for the "seccomp" column */
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+        double x = *(const double *)a, y = *(const double *)b;
+        return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Run argv (stdio to /dev/null); env 0: as is, 1: under the seccomp filter. Returns the wall
+ * time in seconds, or -1 when it failed. */
+static double run_dd(struct bench *b, char *const argv[], int env)
+{
+        uint64_t t0 = trace_now_us();
+        pid_t pid = fork();
+        if (pid == 0) {
+                int devnull = open("/dev/null", O_RDWR);
+                dup2(devnull, STDIN_FILENO);
+                dup2(devnull, STDOUT_FILENO);
+                dup2(devnull, STDERR_FILENO);
+                if (env == 1) {
+                        struct sock_fprog fp = {.len = (unsigned short)b->prog.n,
+                                                .filter = b->prog.insns};
+                        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+                            syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) < 0)
+                                _exit(126);
+                }
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        int st;
+        if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+                return -1;
+        return (double)(trace_now_us() - t0) / 1e6;
+}
+
+/* The command of one environment: the host's, or `crib run` of a spec at `level`. */
+static double dd_once(struct bench *b, int env, const char *level, long bs, long count)
+{
+        char bsarg[32], countarg[32];
+        snprintf(bsarg, sizeof bsarg, "bs=%ld", bs);
+        snprintf(countarg, sizeof countarg, "count=%ld", count);
+        if (env < 2) {
+                char *argv[] = {"dd", "if=/dev/zero", "of=/dev/null", bsarg, countarg, NULL};
+                char *full[] = {b->busybox, argv[0], argv[1], argv[2], argv[3], argv[4], NULL};
+                return run_dd(b, full, env);
+        }
+        char spec[128];
+        snprintf(spec, sizeof spec, "%s/%s.ini", b->tmp, level);
+        FILE *f = fopen(spec, "we");
+        if (!f)
+                return -1;
+        fprintf(f,
+                "[container]\nrootfs = %s\n[security]\nlevel = %s\n[process]\n"
+                "args = /bin/busybox dd if=/dev/zero of=/dev/null %s %s\n",
+                b->rootfs, level, bsarg, countarg);
+        fclose(f);
+        char *argv[] = {"/proc/self/exe", "run", spec, NULL};
+        return run_dd(b, argv, 2);
+}
+
+/* dd's own time: the run's, less that environment's start and exit (a count=0 run). */
+static double dd_time(struct bench *b, int env, const char *level, long bs, long count, double base)
+{
+        double t = dd_once(b, env, level, bs, count);
+        if (t < 0)
+                return -1;
+        t -= base;
+        return t > 1e-6 ? t : 1e-6;
+}
+
+static double baseline(struct bench *b, int env, const char *level)
+{
+        double v[5];
+        for (int i = 0; i < 5; i++)
+                if ((v[i] = dd_once(b, env, level, 1, 0)) < 0)
+                        return -1;
+        return median(v, 5);
+}
+
+static long calibrate(struct bench *b, long bs)
+{
+        long count = 1024;
+        for (;;) {
+                double s = dd_time(b, 0, NULL, bs, count, 0);
+                if (s < 0)
+                        return -1;
+                if (s >= b->target / 10 || count > (1L << 40) / bs) {
+                        double c = (double)count * b->target / s;
+                        return c < 1 ? 1 : (long)c;
+                }
+                count *= 10;
+        }
+}
+
+static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
+{
+        const char *text = profile_builtin_text("default");
+        const char *arch = seccomp_native_arch();
+        struct seccomp_program prog;
+        struct error err;
+        char how[1024];
+        double t[15];
+        int n = b->runs * 3 > 15 ? 15 : b->runs * 3;
+        unsigned kmaj, kmin;
+        seccomp_kernel_version(&kmaj, &kmin);
+
+        for (int i = 0; i < n; i++) {
+                struct profile p;
+                uint64_t t0 = trace_now_us();
+                if (profile_builtin("default", &p, &err) < 0 ||
+                    seccomp_compile(&p, arch, d->caps, kmaj, kmin, &prog, &err) < 0)
+                        return;
+                t[i] = (double)(trace_now_us() - t0);
+                profile_free(&p);
+                seccomp_program_free(&prog);
+        }
+        double compile = median(t, n);
+        for (int i = 0; i < n; i++) {
+                uint64_t t0 = trace_now_us();
+                if (seccomp_prepare(text, "default", arch, d->caps, &prog, how, sizeof how, &err) <
+                    0)
+                        return;
+                t[i] = (double)(trace_now_us() - t0);
+                seccomp_program_free(&prog);
+        }
+        double cached = median(t, n);
+        for (int i = 0; i < n; i++) {
+                int p[2];
+                if (pipe(p) < 0)
+                        return;
+                pid_t pid = fork();
+                if (pid == 0) {
+                        struct sock_fprog fp = {.len = (unsigned short)b->prog.n,
+                                                .filter = b->prog.insns};
+                        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                        uint64_t t0 = trace_now_us();
+                        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp);
+                        double dt = (double)(trace_now_us() - t0);
+                        _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
+                }
+                close(p[1]);
+                if (read(p[0], &t[i], sizeof t[i]) != sizeof t[i])
+                        t[i] = -1;
+                close(p[0]);
+                waitpid(pid, NULL, 0);
+        }
+        double kernel = median(t, n);
+        pid_t pid = fork();
+        if (pid == 0) {
+                prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                _exit(syscall(SYS_seccomp, 4, 0, -1) < 0 && errno == EINVAL ? 1 : 0);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        bool clone_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        if (csv) {
+                printf("seccomp_compile_us,%.0f\nseccomp_cached_load_us,%.0f\n"
+                       "seccomp_kernel_load_us,%.0f\nseccomp_clone,%s\n",
+                       compile, cached, kernel, clone_ok ? "available" : "n/a");
+                return;
+        }
+        printf("\nseccomp install cost, default profile for %s (%zu instructions), median of %d\n",
+               arch, b->prog.n, n);
+        printf("  %-46s %9.0f us\n", "compile with libseccomp", compile);
+        printf("  %-46s %9.0f us\n", "cached load (read and check the kept program)", cached);
+        printf("  %-46s %9.0f us\n", "kernel load: seccomp(SET_MODE_FILTER)", kernel);
+        printf("  %-46s %12s\n", "clone from a template (SECCOMP_CLONE_FILTER)",
+               clone_ok ? "available" : "n/a (kernel)");
+}
+
+static double start_time(struct bench *b, int n)
+{
+        double t[64];
+        char spec[128];
+        snprintf(spec, sizeof spec, "%s/true.ini", b->tmp);
+        FILE *f = fopen(spec, "we");
+        if (!f)
+                return -1;
+        fprintf(f, "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n", b->rootfs);
+        fclose(f);
+        if (n > 64)
+                n = 64;
+        for (int i = 0; i < n; i++) {
+                uint64_t t0 = trace_now_us();
+                pid_t pid = fork();
+                if (pid == 0) {
+                        int devnull = open("/dev/null", O_RDWR);
+                        dup2(devnull, 0);
+                        dup2(devnull, 1);
+                        dup2(devnull, 2);
+                        execl("/proc/self/exe", "crib", "run", spec, (char *)NULL);
+                        _exit(127);
+                }
+                int st;
+                waitpid(pid, &st, 0);
+                if (!WIFEXITED(st) || WEXITSTATUS(st))
+                        return -1;
+                t[i] = (double)(trace_now_us() - t0);
+        }
+        return median(t, n);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+        struct bench b = {.target = 3, .runs = 3};
+        bool csv = false, levels = false;
+        struct error err;
+        error_clear(&err);
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--rootfs") && i + 1 < argc)
+                        b.rootfs = argv[++i];
+                else if (!strcmp(argv[i], "--quick"))
+                        b.target = 0.05;
+                else if (!strcmp(argv[i], "--levels"))
+                        levels = true;
+                else if (!strcmp(argv[i], "--format=csv"))
+                        csv = true;
+                else if (!strcmp(argv[i], "--format=table"))
+                        csv = false;
+                else {
+                        error_set(&err, 0, "unknown argument '%s' for 'crib bench'", argv[i]);
+                        error_hint(&err, "crib bench --rootfs DIR [--quick] [--levels] "
+                                         "[--format=table|csv]");
+                        return print_error(&err);
+                }
+        }
+        if (!b.rootfs) {
+                error_set(&err, 0,
+                          "'crib bench' needs --rootfs DIR (a busybox rootfs, as "
+                          "rootfs-tools/mkrootfs makes)");
+                return print_error(&err);
+        }
+        _cleanup_free_ char *root = realpath(b.rootfs, NULL);
+        struct stat st;
+        snprintf(b.busybox, sizeof b.busybox, "%s/bin/busybox", root ? root : b.rootfs);
+        if (!root || stat(b.busybox, &st) < 0) {
+                error_set(&err, errno ? errno : ENOENT, "no busybox in rootfs '%s'", b.rootfs);
+                return print_error(&err);
+        }
+        b.rootfs = root;
+        snprintf(b.tmp, sizeof b.tmp, "/tmp/crib-bench.XXXXXX");
+        if (!mkdtemp(b.tmp)) {
+                error_set(&err, errno, "cannot make a temporary directory");
+                return print_error(&err);
+        }
+
+        struct spec d;
+        char how[1024];
+        if (spec_from_level("default", &d, &err) < 0 ||
+            seccomp_prepare(profile_builtin_text("default"), "default", seccomp_native_arch(),
+                            d.caps, &b.prog, how, sizeof how, &err) < 0)
+                return print_error(&err);
+
+        const char *names[MAX_ENVS] = {"host", "seccomp", "default"};
+        int nenv = 3;
+        if (levels) {
+                names[2] = "unconfined";
+                names[3] = "default";
+                names[4] = "strict";
+                nenv = 5;
+        }
+        static const long sizes[] = {1, 4096, 1 << 20};
+        static const char *const labels[] = {"1", "4k", "1M"};
+        double mbps[3][MAX_ENVS], base[MAX_ENVS];
+        for (int e = 0; e < nenv; e++)
+                if ((base[e] = baseline(&b, e < 2 ? e : 2, names[e])) < 0) {
+                        error_set(&err, 0, "dd does not run in the '%s' environment", names[e]);
+                        return print_error(&err);
+                }
+        for (int s = 0; s < 3; s++) {
+                long count = calibrate(&b, sizes[s]);
+                if (count < 0) {
+                        error_set(&err, 0,
+                                  "dd from the rootfs's busybox does not run on this host");
+                        return print_error(&err);
+                }
+                for (int e = 0; e < nenv; e++) {
+                        double v[9];
+                        for (int r = 0; r < b.runs; r++) {
+                                double secs = dd_time(&b, e < 2 ? e : 2, names[e], sizes[s], count,
+                                                      base[e]);
+                                if (secs < 0) {
+                                        error_set(&err, 0, "dd failed in the '%s' environment",
+                                                  names[e]);
+                                        return print_error(&err);
+                                }
+                                v[r] = (double)sizes[s] * (double)count / secs / 1e6;
+                        }
+                        mbps[s][e] = median(v, b.runs);
+                }
+        }
+
+        if (csv) {
+                printf("block");
+                for (int e = 0; e < nenv; e++)
+                        printf(",%s_mbps", e < 2 ? names[e] : names[e]);
+                printf("\n");
+                for (int s = 0; s < 3; s++) {
+                        printf("%s", labels[s]);
+                        for (int e = 0; e < nenv; e++)
+                                printf(",%.2f", mbps[s][e]);
+                        printf("\n");
+                }
+        } else {
+                printf("dd if=/dev/zero of=/dev/null (the rootfs's busybox), median of %d runs of "
+                       "~%.2f s; each environment's start and exit (a count=0 run) taken off\n",
+                       b.runs, b.target);
+                printf("%-7s %-12s", "block", "host");
+                for (int e = 1; e < nenv; e++)
+                        printf(" %-12s %-7s", e == 1 ? "seccomp" : names[e], "impact");
+                printf("\n");
+                for (int s = 0; s < 3; s++) {
+                        printf("%-7s %7.1f MB/s ", labels[s], mbps[s][0]);
+                        for (int e = 1; e < nenv; e++) {
+                                double impact = (mbps[s][e] / mbps[s][0] - 1) * 100;
+                                printf(" %7.1f MB/s %+6.0f%%", mbps[s][e], impact);
+                        }
+                        printf("\n");
+                }
+        }
+        double start = start_time(&b, b.target < 1 ? 11 : 31);
+        if (csv)
+                printf("start_us,%.0f\n", start);
+        else
+                printf("\ncontainer start time (crib run of /bin/true, default level): %.0f us "
+                       "(median)\n",
+                       start);
+        seccomp_costs(&b, &d, csv);
+
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", b.tmp);
+        if (system(cmd) != 0)
+                fprintf(stderr, "crib: warning: could not remove %s\n", b.tmp);
+        seccomp_program_free(&b.prog);
+        spec_free(&d);
+        return 0;
+}

@@ -1,0 +1,121 @@
+/* check.c - `crib check`: what this kernel really supports, as a table or as INI. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../runtime/check.h"
+#include "../runtime/cleanup.h"
+#include "../runtime/plan.h"
+#include "../runtime/spec.h"
+#include "output.h"
+
+int cmd_check(int argc, char **argv);
+
+/* exit statuses of `crib check` */
+enum { CHECK_EXIT_OK = 0, CHECK_EXIT_DEGRADED = 1, CHECK_EXIT_UNUSABLE = 2 };
+
+static void ini_value(const char *key, const char *v)
+{
+        printf("%s = \"", key);
+        for (; *v; v++) {
+                if (*v == '"' || *v == '\\' || *v == '#' || *v == ';')
+                        putchar('\\');
+                putchar(*v);
+        }
+        printf("\"\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+        const char *spec_path = NULL, *rootfs = NULL;
+        bool ini = false;
+        struct error err;
+        struct spec spec;
+        bool have_spec = false;
+        _cleanup_free_ char *spec_rootfs = NULL;
+        error_clear(&err);
+
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--spec") && i + 1 < argc)
+                        spec_path = argv[++i];
+                else if (!strcmp(argv[i], "--rootfs") && i + 1 < argc)
+                        rootfs = argv[++i];
+                else if (!strcmp(argv[i], "--format=ini"))
+                        ini = true;
+                else if (!strcmp(argv[i], "--format=table"))
+                        ini = false;
+                else {
+                        error_set(&err, 0, "unknown argument '%s' for 'crib check'", argv[i]);
+                        error_hint(&err, "crib check [--spec SPEC] [--rootfs DIR] "
+                                         "[--format=table|ini]");
+                        return print_error(&err);
+                }
+        }
+        if (spec_path) {
+                _cleanup_fclose_ FILE *f = fopen(spec_path, "re");
+                if (!f) {
+                        error_set(&err, errno, "cannot open spec '%s'", spec_path);
+                        return print_error(&err);
+                }
+                if (spec_load(spec_path, f, true, &spec, &err) < 0)
+                        return print_error(&err);
+                have_spec = true;
+                if (!rootfs) {
+                        struct plan p;
+                        if (plan_build(&spec, NULL, false, &p, &err) == 0) {
+                                spec_rootfs = strdup(p.rootfs);
+                                rootfs = spec_rootfs;
+                                plan_free(&p);
+                        }
+                }
+        }
+
+        struct check_row rows[CHECK_MAX_ROWS];
+        size_t n = check_run(have_spec ? &spec : NULL, rootfs, rows);
+        int code = CHECK_EXIT_OK;
+        for (size_t i = 0; i < n; i++) {
+                bool bad = rows[i].status != CHECK_OK && rows[i].status != CHECK_NOT_TRIED;
+                if (bad && rows[i].need == NEED_ESSENTIAL)
+                        code = CHECK_EXIT_UNUSABLE;
+                else if (bad && rows[i].need == NEED_DEFAULT && code == CHECK_EXIT_OK)
+                        code = CHECK_EXIT_DEGRADED;
+        }
+
+        if (ini) {
+                printf("# crib check: one section a feature; exit status %d\n", code);
+                for (size_t i = 0; i < n; i++) {
+                        printf("\n[%s]\n", rows[i].id);
+                        ini_value("feature", rows[i].feature);
+                        ini_value("status", check_status_name(rows[i].status));
+                        ini_value("need", rows[i].need == NEED_ESSENTIAL ? "essential"
+                                          : rows[i].need == NEED_DEFAULT ? "default"
+                                                                         : "optional");
+                        ini_value("evidence", rows[i].evidence);
+                        if (rows[i].config[0])
+                                ini_value("config", rows[i].config);
+                        if (rows[i].remedy[0])
+                                ini_value("remedy", rows[i].remedy);
+                }
+        } else {
+                printf("%-38s %-10s %s\n", "feature", "status", "evidence");
+                for (size_t i = 0; i < n; i++) {
+                        const struct check_row *r = &rows[i];
+                        printf("%-38s %-10s %s\n", r->feature, check_status_name(r->status),
+                               r->evidence);
+                        if (r->config[0])
+                                printf("%-38s %-10s config: %s\n", "", "", r->config);
+                        if (r->remedy[0] && r->status != CHECK_OK)
+                                printf("%-38s %-10s remedy: %s\n", "", "", r->remedy);
+                }
+                printf("\n%s\n", code == CHECK_EXIT_OK ? "everything the default level needs works"
+                                 : code == CHECK_EXIT_DEGRADED
+                                         ? "crib runs containers here, with some protections "
+                                           "missing (see the remedies above)"
+                                         : "crib cannot run containers here (see the remedies "
+                                           "above)");
+        }
+        if (have_spec)
+                spec_free(&spec);
+        return code;
+}

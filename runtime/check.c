@@ -1,0 +1,800 @@
+/* check.c - `crib check`: does this kernel really support what crib uses?
+ *
+ * Each feature is tried for real in a throw-away child process (fork, attempt, report the
+ * errno, exit), and separately looked up in the kernel config (/proc/config.gz, or
+ * /boot/config-RELEASE). The attempt is the truth; the config only explains it: on a Raspberry
+ * Pi the config can say a feature is built while a sysctl or the boot command line switches
+ * it off, and /proc/config.gz only exists after `modprobe configs`.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/apparmor.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cleanup.h"
+#include "idmap.h"
+#include "userns.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+const char *check_status_name(enum check_status s)
+{
+        static const char *const names[] = {"ok",         "missing", "disabled",
+                                            "restricted", "error",   "not tried"};
+        return names[s];
+}
+
+/* --- the kernel config ---------------------------------------------------------------------- */
+
+static char *config;
+static char config_src[128];
+
+static void load_config(void)
+{
+        struct utsname u;
+        char path[128];
+        static bool done;
+        if (done)
+                return;
+        done = true;
+        uname(&u);
+        snprintf(path, sizeof path, "/boot/config-%s", u.release);
+        const char *tries[] = {"/proc/config.gz", path};
+        for (size_t i = 0; i < 2 && !config; i++) {
+                gzFile g = access(tries[i], R_OK) == 0 ? gzopen(tries[i], "rb") : NULL;
+                if (!g)
+                        continue;
+                size_t cap = 1 << 20, n = 0;
+                config = malloc(cap + 1);
+                int r;
+                while (config && n < cap && (r = gzread(g, config + n, (unsigned)(cap - n))) > 0)
+                        n += (size_t)r;
+                gzclose(g);
+                if (config) {
+                        config[n] = '\0';
+                        snprintf(config_src, sizeof config_src, "%s", tries[i]);
+                }
+        }
+}
+
+static bool is_raspberry_pi(void)
+{
+        char model[128] = "";
+        _cleanup_fclose_ FILE *f = fopen("/proc/device-tree/model", "re");
+        if (f && fgets(model, sizeof model, f))
+                return strstr(model, "Raspberry Pi") != NULL;
+        return false;
+}
+
+static const char *cmdline_file(void)
+{
+        return access("/boot/firmware/cmdline.txt", F_OK) == 0 ? "/boot/firmware/cmdline.txt"
+                                                               : "/boot/cmdline.txt";
+}
+
+/* "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and which wins. */
+static void set_config(struct check_row *r, const char *key, bool works)
+{
+        char line[96];
+        load_config();
+        if (!config) {
+                snprintf(r->config, sizeof r->config,
+                         "no kernel config here (/proc/config.gz, /boot/config-*)%s",
+                         is_raspberry_pi() ? "; 'sudo modprobe configs' makes /proc/config.gz "
+                                             "appear"
+                                           : "");
+                return;
+        }
+        snprintf(line, sizeof line, "\n%s=", key);
+        const char *at = strstr(config, line);
+        char val[8] = "";
+        if (at)
+                sscanf(at + strlen(line), "%7[^\n]", val);
+        bool built = val[0] == 'y' || val[0] == 'm';
+        snprintf(r->config, sizeof r->config, "%s%s%s%s", key, at ? "=" : " is not set",
+                 at ? val : "",
+                 built && !works   ? " (built, yet the attempt fails: the attempt wins)"
+                 : !built && works ? " (the attempt works: it wins)"
+                                   : "");
+}
+
+/* --- attempts in throw-away children -------------------------------------------------------- */
+
+struct probe {
+        int (*fn)(const void *arg, long *value); /* returns 0 or an errno */
+        const void *arg;
+};
+
+/* Run fn in a child; returns its errno (0: it worked), *value what it reported. */
+static int attempt(int (*fn)(const void *, long *), const void *arg, long *value)
+{
+        int p[2];
+        long out[2] = {EIO, 0};
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return errno;
+        pid_t pid = fork();
+        if (pid < 0)
+                return errno;
+        if (pid == 0) {
+                long v = 0;
+                long r = fn(arg, &v);
+                long msg[2] = {r, v};
+                ssize_t w = write(p[1], msg, sizeof msg);
+                _exit(w == (ssize_t)sizeof msg ? 0 : 1);
+        }
+        close(p[1]);
+        ssize_t n = read(p[0], out, sizeof out);
+        close(p[0]);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        if (n != (ssize_t)sizeof out)
+                return EIO;
+        if (value)
+                *value = out[1];
+        return (int)out[0];
+}
+
+static int write_file(const char *path, const char *text)
+{
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+                return errno;
+        ssize_t n = write(fd, text, strlen(text));
+        int e = n == (ssize_t)strlen(text) ? 0 : errno ? errno : EIO;
+        close(fd);
+        return e;
+}
+
+/* Enter a new user namespace and map ourselves to 0 in it, as an unprivileged user must. */
+static int map_self(void)
+{
+        char map[64];
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        if (unshare(CLONE_NEWUSER) < 0)
+                return errno;
+        int e = write_file("/proc/self/setgroups", "deny");
+        snprintf(map, sizeof map, "0 %u 1", gid);
+        if (!e)
+                e = write_file("/proc/self/gid_map", map);
+        snprintf(map, sizeof map, "0 %u 1", uid);
+        if (!e)
+                e = write_file("/proc/self/uid_map", map);
+        return e;
+}
+
+/* Become root of a new user namespace, unless we are root already. */
+static int own_userns(void)
+{
+        return geteuid() == 0 ? 0 : map_self();
+}
+
+struct ns_arg {
+        int flags;
+        bool as_nobody;
+};
+
+static int p_unshare(const void *arg, long *v)
+{
+        const struct ns_arg *a = arg;
+        (void)v;
+        if (a->as_nobody && (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+                             setresuid(65534, 65534, 65534) < 0))
+                return errno;
+        if (!(a->flags & CLONE_NEWUSER) && geteuid() != 0) {
+                int e = own_userns();
+                if (e)
+                        return e;
+        }
+        return unshare(a->flags) < 0 ? errno : 0;
+}
+
+static int p_idmap(const void *arg, long *v)
+{
+        (void)arg, (void)v;
+        return map_self();
+}
+
+static int p_pivot(const void *arg, long *v)
+{
+        const char *rootfs = arg;
+        (void)v;
+        int e = own_userns();
+        if (e)
+                return e;
+        if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+            mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0 || chdir(rootfs) < 0 ||
+            syscall(SYS_pivot_root, ".", ".") < 0)
+                return errno;
+        return 0;
+}
+
+static int p_nnp(const void *arg, long *v)
+{
+        (void)arg, (void)v;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return errno;
+        return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : EINVAL;
+}
+
+static int p_ambient(const void *arg, long *v)
+{
+        (void)arg, (void)v;
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct d[2];
+        int e = own_userns();
+        if (e)
+                return e;
+        if (syscall(SYS_capget, &h, d) < 0)
+                return errno;
+        d[0].inheritable = d[0].permitted;
+        d[1].inheritable = d[1].permitted;
+        if (syscall(SYS_capset, &h, d) < 0)
+                return errno;
+        return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_BIND_SERVICE, 0, 0) < 0 ? errno
+                                                                                           : 0;
+}
+
+static int p_seccomp(const void *arg, long *v)
+{
+        struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        struct sock_fprog prog = {.len = 1, .filter = &allow};
+        char line[128];
+        (void)arg;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return errno;
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+                return errno;
+        FILE *f = fopen("/proc/self/status", "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "Seccomp:", 8))
+                        *v = atol(line + 8);
+        if (f)
+                fclose(f);
+        return *v == 2 ? 0 : EINVAL;
+}
+
+static int p_notify(const void *arg, long *v)
+{
+        struct sock_filter f[] = {
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {.len = 4, .filter = f};
+        (void)arg, (void)v;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return errno;
+        long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                          &prog);
+        return fd < 0 ? errno : 0;
+}
+
+static int p_clone_filter(const void *arg, long *v)
+{
+        (void)arg, (void)v;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return errno;
+        /* op 4 with fd -1: EINVAL when the kernel has no such operation, EBADF when it has */
+        long r = syscall(SYS_seccomp, 4, 0, -1);
+        return r < 0 && errno == EINVAL ? EINVAL : 0;
+}
+
+static int p_landlock(const void *arg, long *v)
+{
+        (void)arg;
+        long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+        if (abi < 0)
+                return errno;
+        *v = abi;
+        return 0;
+}
+
+static int p_overlay(const void *arg, long *v)
+{
+        const char *dir = arg;
+        char lower[256], upper[256], work[256], merged[256], opts[1024];
+        (void)v;
+        int e = own_userns();
+        if (e)
+                return e;
+        if (unshare(CLONE_NEWNS) < 0)
+                return errno;
+        snprintf(lower, sizeof lower, "%s/l", dir);
+        snprintf(upper, sizeof upper, "%s/u", dir);
+        snprintf(work, sizeof work, "%s/w", dir);
+        snprintf(merged, sizeof merged, "%s/m", dir);
+        snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper, work);
+        return mount("overlay", merged, "overlay", 0, opts) < 0 ? errno : 0;
+}
+
+static int p_apparmor_onexec(const void *arg, long *v)
+{
+        (void)v;
+        return aa_change_onexec(arg) < 0 ? errno : 0;
+}
+
+/* --- rows ------------------------------------------------------------------------------------ */
+
+static struct check_row *row(struct check_row *rows, size_t *n, const char *id, const char *feature,
+                             enum check_need need)
+{
+        struct check_row *r = &rows[(*n)++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->id, sizeof r->id, "%s", id);
+        snprintf(r->feature, sizeof r->feature, "%s", feature);
+        r->need = need;
+        return r;
+}
+
+static void put(char *buf, size_t len, const char *fmt, ...) CRIB_PRINTF(3, 4);
+static void put(char *buf, size_t len, const char *fmt, ...)
+{
+        va_list ap;
+        size_t used = strlen(buf);
+        va_start(ap, fmt);
+        vsnprintf(buf + used, len > used ? len - used : 0, fmt, ap);
+        va_end(ap);
+}
+
+static long sysctl(const char *path)
+{
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        long v;
+        return f && fscanf(f, "%ld", &v) == 1 ? v : -1;
+}
+
+static void errno_evidence(struct check_row *r, const char *call, int e)
+{
+        char name[32];
+        if (e)
+                put(r->evidence, sizeof r->evidence, "%s: %s (%s)", call,
+                    strerrorname_np(e) ? strerrorname_np(e)
+                                       : (snprintf(name, sizeof name, "%d", e), name),
+                    strerror(e));
+        else
+                put(r->evidence, sizeof r->evidence, "%s worked", call);
+}
+
+static void userns_row(struct check_row *r, int e, bool unprivileged)
+{
+        struct error err;
+        long clone = sysctl("/proc/sys/kernel/unprivileged_userns_clone");
+        long maxns = sysctl("/proc/sys/user/max_user_namespaces");
+        long aa = sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+        errno_evidence(r, "unshare(CLONE_NEWUSER)", e);
+        put(r->evidence, sizeof r->evidence, "; user.max_user_namespaces = %ld", maxns);
+        if (clone >= 0)
+                put(r->evidence, sizeof r->evidence, "; kernel.unprivileged_userns_clone = %ld",
+                    clone);
+        if (aa >= 0)
+                put(r->evidence, sizeof r->evidence,
+                    "; kernel.apparmor_restrict_unprivileged_userns = %ld", aa);
+        set_config(r, "CONFIG_USER_NS", e == 0);
+        if (!e) {
+                r->status = CHECK_OK;
+                return;
+        }
+        r->status = e == EINVAL                  ? CHECK_MISSING
+                    : e == ENOSPC                ? CHECK_DISABLED
+                    : unprivileged && clone == 0 ? CHECK_DISABLED
+                    : e == EPERM                 ? CHECK_RESTRICTED
+                                                 : CHECK_ERROR;
+        error_clear(&err);
+        userns_clone_error(CLONE_NEWUSER, e, &err);
+        if (e == EINVAL)
+                snprintf(r->remedy, sizeof r->remedy, "use a kernel built with CONFIG_USER_NS=y");
+        else
+                snprintf(r->remedy, sizeof r->remedy, "%s", err.hint);
+}
+
+static void ns_rows(struct check_row *rows, size_t *n, const struct spec *spec)
+{
+        static const struct {
+                const char *id, *feature, *config, *key;
+                int flag;
+                enum check_need need;
+        } nss[] = {
+                {"mount_namespace", "mount namespace", "CONFIG_NAMESPACES", NULL, CLONE_NEWNS,
+                 NEED_ESSENTIAL},
+                {"pid_namespace", "pid namespace", "CONFIG_PID_NS", "pid", CLONE_NEWPID,
+                 NEED_DEFAULT},
+                {"ipc_namespace", "ipc namespace", "CONFIG_IPC_NS", "ipc", CLONE_NEWIPC,
+                 NEED_DEFAULT},
+                {"uts_namespace", "uts namespace", "CONFIG_UTS_NS", "uts", CLONE_NEWUTS,
+                 NEED_DEFAULT},
+                {"net_namespace", "network namespace", "CONFIG_NET_NS", "net", CLONE_NEWNET,
+                 NEED_DEFAULT},
+                {"cgroup_namespace", "cgroup namespace", "CONFIG_CGROUPS", "cgroup",
+                 CLONE_NEWCGROUP, NEED_DEFAULT},
+                {"time_namespace", "time namespace", "CONFIG_TIME_NS", NULL, CLONE_NEWTIME,
+                 NEED_OPTIONAL},
+        };
+        for (size_t i = 0; i < sizeof nss / sizeof nss[0]; i++) {
+                bool on = nss[i].flag == CLONE_NEWPID      ? spec && spec->ns_pid
+                          : nss[i].flag == CLONE_NEWIPC    ? spec && spec->ns_ipc
+                          : nss[i].flag == CLONE_NEWUTS    ? spec && spec->ns_uts
+                          : nss[i].flag == CLONE_NEWNET    ? spec && spec->ns_net
+                          : nss[i].flag == CLONE_NEWCGROUP ? spec && spec->ns_cgroup
+                                                           : true;
+                if (spec && !on)
+                        continue; /* the spec does not ask for it */
+                if (spec && nss[i].flag == CLONE_NEWTIME)
+                        continue;
+                struct ns_arg a = {.flags = nss[i].flag};
+                struct check_row *r = row(rows, n, nss[i].id, nss[i].feature, nss[i].need);
+                int e = attempt(p_unshare, &a, NULL);
+                char call[64];
+                snprintf(call, sizeof call, "unshare(%s)%s", nss[i].feature,
+                         geteuid() ? " in a user namespace" : "");
+                errno_evidence(r, call, e);
+                set_config(r, nss[i].config, e == 0);
+                r->status = !e            ? CHECK_OK
+                            : e == EINVAL ? CHECK_MISSING
+                            : e == EPERM  ? CHECK_RESTRICTED
+                                          : CHECK_ERROR;
+                if (e == EINVAL)
+                        snprintf(r->remedy, sizeof r->remedy, "use a kernel built with %s=y%s%s%s",
+                                 nss[i].config, nss[i].key ? ", or set " : "",
+                                 nss[i].key ? nss[i].key : "",
+                                 nss[i].key ? " = no in [namespaces]" : "");
+                else if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "the kernel refused; inside another container or under a "
+                                 "seccomp filter this is often not allowed");
+        }
+}
+
+static void apparmor_rows(struct check_row *rows, size_t *n)
+{
+        struct check_row *r = row(rows, n, "apparmor", "AppArmor", NEED_DEFAULT);
+        bool pi = is_raspberry_pi();
+        int enabled = aa_is_enabled();
+        int e = enabled == 1 ? 0 : errno;
+        set_config(r, "CONFIG_SECURITY_APPARMOR", enabled == 1);
+        if (enabled == 1) {
+                r->status = CHECK_OK;
+                snprintf(r->evidence, sizeof r->evidence, "aa_is_enabled() = 1");
+        } else {
+                errno_evidence(r, "aa_is_enabled()", e);
+                switch (e) {
+                case ENOSYS:
+                        r->status = CHECK_MISSING;
+                        put(r->evidence, sizeof r->evidence, ": not built into this kernel");
+                        snprintf(
+                                r->remedy, sizeof r->remedy,
+                                "use a kernel built with CONFIG_SECURITY_APPARMOR=y (Debian's "
+                                "and Raspberry Pi OS's are); crib runs without AppArmor meanwhile");
+                        break;
+                case ECANCELED:
+                        r->status = CHECK_DISABLED;
+                        put(r->evidence, sizeof r->evidence, ": built in, disabled at boot");
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "add 'apparmor=1 security=apparmor' (or an lsm= list with "
+                                 "apparmor) to the kernel command line%s%s, and reboot",
+                                 pi ? " in " : "", pi ? cmdline_file() : "");
+                        break;
+                case ENOENT:
+                        r->status = CHECK_DISABLED;
+                        put(r->evidence, sizeof r->evidence, ": securityfs is not mounted");
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "sudo mount -t securityfs securityfs /sys/kernel/security");
+                        break;
+                default:
+                        r->status = CHECK_ERROR;
+                        break;
+                }
+                return;
+        }
+        /* enabled: are crib's profiles loaded, and can we switch to one? */
+        r = row(rows, n, "apparmor_profiles", "AppArmor: crib's profiles", NEED_DEFAULT);
+        char line[256];
+        bool found = false;
+        FILE *f = fopen("/sys/kernel/security/apparmor/profiles", "re");
+        while (f && fgets(line, sizeof line, f))
+                found |= !strncmp(line, "crib-default ", 13);
+        if (f)
+                fclose(f);
+        if (!f) {
+                r->status = CHECK_NOT_TRIED;
+                snprintf(r->evidence, sizeof r->evidence,
+                         "cannot read /sys/kernel/security/apparmor/profiles (root can)");
+        } else if (!found) {
+                r->status = CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence, "no crib-default profile loaded");
+                snprintf(r->remedy, sizeof r->remedy, "sudo make install-apparmor");
+        } else {
+                r->status = CHECK_OK;
+                snprintf(r->evidence, sizeof r->evidence, "crib-default is loaded");
+                r = row(rows, n, "apparmor_change_onexec", "AppArmor: change_onexec", NEED_DEFAULT);
+                e = attempt(p_apparmor_onexec, "crib-default", NULL);
+                errno_evidence(r, "aa_change_onexec(\"crib-default\")", e);
+                r->status = e ? CHECK_ERROR : CHECK_OK;
+        }
+}
+
+static void cgroup_rows(struct check_row *rows, size_t *n)
+{
+        struct check_row *r = row(rows, n, "cgroups", "cgroups", NEED_OPTIONAL);
+        char line[1024], v2mount[512] = "";
+        bool v1 = false, v2 = false;
+        FILE *f = fopen("/proc/self/mountinfo", "re");
+        while (f && fgets(line, sizeof line, f)) {
+                char mnt[512], fstype[64];
+                const char *dash = strstr(line, " - ");
+                if (!dash || sscanf(dash + 3, "%63s", fstype) != 1 ||
+                    sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1)
+                        continue;
+                if (!strcmp(fstype, "cgroup"))
+                        v1 = true;
+                if (!strcmp(fstype, "cgroup2")) {
+                        v2 = true;
+                        snprintf(v2mount, sizeof v2mount, "%s", mnt);
+                }
+        }
+        if (f)
+                fclose(f);
+        r->status = v1 || v2 ? CHECK_OK : CHECK_MISSING;
+        snprintf(r->evidence, sizeof r->evidence, "%s",
+                 v1 && v2 ? "hybrid (v1 controllers, v2 at "
+                 : v2     ? "v2 (unified) at "
+                 : v1     ? "v1 only"
+                          : "none mounted");
+        if (v2)
+                put(r->evidence, sizeof r->evidence, "%s%s", v2mount, v1 ? ")" : "");
+        set_config(r, "CONFIG_CGROUPS", v1 || v2);
+        if (v1 && !v2)
+                snprintf(r->remedy, sizeof r->remedy,
+                         "for cgroup v2 boot with systemd.unified_cgroup_hierarchy=1%s%s",
+                         is_raspberry_pi() ? " in " : "", is_raspberry_pi() ? cmdline_file() : "");
+
+        r = row(rows, n, "cgroup_delegation", "cgroup v2 subtree delegated to you", NEED_OPTIONAL);
+        char own[512] = "", dir[1100], procs[1200];
+        f = fopen("/proc/self/cgroup", "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "0::", 3))
+                        sscanf(line + 3, "%511s", own);
+        if (f)
+                fclose(f);
+        if (!v2 || !own[0]) {
+                r->status = CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence, "no cgroup v2 hierarchy");
+                return;
+        }
+        snprintf(dir, sizeof dir, "%s%s", v2mount, strcmp(own, "/") ? own : "");
+        snprintf(procs, sizeof procs, "%s/cgroup.procs", dir);
+        bool ok = access(dir, W_OK) == 0 && access(procs, W_OK) == 0;
+        r->status = ok ? CHECK_OK : CHECK_RESTRICTED;
+        snprintf(r->evidence, sizeof r->evidence, "%.300s is %swritable by uid %u", dir,
+                 ok ? "" : "not ", (unsigned)geteuid());
+        if (!ok)
+                snprintf(r->remedy, sizeof r->remedy,
+                         "with systemd: systemd-run --user --scope -p Delegate=yes crib run ...");
+}
+
+size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows)
+{
+        size_t n = 0;
+        long v = 0;
+        int e;
+        struct check_row *r;
+
+        /* user namespaces, for the invoking user and (as root) for an unprivileged one */
+        if (!spec || spec->ns_user) {
+                struct ns_arg a = {.flags = CLONE_NEWUSER};
+                r = row(rows, &n, "user_namespace",
+                        geteuid() ? "user namespace (you)" : "user namespace (root)",
+                        geteuid() ? NEED_ESSENTIAL : NEED_DEFAULT);
+                userns_row(r, attempt(p_unshare, &a, NULL), geteuid() != 0);
+                if (geteuid() == 0 && !spec) {
+                        a.as_nobody = true;
+                        r = row(rows, &n, "user_namespace_unprivileged",
+                                "user namespace (unprivileged user)", NEED_OPTIONAL);
+                        userns_row(r, attempt(p_unshare, &a, NULL), true);
+                }
+                r = row(rows, &n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT);
+                e = attempt(p_idmap, NULL, NULL);
+                errno_evidence(r, "write /proc/self/{setgroups,gid_map,uid_map}", e);
+                r->status = e ? CHECK_ERROR : CHECK_OK;
+                if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "the kernel refused the map; an unprivileged user may map only "
+                                 "its own id");
+        }
+
+        /* newuidmap/newgidmap and the user's subordinate ids */
+        if (!spec || spec->uidmap.is_auto || spec->gidmap.is_auto) {
+                r = row(rows, &n, "newuidmap", "newuidmap, newgidmap and /etc/subuid",
+                        NEED_OPTIONAL);
+                struct stat su, sg;
+                bool have = stat("/usr/bin/newuidmap", &su) == 0 &&
+                            stat("/usr/bin/newgidmap", &sg) == 0;
+                struct idmap_range sub[IDMAP_MAX_SUBIDS];
+                size_t nsub = 0;
+                struct error err;
+                FILE *f = fopen("/etc/subuid", "re");
+                if (f) {
+                        struct passwd *pw = getpwuid(getuid());
+                        idmap_read_subids(f, pw ? pw->pw_name : NULL, getuid(), sub, &nsub, &err);
+                        fclose(f);
+                }
+                if (!have) {
+                        r->status = CHECK_MISSING;
+                        snprintf(r->evidence, sizeof r->evidence, "/usr/bin/newuidmap not found");
+                        snprintf(r->remedy, sizeof r->remedy, "sudo apt-get install uidmap");
+                } else if (!(su.st_mode & S_ISUID) || !(sg.st_mode & S_ISUID)) {
+                        r->status = CHECK_ERROR;
+                        snprintf(r->evidence, sizeof r->evidence, "newuidmap/newgidmap not setuid");
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "sudo chmod u+s /usr/bin/newuidmap /usr/bin/newgidmap");
+                } else if (geteuid() == 0) {
+                        r->status = CHECK_OK;
+                        snprintf(r->evidence, sizeof r->evidence,
+                                 "installed and setuid (as root crib writes maps itself)");
+                } else if (!nsub) {
+                        r->status = CHECK_MISSING;
+                        snprintf(r->evidence, sizeof r->evidence,
+                                 "installed and setuid; no /etc/subuid range for uid %u",
+                                 (unsigned)getuid());
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "sudo usermod --add-subuids 100000-165535 --add-subgids "
+                                 "100000-165535 $(id -un)");
+                } else {
+                        r->status = CHECK_OK;
+                        snprintf(r->evidence, sizeof r->evidence,
+                                 "installed and setuid; /etc/subuid gives %u ids from %u",
+                                 sub[0].count, sub[0].outside);
+                }
+        }
+
+        ns_rows(rows, &n, spec);
+
+        /* pivot_root on the filesystem holding the rootfs */
+        r = row(rows, &n, "pivot_root", "pivot_root into the rootfs", NEED_DEFAULT);
+        if (!rootfs) {
+                r->status = CHECK_NOT_TRIED;
+                snprintf(r->evidence, sizeof r->evidence,
+                         "no rootfs given (--rootfs DIR or --spec)");
+        } else {
+                e = attempt(p_pivot, rootfs, NULL);
+                errno_evidence(r, "pivot_root", e);
+                put(r->evidence, sizeof r->evidence, " on '%s'", rootfs);
+                r->status = e ? CHECK_ERROR : CHECK_OK;
+                if (e == EINVAL)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "the host's / is probably an initramfs: crib falls back to an "
+                                 "escapable chroot; switch_root to a real filesystem first");
+        }
+
+        r = row(rows, &n, "no_new_privs", "no_new_privs", NEED_DEFAULT);
+        e = attempt(p_nnp, NULL, NULL);
+        errno_evidence(r, "prctl(PR_SET_NO_NEW_PRIVS)", e);
+        r->status = e ? CHECK_MISSING : CHECK_OK;
+
+        r = row(rows, &n, "ambient_capabilities", "capabilities, ambient set", NEED_DEFAULT);
+        e = attempt(p_ambient, NULL, NULL);
+        {
+                char line[128], bnd[32] = "?";
+                FILE *f = fopen("/proc/self/status", "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (!strncmp(line, "CapBnd:", 7))
+                                sscanf(line + 7, "%31s", bnd);
+                if (f)
+                        fclose(f);
+                errno_evidence(r, "PR_CAP_AMBIENT_RAISE", e);
+                put(r->evidence, sizeof r->evidence, "; bounding set %s", bnd);
+        }
+        r->status = !e ? CHECK_OK : e == EINVAL ? CHECK_MISSING : CHECK_ERROR;
+        if (e == EINVAL)
+                snprintf(r->remedy, sizeof r->remedy, "ambient capabilities need Linux 4.3");
+
+        if (!spec || (spec->seccomp && strcmp(spec->seccomp, "unconfined"))) {
+                r = row(rows, &n, "seccomp_filter", "seccomp filters", NEED_DEFAULT);
+                e = attempt(p_seccomp, NULL, &v);
+                errno_evidence(r, "seccomp(SECCOMP_SET_MODE_FILTER)", e);
+                put(r->evidence, sizeof r->evidence, "; Seccomp: %ld in /proc/self/status", v);
+                set_config(r, "CONFIG_SECCOMP_FILTER", e == 0);
+                r->status = !e                           ? CHECK_OK
+                            : e == EINVAL || e == ENOSYS ? CHECK_MISSING
+                                                         : CHECK_ERROR;
+                if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "use a kernel built with CONFIG_SECCOMP_FILTER=y");
+        }
+        if (!spec) {
+                r = row(rows, &n, "seccomp_notify", "seccomp user notification", NEED_OPTIONAL);
+                e = attempt(p_notify, NULL, NULL);
+                errno_evidence(r, "SECCOMP_FILTER_FLAG_NEW_LISTENER", e);
+                r->status = e ? CHECK_MISSING : CHECK_OK;
+                if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "seccomp user notification needs "
+                                 "Linux 5.0");
+
+                r = row(rows, &n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL);
+                e = attempt(p_clone_filter, NULL, NULL);
+                errno_evidence(r, "seccomp(4, 0, -1)", e);
+                r->status = e ? CHECK_MISSING : CHECK_OK;
+                if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "a proposed kernel operation (2025), not in mainline: crib loads "
+                                 "its cached program instead");
+        }
+
+        apparmor_rows(rows, &n);
+
+        if (!spec) {
+                r = row(rows, &n, "landlock", "Landlock", NEED_OPTIONAL);
+                e = attempt(p_landlock, NULL, &v);
+                errno_evidence(r, "landlock_create_ruleset(VERSION)", e);
+                if (!e)
+                        put(r->evidence, sizeof r->evidence, "; ABI version %ld", v);
+                set_config(r, "CONFIG_SECURITY_LANDLOCK", e == 0);
+                r->status = !e ? CHECK_OK : e == EOPNOTSUPP ? CHECK_DISABLED : CHECK_MISSING;
+                if (e == EOPNOTSUPP)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "built in but off: add landlock to the lsm= list on the kernel "
+                                 "command line%s%s",
+                                 is_raspberry_pi() ? " in " : "",
+                                 is_raspberry_pi() ? cmdline_file() : "");
+                else if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "use a kernel built with CONFIG_SECURITY_LANDLOCK=y");
+
+                cgroup_rows(rows, &n);
+
+                r = row(rows, &n, "overlayfs_userns", "overlayfs in a user namespace",
+                        NEED_OPTIONAL);
+                char dir[] = "/tmp/crib-check.XXXXXX", sub[64];
+                if (mkdtemp(dir)) {
+                        for (const char *s = "luwm"; *s; s++) {
+                                snprintf(sub, sizeof sub, "%s/%c", dir, *s);
+                                mkdir(sub, 0700);
+                        }
+                        e = attempt(p_overlay, dir, NULL);
+                        /* the mount died with the child; remove what it left (work/ first) */
+                        snprintf(sub, sizeof sub, "%s/w/work", dir);
+                        rmdir(sub);
+                        for (const char *s = "luwm"; *s; s++) {
+                                snprintf(sub, sizeof sub, "%s/%c", dir, *s);
+                                rmdir(sub);
+                        }
+                        rmdir(dir);
+                } else {
+                        e = errno;
+                }
+                errno_evidence(r, "mount overlay", e);
+                set_config(r, "CONFIG_OVERLAY_FS", e == 0);
+                r->status = !e ? CHECK_OK : e == ENODEV ? CHECK_MISSING : CHECK_RESTRICTED;
+                if (e)
+                        snprintf(r->remedy, sizeof r->remedy,
+                                 "overlayfs in a user namespace needs Linux 5.11 and "
+                                 "CONFIG_OVERLAY_FS");
+        }
+        return n;
+}
