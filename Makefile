@@ -34,7 +34,8 @@ CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all check check-unit check-e2e demo install uninstall format bench deps clean
+.PHONY: all check check-unit check-e2e demo install uninstall install-apparmor uninstall-apparmor \
+        format bench deps clean
 
 all: $(BUILD)/crib
 
@@ -125,6 +126,22 @@ install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
 	install -D -m 0644 cmd/crib.1 $(DESTDIR)$(PREFIX)/share/man/man1/crib.1
 	install -D -m 0644 cmd/crib.ini.5 $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
+
+# AppArmor: install crib's two profiles and load them (root); crib only switches to them
+APPARMOR_D ?= /etc/apparmor.d
+install-apparmor:
+	@command -v apparmor_parser >/dev/null || { echo "crib: apparmor_parser is missing; sudo apt-get install apparmor" >&2; exit 1; }
+	install -D -m 0644 profiles/apparmor/crib-default $(DESTDIR)$(APPARMOR_D)/crib-default
+	sed 's|^@{crib}=.*|@{crib}=$(PREFIX)/bin/crib|' profiles/apparmor/crib > $(DESTDIR)$(APPARMOR_D)/crib
+	chmod 0644 $(DESTDIR)$(APPARMOR_D)/crib
+	apparmor_parser -r $(DESTDIR)$(APPARMOR_D)/crib-default
+	apparmor_parser -r $(DESTDIR)$(APPARMOR_D)/crib || \
+		echo "crib: this apparmor_parser does not know 'userns,' (AppArmor 4): the crib profile is only needed where user namespaces are restricted" >&2
+
+uninstall-apparmor:
+	-apparmor_parser -R $(DESTDIR)$(APPARMOR_D)/crib-default
+	-apparmor_parser -R $(DESTDIR)$(APPARMOR_D)/crib
+	rm -f $(DESTDIR)$(APPARMOR_D)/crib-default $(DESTDIR)$(APPARMOR_D)/crib
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \

@@ -102,6 +102,8 @@ int cmd_levels(void)
         ROW("readonly_paths", paths_cell(&s->readonly, &dflt->readonly, cell[i], sizeof cell[i]));
         ROW("seccomp",
             snprintf(cell[i], sizeof cell[i], "%s", s->seccomp ? s->seccomp : "unconfined"));
+        ROW("apparmor",
+            snprintf(cell[i], sizeof cell[i], "%s", s->apparmor ? s->apparmor : "unconfined"));
         ROW("readonly_rootfs",
             snprintf(cell[i], sizeof cell[i], "%s", s->readonly_rootfs ? "yes" : "no"));
         ROW("private network", snprintf(cell[i], sizeof cell[i], "%s", s->ns_net ? "yes" : "no"));

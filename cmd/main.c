@@ -98,7 +98,7 @@ static int cmd_run(int argc, char **argv)
         if (trace)
                 fprintf(stderr, "crib: trace: parent: seccomp program: %s\n", plan.seccomp_how);
         for (size_t i = 0; i < plan.nwarnings; i++)
-                print_warning("%s", plan.warnings[i]);
+                print_warning_line(NULL, plan.warnings[i]);
         if (trace)
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",

@@ -46,8 +46,15 @@ void print_trace_line(void *ctx, const char *line)
         fprintf(stderr, "crib: trace: %s\n", line);
 }
 
-void print_warning_line(void *ctx, const char *line)
+/* A warning; the lines after its first are remedies. */
+void print_warning_line(void *ctx, const char *text)
 {
         (void)ctx;
-        print_warning("%s", line);
+        size_t n = strcspn(text, "\n");
+        print_warning("%.*s", (int)n, text);
+        while (text[n]) {
+                text += n + 1;
+                n = strcspn(text, "\n");
+                fprintf(stderr, "crib: hint: %.*s\n", (int)n, text);
+        }
 }

@@ -55,6 +55,7 @@ int step_capabilities(struct child *c, struct error *err);    /* caps.c */
 int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
 int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
 int step_close_fds(struct child *c, struct error *err);       /* fds.c */
+int step_apparmor(struct child *c, struct error *err);        /* apparmor.c */
 int step_exec(struct child *c, struct error *err);            /* exec.c */
 
 #endif

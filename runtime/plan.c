@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "apparmor.h"
 #include "seccomp_profile.h"
 
 #define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -488,6 +489,30 @@ static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
                                p->seccomp_how, sizeof p->seccomp_how, err);
 }
 
+/* AppArmor: is it there, and must the profile be applied? The child applies it on exec. */
+static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err)
+{
+        const char *name = s->apparmor ? s->apparmor : "unconfined";
+        unsigned line = spec_line(s, "security", "apparmor");
+        if (!strcmp(name, "unconfined"))
+                return 0;
+        /* prefer, unless the spec asks for it by name or says require */
+        p->apparmor_required = s->apparmor_require || line != 0;
+        char why[256], fix[512];
+        if (apparmor_available(why, sizeof why, fix, sizeof fix)) {
+                snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
+                return 0;
+        }
+        if (p->apparmor_required) {
+                error_at(err, s->path, line ? line : spec_line(s, "security", "apparmor_mode"),
+                         "AppArmor profile '%s' was asked for, but %s", name, why);
+                return error_hint(err, "%s", fix);
+        }
+        warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s", why, name,
+             fix);
+        return 0;
+}
+
 int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
                struct error *err)
 {
@@ -534,7 +559,8 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
         if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0 ||
-            plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0)
+            plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0 ||
+            plan_apparmor(p, s, err) < 0)
                 goto fail;
         return 0;
 fail:

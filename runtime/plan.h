@@ -96,9 +96,12 @@ struct plan {
         size_t npass_fds;
         struct seccomp_program seccomp; /* empty: no filter */
         char seccomp_how[768];          /* for the trace: cached load, or compiled, or why none */
+        char apparmor[256];             /* the profile for the workload's exec, "" for none */
+        bool apparmor_required;         /* fail (not warn) when it cannot be applied */
 
-        /* things cmd/ should tell the user before the container starts */
-        char warnings[4][512];
+        /* things cmd/ should tell the user before the container starts; a line after the
+         * first is a remedy */
+        char warnings[4][768];
         size_t nwarnings;
 
         void *owned; /* strings the plan made, freed by plan_free() */

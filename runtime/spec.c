@@ -827,6 +827,24 @@ static int parse_mode(struct spec *s, const struct key *k, const struct ini_entr
         return 0;
 }
 
+static int parse_apparmor(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        (void)k;
+        for (const char *c = e->value; *c; c++)
+                if (!isalnum((unsigned char)*c) && !strchr("-_./", *c))
+                        return bad_value(err, s, e,
+                                         "AppArmor profile name '%s' may hold only letters, digits "
+                                         "and - _ . /",
+                                         e->value);
+        if (!*e->value || strlen(e->value) > 200)
+                return bad_value(err, s, e, "'apparmor' needs a profile name or unconfined");
+        free(s->apparmor);
+        if (!(s->apparmor = strdup(e->value)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        return 0;
+}
+
 /* [security] level is applied before every other key (spec_load); here it is only checked. */
 static int parse_level(struct spec *s, const struct key *k, const struct ini_entry *e,
                        struct error *err)
@@ -882,6 +900,8 @@ static const struct key keys[] = {
         {"security", "readonly_paths", parse_paths, F(readonly), 0},
         {"security", "seccomp", parse_seccomp, 0, 0},
         {"security", "seccomp_mode", parse_mode, F(seccomp_require), 0},
+        {"security", "apparmor", parse_apparmor, 0, 0},
+        {"security", "apparmor_mode", parse_mode, F(apparmor_require), 0},
 #define LIMIT(name, res)                                                                           \
         {                                                                                          \
                 "limits", name, parse_limit, res, 0                                                \
@@ -1157,6 +1177,7 @@ void spec_free(struct spec *s)
         free(s->path);
         free(s->level);
         free(s->seccomp);
+        free(s->apparmor);
         paths_clear(&s->masked);
         paths_clear(&s->readonly);
         free(s->rootfs);

@@ -105,8 +105,10 @@ struct spec {
         uint64_t caps_named; /* the bits a list named (to warn when the kernel lacks one) */
         bool no_new_privileges;
         struct spec_paths masked, readonly;
-        char *seccomp;        /* "unconfined", a built-in profile's name, or a path */
-        bool seccomp_require; /* seccomp_mode = require */
+        char *seccomp;         /* "unconfined", a built-in profile's name, or a path */
+        bool seccomp_require;  /* seccomp_mode = require */
+        char *apparmor;        /* "unconfined" or a profile name */
+        bool apparmor_require; /* apparmor_mode = require */
 
         /* [limits], indexed by RLIMIT_* */
         struct spec_limit limits[SPEC_NLIMITS];

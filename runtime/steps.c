@@ -64,6 +64,8 @@ static const struct step steps[] = {
         {"set umask and working directory", step_umask_cwd},
         /* only 0, 1, 2 and pass_fds survive the exec */
         {"mark crib's descriptors close-on-exec", step_close_fds},
+        /* last, so the workload and nothing before it runs under the profile */
+        {"set the AppArmor profile for exec", step_apparmor},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */
         {"exec the workload", step_exec},
 };

@@ -98,8 +98,9 @@ spec "$T/t.ini" <<'EOF2'
 args = /bin/true
 EOF2
 if unshare -Ur true 2>/dev/null; then
-	out=$(unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" run "$1"' "$CRIB" "$T/t.ini" 2>&1 </dev/null)
+	unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" run "$1"' "$CRIB" "$T/t.ini" >"$T/o" 2>&1 </dev/null
 	rc=$?
+	out=$(strip_aa <"$T/o")
 	assert_eq "$rc" 125 "user.max_user_namespaces = 0: 125"
 	assert_eq "$out" "crib: cannot create user namespace: No space left on device
 crib: hint: user namespaces are disabled (user.max_user_namespaces = 0); enable them with: sudo sysctl user.max_user_namespaces=15000" \

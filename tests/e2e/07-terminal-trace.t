@@ -36,7 +36,7 @@ assert_contains "$err" "mount(\"proc\", \"/proc\", \"proc\", MS_NOSUID|MS_NODEV|
 assert_contains "$err" "sethostname(\"traced\") = 0" "sethostname"
 assert_contains "$err" "execve(\"/bin/true\"" "execve"
 steps=$(echo "$err" | grep -c 'crib: trace: step ')
-assert_eq "$steps" 22 "all 22 steps are shown"
+assert_eq "$steps" 23 "all 23 steps are shown"
 times=$(echo "$err" | grep -c 'crib: trace:   done in [0-9]* us')
-assert_eq "$times" 21 "each step but exec reports its time in microseconds"
+assert_eq "$times" 22 "each step but exec reports its time in microseconds"
 done_testing

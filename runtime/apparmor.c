@@ -1,0 +1,115 @@
+/* apparmor.c - confine the workload with an AppArmor profile (crib-default by default).
+ *
+ * Kernel feature: the AppArmor LSM. A process asks to change profile at its next exec by
+ * writing "exec NAME" to /proc/self/attr/apparmor/exec (Linux 5.8; /proc/self/attr/exec
+ * before), which is what libapparmor's aa_change_onexec() does; the kernel refuses a profile
+ * that is not loaded. crib only switches to profiles root has loaded (`sudo make
+ * install-apparmor`); it never loads policy.
+ *
+ * Where it sits: the parent asks libapparmor whether AppArmor is built in and on (plan.c); the
+ * child makes the request as the last step before execve, after every other setup step, so
+ * the workload and nothing before it starts confined.
+ *
+ * What goes wrong: not built into the kernel; built in but off at boot (the Raspberry Pi OS
+ * state: `apparmor=1 security=apparmor` on the kernel command line turns it on); securityfs
+ * not mounted; the profile not loaded. With `apparmor_mode = prefer` crib warns once and runs
+ * without; with `require`, or a profile the spec names itself, it is an error.
+ */
+#define _GNU_SOURCE
+#include "apparmor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/apparmor.h>
+#include <unistd.h>
+
+#include "child.h"
+
+static bool raspberry_pi(void)
+{
+        char model[128] = "";
+        FILE *f = fopen("/proc/device-tree/model", "re");
+        if (f) {
+                if (!fgets(model, sizeof model, f))
+                        model[0] = '\0';
+                fclose(f);
+        }
+        return strstr(model, "Raspberry Pi") != NULL;
+}
+
+bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen)
+{
+        if (aa_is_enabled() == 1)
+                return true;
+        int e = errno;
+        const char *cmdline = access("/boot/firmware/cmdline.txt", F_OK) == 0
+                                      ? "/boot/firmware/cmdline.txt"
+                                      : "/boot/cmdline.txt";
+        switch (e) {
+        case ECANCELED:
+                snprintf(why, whylen, "it is built into this kernel but disabled at boot");
+                if (raspberry_pi())
+                        snprintf(fix, fixlen,
+                                 "add 'apparmor=1 security=apparmor' to the one line of %s and "
+                                 "reboot",
+                                 cmdline);
+                else
+                        snprintf(fix, fixlen,
+                                 "add 'apparmor=1 security=apparmor' (or an lsm= list with "
+                                 "apparmor) to the kernel command line and reboot");
+                break;
+        case ENOENT:
+                snprintf(why, whylen, "securityfs is not mounted");
+                snprintf(fix, fixlen, "sudo mount -t securityfs securityfs /sys/kernel/security");
+                break;
+        case ENOSYS:
+                snprintf(why, whylen, "it is not built into this kernel");
+                snprintf(fix, fixlen,
+                         "use a kernel built with CONFIG_SECURITY_APPARMOR=y (Debian's and "
+                         "Raspberry Pi OS's are), or set apparmor = unconfined in [security]");
+                break;
+        default:
+                snprintf(why, whylen, "libapparmor says %s", strerror(e));
+                snprintf(fix, fixlen, "see 'crib check'");
+                break;
+        }
+        return false;
+}
+
+/* Child: the workload's process, the last step before exec. */
+int step_apparmor(struct child *c, struct error *err)
+{
+        const struct plan *p = c->plan;
+        char req[300];
+        if (!p->apparmor[0]) {
+                trace_line(&c->trace, "  no AppArmor profile: the workload runs as crib does");
+                return 0;
+        }
+        snprintf(req, sizeof req, "exec %s", p->apparmor);
+        const char *path = "/proc/self/attr/apparmor/exec";
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT) {
+                path = "/proc/self/attr/exec";
+                fd = open(path, O_WRONLY | O_CLOEXEC);
+        }
+        ssize_t n = fd < 0 ? -1 : write(fd, req, strlen(req));
+        int e = errno;
+        if (fd >= 0)
+                close(fd);
+        trace_line(&c->trace, "  write(\"%s\", \"%s\") = %zd: the workload will run as '%s'", path,
+                   req, n, p->apparmor);
+        if (n == (ssize_t)strlen(req))
+                return 0;
+        if (!p->apparmor_required) {
+                child_warn(c,
+                           "cannot switch to AppArmor profile '%s' (%s); running without it\n"
+                           "load crib's profiles with: sudo make install-apparmor",
+                           p->apparmor, strerror(e));
+                return 0;
+        }
+        error_set(err, e, "cannot switch to AppArmor profile '%s'", p->apparmor);
+        return error_hint(err, "is it loaded? crib's profiles load with: sudo make "
+                               "install-apparmor");
+}

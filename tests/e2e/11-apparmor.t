@@ -1,0 +1,42 @@
+#!/bin/sh
+# AppArmor on a host without it: the default level (prefer) warns once, names the reason and
+# the fix, and runs; require, or a profile the spec names itself, is an error (125); unconfined
+# says nothing. Where AppArmor is on, the profile itself is tested in the VM harness.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+if [ -d /sys/kernel/security/apparmor ]; then
+	echo "1..0 # SKIP this kernel has AppArmor on: the absent case is tested elsewhere, the profile in the VM harness"
+	exit 0
+fi
+why="it is not built into this kernel"
+[ -e /sys/module/apparmor ] && why="it is built into this kernel but disabled at boot"
+
+spec "$T/d.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'cat /proc/self/attr/current 2>/dev/null || echo no-lsm-label; echo ran'
+EOF2
+"$CRIB" run "$T/d.ini" >"$T/out" 2>"$T/err" </dev/null
+assert_eq "$?" 0 "prefer (the default level): the container runs"
+assert_contains "$(cat "$T/out")" "ran" "and its workload ran"
+assert_eq "$(grep -c '^crib: warning:' "$T/err")" 1 "exactly one warning"
+assert_eq "$(head -n 1 "$T/err")" "crib: warning: AppArmor is not available ($why); running without the profile 'crib-default'" "it names the reason"
+assert_contains "$(sed -n 2p "$T/err")" "crib: hint: " "and the fix, on the next line"
+
+printf '[security]\napparmor_mode = require\n' | spec "$T/r.ini"
+printf '[process]\nargs = /bin/true\n' >>"$T/r.ini"
+run_crib run "$T/r.ini"
+assert_eq "$rc" 125 "apparmor_mode = require: 125"
+assert_eq "$(echo "$err" | head -n 1)" "crib: $T/r.ini:4: AppArmor profile 'crib-default' was asked for, but $why" "FILE:LINE and the reason"
+assert_contains "$err" "crib: hint: " "with the remedy"
+
+printf '[security]\napparmor = crib-default\n[process]\nargs = /bin/true\n' | spec "$T/n.ini"
+run_crib run "$T/n.ini"
+assert_eq "$rc" 125 "a profile the spec names itself: 125"
+
+printf '[security]\napparmor = unconfined\n[process]\nargs = /bin/true\n' | spec "$T/u.ini"
+"$CRIB" run "$T/u.ini" >"$T/out" 2>"$T/err" </dev/null
+assert_eq "$?:$(cat "$T/err")" "0:" "apparmor = unconfined: runs and says nothing"
+
+run_crib run --trace "$T/u.ini"
+assert_contains "$err" "no AppArmor profile: the workload runs as crib does" "--trace shows the label question"
+done_testing
