@@ -1,7 +1,9 @@
 # crib - a minimal container launcher. Plain GNU make; objects under build/.
 #
 #   make            build build/crib
-#   make check      build and run every test (unit, end-to-end as root and as a user)
+#   make check      build and run every test (unit, end-to-end as root and as a user, and the
+#                   VM guests under QEMU when it is installed)
+#   make check-vm   only the VM guests
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
@@ -34,7 +36,7 @@ CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all check check-unit check-e2e demo install uninstall install-apparmor uninstall-apparmor \
+.PHONY: all check check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
         format bench deps clean
 
 all: $(BUILD)/crib
@@ -109,6 +111,9 @@ check: deps
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
 
+check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
+	prove -f --comments -e '' tests/vm/run :: $(BUILD)
+
 check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump
 	tests/run-all --e2e-only $(BUILD)
 
@@ -153,4 +158,4 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path '$(BUILD)/vm-cache' -prune -o -type f -name '*.d' -print 2>/dev/null)

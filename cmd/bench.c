@@ -267,27 +267,27 @@ int cmd_bench(int argc, char **argv)
                         error_set(&err, 0, "unknown argument '%s' for 'crib bench'", argv[i]);
                         error_hint(&err, "crib bench --rootfs DIR [--quick] [--levels] "
                                          "[--format=table|csv]");
-                        return print_error(&err);
+                        return output_error(&err);
                 }
         }
         if (!b.rootfs) {
                 error_set(&err, 0,
                           "'crib bench' needs --rootfs DIR (a busybox rootfs, as "
                           "rootfs-tools/mkrootfs makes)");
-                return print_error(&err);
+                return output_error(&err);
         }
         _cleanup_free_ char *root = realpath(b.rootfs, NULL);
         struct stat st;
         snprintf(b.busybox, sizeof b.busybox, "%s/bin/busybox", root ? root : b.rootfs);
         if (!root || stat(b.busybox, &st) < 0) {
                 error_set(&err, errno ? errno : ENOENT, "no busybox in rootfs '%s'", b.rootfs);
-                return print_error(&err);
+                return output_error(&err);
         }
         b.rootfs = root;
         snprintf(b.tmp, sizeof b.tmp, "/tmp/crib-bench.XXXXXX");
         if (!mkdtemp(b.tmp)) {
                 error_set(&err, errno, "cannot make a temporary directory");
-                return print_error(&err);
+                return output_error(&err);
         }
 
         struct spec d;
@@ -295,7 +295,7 @@ int cmd_bench(int argc, char **argv)
         if (spec_from_level("default", &d, &err) < 0 ||
             seccomp_prepare(profile_builtin_text("default"), "default", seccomp_native_arch(),
                             d.caps, &b.prog, how, sizeof how, &err) < 0)
-                return print_error(&err);
+                return output_error(&err);
 
         const char *names[MAX_ENVS] = {"host", "seccomp", "default"};
         int nenv = 3;
@@ -311,14 +311,14 @@ int cmd_bench(int argc, char **argv)
         for (int e = 0; e < nenv; e++)
                 if ((base[e] = baseline(&b, e < 2 ? e : 2, names[e])) < 0) {
                         error_set(&err, 0, "dd does not run in the '%s' environment", names[e]);
-                        return print_error(&err);
+                        return output_error(&err);
                 }
         for (int s = 0; s < 3; s++) {
                 long count = calibrate(&b, sizes[s]);
                 if (count < 0) {
                         error_set(&err, 0,
                                   "dd from the rootfs's busybox does not run on this host");
-                        return print_error(&err);
+                        return output_error(&err);
                 }
                 for (int e = 0; e < nenv; e++) {
                         double v[9];
@@ -328,7 +328,7 @@ int cmd_bench(int argc, char **argv)
                                 if (secs < 0) {
                                         error_set(&err, 0, "dd failed in the '%s' environment",
                                                   names[e]);
-                                        return print_error(&err);
+                                        return output_error(&err);
                                 }
                                 v[r] = (double)sizes[s] * (double)count / secs / 1e6;
                         }

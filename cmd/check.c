@@ -49,17 +49,17 @@ int cmd_check(int argc, char **argv)
                         error_set(&err, 0, "unknown argument '%s' for 'crib check'", argv[i]);
                         error_hint(&err, "crib check [--spec SPEC] [--rootfs DIR] "
                                          "[--format=table|ini]");
-                        return print_error(&err);
+                        return output_error(&err);
                 }
         }
         if (spec_path) {
                 _cleanup_fclose_ FILE *f = fopen(spec_path, "re");
                 if (!f) {
                         error_set(&err, errno, "cannot open spec '%s'", spec_path);
-                        return print_error(&err);
+                        return output_error(&err);
                 }
                 if (spec_load(spec_path, f, true, &spec, &err) < 0)
-                        return print_error(&err);
+                        return output_error(&err);
                 have_spec = true;
                 if (!rootfs) {
                         struct plan p;

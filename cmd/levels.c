@@ -61,7 +61,7 @@ int cmd_levels(void)
         for (; n < MAX_LEVELS && spec_level_name(n); n++) {
                 names[n] = spec_level_name(n);
                 if (spec_from_level(names[n], &specs[n], &err) < 0)
-                        return print_error(&err);
+                        return output_error(&err);
         }
         /* "default" first, then the others as the build lists them */
         size_t d = 0;

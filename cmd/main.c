@@ -83,32 +83,32 @@ static int cmd_run(int argc, char **argv)
                 error_set(&err, errno, "cannot open spec '%s'", path);
                 if (errno == ENOENT)
                         error_hint(&err, "'crib spec > %s' writes an example to start from", path);
-                return print_error(&err);
+                return output_error(&err);
         }
         struct spec spec;
         int loaded = spec_load(path, f, override != NULL, &spec, &err);
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
         if (loaded < 0)
-                return print_error(&err);
+                return output_error(&err);
         struct plan plan;
         if (plan_build(&spec, override, trace, &plan, &err) < 0) {
                 spec_free(&spec);
-                return print_error(&err);
+                return output_error(&err);
         }
         if (trace)
                 fprintf(stderr, "crib: trace: parent: seccomp program: %s\n", plan.seccomp_how);
         for (size_t i = 0; i < plan.nwarnings; i++)
-                print_warning_line(NULL, plan.warnings[i]);
+                output_warning_line(NULL, plan.warnings[i]);
         if (trace)
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
                         path, (unsigned long long)(trace_now_us() - t0));
 
-        struct container_hooks hooks = {.trace = print_trace_line, .warn = print_warning_line};
+        struct container_hooks hooks = {.trace = output_trace_line, .warn = output_warning_line};
         int status = 0, code;
         uint64_t t1 = trace_now_us();
         if (container_run(&plan, &hooks, &status, &err) < 0)
-                code = print_error(&err);
+                code = output_error(&err);
         else if (WIFEXITED(status))
                 code = WEXITSTATUS(status);
         else

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int print_error(const struct error *err)
+int output_error(const struct error *err)
 {
         if (err->errnum)
                 fprintf(stderr, "crib: %s: %s\n", err->msg, strerror(err->errnum));
@@ -30,7 +30,7 @@ int print_error(const struct error *err)
         }
 }
 
-void print_warning(const char *fmt, ...)
+void output_warning(const char *fmt, ...)
 {
         va_list ap;
         fputs("crib: warning: ", stderr);
@@ -40,18 +40,18 @@ void print_warning(const char *fmt, ...)
         fputc('\n', stderr);
 }
 
-void print_trace_line(void *ctx, const char *line)
+void output_trace_line(void *ctx, const char *line)
 {
         (void)ctx;
         fprintf(stderr, "crib: trace: %s\n", line);
 }
 
 /* A warning; the lines after its first are remedies. */
-void print_warning_line(void *ctx, const char *text)
+void output_warning_line(void *ctx, const char *text)
 {
         (void)ctx;
         size_t n = strcspn(text, "\n");
-        print_warning("%.*s", (int)n, text);
+        output_warning("%.*s", (int)n, text);
         while (text[n]) {
                 text += n + 1;
                 n = strcspn(text, "\n");

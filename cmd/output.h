@@ -12,9 +12,9 @@ enum {
 };
 
 /* Print an error (message, errno text, hints) and return the exit status for it. */
-int print_error(const struct error *err);
-void print_warning(const char *fmt, ...) CRIB_PRINTF(1, 2);
-void print_trace_line(void *ctx, const char *line);
-void print_warning_line(void *ctx, const char *line);
+int output_error(const struct error *err);
+void output_warning(const char *fmt, ...) CRIB_PRINTF(1, 2);
+void output_trace_line(void *ctx, const char *line);
+void output_warning_line(void *ctx, const char *line);
 
 #endif

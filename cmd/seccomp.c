@@ -286,12 +286,12 @@ int cmd_seccomp(int argc, char **argv)
         if (strcmp(verb, "export") && strcmp(verb, "show") && strcmp(verb, "explain")) {
                 error_set(&err, 0, "unknown 'crib seccomp' command '%s'", verb);
                 error_hint(&err, "crib seccomp export|show|explain; see 'crib seccomp help'");
-                return print_error(&err);
+                return output_error(&err);
         }
         if (parse_opts(argc - 1, argv + 1, positional, &o, &err) < 0)
-                return print_error(&err);
+                return output_error(&err);
         int r = !strcmp(verb, "export") ? export(&o, &err)
                 : !strcmp(verb, "show") ? show(&o, &err)
                                         : explain(&o, &err);
-        return r < 0 ? print_error(&err) : 0;
+        return r < 0 ? output_error(&err) : 0;
 }

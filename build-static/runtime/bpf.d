@@ -1,0 +1,2 @@
+build-static/runtime/bpf.o: runtime/bpf.c runtime/bpf.h
+runtime/bpf.h:

@@ -1,0 +1,2 @@
+build-static/runtime/elf.o: runtime/elf.c runtime/elf.h
+runtime/elf.h:

@@ -1,0 +1,2 @@
+build-static/runtime/error.o: runtime/error.c runtime/error.h
+runtime/error.h:

@@ -1,0 +1,138 @@
+#!/bin/sh
+# Tests run inside a VM guest booted by tests/vm/run: crib on a stock kernel unlike the host's
+# (AppArmor built in and on, or switched off, or user namespaces off). Prints one
+# "VMTEST ok|not ok N - text" line a test and a final "VMTEST summary NONCE PASSED FAILED".
+exec </dev/null # the console is a terminal: keep crib's terminal = auto from using it
+n=0
+failed=0
+nonce=$(sed -n 's/.*crib.nonce=\([^ ]*\).*/\1/p' /proc/cmdline)
+variant=$(sed -n 's/.*crib.variant=\([^ ]*\).*/\1/p' /proc/cmdline)
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "VMTEST ok $n - $variant: $2"; else
+		echo "VMTEST not ok $n - $variant: $2"
+		failed=$((failed + 1))
+	fi
+}
+is() { # is GOT WANT TEXT
+	[ "$1" = "$2" ]
+	ok $? "$3"
+	[ "$1" = "$2" ] || echo "VMTEST #   got: $(echo "$1" | tr '\n' '|')  want: $2"
+}
+has() { # has HAYSTACK NEEDLE TEXT
+	case "$1" in *"$2"*) ok 0 "$3" ;; *)
+		ok 1 "$3"
+		echo "VMTEST #   got: $(echo "$1" | tr '\n' '|')  want it to contain: $2"
+		;;
+	esac
+}
+spec() { # spec FILE: the test rootfs, then stdin
+	{ printf '[container]\nrootfs = /rootfs\n'; cat; } >"$1"
+}
+as_user() { /bin/probe as 1000 1000 "$@"; }
+
+echo
+echo "VMTEST # guest kernel $(uname -r) $(uname -m), cmdline: $(cat /proc/cmdline)"
+
+# the initramfs run before switch_root: pivot_root fails there, crib falls back
+early=$(cat /vm/early 2>/dev/null)
+has "$early" "rc=0" "on the initramfs itself crib still runs the container (MS_MOVE + chroot)"
+has "$early" "pivot_root is not possible here" "and warns that the chroot is escapable"
+
+case "$variant" in
+default)
+	spec /tmp/h.ini <<'EOF2'
+[process]
+args = /bin/sh -c 'echo hello; grep ^Seccomp: /proc/self/status | cut -f2; /usr/local/bin/probe syscall keyctl 0'
+EOF2
+	out=$(crib run /tmp/h.ini 2>/tmp/err)
+	is "$(echo $out)" "hello 2 EPERM" "root: a container with its seccomp filter"
+	out=$(as_user crib run /tmp/h.ini 2>/tmp/err)
+	is "$(echo $out)" "hello 2 EPERM" "an unprivileged user: the same container"
+	out=$(as_user crib run /tmp/h.ini -- cat /proc/self/uid_map 2>/dev/null | tr -s ' ')
+	is "$(echo $out)" "0 1000 1" "its uid 1000 is 0 inside"
+	crib check --format=ini >/tmp/check.ini
+	grep -A2 '^\[apparmor\]' /tmp/check.ini | grep -q 'status = "ok"'
+	ok $? "crib check: AppArmor ok"
+
+	# AppArmor: load crib's profiles and an auditing twin of crib-default
+	apparmor_parser -r /vm/crib-default 2>/tmp/aa.err
+	ok $? "apparmor_parser loads crib-default"
+	sed 's/^/VMTEST #   /' /tmp/aa.err
+	sed -e 's/^profile crib-default /profile crib-audit /' -e 's/^  deny /  audit deny /' \
+		-e 's/peer=crib-default/peer=crib-audit/' /vm/crib-default >/tmp/crib-audit
+	apparmor_parser -r /tmp/crib-audit 2>>/tmp/aa.err
+	ok $? "and its auditing twin"
+	out=$(crib run /tmp/h.ini -- cat /proc/self/attr/current 2>/dev/null)
+	is "$out" "crib-default (enforce)" "the workload runs under crib-default"
+	out=$(as_user crib run /tmp/h.ini -- cat /proc/self/attr/current 2>/dev/null)
+	is "$out" "crib-default (enforce)" "as an unprivileged user too"
+	out=$(crib run --trace /tmp/h.ini 2>&1 >/dev/null)
+	has "$out" "the workload will run as 'crib-default'" "--trace shows the label"
+
+	# what the profile denies, with everything else out of the way: root, no user namespace,
+	# every capability, no seccomp, nothing masked
+	for profile in crib-audit unconfined; do
+		spec /tmp/p.ini <<EOF2
+[process]
+args = /bin/sh -c 'echo h >/proc/sysrq-trigger && echo sysrq-ok; mkdir -p /mnt; mount -t tmpfs none /mnt && echo mount-ok; cat /sys/firmware/memmap/0/type >/dev/null && echo firmware-ok; true'
+[namespaces]
+user = no
+[security]
+capabilities = all
+seccomp = unconfined
+masked_paths = none
+readonly_paths = none
+apparmor = $profile
+[mounts]
+tmpfs = /mnt
+EOF2
+		dmesg -c >/dev/null 2>&1
+		out=$(crib run /tmp/p.ini 2>/tmp/err)
+		rc=$?
+		log=$(dmesg 2>/dev/null | grep 'apparmor="DENIED"')
+		if [ $profile = unconfined ]; then
+			is "$(echo $out)" "sysrq-ok mount-ok firmware-ok" "without the profile the same workload writes sysrq-trigger, mounts, reads /sys/firmware/memmap/0/type"
+		else
+			is "$rc:$(echo $out)" "0:" "crib-default denies writing /proc/sysrq-trigger, mount, and reading /sys/firmware/memmap/0/type"
+			has "$log" 'operation="mount"' "the mount leaves an apparmor=\"DENIED\" line"
+			has "$log" 'name="/proc/sysrq-trigger"' "the sysrq-trigger write leaves one"
+			has "$log" 'name="/sys/firmware/memmap/0/type"' "the /sys/firmware read leaves one"
+			echo "VMTEST # $(echo "$log" | head -n 1)"
+		fi
+	done
+	;;
+apparmor0)
+	spec /tmp/h.ini <<'EOF2'
+[process]
+args = /bin/echo hello
+EOF2
+	out=$(crib run /tmp/h.ini 2>/tmp/err)
+	is "$out" "hello" "AppArmor off at boot: prefer still runs"
+	has "$(cat /tmp/err)" "AppArmor is not available (it is built into this kernel but disabled at boot)" "and warns why"
+	has "$(cat /tmp/err)" "apparmor=1 security=apparmor" "with the kernel command line fix"
+	printf '[security]\napparmor_mode = require\n' >>/tmp/h.ini
+	crib run /tmp/h.ini >/dev/null 2>/tmp/err
+	is "$?" 125 "require: 125"
+	has "$(cat /tmp/err)" "apparmor=1 security=apparmor" "with the same remedy"
+	crib check --format=ini >/tmp/check.ini
+	grep -A2 '^\[apparmor\]' /tmp/check.ini | grep -q 'status = "disabled"'
+	ok $? "crib check: AppArmor disabled"
+	has "$(cat /tmp/check.ini)" "apparmor=1 security=apparmor" "crib check names the command line fix"
+	;;
+nouserns)
+	spec /tmp/h.ini <<'EOF2'
+[process]
+args = /bin/echo hello
+EOF2
+	as_user crib run /tmp/h.ini >/dev/null 2>/tmp/err
+	is "$?" 125 "user namespaces off: an unprivileged user gets 125"
+	has "$(cat /tmp/err)" "crib: cannot create user namespace" "naming the step"
+	has "$(cat /tmp/err)" "sysctl user.max_user_namespaces" "and the sysctl that fixes it"
+	as_user crib check --format=ini >/tmp/check.ini
+	is "$?" 2 "crib check exits 2: no containers possible"
+	grep -A2 '^\[user_namespace\]' /tmp/check.ini | grep -q 'status = "disabled"'
+	ok $? "crib check: user namespace disabled"
+	;;
+esac
+echo "VMTEST summary $nonce $((n - failed)) $failed"
