@@ -95,14 +95,14 @@ static int cmd_run(int argc, char **argv)
                 spec_free(&spec);
                 return output_error(&err);
         }
-        if (trace)
-                fprintf(stderr, "crib: trace: parent: seccomp program: %s\n", plan.seccomp_how);
-        for (size_t i = 0; i < plan.nwarnings; i++)
-                output_warning_line(NULL, plan.warnings[i]);
-        if (trace)
+        if (trace) {
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
                         path, (unsigned long long)(trace_now_us() - t0));
+                fprintf(stderr, "crib: trace: parent:   seccomp program: %s\n", plan.seccomp_how);
+        }
+        for (size_t i = 0; i < plan.nwarnings; i++)
+                output_warning_line(NULL, plan.warnings[i]);
 
         struct container_hooks hooks = {.trace = output_trace_line, .warn = output_warning_line};
         int status = 0, code;
