@@ -65,6 +65,7 @@ EOF2
 	ok $? "and its auditing twin"
 	out=$(crib run /tmp/h.ini -- cat /proc/self/attr/current 2>/dev/null)
 	is "$out" "crib-default (enforce)" "the workload runs under crib-default"
+	echo "VMTEST # the workload's /proc/self/attr/current: $out"
 	out=$(as_user crib run /tmp/h.ini -- cat /proc/self/attr/current 2>/dev/null)
 	is "$out" "crib-default (enforce)" "as an unprivileged user too"
 	out=$(crib run --trace /tmp/h.ini 2>&1 >/dev/null)
@@ -98,7 +99,8 @@ EOF2
 			has "$log" 'operation="mount"' "the mount leaves an apparmor=\"DENIED\" line"
 			has "$log" 'name="/proc/sysrq-trigger"' "the sysrq-trigger write leaves one"
 			has "$log" 'name="/sys/firmware/memmap/0/type"' "the /sys/firmware read leaves one"
-			echo "VMTEST # $(echo "$log" | head -n 1)"
+			echo "$log" | sed 's/^/VMTEST # /'
+
 		fi
 	done
 	;;
