@@ -3,7 +3,7 @@
 #   make            build build/crib
 #   make check      build and run every test (unit, end-to-end as root and as a user, and the
 #                   VM guests under QEMU when it is installed)
-#   make check-vm   only the VM guests
+#   make check-vm   only the VM guests (x86_64, armhf, arm64)
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
@@ -11,7 +11,13 @@
 
 CROSS      ?=
 CC         := $(CROSS)gcc
+# cross builds (CROSS=arm-linux-gnueabihf- or aarch64-linux-gnu-) find the target's libraries
+# in Debian's multiarch directories
+ifeq ($(CROSS),)
 PKG_CONFIG ?= pkg-config
+else
+PKG_CONFIG ?= env PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS:%-=%)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      ?= build
@@ -101,7 +107,7 @@ $(BUILD)/rootfs/.done: rootfs-tools/mkrootfs $(BUILD)/probe
 	touch $@
 
 deps:
-	rootfs-tools/install-deps
+	rootfs-tools/install-deps check
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
@@ -117,7 +123,8 @@ check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
 check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump
 	tests/run-all --e2e-only $(BUILD)
 
-demo: deps
+demo:
+	rootfs-tools/install-deps demo
 	$(MAKE) all
 	rootfs-tools/mkrootfs $(BUILD)/demo/rootfs
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini

@@ -130,7 +130,8 @@ static long calibrate(struct bench *b, long bs)
                 double s = dd_time(b, 0, NULL, bs, count, 0);
                 if (s < 0)
                         return -1;
-                if (s >= b->target / 10 || count > (1L << 40) / bs) {
+                if (s >= b->target / 10 ||
+                    count > (long)((1LL << 40) / bs > 0x7fffffff ? 0x7fffffff : (1LL << 40) / bs)) {
                         double c = (double)count * b->target / s;
                         return c < 1 ? 1 : (long)c;
                 }

@@ -160,7 +160,7 @@ static int cmd_syscall(int argc, char **argv)
         if (nr < 0)
                 nr = strtol(argv[0], NULL, 0);
         for (int i = 1; i < argc && i <= 6; i++)
-                a[i - 1] = strtol(argv[i], NULL, 0);
+                a[i - 1] = (long)strtoull(argv[i], NULL, 0);
         errno = 0;
         long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
         printf("%s\n", r < 0 ? strerrorname_np(errno) : "ok");

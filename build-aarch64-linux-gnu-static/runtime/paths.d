@@ -1,0 +1,14 @@
+build-aarch64-linux-gnu-static/runtime/paths.o: runtime/paths.c \
+ runtime/child.h runtime/error.h runtime/plan.h runtime/idmap.h \
+ runtime/spec.h runtime/seccomp.h runtime/seccomp_profile.h \
+ runtime/sync.h runtime/trace.h runtime/sys.h
+runtime/child.h:
+runtime/error.h:
+runtime/plan.h:
+runtime/idmap.h:
+runtime/spec.h:
+runtime/seccomp.h:
+runtime/seccomp_profile.h:
+runtime/sync.h:
+runtime/trace.h:
+runtime/sys.h:

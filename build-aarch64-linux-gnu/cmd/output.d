@@ -1,0 +1,4 @@
+build-aarch64-linux-gnu/cmd/output.o: cmd/output.c cmd/output.h \
+ cmd/../runtime/error.h
+cmd/output.h:
+cmd/../runtime/error.h:

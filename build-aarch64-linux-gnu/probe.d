@@ -1,0 +1,1 @@
+build-aarch64-linux-gnu/probe: tests/probe/probe.c

@@ -1,0 +1,21 @@
+build-arm-linux-gnueabihf-static/cmd/main.o: cmd/main.c \
+ cmd/../runtime/cleanup.h cmd/../runtime/container.h \
+ cmd/../runtime/error.h cmd/../runtime/plan.h cmd/../runtime/idmap.h \
+ cmd/../runtime/spec.h cmd/../runtime/seccomp.h \
+ cmd/../runtime/seccomp_profile.h cmd/../runtime/plan.h \
+ cmd/../runtime/spec.h cmd/../runtime/trace.h cmd/output.h \
+ cmd/../runtime/error.h build-arm-linux-gnueabihf-static/example.h
+cmd/../runtime/cleanup.h:
+cmd/../runtime/container.h:
+cmd/../runtime/error.h:
+cmd/../runtime/plan.h:
+cmd/../runtime/idmap.h:
+cmd/../runtime/spec.h:
+cmd/../runtime/seccomp.h:
+cmd/../runtime/seccomp_profile.h:
+cmd/../runtime/plan.h:
+cmd/../runtime/spec.h:
+cmd/../runtime/trace.h:
+cmd/output.h:
+cmd/../runtime/error.h:
+build-arm-linux-gnueabihf-static/example.h:

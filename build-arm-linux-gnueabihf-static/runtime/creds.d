@@ -1,0 +1,14 @@
+build-arm-linux-gnueabihf-static/runtime/creds.o: runtime/creds.c \
+ runtime/child.h runtime/error.h runtime/plan.h runtime/idmap.h \
+ runtime/spec.h runtime/seccomp.h runtime/seccomp_profile.h \
+ runtime/sync.h runtime/trace.h runtime/sys.h
+runtime/child.h:
+runtime/error.h:
+runtime/plan.h:
+runtime/idmap.h:
+runtime/spec.h:
+runtime/seccomp.h:
+runtime/seccomp_profile.h:
+runtime/sync.h:
+runtime/trace.h:
+runtime/sys.h:

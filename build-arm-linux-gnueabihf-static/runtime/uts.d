@@ -1,0 +1,13 @@
+build-arm-linux-gnueabihf-static/runtime/uts.o: runtime/uts.c \
+ runtime/child.h runtime/error.h runtime/plan.h runtime/idmap.h \
+ runtime/spec.h runtime/seccomp.h runtime/seccomp_profile.h \
+ runtime/sync.h runtime/trace.h
+runtime/child.h:
+runtime/error.h:
+runtime/plan.h:
+runtime/idmap.h:
+runtime/spec.h:
+runtime/seccomp.h:
+runtime/seccomp_profile.h:
+runtime/sync.h:
+runtime/trace.h:

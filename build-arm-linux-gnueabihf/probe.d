@@ -1,0 +1,1 @@
+build-arm-linux-gnueabihf/probe: tests/probe/probe.c

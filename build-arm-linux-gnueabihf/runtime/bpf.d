@@ -1,0 +1,2 @@
+build-arm-linux-gnueabihf/runtime/bpf.o: runtime/bpf.c runtime/bpf.h
+runtime/bpf.h:

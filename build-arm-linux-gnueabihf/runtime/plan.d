@@ -1,0 +1,11 @@
+build-arm-linux-gnueabihf/runtime/plan.o: runtime/plan.c runtime/plan.h \
+ runtime/error.h runtime/idmap.h runtime/spec.h runtime/seccomp.h \
+ runtime/seccomp_profile.h runtime/cleanup.h runtime/apparmor.h
+runtime/plan.h:
+runtime/error.h:
+runtime/idmap.h:
+runtime/spec.h:
+runtime/seccomp.h:
+runtime/seccomp_profile.h:
+runtime/cleanup.h:
+runtime/apparmor.h:
