@@ -407,7 +407,15 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                 struct rlimit cur;
                 if (!l->set)
                         continue;
-                if (getrlimit(r, &cur) == 0 && l->hard > cur.rlim_max && !can_raise_limits()) {
+                uint64_t soft = l->soft, hard = l->hard;
+                bool from_level = spec_line(s, "limits", spec_limit_name(r)) == 0;
+                if (from_level && getrlimit(r, &cur) == 0 && hard > cur.rlim_max &&
+                    !can_raise_limits()) {
+                        /* a level's limit is a ceiling, not a demand: never above the caller's */
+                        hard = cur.rlim_max;
+                        if (soft > hard)
+                                soft = hard;
+                } else if (getrlimit(r, &cur) == 0 && hard > cur.rlim_max && !can_raise_limits()) {
                         char have[32];
                         if (cur.rlim_max == RLIM_INFINITY)
                                 snprintf(have, sizeof have, "unlimited");
@@ -424,8 +432,8 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                                           have);
                 }
                 p->rlimits[p->nrlimits].resource = r;
-                p->rlimits[p->nrlimits].lim.rlim_cur = l->soft;
-                p->rlimits[p->nrlimits].lim.rlim_max = l->hard;
+                p->rlimits[p->nrlimits].lim.rlim_cur = soft;
+                p->rlimits[p->nrlimits].lim.rlim_max = hard;
                 p->nrlimits++;
         }
 

@@ -289,13 +289,13 @@ static const char *cache_dir(char *buf, size_t len, const char **why)
                 return NULL;
         }
         if (lstat(buf, &st) < 0) {
-                /* the parent (~/.cache) too, private as is usual for it */
+                /* the missing parents too: 0755 for root's /var/cache, 0700 for ~/.cache */
                 char parent[4096];
                 snprintf(parent, sizeof parent, "%s", buf);
-                char *slash = strrchr(parent, '/');
-                if (slash && slash != parent) {
-                        *slash = '\0';
-                        mkdir(parent, 0700);
+                for (char *p = parent + 1; (p = strchr(p, '/')); p++) {
+                        *p = '\0';
+                        mkdir(parent, geteuid() == 0 ? 0755 : 0700);
+                        *p = '/';
                 }
                 if (mkdir(buf, 0700) < 0 || lstat(buf, &st) < 0) {
                         *why = "cannot create the cache directory";

@@ -31,6 +31,37 @@ spec() { # spec FILE: the test rootfs, then stdin
 }
 as_user() { /bin/probe as 1000 1000 "$@"; }
 
+# the end-to-end suite of tests/e2e, as root and as user 1000, each TAP line counted here
+e2e() {
+	mkdir -p /tmp/e2e-root /tmp/e2e-user
+	chown 1000:1000 /tmp/e2e-user
+	for t in /vm/e2e/*.t; do
+		name=$(basename "$t" .t)
+		for role in root user; do
+			env="CRIB=/bin/crib ROOTFS=/rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/e2e-$role PATH=$PATH"
+			if [ $role = root ]; then
+				env $env sh "$t" >/tmp/e2e.out 2>&1
+			else
+				/bin/probe as 1000 1000 env $env sh "$t" >/tmp/e2e.out 2>&1
+			fi
+			while IFS= read -r l; do
+				case "$l" in
+				"ok "*"# SKIP"*) n=$((n + 1)); echo "VMTEST ok $n - e2e $role $name:${l#ok [0-9]*}" ;;
+				"ok "*) n=$((n + 1)); echo "VMTEST ok $n - e2e $role $name:${l#ok [0-9]* -}" ;;
+				"not ok "*) n=$((n + 1)); failed=$((failed + 1)); echo "VMTEST not ok $n - e2e $role $name:${l#not ok [0-9]* -}" ;;
+				"1..0 # SKIP"*) echo "VMTEST # e2e $role $name skipped:${l#1..0 # SKIP}" ;;
+				"#"*) echo "VMTEST $l" ;;
+				esac
+			done </tmp/e2e.out
+			grep -q '^1\.\.' /tmp/e2e.out || {
+				n=$((n + 1)); failed=$((failed + 1))
+				echo "VMTEST not ok $n - e2e $role $name: ended without a plan"
+				tail -n 5 /tmp/e2e.out | sed 's/^/VMTEST #   /'
+			}
+		done
+	done
+}
+
 echo
 echo "VMTEST # guest kernel $(uname -r) $(uname -m), cmdline: $(cat /proc/cmdline)"
 
@@ -61,6 +92,7 @@ EOF2
 	ok $? "crib check: seccomp filters ok"
 	grep -A2 '^\[apparmor\]' /tmp/check.ini | grep -q 'status = "ok"'
 	ok $? "crib check: AppArmor ok (built in and on)"
+	e2e
 	if ! command -v apparmor_parser >/dev/null 2>&1; then
 		echo "VMTEST # no apparmor_parser in this guest: the AppArmor profile is tested in the x86_64 guest"
 		echo "VMTEST summary $nonce $((n - failed)) $failed"
