@@ -1,3 +1,0 @@
-build-aarch64-linux-gnu-static/runtime/error.o: runtime/error.c \
- runtime/error.h
-runtime/error.h:

@@ -1,6 +1,0 @@
-build-aarch64-linux-gnu/cmd/levels.o: cmd/levels.c cmd/../runtime/spec.h \
- cmd/../runtime/error.h cmd/output.h cmd/../runtime/error.h
-cmd/../runtime/spec.h:
-cmd/../runtime/error.h:
-cmd/output.h:
-cmd/../runtime/error.h:

@@ -1,1 +1,0 @@
-build-aarch64-linux-gnu/probe: tests/probe/probe.c

@@ -1,2 +1,0 @@
-build-aarch64-linux-gnu/runtime/elf.o: runtime/elf.c runtime/elf.h
-runtime/elf.h:

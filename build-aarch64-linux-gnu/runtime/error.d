@@ -1,2 +1,0 @@
-build-aarch64-linux-gnu/runtime/error.o: runtime/error.c runtime/error.h
-runtime/error.h:

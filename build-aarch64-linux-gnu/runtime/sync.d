@@ -1,4 +1,0 @@
-build-aarch64-linux-gnu/runtime/sync.o: runtime/sync.c runtime/sync.h \
- runtime/error.h
-runtime/sync.h:
-runtime/error.h:

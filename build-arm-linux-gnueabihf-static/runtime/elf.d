@@ -1,3 +1,0 @@
-build-arm-linux-gnueabihf-static/runtime/elf.o: runtime/elf.c \
- runtime/elf.h
-runtime/elf.h:

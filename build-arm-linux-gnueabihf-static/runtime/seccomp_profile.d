@@ -1,9 +1,0 @@
-build-arm-linux-gnueabihf-static/runtime/seccomp_profile.o: \
- runtime/seccomp_profile.c runtime/seccomp_profile.h runtime/error.h \
- runtime/cleanup.h runtime/words.h \
- build-arm-linux-gnueabihf-static/seccomp-data.h
-runtime/seccomp_profile.h:
-runtime/error.h:
-runtime/cleanup.h:
-runtime/words.h:
-build-arm-linux-gnueabihf-static/seccomp-data.h:

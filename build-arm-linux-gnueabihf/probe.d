@@ -1,1 +1,0 @@
-build-arm-linux-gnueabihf/probe: tests/probe/probe.c

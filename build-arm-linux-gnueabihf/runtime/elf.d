@@ -1,2 +1,0 @@
-build-arm-linux-gnueabihf/runtime/elf.o: runtime/elf.c runtime/elf.h
-runtime/elf.h:

@@ -1,5 +1,0 @@
-build-arm-linux-gnueabihf/runtime/ini.o: runtime/ini.c runtime/ini.h \
- runtime/error.h runtime/cleanup.h
-runtime/ini.h:
-runtime/error.h:
-runtime/cleanup.h:

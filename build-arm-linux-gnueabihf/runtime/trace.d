@@ -1,4 +1,0 @@
-build-arm-linux-gnueabihf/runtime/trace.o: runtime/trace.c \
- runtime/trace.h runtime/error.h
-runtime/trace.h:
-runtime/error.h:

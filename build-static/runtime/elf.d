@@ -1,2 +1,0 @@
-build-static/runtime/elf.o: runtime/elf.c runtime/elf.h
-runtime/elf.h:

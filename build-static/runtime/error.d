@@ -1,2 +1,0 @@
-build-static/runtime/error.o: runtime/error.c runtime/error.h
-runtime/error.h:

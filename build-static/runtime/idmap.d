@@ -1,5 +1,0 @@
-build-static/runtime/idmap.o: runtime/idmap.c runtime/idmap.h \
- runtime/error.h runtime/spec.h
-runtime/idmap.h:
-runtime/error.h:
-runtime/spec.h:

@@ -1,8 +1,0 @@
-build-static/runtime/seccomp_profile.o: runtime/seccomp_profile.c \
- runtime/seccomp_profile.h runtime/error.h runtime/cleanup.h \
- runtime/words.h build-static/seccomp-data.h
-runtime/seccomp_profile.h:
-runtime/error.h:
-runtime/cleanup.h:
-runtime/words.h:
-build-static/seccomp-data.h:

@@ -1,5 +1,0 @@
-build-static/runtime/sys.o: runtime/sys.c runtime/sys.h runtime/error.h \
- runtime/trace.h
-runtime/sys.h:
-runtime/error.h:
-runtime/trace.h:

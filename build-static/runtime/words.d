@@ -1,4 +1,0 @@
-build-static/runtime/words.o: runtime/words.c runtime/words.h \
- runtime/error.h
-runtime/words.h:
-runtime/error.h:
