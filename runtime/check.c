@@ -34,6 +34,7 @@
 #include <zlib.h>
 
 #include "cleanup.h"
+#include "procfile.h"
 #include "idmap.h"
 #include "userns.h"
 
@@ -362,13 +363,6 @@ static void put(char *buf, size_t len, const char *fmt, ...)
         va_end(ap);
 }
 
-static long sysctl(const char *path)
-{
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        long v;
-        return f && fscanf(f, "%ld", &v) == 1 ? v : -1;
-}
-
 static void errno_evidence(struct check_row *r, const char *call, int e)
 {
         char name[32];
@@ -384,9 +378,9 @@ static void errno_evidence(struct check_row *r, const char *call, int e)
 static void userns_row(struct check_row *r, int e, bool unprivileged)
 {
         struct error err;
-        long clone = sysctl("/proc/sys/kernel/unprivileged_userns_clone");
-        long maxns = sysctl("/proc/sys/user/max_user_namespaces");
-        long aa = sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+        long clone = procfile_long("/proc/sys/kernel/unprivileged_userns_clone");
+        long maxns = procfile_long("/proc/sys/user/max_user_namespaces");
+        long aa = procfile_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
         errno_evidence(r, "unshare(CLONE_NEWUSER)", e);
         put(r->evidence, sizeof r->evidence, "; user.max_user_namespaces = %ld", maxns);
         if (clone >= 0)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "procfile.h"
 #include "apparmor.h"
 #include "seccomp_profile.h"
 
@@ -343,16 +344,6 @@ static int plan_env(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
-/* Read a small number from a /proc file; -1 when it cannot be read. */
-static long read_number(const char *path)
-{
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        long v;
-        if (!f || fscanf(f, "%ld", &v) != 1)
-                return -1;
-        return v;
-}
-
 static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 static void warn(struct plan *p, const char *fmt, ...)
 {
@@ -378,7 +369,7 @@ static bool can_raise_limits(void)
 /* Capability sets, limits and fds: computed here so the child only applies them. */
 static int plan_security(struct plan *p, const struct spec *s, struct error *err)
 {
-        long last = read_number("/proc/sys/kernel/cap_last_cap");
+        long last = procfile_long("/proc/sys/kernel/cap_last_cap");
         p->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
         uint64_t known = p->cap_last >= 63 ? ~0ULL : (1ULL << (p->cap_last + 1)) - 1;
         uint64_t unknown = s->caps_named & ~known;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "procfile.h"
 
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
 {
@@ -45,16 +46,6 @@ static int write_file(const struct trace *t, const char *path, const char *text,
         if (n != (ssize_t)len)
                 return error_set(err, n < 0 ? e : EIO, "cannot write '%s' to '%s'", shown, path);
         return 0;
-}
-
-/* Read a small number from a /proc/sys file; -1 when absent. */
-static long read_sysctl(const char *path)
-{
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        long v;
-        if (!f || fscanf(f, "%ld", &v) != 1)
-                return -1;
-        return v;
 }
 
 static const char *find_helper(const char *name, char *buf, size_t len)
@@ -194,7 +185,7 @@ int userns_clone_error(int flags, int e, struct error *err)
         }
         if (!(flags & CLONE_NEWUSER))
                 return -1;
-        long v = read_sysctl("/proc/sys/user/max_user_namespaces");
+        long v = procfile_long("/proc/sys/user/max_user_namespaces");
         if (e == ENOSPC && v == 0)
                 return error_hint(err, "user namespaces are disabled "
                                        "(user.max_user_namespaces = 0); enable them with: sudo "
@@ -206,11 +197,11 @@ int userns_clone_error(int flags, int e, struct error *err)
                                   v);
         if (e != EPERM)
                 return -1;
-        if (geteuid() != 0 && read_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+        if (geteuid() != 0 && procfile_long("/proc/sys/kernel/unprivileged_userns_clone") == 0)
                 return error_hint(err, "unprivileged user namespaces are disabled; enable them "
                                        "with: sudo sysctl kernel.unprivileged_userns_clone=1");
         if (geteuid() != 0 &&
-            read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+            procfile_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
                 return error_hint(err, "AppArmor restricts unprivileged user namespaces "
                                        "(kernel.apparmor_restrict_unprivileged_userns = 1); load "
                                        "crib's AppArmor profile with 'sudo make install-apparmor', "
