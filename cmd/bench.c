@@ -365,7 +365,19 @@ int cmd_bench(int argc, char **argv)
                         printf("\n");
                 }
         }
+        char cmd[128];
         double start = start_time(&b, b.target < 1 ? 11 : 31);
+        if (start < 0) {
+                error_set(&err, 0,
+                          "'crib run' of /bin/true in '%s' failed, so there is no start "
+                          "time to report",
+                          b.rootfs);
+                error_hint(&err, "run it by hand to see why: crib run SPEC -- /bin/true");
+                snprintf(cmd, sizeof cmd, "rm -rf %s", b.tmp);
+                if (system(cmd) != 0)
+                        fprintf(stderr, "crib: warning: could not remove %s\n", b.tmp);
+                return output_error(&err);
+        }
         if (csv)
                 printf("start_us,%.0f\n", start);
         else
@@ -374,7 +386,6 @@ int cmd_bench(int argc, char **argv)
                        start);
         seccomp_costs(&b, &d, csv);
 
-        char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf %s", b.tmp);
         if (system(cmd) != 0)
                 fprintf(stderr, "crib: warning: could not remove %s\n", b.tmp);
