@@ -139,7 +139,16 @@ EOF2
 		dmesg -c >/dev/null 2>&1
 		out=$(crib run /tmp/p.ini 2>/tmp/err)
 		rc=$?
-		log=$(dmesg 2>/dev/null | grep 'apparmor="DENIED"')
+		# kauditd prints audit records on its own schedule, after crib has returned: wait for them
+		tries=0
+		while :; do
+			log=$(dmesg 2>/dev/null | grep 'apparmor="DENIED"')
+			[ $profile = unconfined ] || [ $tries -ge 50 ] && break
+			echo "$log" | grep -q 'operation="mount"' && echo "$log" | grep -q sysrq-trigger &&
+				echo "$log" | grep -q /sys/firmware/ && break
+			tries=$((tries + 1))
+			sleep 0.1
+		done
 		if [ $profile = unconfined ]; then
 			is "$(echo $out)" "sysrq-ok mount-ok firmware-ok" "without the profile the same workload writes sysrq-trigger, mounts, reads /sys/firmware/memmap/0/type"
 		else
@@ -148,6 +157,7 @@ EOF2
 			has "$log" 'name="/proc/sysrq-trigger"' "the sysrq-trigger write leaves one"
 			has "$log" 'name="/sys/firmware/memmap/0/type"' "the /sys/firmware read leaves one"
 			echo "$log" | sed 's/^/VMTEST # /'
+			[ -n "$log" ] || dmesg | tail -20 | sed 's/^/VMTEST # dmesg: /'
 
 		fi
 	done
