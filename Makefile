@@ -32,7 +32,16 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
 LDFLAGS  ?=
-LDLIBS   := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
+LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
+# the four libraries are linked in statically (their -dev packages ship the .a files): every
+# `crib run` starts a process, and loading four shared objects costs more than setting up a
+# mount namespace; libc stays shared for NSS. An all-static build (LDFLAGS=-static) takes them
+# as they are.
+ifeq ($(filter -static,$(LDFLAGS)),)
+LDLIBS   := -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic
+else
+LDLIBS   := $(LIBS)
+endif
 CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib)
 
 RUNTIME_SRC := $(wildcard runtime/*.c)
