@@ -1,5 +1,6 @@
 /* bpf.h - classic BPF as seccomp uses it: run a program (for `crib seccomp explain` and the
- * tests), and build crib's ENOSYS guard that goes in front of libseccomp's program. */
+ * tests), build crib's ENOSYS guard that goes in front of libseccomp's program, and fold the
+ * program into fewer instructions. */
 #ifndef CRIB_BPF_H
 #define CRIB_BPF_H
 
@@ -23,5 +24,10 @@ struct bpf_guard_arch {
  * The guard answers ERRNO(ENOSYS) above each arch's max and falls through to whatever
  * follows it otherwise. */
 size_t bpf_enosys_guard(const struct bpf_guard_arch *arches, size_t n, struct sock_filter *out);
+
+/* Fold the program's comparison trees into binary searches over ranges (see bpf_fold.c): the
+ * same answer for every input, in fewer instructions. On success *out is malloc'd. Returns 0,
+ * or -1 when out of memory or the program is malformed. */
+int bpf_fold(const struct sock_filter *in, size_t n, struct sock_filter **out, size_t *outn);
 
 #endif

@@ -13,6 +13,7 @@
 struct seccomp_program {
         struct sock_filter *insns;
         size_t n;
+        size_t unfolded; /* compiled here: the length before bpf_fold(); 0 when loaded */
 };
 
 /* The architectures a filter for native `arch` covers, as Docker's archMap: x86_64 with x86
@@ -23,7 +24,7 @@ const char *seccomp_native_arch(void);
 bool seccomp_arch_known(const char *arch);
 
 /* Compile `p` for a container with bounding set `caps` on native `arch`, kernel kmaj.kmin:
- * libseccomp's binary-tree program behind crib's ENOSYS guard. */
+ * libseccomp's binary-tree program behind crib's ENOSYS guard, folded into ranges. */
 int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, unsigned kmaj,
                     unsigned kmin, struct seccomp_program *ret, struct error *err);
 
