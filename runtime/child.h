@@ -20,10 +20,14 @@ struct child {
         struct trace trace;
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
+        size_t step;        /* the step running, and when it started */
+        uint64_t step_start;
 };
 
 /* Child: run the setup steps and exec the workload; never returns. */
 _Noreturn void child_main(const struct plan *plan, int sync_fd);
+/* Child: run the steps from index `from` on (the workload's process, from crib's init). */
+_Noreturn void run_steps(struct child *c, size_t from);
 
 /* Child: apply ro/nosuid/nodev/noexec (MS_* in `flags`) to the mount on `path` (inside the
  * rootfs when rootfd >= 0, else an absolute path), to its submounts too when `recursive`. */
@@ -34,7 +38,7 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
 /* The steps, one mechanism per file (see the table in steps.c). Each runs in the child. */
-int step_wait_for_maps(struct child *c, struct error *err);   /* steps.c */
+int step_id_maps(struct child *c, struct error *err);         /* steps.c */
 int step_become_root(struct child *c, struct error *err);     /* creds.c */
 int step_parent_death(struct child *c, struct error *err);    /* creds.c */
 int step_mounts_private(struct child *c, struct error *err);  /* mounts.c */

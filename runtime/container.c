@@ -280,15 +280,21 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 goto out;
         }
 
-        t0 = trace_now_us();
-        trace_line(&r.trace, "parent: write the id maps and limits of %d", (int)r.pid);
-        if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
-            rlimits_apply(p, r.pid, &r.trace, err) < 0)
-                goto kill_child;
-        struct sync_msg go = {.type = SYNC_GO};
-        if (sync_send(&r.chan, &go, -1, err) < 0)
-                goto kill_child;
-        trace_line(&r.trace, "parent: send GO  %llu us", (unsigned long long)(trace_now_us() - t0));
+        if (p->self_maps) {
+                trace_line(&r.trace, "parent: the id maps are our own ids: %d writes them",
+                           (int)r.pid);
+        } else {
+                t0 = trace_now_us();
+                trace_line(&r.trace, "parent: write the id maps and limits of %d", (int)r.pid);
+                if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
+                    rlimits_apply(p, r.pid, &r.trace, err) < 0)
+                        goto kill_child;
+                struct sync_msg go = {.type = SYNC_GO};
+                if (sync_send(&r.chan, &go, -1, err) < 0)
+                        goto kill_child;
+                trace_line(&r.trace, "parent: send GO  %llu us",
+                           (unsigned long long)(trace_now_us() - t0));
+        }
 
         if (event_loop(&r, sigfd, err) < 0)
                 goto kill_child;

@@ -128,6 +128,14 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 sg[0] = '\0';
         p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || !strncmp(sg, "deny", 4);
 
+        /* the kernel lets a process in the new namespace map its own euid and egid (no other
+         * id, and the gid only with setgroups denied); root's child has no capability left in
+         * the parent namespace, so limits that need one are set by the parent too */
+        p->self_maps = p->uidmap.n == 1 && !p->uidmap.use_helper && p->uidmap.r[0].count == 1 &&
+                       p->uidmap.r[0].outside == geteuid() && p->gidmap.n == 1 &&
+                       !p->gidmap.use_helper && p->gidmap.r[0].count == 1 &&
+                       p->gidmap.r[0].outside == getegid() && p->deny_setgroups;
+
         unsigned uline = spec_line(s, "process", "user");
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
@@ -561,6 +569,8 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
             plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0 ||
             plan_apparmor(p, s, err) < 0)
                 goto fail;
+        if (p->privileged && p->nrlimits)
+                p->self_maps = false; /* raising a limit may need root's CAP_SYS_RESOURCE */
         return 0;
 fail:
         plan_free(p);

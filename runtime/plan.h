@@ -60,6 +60,9 @@ struct plan {
         /* id maps, written by the parent (userns.c) */
         struct idmap uidmap, gidmap;
         bool deny_setgroups; /* unprivileged single-id gid map: setgroups must be denied */
+        /* both maps are one id, the caller's own, and setgroups is denied: the child may write
+         * them itself (as unshare -r does), which saves the parent-child round trip */
+        bool self_maps;
 
         /* root filesystem */
         char *rootfs; /* absolute host path, symlinks resolved */

@@ -1,4 +1,4 @@
-/* rlimits.h - parent side of [limits]; see rlimits.c. */
+/* rlimits.h - [limits]; see rlimits.c. */
 #ifndef CRIB_RLIMITS_H
 #define CRIB_RLIMITS_H
 
@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "trace.h"
 
+/* Set the planned limits of process `pid` (0: the caller itself, the child with self_maps). */
 int rlimits_apply(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);
 
 #endif

@@ -15,7 +15,7 @@
  * loads in a third of the time; the folded program is checked against the unfolded one.
  *
  * Where it sits: the plan prepares the program; the child loads it after no_new_privs and
- * before crib's init forks the workload, so nothing in the container runs unfiltered.
+ * before crib's init starts the workload's process, so nothing in the container runs unfiltered.
  */
 #define _GNU_SOURCE
 #include "seccomp.h"

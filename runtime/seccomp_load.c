@@ -10,8 +10,8 @@
  * EBADF for the fd -1 used here; crib has no template process to clone from yet, so it loads
  * then too, and the trace says so.
  *
- * Where it sits: after no_new_privs and before crib's init forks the workload, so init (pid 1)
- * and everything after it run under the filter.
+ * Where it sits: after no_new_privs and before crib's init starts the workload's process, so init
+ * (pid 1) and everything after it run under the filter.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "rlimits.h"
+#include "userns.h"
 
 struct step {
         const char *name;
@@ -21,8 +23,9 @@ struct step {
 };
 
 static const struct step steps[] = {
-        /* until the parent has written uid_map and gid_map we have no usable ids */
-        {"wait for the id maps", step_wait_for_maps},
+        /* until uid_map and gid_map are written we have no usable ids: the parent writes them,
+         * or we do when they map only the caller's own ids */
+        {"get the id maps", step_id_maps},
         /* mapped now: take id 0 of the namespace, so files we create are root's inside */
         {"become root in the user namespace", step_become_root},
         /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
@@ -90,9 +93,15 @@ void child_warn(struct child *c, const char *fmt, ...)
         sync_send(&c->chan, &m, -1, &ignored);
 }
 
-/* Child: before anything, wait for SYNC_GO; EOF means crib died. */
-int step_wait_for_maps(struct child *c, struct error *err)
+/* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
+ * that says it wrote them; EOF means crib died. */
+int step_id_maps(struct child *c, struct error *err)
 {
+        if (c->plan->self_maps)
+                return userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
+                                       rlimits_apply(c->plan, 0, &c->trace, err) < 0
+                               ? -1
+                               : 0;
         struct sync_msg m;
         int r = sync_recv(&c->chan, &m, NULL, err);
         if (r == 0)
@@ -113,32 +122,37 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd)
                 .trace = {.on = plan->trace, .emit = emit_over_sync},
                 .pty_slave = -1,
         };
-        struct error err;
-        const size_t n = sizeof steps / sizeof steps[0];
-
         c.trace.ctx = &c;
         sigemptyset(&c.forwarded);
         for (const int *s =
                      (const int[]){SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0};
              *s; s++)
                 sigaddset(&c.forwarded, *s);
-        error_clear(&err);
 
-        for (size_t i = 0; i < n; i++) {
-                uint64_t t0 = trace_now_us();
-                trace_line(&c.trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n, steps[i].name,
+        run_steps(&c, 0);
+}
+
+_Noreturn void run_steps(struct child *c, size_t from)
+{
+        const size_t n = sizeof steps / sizeof steps[0];
+        struct error err;
+        error_clear(&err);
+        for (size_t i = from; i < n; i++) {
+                c->step = i;
+                c->step_start = trace_now_us();
+                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n, steps[i].name,
                            (int)getpid());
-                if (steps[i].run(&c, &err) < 0) {
+                if (steps[i].run(c, &err) < 0) {
                         struct sync_msg m = {.type = SYNC_ERROR};
                         struct error ignored;
                         m.u.err = err;
-                        sync_send(&c.chan, &m, -1, &ignored);
+                        sync_send(&c->chan, &m, -1, &ignored);
                         _exit(err.kind == ERROR_EXEC_NOTFOUND ? 127
                               : err.kind == ERROR_EXEC_FAILED ? 126
                                                               : 125);
                 }
-                trace_line(&c.trace, "  done in %llu us",
-                           (unsigned long long)(trace_now_us() - t0));
+                trace_line(&c->trace, "  done in %llu us",
+                           (unsigned long long)(trace_now_us() - c->step_start));
         }
         _exit(125); /* not reached: the last step execs or fails */
 }

@@ -1,10 +1,12 @@
-/* userns.c - user namespaces from the parent's side: the id maps and what stops them.
+/* userns.c - user namespaces: the id maps and what stops them.
  *
  * Kernel feature: user namespaces (user_namespaces(7)): the child is created with
- * CLONE_NEWUSER and has every capability inside it, but no usable ids until its parent writes
- * /proc/PID/uid_map and gid_map. An unprivileged parent may map only its own id, and only after
+ * CLONE_NEWUSER and has every capability inside it, but no usable ids until /proc/PID/uid_map
+ * and gid_map are written. An unprivileged user may map only its own id, and only after
  * writing "deny" to /proc/PID/setgroups for the gid map; larger maps go through the setuid
- * helpers newuidmap(1)/newgidmap(1) and /etc/subuid, /etc/subgid.
+ * helpers newuidmap(1)/newgidmap(1) and /etc/subuid, /etc/subgid. A map of the caller's own
+ * ids alone may be written from inside the new namespace too (as `unshare -r` does): then the
+ * child writes /proc/self/... itself and the parent has nothing to wait for.
  *
  * What goes wrong, and the hints given: unprivileged user namespaces switched off (Debian's
  * kernel.unprivileged_userns_clone, user.max_user_namespaces, Ubuntu's AppArmor restriction),
@@ -119,20 +121,22 @@ static int run_helper(const struct plan *p, const char *name, pid_t pid, const s
 
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err)
 {
-        char path[64], text[4096];
+        char path[64], text[4096], self[16];
         if (!p->userns)
                 return 0;
+        snprintf(self, sizeof self, "%d", (int)pid);
+        const char *who = pid ? self : "self";
         /* gid first: "deny" for setgroups must come before an unprivileged gid_map */
         if (p->gidmap.use_helper) {
                 if (run_helper(p, "newgidmap", pid, &p->gidmap, t, err) < 0)
                         return -1;
         } else {
                 if (p->deny_setgroups) {
-                        snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+                        snprintf(path, sizeof path, "/proc/%s/setgroups", who);
                         if (write_file(t, path, "deny", err) < 0)
                                 return -1;
                 }
-                snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+                snprintf(path, sizeof path, "/proc/%s/gid_map", who);
                 idmap_format(&p->gidmap, text, sizeof text);
                 if (write_file(t, path, text, err) < 0)
                         return error_hint(err, "the kernel refused the gid map; an unprivileged "
@@ -141,7 +145,7 @@ int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, st
         }
         if (p->uidmap.use_helper)
                 return run_helper(p, "newuidmap", pid, &p->uidmap, t, err);
-        snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+        snprintf(path, sizeof path, "/proc/%s/uid_map", who);
         idmap_format(&p->uidmap, text, sizeof text);
         if (write_file(t, path, text, err) < 0)
                 return error_hint(err, "the kernel refused the uid map; an unprivileged user may "

@@ -34,6 +34,17 @@ done
 kill -TERM $crib
 wait $crib
 
+# who writes the maps: the container itself when they are the caller's own ids alone (no
+# round trip to the parent), else the parent
+trace=$("$CRIB" run --trace "$T/s.ini" -- /bin/true 2>&1 >/dev/null)
+if [ "$ROLE" = user ]; then
+	assert_contains "$trace" 'write("/proc/self/uid_map", "0 '"$me"' 1") = ok' "a map of our own uid alone: the container writes /proc/self/uid_map"
+	assert_not_contains "$trace" "parent: send GO" "and the parent has nothing to send"
+else
+	assert_contains "$trace" "write(\"/proc/" "root's maps are written"
+	assert_contains "$trace" "parent: send GO" "by the parent (root keeps setgroups, which a self-written gid map cannot)"
+fi
+
 groups_test() { # groups_test UIDMAP GIDMAP DESCRIPTION
 	spec "$T/groups.ini" <<EOF2
 [process]
