@@ -25,40 +25,22 @@
 #include <sys/apparmor.h>
 #include <unistd.h>
 
+#include "bootline.h"
 #include "child.h"
 
-static bool raspberry_pi(void)
-{
-        char model[128] = "";
-        FILE *f = fopen("/proc/device-tree/model", "re");
-        if (f) {
-                if (!fgets(model, sizeof model, f))
-                        model[0] = '\0';
-                fclose(f);
-        }
-        return strstr(model, "Raspberry Pi") != NULL;
-}
-
-bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen)
+bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
 {
         if (aa_is_enabled() == 1)
                 return true;
         int e = errno;
-        const char *cmdline = access("/boot/firmware/cmdline.txt", F_OK) == 0
-                                      ? "/boot/firmware/cmdline.txt"
-                                      : "/boot/cmdline.txt";
+        *errnum = e;
         switch (e) {
         case ECANCELED:
                 snprintf(why, whylen, "it is built into this kernel but disabled at boot");
-                if (raspberry_pi())
-                        snprintf(fix, fixlen,
-                                 "add 'apparmor=1 security=apparmor' to the one line of %s and "
-                                 "reboot",
-                                 cmdline);
-                else
-                        snprintf(fix, fixlen,
-                                 "add 'apparmor=1 security=apparmor' (or an lsm= list with "
-                                 "apparmor) to the kernel command line and reboot");
+                snprintf(fix, fixlen,
+                         "add 'apparmor=1 security=apparmor' (or an lsm= list with apparmor) to "
+                         "the kernel command line%s, and reboot",
+                         bootline_where());
                 break;
         case ENOENT:
                 snprintf(why, whylen, "securityfs is not mounted");

@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Parent: true when AppArmor is built in and enabled; otherwise why not, and the fix. */
-bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen);
+/* Parent: true when AppArmor is built in and enabled; otherwise why not, the fix, and the
+ * errno of libapparmor's aa_is_enabled() (ENOSYS not built in, ECANCELED off at boot, ENOENT
+ * no securityfs). */
+bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum);
 
 #endif

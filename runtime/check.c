@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "apparmor.h"
+#include "bootline.h"
 #include "cleanup.h"
 #include "procfile.h"
 #include "idmap.h"
@@ -82,21 +84,6 @@ static void load_config(void)
         }
 }
 
-static bool is_raspberry_pi(void)
-{
-        char model[128] = "";
-        _cleanup_fclose_ FILE *f = fopen("/proc/device-tree/model", "re");
-        if (f && fgets(model, sizeof model, f))
-                return strstr(model, "Raspberry Pi") != NULL;
-        return false;
-}
-
-static const char *cmdline_file(void)
-{
-        return access("/boot/firmware/cmdline.txt", F_OK) == 0 ? "/boot/firmware/cmdline.txt"
-                                                               : "/boot/cmdline.txt";
-}
-
 /* "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and which wins. */
 static void set_config(struct check_row *r, const char *key, bool works)
 {
@@ -105,9 +92,10 @@ static void set_config(struct check_row *r, const char *key, bool works)
         if (!config) {
                 snprintf(r->config, sizeof r->config,
                          "no kernel config here (/proc/config.gz, /boot/config-*)%s",
-                         is_raspberry_pi() ? "; 'sudo modprobe configs' makes /proc/config.gz "
-                                             "appear"
-                                           : "");
+                         bootline_raspberry_pi()
+                                 ? "; 'sudo modprobe configs' makes /proc/config.gz "
+                                   "appear"
+                                 : "");
                 return;
         }
         snprintf(line, sizeof line, "\n%s=", key);
@@ -467,42 +455,20 @@ static void ns_rows(struct check_row *rows, size_t *n, const struct spec *spec)
 static void apparmor_rows(struct check_row *rows, size_t *n)
 {
         struct check_row *r = row(rows, n, "apparmor", "AppArmor", NEED_DEFAULT);
-        bool pi = is_raspberry_pi();
-        int enabled = aa_is_enabled();
-        int e = enabled == 1 ? 0 : errno;
-        set_config(r, "CONFIG_SECURITY_APPARMOR", enabled == 1);
-        if (enabled == 1) {
+        char why[256], fix[512];
+        int e = 0;
+        bool enabled = apparmor_available(why, sizeof why, fix, sizeof fix, &e);
+        set_config(r, "CONFIG_SECURITY_APPARMOR", enabled);
+        if (enabled) {
                 r->status = CHECK_OK;
                 snprintf(r->evidence, sizeof r->evidence, "aa_is_enabled() = 1");
         } else {
                 errno_evidence(r, "aa_is_enabled()", e);
-                switch (e) {
-                case ENOSYS:
-                        r->status = CHECK_MISSING;
-                        put(r->evidence, sizeof r->evidence, ": not built into this kernel");
-                        snprintf(
-                                r->remedy, sizeof r->remedy,
-                                "use a kernel built with CONFIG_SECURITY_APPARMOR=y (Debian's "
-                                "and Raspberry Pi OS's are); crib runs without AppArmor meanwhile");
-                        break;
-                case ECANCELED:
-                        r->status = CHECK_DISABLED;
-                        put(r->evidence, sizeof r->evidence, ": built in, disabled at boot");
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "add 'apparmor=1 security=apparmor' (or an lsm= list with "
-                                 "apparmor) to the kernel command line%s%s, and reboot",
-                                 pi ? " in " : "", pi ? cmdline_file() : "");
-                        break;
-                case ENOENT:
-                        r->status = CHECK_DISABLED;
-                        put(r->evidence, sizeof r->evidence, ": securityfs is not mounted");
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "sudo mount -t securityfs securityfs /sys/kernel/security");
-                        break;
-                default:
-                        r->status = CHECK_ERROR;
-                        break;
-                }
+                put(r->evidence, sizeof r->evidence, ": %s", why);
+                snprintf(r->remedy, sizeof r->remedy, "%s", fix);
+                r->status = e == ENOSYS                     ? CHECK_MISSING
+                            : e == ECANCELED || e == ENOENT ? CHECK_DISABLED
+                                                            : CHECK_ERROR;
                 return;
         }
         /* enabled: are crib's profiles loaded, and can we switch to one? */
@@ -564,8 +530,8 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
         set_config(r, "CONFIG_CGROUPS", v1 || v2);
         if (v1 && !v2)
                 snprintf(r->remedy, sizeof r->remedy,
-                         "for cgroup v2 boot with systemd.unified_cgroup_hierarchy=1%s%s",
-                         is_raspberry_pi() ? " in " : "", is_raspberry_pi() ? cmdline_file() : "");
+                         "for cgroup v2 boot with systemd.unified_cgroup_hierarchy=1%s",
+                         bootline_where());
 
         r = row(rows, n, "cgroup_delegation", "cgroup v2 subtree delegated to you", NEED_OPTIONAL);
         char own[512] = "", dir[1100], procs[1200];
@@ -753,9 +719,8 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                 if (e == EOPNOTSUPP)
                         snprintf(r->remedy, sizeof r->remedy,
                                  "built in but off: add landlock to the lsm= list on the kernel "
-                                 "command line%s%s",
-                                 is_raspberry_pi() ? " in " : "",
-                                 is_raspberry_pi() ? cmdline_file() : "");
+                                 "command line%s",
+                                 bootline_where());
                 else if (e)
                         snprintf(r->remedy, sizeof r->remedy,
                                  "use a kernel built with CONFIG_SECURITY_LANDLOCK=y");

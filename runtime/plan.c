@@ -506,7 +506,8 @@ static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err
         /* prefer, unless the spec asks for it by name or says require */
         p->apparmor_required = s->apparmor_require || line != 0;
         char why[256], fix[512];
-        if (apparmor_available(why, sizeof why, fix, sizeof fix)) {
+        int aa_errno;
+        if (apparmor_available(why, sizeof why, fix, sizeof fix, &aa_errno)) {
                 snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
                 return 0;
         }
