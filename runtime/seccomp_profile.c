@@ -207,20 +207,31 @@ static bool valid_syscall_name(const char *s)
         return true;
 }
 
-static int add_names(struct profile_rule *r, const char *text, const char *name, unsigned line,
-                     struct error *err)
+/* a line of system call names, each checked */
+static int split_names(const char *text, const char *name, unsigned line, char ***ret, size_t *n,
+                       struct error *err)
 {
         char **w = NULL;
-        size_t n = 0;
-        if (words_split(text, &w, &n, err) < 0)
+        if (words_split(text, &w, n, err) < 0)
                 return bad("%s", err->msg);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < *n; i++) {
                 if (!valid_syscall_name(w[i])) {
                         bad("'%s' is not a system call name", w[i]);
                         words_free(w);
                         return -1;
                 }
         }
+        *ret = w;
+        return 0;
+}
+
+static int add_names(struct profile_rule *r, const char *text, const char *name, unsigned line,
+                     struct error *err)
+{
+        char **w = NULL;
+        size_t n = 0;
+        if (split_names(text, name, line, &w, &n, err) < 0)
+                return -1;
         if (r->nnames + n > PROFILE_MAX_NAMES) {
                 words_free(w);
                 return bad("too many names in one rule");
@@ -244,8 +255,8 @@ static int drop_names(struct profile *p, const char *text, const char *name, uns
 {
         char **w = NULL;
         size_t n = 0;
-        if (words_split(text, &w, &n, err) < 0)
-                return bad("%s", err->msg);
+        if (split_names(text, name, line, &w, &n, err) < 0)
+                return -1;
         for (size_t i = 0; i < n; i++) {
                 bool found = false;
                 for (size_t k = 0; k < p->n; k++) {
