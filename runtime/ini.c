@@ -123,7 +123,7 @@ static int read_line(FILE *f, char *buf, size_t size, size_t *ret_len)
 {
         size_t n = 0;
         int ch;
-        while ((ch = getc(f)) != EOF) {
+        while ((ch = getc_unlocked(f)) != EOF) {
                 if (n < size - 1)
                         buf[n] = (char)ch;
                 n++;
