@@ -103,6 +103,14 @@ for p in /proc/asound /proc/acpi /proc/interrupts /proc/kcore /proc/keys /proc/l
 		assert_eq "$out" "0" "$p is masked (reads empty)"
 	fi
 done
+# the masked directories share one empty tmpfs: each is read-only and takes no new entry
+run_crib run "$T/m.ini" -- /bin/sh -c 'for p in /proc/asound /proc/acpi /proc/scsi /sys/firmware /sys/devices/virtual/powercap; do
+	[ -d $p ] || continue
+	mkdir $p/x 2>/dev/null && echo "$p takes a new entry"
+	grep " $p " /proc/self/mountinfo | cut -d" " -f6 | cut -d, -f1 | tr "\n" " "
+done'
+case "$out" in "" | *entry* | *rw*) ok 1 "every masked directory is read-only and stays empty (got: $out)" ;;
+*) ok 0 "every masked directory is read-only and stays empty ($out)" ;; esac
 run_crib run "$T/m.ini" -- /bin/sh -c 'cat /proc/interrupts | wc -c'
 spec "$T/um.ini" <<'EOF2'
 [security]
