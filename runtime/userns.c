@@ -187,6 +187,24 @@ int userns_clone_error(int flags, int e, struct error *err)
                                           namespaces[i].key);
                 }
         }
+        /* a namespace type switched off or used up: user.max_<ns>_namespaces */
+        for (size_t i = 1; e == ENOSPC && i < sizeof namespaces / sizeof namespaces[0]; i++) {
+                char path[64];
+                if (!(flags & namespaces[i].flag))
+                        continue;
+                snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", namespaces[i].ns);
+                long max = procfile_long(path);
+                if (max == 0) {
+                        error_set(err, e, "cannot create %s namespace", namespaces[i].ns);
+                        return error_hint(err,
+                                          "%s namespaces are switched off here "
+                                          "(user.max_%s_namespaces = 0): enable them with: sudo "
+                                          "sysctl user.max_%s_namespaces=15000, or set %s = no "
+                                          "in [namespaces]",
+                                          namespaces[i].ns, namespaces[i].ns, namespaces[i].ns,
+                                          namespaces[i].key);
+                }
+        }
         if (!(flags & CLONE_NEWUSER))
                 return -1;
         long v = procfile_long("/proc/sys/user/max_user_namespaces");
