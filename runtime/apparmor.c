@@ -33,7 +33,8 @@ bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int 
         if (aa_is_enabled() == 1)
                 return true;
         int e = errno;
-        *errnum = e;
+        if (errnum)
+                *errnum = e;
         switch (e) {
         case ECANCELED:
                 snprintf(why, whylen, "it is built into this kernel but disabled at boot");

@@ -173,12 +173,14 @@ struct intervals {
         size_t n;
 };
 
-/* emit a binary search over intervals lo..hi-1 whose root gets `label`; returns the label
- * to jump to for it (an interval alone needs no instruction: its exit's label) */
+/* emit a binary search over intervals lo..hi-1, its root labelled `label` (-1: a new label);
+ * returns the label to jump to for it (an interval alone needs no instruction: its exit's) */
 static int emit_search(struct fold *fd, const struct intervals *iv, size_t lo, size_t hi, int label)
 {
         if (hi - lo == 1)
                 return iv->exit[lo];
+        if (label < 0)
+                label = fd->next_label++;
         size_t mid = lo + (hi - lo) / 2;
         size_t at = fd->nitems;
         struct item *it = add_item(fd);
@@ -186,8 +188,8 @@ static int emit_search(struct fold *fd, const struct intervals *iv, size_t lo, s
                 return -1;
         *it = (struct item){.f = {.code = BPF_JMP | BPF_JGE | BPF_K, .k = iv->start[mid]},
                             .label = label};
-        int jf = emit_search(fd, iv, lo, mid, fd->next_label++);
-        int jt = emit_search(fd, iv, mid, hi, fd->next_label++);
+        int jf = emit_search(fd, iv, lo, mid, -1);
+        int jt = emit_search(fd, iv, mid, hi, -1);
         if (jf < 0 || jt < 0)
                 return -1;
         fd->items[at].jf = jf;
@@ -253,69 +255,73 @@ static int copy_instruction(struct fold *fd, size_t i)
         return 0;
 }
 
-/* turn labels into offsets, adding a `ja` after each conditional jump that is too long */
+/* the first conditional jump (item *at, side *which: 0 jt, 1 jf) more than 255 ahead;
+ * 1 found, 0 none, -1 a backward jump (a malformed program) */
+static int far_jump(const struct fold *fd, const size_t *pos, size_t *at, int *which)
+{
+        for (size_t i = 0; i < fd->nitems; i++) {
+                const struct item *it = &fd->items[i];
+                if (BPF_CLASS(it->f.code) != BPF_JMP || is_ja(&it->f))
+                        continue;
+                for (int w = 0; w < 2; w++) {
+                        size_t target = pos[w ? it->jf : it->jt];
+                        if (target <= i)
+                                return -1;
+                        if (target - i - 1 > 255) {
+                                *at = i;
+                                *which = w;
+                                return 1;
+                        }
+                }
+        }
+        return 0;
+}
+
+/* turn labels into offsets, adding a `ja` right after each conditional jump that is too long
+ * (which lengthens others: repeat until none is) */
 static int lay_out(struct fold *fd, struct sock_filter **out, size_t *outn)
 {
+        _cleanup_free_ size_t *pos = NULL;
         for (;;) {
-                size_t labels = (size_t)fd->next_label;
-                _cleanup_free_ size_t *pos = malloc(labels * sizeof *pos);
-                if (!pos)
+                free(pos);
+                if (!(pos = malloc((size_t)fd->next_label * sizeof *pos)))
                         return -1;
                 for (size_t i = 0; i < fd->nitems; i++)
                         pos[fd->items[i].label] = i;
-                bool grew = false;
-                for (size_t i = 0; i < fd->nitems; i++) {
-                        struct item *it = &fd->items[i];
-                        if (BPF_CLASS(it->f.code) != BPF_JMP || is_ja(&it->f))
-                                continue;
-                        for (int which = 0; which < 2; which++) {
-                                int target = which ? it->jf : it->jt;
-                                if (pos[target] <= i)
-                                        return -1; /* never: every jump goes forward */
-                                if (pos[target] - i - 1 <= 255)
-                                        continue;
-                                /* a trampoline right after the jump */
-                                if (!add_item(fd))
-                                        return -1;
-                                it = &fd->items[i];
-                                memmove(&fd->items[i + 2], &fd->items[i + 1],
-                                        (fd->nitems - i - 2) * sizeof *it);
-                                int label = fd->next_label++;
-                                fd->items[i + 1] = (struct item){.f = {.code = BPF_JMP | BPF_JA},
-                                                                 .label = label,
-                                                                 .jt = target,
-                                                                 .jf = -1};
-                                if (which)
-                                        it->jf = label;
-                                else
-                                        it->jt = label;
-                                grew = true;
-                                break;
-                        }
-                        if (grew)
-                                break;
-                }
-                if (grew)
-                        continue;
-                if (fd->nitems > BPF_MAXINSNS)
+                size_t i;
+                int which, r = far_jump(fd, pos, &i, &which);
+                if (r < 0)
                         return -1;
-                struct sock_filter *prog = malloc(fd->nitems * sizeof *prog);
-                if (!prog)
+                if (r == 0)
+                        break;
+                if (!add_item(fd))
                         return -1;
-                for (size_t i = 0; i < fd->nitems; i++) {
-                        const struct item *it = &fd->items[i];
-                        prog[i] = it->f;
-                        if (is_ja(&it->f))
-                                prog[i].k = (uint32_t)(pos[it->jt] - i - 1);
-                        else if (BPF_CLASS(it->f.code) == BPF_JMP) {
-                                prog[i].jt = (uint8_t)(pos[it->jt] - i - 1);
-                                prog[i].jf = (uint8_t)(pos[it->jf] - i - 1);
-                        }
-                }
-                *out = prog;
-                *outn = fd->nitems;
-                return 0;
+                memmove(&fd->items[i + 2], &fd->items[i + 1],
+                        (fd->nitems - i - 2) * sizeof fd->items[0]);
+                struct item *it = &fd->items[i];
+                int *side = which ? &it->jf : &it->jt;
+                fd->items[i + 1] = (struct item){
+                        .f = {.code = BPF_JMP | BPF_JA}, .label = fd->next_label, .jt = *side};
+                *side = fd->next_label++;
         }
+        if (fd->nitems > BPF_MAXINSNS)
+                return -1;
+        struct sock_filter *prog = malloc(fd->nitems * sizeof *prog);
+        if (!prog)
+                return -1;
+        for (size_t i = 0; i < fd->nitems; i++) {
+                const struct item *it = &fd->items[i];
+                prog[i] = it->f;
+                if (is_ja(&it->f))
+                        prog[i].k = (uint32_t)(pos[it->jt] - i - 1);
+                else if (BPF_CLASS(it->f.code) == BPF_JMP) {
+                        prog[i].jt = (uint8_t)(pos[it->jt] - i - 1);
+                        prog[i].jf = (uint8_t)(pos[it->jf] - i - 1);
+                }
+        }
+        *out = prog;
+        *outn = fd->nitems;
+        return 0;
 }
 
 int bpf_fold(const struct sock_filter *in, size_t n, struct sock_filter **out, size_t *outn)

@@ -40,10 +40,10 @@ int step_hide_paths(struct child *c, struct error *err)
                                       "size=0k,nr_inodes=1,mode=0555", err);
                 else /* the same empty tmpfs again: a bind costs less than a new one */
                         r = sys_mount(&c->trace, empty, path, NULL, NULL, MS_BIND, NULL, err);
-                if (r == 0 && S_ISDIR(st.st_mode) && !empty)
-                        empty = path;
                 if (r < 0)
                         return error_wrap(err, "hiding '%s'", path);
+                if (S_ISDIR(st.st_mode) && !empty)
+                        empty = path;
         }
         for (size_t i = 0; p->readonly && i < p->readonly->n; i++) {
                 const char *path = p->readonly->items[i];

@@ -128,14 +128,6 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 sg[0] = '\0';
         p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || !strncmp(sg, "deny", 4);
 
-        /* the kernel lets a process in the new namespace map its own euid and egid (no other
-         * id, and the gid only with setgroups denied); root's child has no capability left in
-         * the parent namespace, so limits that need one are set by the parent too */
-        p->self_maps = p->uidmap.n == 1 && !p->uidmap.use_helper && p->uidmap.r[0].count == 1 &&
-                       p->uidmap.r[0].outside == geteuid() && p->gidmap.n == 1 &&
-                       !p->gidmap.use_helper && p->gidmap.r[0].count == 1 &&
-                       p->gidmap.r[0].outside == getegid() && p->deny_setgroups;
-
         unsigned uline = spec_line(s, "process", "user");
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
@@ -506,8 +498,7 @@ static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err
         /* prefer, unless the spec asks for it by name or says require */
         p->apparmor_required = s->apparmor_require || line != 0;
         char why[256], fix[512];
-        int aa_errno;
-        if (apparmor_available(why, sizeof why, fix, sizeof fix, &aa_errno)) {
+        if (apparmor_available(why, sizeof why, fix, sizeof fix, NULL)) {
                 snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
                 return 0;
         }
@@ -519,6 +510,17 @@ static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err
         warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s", why, name,
              fix);
         return 0;
+}
+
+/* May the child write its own id maps (and limits)? The kernel lets a process in the new user
+ * namespace map its own euid and egid alone, the gid only with setgroups denied. Root's child
+ * has no capability left in the parent namespace, so root's limits stay with the parent. */
+static bool self_maps(const struct plan *p)
+{
+        const struct idmap *u = &p->uidmap, *g = &p->gidmap;
+        return p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
+               u->r[0].outside == geteuid() && g->n == 1 && !g->use_helper && g->r[0].count == 1 &&
+               g->r[0].outside == getegid() && p->deny_setgroups && !(p->privileged && p->nrlimits);
 }
 
 int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
@@ -570,8 +572,7 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
             plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0 ||
             plan_apparmor(p, s, err) < 0)
                 goto fail;
-        if (p->privileged && p->nrlimits)
-                p->self_maps = false; /* raising a limit may need root's CAP_SYS_RESOURCE */
+        p->self_maps = self_maps(p);
         return 0;
 fail:
         plan_free(p);

@@ -1,10 +1,12 @@
-/* rlimits.c - the spec's [limits], set on the container from the outside.
+/* rlimits.c - the spec's [limits], set on the container's first process.
  *
  * Kernel feature: resource limits (getrlimit(2), prlimit(2)). They are inherited by every child,
  * so setting them on the container's first process covers the whole container. The parent sets
  * them with prlimit(2) before the child goes on: raising a hard limit needs CAP_SYS_RESOURCE in
  * the initial user namespace, which root's crib has and the container (in its own user
- * namespace) never does. The plan has already refused what the caller could not raise itself.
+ * namespace) never does. When the child writes its own id maps (an unprivileged caller, who has
+ * no such capability either) it sets them on itself, prlimit(0, ...). The plan has already
+ * refused what the caller could not raise itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +24,7 @@ static const char *value(rlim_t v, char *buf, size_t len)
         return buf;
 }
 
-/* Parent: after clone, before the child goes on. */
+/* Parent: after clone, before the child goes on; or the child itself, with pid 0. */
 int rlimits_apply(const struct plan *p, pid_t pid, const struct trace *t, struct error *err)
 {
         for (size_t i = 0; i < p->nrlimits; i++) {

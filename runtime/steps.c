@@ -97,11 +97,11 @@ void child_warn(struct child *c, const char *fmt, ...)
  * that says it wrote them; EOF means crib died. */
 int step_id_maps(struct child *c, struct error *err)
 {
-        if (c->plan->self_maps)
-                return userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
-                                       rlimits_apply(c->plan, 0, &c->trace, err) < 0
-                               ? -1
-                               : 0;
+        if (c->plan->self_maps) {
+                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0)
+                        return -1;
+                return rlimits_apply(c->plan, 0, &c->trace, err);
+        }
         struct sync_msg m;
         int r = sync_recv(&c->chan, &m, NULL, err);
         if (r == 0)

@@ -171,38 +171,32 @@ int userns_clone_error(int flags, int e, struct error *err)
                                                    : "cannot create the container's namespaces";
         error_set(err, e, "%s", what);
 
-        /* a namespace type this kernel was built without: EINVAL, and no /proc/self/ns entry */
         for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++) {
                 char path[64];
+                const char *ns = namespaces[i].ns;
                 if (!(flags & namespaces[i].flag))
                         continue;
-                snprintf(path, sizeof path, "/proc/self/ns/%s", namespaces[i].ns);
+                /* a type this kernel was built without: EINVAL, and no /proc/self/ns entry */
+                snprintf(path, sizeof path, "/proc/self/ns/%s", ns);
                 if (access(path, F_OK) < 0 && errno == ENOENT) {
-                        error_set(err, e, "cannot create %s namespace", namespaces[i].ns);
+                        error_set(err, e, "cannot create %s namespace", ns);
                         return error_hint(err,
                                           "this kernel was built without %s namespaces (%s=y); "
                                           "set %s = no in [namespaces], or use a kernel that "
                                           "has them",
-                                          namespaces[i].ns, namespaces[i].config,
-                                          namespaces[i].key);
+                                          ns, namespaces[i].config, namespaces[i].key);
                 }
-        }
-        /* a namespace type switched off or used up: user.max_<ns>_namespaces */
-        for (size_t i = 1; e == ENOSPC && i < sizeof namespaces / sizeof namespaces[0]; i++) {
-                char path[64];
-                if (!(flags & namespaces[i].flag))
-                        continue;
-                snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", namespaces[i].ns);
-                long max = procfile_long(path);
-                if (max == 0) {
-                        error_set(err, e, "cannot create %s namespace", namespaces[i].ns);
+                /* a type switched off: user.max_<ns>_namespaces = 0 (user's own case below) */
+                snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", ns);
+                if (e == ENOSPC && namespaces[i].flag != CLONE_NEWUSER &&
+                    procfile_long(path) == 0) {
+                        error_set(err, e, "cannot create %s namespace", ns);
                         return error_hint(err,
                                           "%s namespaces are switched off here "
                                           "(user.max_%s_namespaces = 0): enable them with: sudo "
                                           "sysctl user.max_%s_namespaces=15000, or set %s = no "
                                           "in [namespaces]",
-                                          namespaces[i].ns, namespaces[i].ns, namespaces[i].ns,
-                                          namespaces[i].key);
+                                          ns, ns, ns, namespaces[i].key);
                 }
         }
         if (!(flags & CLONE_NEWUSER))
