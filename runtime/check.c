@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <pwd.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
@@ -33,6 +32,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "account.h"
 #include "apparmor.h"
 #include "bootline.h"
 #include "cleanup.h"
@@ -599,8 +599,9 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                 struct error err;
                 FILE *f = fopen("/etc/subuid", "re");
                 if (f) {
-                        struct passwd *pw = getpwuid(getuid());
-                        idmap_read_subids(f, pw ? pw->pw_name : NULL, getuid(), sub, &nsub, &err);
+                        struct account a;
+                        account_of(getuid(), &a);
+                        idmap_read_subids(f, a.name[0] ? a.name : NULL, getuid(), sub, &nsub, &err);
                         fclose(f);
                 }
                 if (!have) {

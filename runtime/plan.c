@@ -10,7 +10,6 @@
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <limits.h>
-#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "cleanup.h"
 #include "procfile.h"
 #include "apparmor.h"
@@ -86,14 +86,15 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
         struct idmap_range subuids[IDMAP_MAX_SUBIDS], subgids[IDMAP_MAX_SUBIDS];
         size_t nsubuids = 0, nsubgids = 0;
         const char *user = NULL;
+        struct account acct;
 
         if (!p->userns)
                 return 0;
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
          * (the NSS lookup is not free) */
         if (s->uidmap.line || s->gidmap.line) {
-                struct passwd *pw = getpwuid(p->host_uid);
-                user = pw ? pw->pw_name : NULL;
+                account_of(p->host_uid, &acct);
+                user = acct.name[0] ? acct.name : NULL;
         }
         /* only read /etc/subuid when the map may need it */
         if (s->uidmap.line && !p->privileged) {

@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
-#include <pwd.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "bpf.h"
 #include "cleanup.h"
 #include "trace.h"
@@ -299,6 +299,14 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
         return h;
 }
 
+/* An absolute path to a directory of ours. */
+static bool own_dir(const char *path)
+{
+        struct stat st;
+        return path && path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+               st.st_uid == geteuid();
+}
+
 const char *seccomp_cache_dir(char *buf, size_t len)
 {
         const char *xdg = getenv("XDG_CACHE_HOME");
@@ -308,15 +316,13 @@ const char *seccomp_cache_dir(char *buf, size_t len)
         } else if (xdg && xdg[0] == '/') {
                 snprintf(buf, len, "%s/crib", xdg);
         } else {
-                struct stat hs;
+                struct account a;
                 /* a HOME left over from another user (sudo, setpriv) is not ours to use */
-                if (home && (home[0] != '/' || stat(home, &hs) < 0 || hs.st_uid != geteuid()))
-                        home = NULL;
-                if (!home) {
-                        struct passwd *pw = getpwuid(geteuid());
-                        home = pw ? pw->pw_dir : NULL;
+                if (!own_dir(home)) {
+                        account_of(geteuid(), &a);
+                        home = a.home;
                 }
-                if (!home)
+                if (!own_dir(home))
                         return NULL;
                 snprintf(buf, len, "%s/.cache/crib", home);
         }

@@ -1,5 +1,6 @@
 /* Unit tests of id-map resolution (runtime/idmap.c). */
 #define _GNU_SOURCE
+#include "../../runtime/account.h"
 #include "../../runtime/idmap.h"
 #include "../lib/tap.h"
 
@@ -34,6 +35,18 @@ int main(void)
         ok(nsub == 2, "by name and by number, bad lines skipped (%zu)", nsub);
         ok(sub[0].outside == 100000 && sub[0].count == 65536, "first range");
         ok(sub[1].outside == 300000 && sub[1].count == 1000, "second range (numeric owner)");
+
+        /* the host account that finds those lines, from passwd(5) without NSS */
+        const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
+                              "alice:x:1001:1001:Alice,,,:/home/alice:/bin/sh\n"
+                              "bob:x:1002:1002::/srv/bob:/bin/sh\n";
+        struct account a;
+        f = fmemopen((void *)passwd, strlen(passwd), "r");
+        ok(account_read(f, 1001, &a) && !strcmp(a.name, "alice") && !strcmp(a.home, "/home/alice"),
+           "passwd: uid 1001 is alice, home /home/alice (%s, %s)", a.name, a.home);
+        rewind(f);
+        ok(!account_read(f, 1003, &a) && !a.name[0] && !a.home[0], "passwd: no line for uid 1003");
+        fclose(f);
 
         struct spec s = load(HEAD);
         ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) == 0,
