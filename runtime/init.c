@@ -54,11 +54,14 @@ static int workload_start(void *arg)
 {
         struct child *c = arg;
         /* only the workload's process reports from here on: one sender, in order */
-        trace_line(&c->trace,
-                   "  clone(CLONE_VM|CLONE_VFORK) = %d (the workload; crib's init stays as pid %d)",
-                   (int)getpid(), (int)getppid());
-        trace_line(&c->trace, "  done in %llu us",
-                   (unsigned long long)(trace_now_us() - c->step_start));
+        if (c->trace.on) {
+                trace_line(&c->trace,
+                           "  clone(CLONE_VM|CLONE_VFORK) = %d (the workload; crib's init stays "
+                           "as pid %d)",
+                           (int)getpid(), (int)getppid());
+                trace_line(&c->trace, "  done in %llu us",
+                           (unsigned long long)(trace_now_us() - c->step_start));
+        }
         run_steps(c, c->step + 1);
 }
 

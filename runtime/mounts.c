@@ -115,19 +115,20 @@ static int mountpoint(struct child *c, int rootfd, const char *path, bool dir, s
         _cleanup_close_ int pfd = mountpoint(c, rootfd, parent, true, err);
         if (pfd < 0)
                 return -1;
+        /* what we just made is opened from its parent, which was resolved safely; a name
+         * swapped for a symlink in between fails (O_NOFOLLOW, O_DIRECTORY) */
         if (dir) {
                 if (sys_mkdirat(&c->trace, pfd, name, path, 0755, err) < 0)
                         return -1;
+                fd = openat(pfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         } else {
-                int f = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-                               0644);
-                trace_line(&c->trace, "  create(\"%s\") = %s", path, f >= 0 ? "0" : "-1");
-                if (f < 0 && errno != EEXIST)
+                fd = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+                trace_line(&c->trace, "  create(\"%s\") = %s", path, fd >= 0 ? "0" : "-1");
+                if (fd < 0 && errno != EEXIST)
                         return error_set(err, errno, "cannot create mountpoint '%s'", path);
-                if (f >= 0)
-                        close(f);
+                if (fd < 0) /* made by someone else meanwhile: resolve it as any path */
+                        fd = resolve(rootfd, rel);
         }
-        fd = resolve(rootfd, rel);
         if (fd < 0)
                 return error_set(err, errno, "cannot open '%s' in the rootfs", path);
         return fd;

@@ -139,9 +139,11 @@ _Noreturn void run_steps(struct child *c, size_t from)
         error_clear(&err);
         for (size_t i = from; i < n; i++) {
                 c->step = i;
-                c->step_start = trace_now_us();
-                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n, steps[i].name,
-                           (int)getpid());
+                if (c->trace.on) { /* getpid() and the clock only for the trace */
+                        c->step_start = trace_now_us();
+                        trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n,
+                                   steps[i].name, (int)getpid());
+                }
                 if (steps[i].run(c, &err) < 0) {
                         struct sync_msg m = {.type = SYNC_ERROR};
                         struct error ignored;
@@ -151,8 +153,9 @@ _Noreturn void run_steps(struct child *c, size_t from)
                               : err.kind == ERROR_EXEC_FAILED ? 126
                                                               : 125);
                 }
-                trace_line(&c->trace, "  done in %llu us",
-                           (unsigned long long)(trace_now_us() - c->step_start));
+                if (c->trace.on)
+                        trace_line(&c->trace, "  done in %llu us",
+                                   (unsigned long long)(trace_now_us() - c->step_start));
         }
         _exit(125); /* not reached: the last step execs or fails */
 }
