@@ -11,7 +11,7 @@
 bool account_read(FILE *f, uid_t uid, struct account *ret)
 {
         struct passwd pw, *found;
-        char buf[1024];
+        char buf[4096]; /* fgetpwent_r stops at a longer line (ERANGE) */
         memset(ret, 0, sizeof *ret);
         while (fgetpwent_r(f, &pw, buf, sizeof buf, &found) == 0) {
                 if (pw.pw_uid != uid)

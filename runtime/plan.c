@@ -91,7 +91,7 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
         if (!p->userns)
                 return 0;
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
-         * (the NSS lookup is not free) */
+         * (reading /etc/passwd is not free) */
         if (s->uidmap.line || s->gidmap.line) {
                 account_of(p->host_uid, &acct);
                 user = acct.name[0] ? acct.name : NULL;
