@@ -68,7 +68,12 @@ static char *spec_relative(const struct spec *s, const char *path)
         _cleanup_free_ char *copy = strdup(s->path);
         if (!copy)
                 return NULL;
-        if (asprintf(&out, "%s/%s", dirname(copy), path) < 0)
+        const char *dir = dirname(copy);
+        if (!strcmp(dir, ".")) /* a spec in the working directory: the path as written */
+                return strdup(path);
+        while (path[0] == '.' && path[1] == '/')
+                path += 2;
+        if (asprintf(&out, "%s/%s", dir, path) < 0)
                 return NULL;
         return out;
 }

@@ -30,6 +30,11 @@ assert_eq "$(echo "$err" | head -n 1)" "crib: $T/nr.ini:2: rootfs '$T/missing-ro
 assert_contains "$err" "crib: hint: build a busybox rootfs there with: rootfs-tools/mkrootfs" "with a remedy"
 [ ! -e "$T/missing-rootfs" ]
 ok $? "and it is not created"
+# a spec in the working directory: the paths as written, not joined to "."
+printf '[container]\nrootfs = ./missing-rootfs\n[process]\nargs = /bin/true\n' >"$T/nr2.ini"
+(cd "$T" && run_crib run nr2.ini && echo "$err" | head -n 1 >"$T/.first")
+assert_eq "$(cat "$T/.first")" "crib: nr2.ini:2: rootfs './missing-rootfs' does not exist: No such file or directory" \
+	"a spec in the working directory: the rootfs path as written"
 
 : >"$T/afile"
 printf '[container]\nrootfs = afile\n[process]\nargs = /bin/true\n' >"$T/nd.ini"

@@ -63,7 +63,7 @@ assert_eq "$(try "$T/mine.ini" getpid)" EPERM "seccomp = PATH: a profile of one'
 printf 'default errno EPERM\n[allow if arg9 == 1]\nread\n' >"$T/bad.profile"
 printf '[security]\nseccomp = ./bad.profile\n[process]\nargs = /bin/true\n' | spec "$T/bad.ini"
 run_crib run "$T/bad.ini"
-assert_eq "$rc:$err" "125:crib: $T/./bad.profile:2: expected 'if argN OP VALUE' (N from 0 to 5)" "a broken profile: FILE:LINE and 125"
+assert_eq "$rc:$err" "125:crib: $T/bad.profile:2: expected 'if argN OP VALUE' (N from 0 to 5)" "a broken profile: FILE:LINE and 125"
 
 # the cache: compiled once, then loaded; a bad file is recompiled, never loaded
 cached() { echo "$err" | sed -n 's/.*\(kept in\|from\) \([^ ]*\.bpf\).*/\2/p' | head -n 1; }
