@@ -32,9 +32,10 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
-# and a dynamic crib spends ~0.4 ms of each run mapping and relocating shared objects (measured
-# with tests/bench/start-time). crib uses no NSS (runtime/account.h), so the static glibc needs no
-# module at run time. LDFLAGS= builds a dynamic crib, with the four libraries still static.
+# and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
+# symbols lazily again in the container's processes (measured with tests/bench/start-time).
+# crib uses no NSS (runtime/account.h), so the static glibc needs no module at run time.
+# LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
 LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
 ifeq ($(filter -static,$(LDFLAGS)),)

@@ -465,10 +465,13 @@ static void apparmor_rows(struct check_row *rows, size_t *n)
         } else {
                 errno_evidence(r, "aa_is_enabled()", e);
                 put(r->evidence, sizeof r->evidence, ": %s", why);
-                snprintf(r->remedy, sizeof r->remedy, "%s", fix);
                 r->status = e == ENOSYS                     ? CHECK_MISSING
                             : e == ECANCELED || e == ENOENT ? CHECK_DISABLED
                                                             : CHECK_ERROR;
+                /* an errno libapparmor does not document has no remedy but the evidence (the
+                 * generic one, "see 'crib check'", is for crib run) */
+                if (r->status != CHECK_ERROR)
+                        snprintf(r->remedy, sizeof r->remedy, "%s", fix);
                 return;
         }
         /* enabled: are crib's profiles loaded, and can we switch to one? */

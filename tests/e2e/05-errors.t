@@ -110,8 +110,8 @@ if unshare -Ur true 2>/dev/null; then
 	assert_eq "$out" "crib: cannot create user namespace: No space left on device
 crib: hint: user namespaces are disabled (user.max_user_namespaces = 0); enable them with: sudo sysctl user.max_user_namespaces=15000" \
 		"names the sysctl and the fix"
-	# network namespaces switched off: the helper that makes it fails while the container
-	# is being set up; the parent explains with the limit it sees
+	# network namespaces switched off: the clone fails with ENOSPC, and the parent names the
+	# namespace whose limit is 0
 	unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_net_namespaces && exec "$0" run "$1"' "$CRIB" "$T/t.ini" >"$T/o" 2>&1 </dev/null
 	rc=$?
 	out=$(strip_aa <"$T/o")
