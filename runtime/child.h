@@ -20,7 +20,9 @@ struct child {
         struct trace trace;
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
-        size_t step;        /* the step running, and when it started */
+        int init_ready;     /* the workload's ends of the pipes to crib's init (init.c) */
+        int init_go;
+        size_t step; /* the step running, and when it started */
         uint64_t step_start;
 };
 
@@ -60,6 +62,7 @@ int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
 int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
 int step_close_fds(struct child *c, struct error *err);       /* fds.c */
 int step_apparmor(struct child *c, struct error *err);        /* apparmor.c */
+int step_wait_init(struct child *c, struct error *err);       /* init.c */
 int step_exec(struct child *c, struct error *err);            /* exec.c */
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef CRIB_CLEANUP_H
 #define CRIB_CLEANUP_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +35,19 @@ static inline void cleanup_fclosep(FILE **f)
         }
 }
 
-#define _cleanup_free_   __attribute__((cleanup(cleanup_freep)))
-#define _cleanup_close_  __attribute__((cleanup(cleanup_closep)))
-#define _cleanup_fclose_ __attribute__((cleanup(cleanup_fclosep)))
+static inline void cleanup_closedirp(DIR **d)
+{
+        if (*d) {
+                int saved = errno;
+                closedir(*d);
+                errno = saved;
+        }
+}
+
+#define _cleanup_free_     __attribute__((cleanup(cleanup_freep)))
+#define _cleanup_close_    __attribute__((cleanup(cleanup_closep)))
+#define _cleanup_fclose_   __attribute__((cleanup(cleanup_fclosep)))
+#define _cleanup_closedir_ __attribute__((cleanup(cleanup_closedirp)))
 
 /* Return *pp and leave NULL behind, so the cleanup attribute on pp does nothing. */
 #define steal_ptr(pp)                                                                              \

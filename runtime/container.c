@@ -21,9 +21,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -236,6 +240,62 @@ static int event_loop(struct run *r, int sigfd, struct error *err)
         return 0;
 }
 
+/* Our children now, by pid: with the host's /proc, the lines 'PPid:' of /proc/PID/status. */
+static size_t list_children(pid_t *ret, size_t max)
+{
+        _cleanup_closedir_ DIR *d = opendir("/proc");
+        struct dirent *e;
+        size_t n = 0;
+        pid_t self = getpid();
+        while (d && n < max && (e = readdir(d))) {
+                char path[64], line[128];
+                pid_t pid = (pid_t)atoi(e->d_name);
+                if (pid <= 0)
+                        continue;
+                snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+                _cleanup_fclose_ FILE *f = fopen(path, "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (!strncmp(line, "PPid:", 5)) {
+                                if (atoi(line + 5) == self)
+                                        ret[n++] = pid;
+                                break;
+                        }
+        }
+        return n;
+}
+
+/* Without a pid namespace, nothing kills what the workload left running when crib's init exits
+ * (with one, the kernel does). We are its subreaper: kill and reap each process that came back
+ * to us, and theirs, until none is left. Bounded: a process that forks faster than this loop
+ * kills would keep it going, so after 64 rounds it stops and says so. */
+static void kill_leftovers(struct run *r)
+{
+        if (r->plan->clone_flags & CLONE_NEWPID)
+                return;
+        size_t killed = 0;
+        for (int round = 0; round < 64; round++) {
+                pid_t pids[256];
+                size_t n = list_children(pids, 256);
+                if (!n) {
+                        if (killed)
+                                trace_line(&r->trace,
+                                           "parent: killed %zu processes the workload left "
+                                           "running (pid = no)",
+                                           killed);
+                        return;
+                }
+                for (size_t i = 0; i < n; i++)
+                        kill(pids[i], SIGKILL);
+                for (size_t i = 0; i < n; i++)
+                        while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+                                ;
+                killed += n;
+        }
+        if (r->hooks->warn)
+                r->hooks->warn(r->hooks->ctx, "processes the workload left running (pid = no) "
+                                              "kept forking; some may still be running");
+}
+
 int container_run(const struct plan *p, const struct container_hooks *h, int *ret_status,
                   struct error *err)
 {
@@ -261,6 +321,11 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 goto out;
         }
 
+        /* without a pid namespace, what the workload leaves running comes back to us */
+        if (!(p->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+                error_set(err, errno, "cannot become a child subreaper");
+                goto out;
+        }
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
         r.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
@@ -299,6 +364,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         if (event_loop(&r, sigfd, err) < 0)
                 goto kill_child;
         relay_end(&r.relay);
+        kill_leftovers(&r);
         if (r.have_error) {
                 *err = r.child_err;
                 goto out;
@@ -325,6 +391,7 @@ kill_child:
         while (!r.reaped && waitpid(r.pid, &r.status, 0) < 0 && errno == EINTR)
                 ;
         relay_end(&r.relay);
+        kill_leftovers(&r);
 out:
         if (r.chan.fd >= 0)
                 close(r.chan.fd);

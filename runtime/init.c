@@ -1,4 +1,5 @@
-/* init.c - crib's own pid 1 (`init = yes`, the default).
+/* init.c - crib's own pid 1 (`init = yes`, the default), and what it gives up before the
+ * workload runs.
  *
  * Kernel features: pid namespaces (pid_namespaces(7)). The first process of a new pid namespace
  * is its init: orphans are reparented to it and must be reaped, and signals without a handler
@@ -11,12 +12,51 @@
  *
  * The forwarded signals are blocked from the start of the setup (the parent blocks them before
  * clone), so one sent early waits instead of being lost, and sigwaitinfo(2) takes them here.
+ *
+ * crib's init is crib itself (cloned, never exec'd): /proc/1/exe is the host's crib binary, and
+ * it lives beside the workload for the container's whole life. So it holds the least it can,
+ * and holds it before the workload's first instruction (runc and crun learned each point from a
+ * CVE; CVE-2019-5736 is the one about the binary):
+ *
+ *   not dumpable   from the moment the id maps are written (steps.c), so /proc/1/{mem,fd,exe,
+ *                  root,environ} and ptrace(2) need CAP_SYS_PTRACE in the user namespace that
+ *                  owns init's memory: the host's, which a container in a user namespace never
+ *                  has. This is also why the crib binary needs no sealed memfd copy of itself
+ *                  (runc's answer): no process of such a container can open /proc/1/exe at all,
+ *                  and while init runs the file cannot be opened for writing (ETXTBSY), while
+ *                  everything in the pid namespace dies with it. Only `user = no` with
+ *                  +SYS_PTRACE gives a container that capability; crib warns that such a
+ *                  container is real root with ptrace, which no launcher can contain.
+ *   no capability  the bounding set emptied and every set cleared; init takes the workload's
+ *                  uid and gid, so it may still signal the workload without CAP_KILL
+ *   no descriptor  all closed: not the sync socket, not the terminal, not what crib inherited
+ *   no terminal    a session of its own (setsid(2)), so the host's terminal is not its
+ *                  controlling terminal and TIOCSTI on it is refused
+ *   a death signal  SIGKILL when crib dies, set after the last change of ids (which clears it),
+ *                  and it cannot be taken back: init's own seccomp filter allows only the
+ *                  calls the loop below makes (waiting, reaping, kill, exit), whoever asks
+ *                  init to make them (a ptrace(2) tracer included)
+ *
+ * The workload's process starts with clone(CLONE_VM) on its own stack, sharing init's memory
+ * (no copy: a fork here cost ~250 us). It runs the rest of the setup, then waits on a pipe;
+ * init, woken by the other pipe, gives everything up and lets the workload exec. The two never
+ * run at the same time until the exec, so they never use the shared memory (errno included)
+ * at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,16 +88,138 @@ static _Noreturn void init_loop(pid_t workload, const sigset_t *forwarded)
         }
 }
 
+#if defined(__x86_64__)
+#define INIT_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define INIT_AUDIT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define INIT_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__arm__) && defined(__ARMEL__)
+#define INIT_AUDIT_ARCH AUDIT_ARCH_ARM
+#elif defined(__riscv) && __riscv_xlen == 64
+#define INIT_AUDIT_ARCH AUDIT_ARCH_RISCV64
+#endif
+
+/* The system calls init makes from here on, and nothing else. */
+static const long init_calls[] = {
+        SYS_rt_sigtimedwait,
+#ifdef SYS_rt_sigtimedwait_time64
+        SYS_rt_sigtimedwait_time64,
+#endif
+        SYS_rt_sigreturn,
+        SYS_restart_syscall,
+        SYS_wait4,
+        SYS_waitid,
+        SYS_kill,
+        SYS_write,
+        SYS_close,
+        SYS_exit,
+        SYS_exit_group,
+#ifdef SYS_close_range
+        SYS_close_range,
+#endif
+};
+#define N_INIT_CALLS (sizeof init_calls / sizeof init_calls[0])
+
+/* Init's own filter: the calls above are allowed, any other (or another architecture's) fails
+ * with EPERM. Stacked on the container's filter, so it only takes away. 0, or -1 with errno. */
+static int load_init_filter(void)
+{
+#ifdef INIT_AUDIT_ARCH
+        struct sock_filter f[4 + N_INIT_CALLS + 2];
+        size_t n = 0;
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                              offsetof(struct seccomp_data, arch));
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, INIT_AUDIT_ARCH, 1, 0);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                              offsetof(struct seccomp_data, nr));
+        for (size_t i = 0; i < N_INIT_CALLS; i++) /* match: jump to the allow at the end */
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+                                                      (uint32_t)init_calls[i],
+                                                      (uint8_t)(N_INIT_CALLS - i), 0);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        struct sock_fprog prog = {.len = (unsigned short)n, .filter = f};
+        return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+#else
+        errno = ENOSYS; /* an architecture crib has no number table for: said in the trace */
+        return -1;
+#endif
+}
+
+/* Child: crib's init, while the workload's process waits just before its exec. Give up every
+ * capability, id, descriptor and terminal of the setup; keep only `keep` (the pipe that lets
+ * the workload go). Errors go to the parent over the sync socket, which is closed last. */
+static int init_let_go(struct child *c, int keep, struct error *err)
+{
+        const struct plan *p = c->plan;
+        int dropped = 0;
+
+        /* the workload's change of ids, made in this shared memory, may have reset it */
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        for (int cap = 0; cap <= p->cap_last; cap++) {
+                if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 1)
+                        continue;
+                if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+                        return error_set(err, errno, "crib's init cannot drop capability %d", cap);
+                dropped++;
+        }
+        if (p->set_groups && setgroups(0, NULL) < 0)
+                return error_set(err, errno, "crib's init cannot drop its groups");
+        if (setresgid(p->gid, p->gid, p->gid) < 0 || setresuid(p->uid, p->uid, p->uid) < 0)
+                return error_set(err, errno, "crib's init cannot take uid %u gid %u", p->uid,
+                                 p->gid);
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct none[2] = {{0, 0, 0}, {0, 0, 0}};
+        if (syscall(SYS_capset, &h, none) < 0)
+                return error_set(err, errno, "crib's init cannot clear its capabilities");
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        /* the change of ids reset both: not dumpable, and killed with crib */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                return error_set(err, errno, "crib's init cannot set its process attributes");
+        struct pollfd pfd = {.fd = c->chan.fd, .events = POLLIN};
+        if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)))
+                _exit(125); /* crib died before the death signal was set */
+        pid_t sid = setsid();
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return error_set(err, errno, "crib's init cannot set no_new_privs");
+        if (c->trace.on)
+                trace_line(&c->trace,
+                           "  crib's init: dropped %d capabilities, uid %u gid %u, setsid() = %d, "
+                           "not dumpable, death signal SIGKILL, no_new_privs; now its own "
+                           "seccomp filter (%zu calls allowed) and every descriptor closed",
+                           dropped, p->uid, p->gid, (int)sid, N_INIT_CALLS);
+        /* EINVAL or ENOSYS: a kernel without seccomp filters (the plan said so already) */
+        if (load_init_filter() < 0 && errno != EINVAL && errno != ENOSYS)
+                return error_set(err, errno, "crib's init cannot load its own seccomp filter");
+        /* from here on nothing is reported: the sync socket is one of the descriptors */
+        if (keep > 0)
+                syscall(SYS_close_range, 0U, (unsigned)keep - 1, 0U);
+        syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U);
+        return 0;
+}
+
+/* The pipes between init and the workload's process: `ready` (workload -> init: the setup is
+ * done) and `go` (init -> workload: init has let go). Each side keeps its own ends. */
+struct handshake {
+        int ready[2], go[2];
+};
+static struct handshake hs;
+
 /* The workload's process starts here, on its own stack, in the memory of crib's init (which
- * waits, suspended, until it execs or exits): it reports the step and runs the rest. */
+ * waits until it says it is ready): it reports the step and runs the rest. */
 static int workload_start(void *arg)
 {
         struct child *c = arg;
-        /* only the workload's process reports from here on: one sender, in order */
+        close(hs.ready[0]);
+        close(hs.go[1]);
+        c->init_ready = hs.ready[1];
+        c->init_go = hs.go[0];
+        /* only the workload's process reports from here on, until it says it is ready */
         if (c->trace.on) {
                 trace_line(&c->trace,
-                           "  clone(CLONE_VM|CLONE_VFORK) = %d (the workload; crib's init stays "
-                           "as pid %d)",
+                           "  clone(CLONE_VM) = %d (the workload; crib's init stays as pid %d)",
                            (int)getpid(), (int)getppid());
                 trace_line(&c->trace, "  done in %llu us",
                            (unsigned long long)(trace_now_us() - c->step_start));
@@ -65,35 +227,64 @@ static int workload_start(void *arg)
         run_steps(c, c->step + 1);
 }
 
-/* Child: the setup process, after the mounts and the terminal are in place. The rest of the
- * steps run in the workload's process; the setup process itself becomes init and never
- * returns.
- *
- * The workload's process is started like posix_spawn(3) starts one: clone(2) with CLONE_VM
- * and CLONE_VFORK, so nothing of crib's memory is copied and init sleeps until the exec. A
- * fork(2) here cost ~250 us on this class of machine (page tables, then copy-on-write faults in
- * both processes); this costs ~30. What the workload's process does before exec is only system
- * calls on the plan, as every step is; its fds, credentials and signal mask are its own. */
+/* Child: the setup process, after the mounts, the terminal and the filter are in place. The
+ * rest of the steps run in the workload's process; the setup process itself becomes init and
+ * never returns. */
 int step_start_init(struct child *c, struct error *err)
 {
-        /* the workload's stack, used by that process alone (init is asleep until its exec) */
+        /* the workload's stack, used by that process alone */
         static char stack[256 * 1024] __attribute__((aligned(16)));
         const struct plan *p = c->plan;
         if (!p->init)
                 return 0;
         if (!(p->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
                 return error_set(err, errno, "cannot become a child subreaper");
-        /* init's own copies: the workload's process may change the shared struct child */
-        int chan = c->chan.fd, pty_slave = c->pty_slave;
+        if (pipe2(hs.ready, O_CLOEXEC) < 0 || pipe2(hs.go, O_CLOEXEC) < 0)
+                return error_set(err, errno, "cannot create the pipes to crib's init");
         sigset_t forwarded = c->forwarded;
-        pid_t pid =
-                clone(workload_start, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, c);
+        pid_t pid = clone(workload_start, stack + sizeof stack, CLONE_VM | SIGCHLD, c);
         if (pid < 0)
                 return error_set(err, errno, "cannot start the workload's process");
-        /* init keeps nothing of the setup */
-        close(chan);
-        if (pty_slave >= 0)
-                close(pty_slave);
-        prctl(PR_SET_DUMPABLE, 0);
+        close(hs.ready[1]);
+        close(hs.go[0]);
+        char b;
+        ssize_t n;
+        while ((n = read(hs.ready[0], &b, 1)) < 0 && errno == EINTR)
+                ;
+        if (n == 1) {
+                /* the workload's process waits for `go`: init alone runs now */
+                if (init_let_go(c, hs.go[1], err) < 0) {
+                        struct sync_msg m = {.type = SYNC_ERROR};
+                        struct error ignored;
+                        m.u.err = *err;
+                        sync_send(&c->chan, &m, -1, &ignored);
+                        kill(pid, SIGKILL);
+                        _exit(125);
+                }
+                if (write(hs.go[1], "g", 1) != 1)
+                        kill(pid, SIGKILL);
+        } else {
+                /* the workload's setup failed and it exits; it runs no code of its own */
+                syscall(SYS_close_range, 0U, ~0U, 0U);
+        }
+        close(hs.go[1]);
         init_loop(pid, &forwarded);
+}
+
+/* Child: the workload's process, after its last setup step and before exec: tell init the
+ * setup is done and wait until init has let go of everything. */
+int step_wait_init(struct child *c, struct error *err)
+{
+        if (!c->plan->init)
+                return 0;
+        char b = 'r';
+        ssize_t n = write(c->init_ready, &b, 1);
+        close(c->init_ready);
+        while (n == 1 && (n = read(c->init_go, &b, 1)) < 0 && errno == EINTR)
+                ;
+        close(c->init_go);
+        trace_line(&c->trace, "  write(ready); read(go) = %zd", n);
+        if (n != 1)
+                return error_set(err, EPIPE, "crib's init did not give up its privileges");
+        return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -50,10 +51,11 @@ static const struct step steps[] = {
         {"open the terminal", step_open_terminal},
         /* before the filter, which needs it; it holds for init and the workload alike */
         {"set no_new_privs", step_no_new_privs},
-        /* before the fork, so crib's init runs under the filter too; every step below makes
+        /* before the clone, so crib's init runs under the filter too; every step below makes
          * only calls the default profile allows */
         {"load the seccomp filter", step_seccomp},
-        /* from here on the workload's process; this one stays as pid 1 (crib's init) */
+        /* from here on the workload's process; this one stays as pid 1 (crib's init) and
+         * waits, holding everything, until the workload's setup is done */
         {"start crib's init as pid 1", step_start_init},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
@@ -69,6 +71,9 @@ static const struct step steps[] = {
         {"mark crib's descriptors close-on-exec", step_close_fds},
         /* last, so the workload and nothing before it runs under the profile */
         {"set the AppArmor profile for exec", step_apparmor},
+        /* init gives up its capabilities, ids, descriptors and terminal before the workload's
+         * first instruction exists (init.c) */
+        {"wait for crib's init to let go", step_wait_init},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */
         {"exec the workload", step_exec},
 };
@@ -93,14 +98,27 @@ void child_warn(struct child *c, const char *fmt, ...)
         sync_send(&c->chan, &m, -1, &ignored);
 }
 
+/* Child: not dumpable from now on, before any code of the workload exists, so that no process
+ * of the container can ptrace(2) this one or open its /proc/PID/{mem,fd,exe} (init.c). Not
+ * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written. */
+static int not_dumpable(struct child *c, struct error *err)
+{
+        int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot make the setup process not dumpable");
+        return 0;
+}
+
 /* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
  * that says it wrote them; EOF means crib died. */
 int step_id_maps(struct child *c, struct error *err)
 {
         if (c->plan->self_maps) {
-                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0)
+                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
+                    rlimits_apply(c->plan, 0, &c->trace, err) < 0)
                         return -1;
-                return rlimits_apply(c->plan, 0, &c->trace, err);
+                return not_dumpable(c, err);
         }
         struct sync_msg m;
         int r = sync_recv(&c->chan, &m, NULL, err);
@@ -111,7 +129,7 @@ int step_id_maps(struct child *c, struct error *err)
         if (m.type != SYNC_GO)
                 return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
         trace_line(&c->trace, "  read(sync) = GO (maps written)");
-        return 0;
+        return not_dumpable(c, err);
 }
 
 _Noreturn void child_main(const struct plan *plan, int sync_fd)
@@ -121,6 +139,8 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd)
                 .chan = {.fd = sync_fd},
                 .trace = {.on = plan->trace, .emit = emit_over_sync},
                 .pty_slave = -1,
+                .init_ready = -1,
+                .init_go = -1,
         };
         c.trace.ctx = &c;
         sigemptyset(&c.forwarded);
