@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -391,6 +392,26 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                      names);
         }
         uint64_t set = s->caps & known;
+        if (!p->userns) {
+                /* real root gets what crib itself may hold: the bounding set it runs under (a
+                 * root inside another container may lack some) */
+                uint64_t own = 0;
+                for (int c = 0; c <= p->cap_last; c++)
+                        if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+                                own |= 1ULL << c;
+                uint64_t missing = set & ~own;
+                unsigned line = spec_line(s, "security", "capabilities");
+                if (missing && line) {
+                        int c = __builtin_ctzll(missing);
+                        error_at(err, s->path, line,
+                                 "capability %s is not in crib's own bounding set, so a "
+                                 "container without a user namespace cannot have it",
+                                 spec_cap_name(c) ? spec_cap_name(c) : "?");
+                        return error_hint(err, "leave it out, or run crib where root has it "
+                                               "(see CapBnd in /proc/self/status)");
+                }
+                set &= own; /* a level's list is a ceiling */
+        }
         /* all five sets agree: root gets them from the bounding set at exec, another user
          * through the ambient set, which needs them permitted and inheritable */
         p->cap_bounding = p->cap_permitted = p->cap_effective = set;
