@@ -136,6 +136,9 @@ check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump
 demo:
 	rootfs-tools/install-deps demo
 	$(MAKE) all
+	@# as root, crib refuses a root-owned rootfs other users can reach (a setuid file the
+	@# container made there would be host root's): the demo's lives in a 0700 directory
+	mkdir -p $(BUILD)/demo && chmod 0700 $(BUILD)/demo
 	rootfs-tools/mkrootfs $(BUILD)/demo/rootfs
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini

@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "../runtime/cleanup.h"
 #include "../runtime/container.h"
 #include "../runtime/plan.h"
 #include "../runtime/spec.h"
 #include "../runtime/trace.h"
+#include "../runtime/userns.h"
 #include "output.h"
 
 #ifndef CRIB_VERSION
@@ -90,6 +92,18 @@ static int cmd_run(int argc, char **argv)
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
         if (loaded < 0)
                 return output_error(&err);
+        /* root's containers map root's own range of ids: give it one the first time */
+        if (geteuid() == 0 && userns_is_initial() && spec.ns_user &&
+            (!spec.uidmap.line || spec.uidmap.is_auto || !spec.gidmap.line ||
+             spec.gidmap.is_auto)) {
+                char note[256];
+                if (userns_root_range(note, sizeof note, &err) < 0) {
+                        spec_free(&spec);
+                        return output_error(&err);
+                }
+                if (note[0])
+                        output_warning("%s", note);
+        }
         struct plan plan;
         if (plan_build(&spec, override, trace, &plan, &err) < 0) {
                 spec_free(&spec);

@@ -14,12 +14,27 @@
 #include "sync.h"
 #include "trace.h"
 
+/* What the parent opened for the child: the child may run as a host user that cannot walk to
+ * the rootfs or a bind source (root's containers map root's range), and a name looked up once
+ * cannot be swapped for another between the parent's checks and the mount. The rootfs is the
+ * child's working directory from the clone on (the parent enters it by descriptor, and a new
+ * mount namespace carries the working directory over to its own copy of the mount). */
+struct launch_fds {
+        /* root only (opening a mount tree needs CAP_SYS_ADMIN): a detached copy of each bind's
+         * source (open_tree(2) OPEN_TREE_CLONE), which may be attached in another mount
+         * namespace; -1: the child binds the source by its name */
+        int src[PLAN_MAX_MOUNTS];
+};
+
 struct child {
         const struct plan *plan;
+        const struct launch_fds *fds;
+        int root; /* the container's root mount (after step_bind_rootfs), or -1 */
         struct sync_chan chan;
         struct trace trace;
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
+        int rootfs_tree;    /* the idmapped rootfs from the parent (SYNC_ROOTFS), or -1 */
         int init_ready;     /* the workload's ends of the pipes to crib's init (init.c) */
         int init_go;
         size_t step; /* the step running, and when it started */
@@ -27,7 +42,7 @@ struct child {
 };
 
 /* Child: run the setup steps and exec the workload; never returns. */
-_Noreturn void child_main(const struct plan *plan, int sync_fd);
+_Noreturn void child_main(const struct plan *plan, int sync_fd, const struct launch_fds *fds);
 /* Child: run the steps from index `from` on (the workload's process, from crib's init). */
 _Noreturn void run_steps(struct child *c, size_t from);
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -36,6 +37,12 @@
 #include <unistd.h>
 
 #include "child.h"
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
 #include "cleanup.h"
 #include "pty.h"
 #include "rlimits.h"
@@ -240,6 +247,36 @@ static int event_loop(struct run *r, int sigfd, struct error *err)
         return 0;
 }
 
+/* Root: open a detached copy of every bind source's mount tree, once, here. */
+static int launch_open(const struct plan *p, struct launch_fds *fds, struct error *err)
+{
+        if (!p->privileged)
+                return 0;
+        for (size_t i = 0; i < p->nmounts; i++) {
+                const struct mount_op *op = &p->mounts[i];
+                if (op->kind != MOP_BIND && (op->kind != MOP_DEV_NODE || !p->userns))
+                        continue;
+                unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC;
+                if (op->flags & MS_REC)
+                        flags |= AT_RECURSIVE;
+                fds->src[i] = (int)syscall(SYS_open_tree, AT_FDCWD, op->src, flags);
+                if (fds->src[i] < 0 && errno == ENOSYS)
+                        return 0; /* before Linux 5.2: the child binds by name */
+                if (fds->src[i] < 0)
+                        return error_set(err, errno, "cannot open bind source '%s'", op->src);
+        }
+        return 0;
+}
+
+static void launch_close(const struct plan *p, struct launch_fds *fds)
+{
+        for (size_t i = 0; i < p->nmounts; i++)
+                if (fds->src[i] >= 0) {
+                        close(fds->src[i]);
+                        fds->src[i] = -1;
+                }
+}
+
 /* Our children now, by pid: with the host's /proc, the lines 'PPid:' of /proc/PID/status. */
 static size_t list_children(pid_t *ret, size_t max)
 {
@@ -300,6 +337,10 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                   struct error *err)
 {
         struct run r = {.plan = p, .hooks = h, .pid = -1, .relay = {.master = -1}};
+        struct launch_fds fds;
+        int here = -1, rootfd = -1;
+        for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
+                fds.src[i] = -1;
         sigset_t set, old;
         int sv[2];
         char flagbuf[256];
@@ -326,6 +367,15 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 error_set(err, errno, "cannot become a child subreaper");
                 goto out;
         }
+        if (launch_open(p, &fds, err) < 0)
+                goto out;
+        /* the child starts in the rootfs: opened once, here, and entered by descriptor */
+        here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (rootfd < 0 || fchdir(rootfd) < 0) {
+                error_set(err, errno, "cannot enter the rootfs '%s'", p->rootfs);
+                goto out;
+        }
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
         r.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
@@ -333,10 +383,18 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 /* the child: only the sync socket's own end comes along */
                 close(sv[0]);
                 close(sigfd);
-                child_main(p, sv[1]);
+                child_main(p, sv[1], &fds);
         }
         int clone_errno = errno;
         close(sv[1]);
+        launch_close(p, &fds);
+        if (here < 0 || fchdir(here) < 0) {
+                if (chdir("/") < 0) /* the working directory we had is gone */
+                        trace_line(&r.trace, "parent: cannot return to a working directory");
+        }
+        close(here);
+        close(rootfd);
+        here = rootfd = -1;
         trace_line(&r.trace, "parent: clone(%s) = %d  %llu us",
                    trace_clone_flags(flags, flagbuf, sizeof flagbuf), (int)r.pid,
                    (unsigned long long)(trace_now_us() - t0));
@@ -354,6 +412,12 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
                     rlimits_apply(p, r.pid, &r.trace, err) < 0)
                         goto kill_child;
+                if (p->idmap_rootfs) {
+                        _cleanup_close_ int tree = userns_idmapped_rootfs(p, r.pid, &r.trace, err);
+                        struct sync_msg m = {.type = SYNC_ROOTFS};
+                        if (tree < 0 || sync_send(&r.chan, &m, tree, err) < 0)
+                                goto kill_child;
+                }
                 struct sync_msg go = {.type = SYNC_GO};
                 if (sync_send(&r.chan, &go, -1, err) < 0)
                         goto kill_child;
@@ -393,6 +457,11 @@ kill_child:
         relay_end(&r.relay);
         kill_leftovers(&r);
 out:
+        launch_close(p, &fds);
+        if (here >= 0)
+                close(here);
+        if (rootfd >= 0)
+                close(rootfd);
         if (r.chan.fd >= 0)
                 close(r.chan.fd);
         sigprocmask(SIG_SETMASK, &old, NULL);

@@ -67,9 +67,25 @@ int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *
         const char *file = !strcmp(kind, "uid") ? "/etc/subuid" : "/etc/subgid";
         memset(ret, 0, sizeof *ret);
 
-        if (!m->line) {
+        if (!m->line && !privileged) {
                 /* default: the invoking id becomes 0, as `unshare -r` does */
                 ret->r[0] = (struct idmap_range){0, id, 1};
+                ret->n = 1;
+                return 0;
+        }
+        if (privileged && (!m->line || m->is_auto)) {
+                /* root: its own range alone, never itself (container root is not host root) */
+                if (!nsubids) {
+                        error_at(err, s->path, m->line,
+                                 "root has no range in %s to map the "
+                                 "container's %ss to",
+                                 file, kind);
+                        return error_hint(err,
+                                          "give root one, for example: sudo usermod "
+                                          "--add-sub%ss 1000000-1065535 root",
+                                          kind);
+                }
+                ret->r[0] = (struct idmap_range){0, subids[0].outside, subids[0].count};
                 ret->n = 1;
                 return 0;
         }
@@ -143,4 +159,35 @@ int64_t idmap_outside(const struct idmap *m, uint32_t inside)
                 if (inside >= m->r[i].inside && inside - m->r[i].inside < m->r[i].count)
                         return (int64_t)m->r[i].outside + (inside - m->r[i].inside);
         return -1;
+}
+
+uint32_t idmap_free_start(FILE *subuid, FILE *subgid, uint32_t count)
+{
+        uint64_t end = 100000; /* below: the ids of real accounts (login.defs SUB_UID_MIN) */
+        FILE *files[2] = {subuid, subgid};
+        char line[512];
+        for (int i = 0; i < 2; i++) {
+                while (files[i] && fgets(line, sizeof line, files[i])) {
+                        char *save, *name = strtok_r(line, ":", &save);
+                        char *start = strtok_r(NULL, ":", &save);
+                        char *n = strtok_r(NULL, ":\n", &save);
+                        if (!name || !start || !n || *name == '#')
+                                continue;
+                        uint64_t e = strtoull(start, NULL, 10) + strtoull(n, NULL, 10);
+                        if (e > end)
+                                end = e;
+                }
+        }
+        end = (end + count - 1) / count * count; /* aligned, as podman's and LXC's are */
+        if (end + count > UINT32_MAX - 1)
+                return 0;
+        return (uint32_t)end;
+}
+
+bool idmap_maps_host_root(const struct idmap *m)
+{
+        for (size_t i = 0; i < m->n; i++)
+                if (m->r[i].outside == 0)
+                        return true;
+        return false;
 }

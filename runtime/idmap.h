@@ -35,13 +35,22 @@ int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range
 
 /* Resolve the spec's map for the invoking id. `kind` is "uid" or "gid" (for messages),
  * `privileged` tells the caller may write any map itself (root). `subids` are the invoking
- * user's ranges, already read. Errors name the spec's file and line. */
+ * user's ranges, already read. Root's default and `auto` are its first range alone, from
+ * container id 0: container root is host root only when the spec maps it so. Errors name the
+ * spec's file and line. */
 int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *kind, uint32_t id,
                   bool privileged, const struct idmap_range *subids, size_t nsubids,
                   struct idmap *ret, struct error *err);
 
 /* The text for /proc/PID/uid_map: one "INSIDE OUTSIDE COUNT\n" line a range. */
 int idmap_format(const struct idmap *m, char *buf, size_t len);
+
+/* The start of `count` ids above every range in both files (either may be NULL), aligned to
+ * `count`: where crib gives root a range of its own. 0 when none fits below 2^32. */
+uint32_t idmap_free_start(FILE *subuid, FILE *subgid, uint32_t count);
+
+/* Whether some id of the container is host root (outside id 0). */
+bool idmap_maps_host_root(const struct idmap *m);
 
 /* The outside id of `inside`, or -1 when it is not mapped. */
 int64_t idmap_outside(const struct idmap *m, uint32_t inside);

@@ -31,6 +31,19 @@
 #include <linux/mount.h>
 #endif
 
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+#ifndef MOVE_MOUNT_T_EMPTY_PATH
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+
 #include "child.h"
 #include "cleanup.h"
 #include "sys.h"
@@ -49,7 +62,38 @@ int step_mounts_private(struct child *c, struct error *err)
 int step_bind_rootfs(struct child *c, struct error *err)
 {
         const char *r = c->plan->rootfs;
-        return sys_mount(&c->trace, r, r, "/", NULL, MS_BIND | MS_REC, NULL, err);
+        int tree = c->rootfs_tree; /* the parent's idmapped copy (userns.c), or -1 */
+        const char *what = "the idmapped tree";
+        c->rootfs_tree = -1;
+        /* the working directory is the rootfs, as the parent opened it (child.h) */
+        if (tree < 0) {
+                what = "a copy of the tree";
+                tree = (int)syscall(SYS_open_tree, AT_FDCWD, ".",
+                                    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+                trace_line(&c->trace, "  open_tree(\".\", OPEN_TREE_CLONE|AT_RECURSIVE) = %d",
+                           tree);
+        }
+        if (tree < 0 && errno == ENOSYS) {
+                /* before Linux 5.2: bind the rootfs onto itself, then open the new mount */
+                if (sys_mount(&c->trace, ".", ".", r, NULL, MS_BIND | MS_REC, NULL, err) < 0)
+                        return -1;
+                c->root = open(r, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (c->root < 0)
+                        return error_set(err, errno, "cannot open the rootfs '%s'", r);
+                return 0;
+        }
+        if (tree < 0)
+                return error_set(err, errno, "cannot copy the rootfs '%s' mount tree", r);
+        /* attach it onto the directory itself: the mount point pivot_root needs */
+        long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".", MOVE_MOUNT_F_EMPTY_PATH);
+        int e = errno;
+        trace_line(&c->trace, "  move_mount(%s, \".\") = %ld", what, m);
+        if (m < 0) {
+                close(tree);
+                return error_set(err, e, "cannot mount the rootfs '%s'", r);
+        }
+        c->root = tree; /* the root of the new mount: where every later step starts */
+        return 0;
 }
 
 /* Open `rel` (relative to the rootfs) as an O_PATH fd, never leaving the rootfs. */
@@ -196,7 +240,8 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
                          err);
 }
 
-static int apply(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+static int apply(struct child *c, int rootfd, const struct mount_op *op, int srcfd,
+                 struct error *err)
 {
         const struct plan *p = c->plan;
         bool dir = op->kind != MOP_DEV_NODE && (op->kind != MOP_BIND || op->src_is_dir);
@@ -231,8 +276,20 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, struct 
         case MOP_BIND:
         case MOP_DEV_NODE: {
                 unsigned long bind = MS_BIND | (op->flags & MS_REC);
-                if (sys_mount(&c->trace, op->src, target, op->dst, NULL, bind, NULL, err) < 0)
+                if (srcfd >= 0) {
+                        /* the copy of the source the parent opened (child.h) */
+                        long m = syscall(SYS_move_mount, srcfd, "", fd, "",
+                                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+                        int e = errno;
+                        trace_line(&c->trace, "  move_mount(copy of \"%s\", \"%s\") = %ld", op->src,
+                                   op->dst, m);
+                        if (m < 0)
+                                return error_set(err, e, "cannot bind '%s' on '%s'", op->src,
+                                                 op->dst);
+                } else if (sys_mount(&c->trace, op->src, target, op->dst, NULL, bind, NULL, err) <
+                           0) {
                         return -1;
+                }
                 if (op->flags & ATTR_FLAGS)
                         return mounts_restrict(c, rootfd, op->dst, op->flags, op->flags & MS_REC,
                                                err);
@@ -281,12 +338,12 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, struct 
 int step_mounts(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
-        _cleanup_close_ int rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        _cleanup_close_ int rootfd = fcntl(c->root, F_DUPFD_CLOEXEC, 3);
         if (rootfd < 0)
                 return error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
         for (size_t i = 0; i < p->nmounts; i++) {
                 const struct mount_op *op = &p->mounts[i];
-                if (apply(c, rootfd, op, err) < 0) {
+                if (apply(c, rootfd, op, c->fds->src[i], err) < 0) {
                         if (op->line)
                                 return error_wrap(err, "%s:%u", p->spec->path, op->line);
                         return -1;

@@ -22,8 +22,11 @@
 int step_pivot_root(struct child *c, struct error *err)
 {
         const char *rootfs = c->plan->rootfs;
-        if (sys_chdir(&c->trace, rootfs, err) < 0)
-                return -1;
+        /* the root mount step_bind_rootfs made, by descriptor: no name to swap */
+        int r = fchdir(c->root);
+        trace_line(&c->trace, "  fchdir(rootfs mount) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot enter the rootfs '%s'", rootfs);
         if (sys_pivot_root(&c->trace, ".", ".", err) == 0) {
                 if (sys_umount2(&c->trace, ".", MNT_DETACH, err) < 0)
                         return error_wrap(err, "cannot detach the host's root");

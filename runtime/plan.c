@@ -17,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -25,8 +26,11 @@
 #include "procfile.h"
 #include "apparmor.h"
 #include "seccomp_profile.h"
+#include "userns.h"
 
 #define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
 /* The plan owns the strings it makes; they are freed with it. */
 struct plan_strings {
@@ -98,7 +102,10 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 return 0;
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
          * (reading /etc/passwd is not free) */
-        if (s->uidmap.line || s->gidmap.line) {
+        /* root maps its own range, by default and for `auto` */
+        bool root_range = p->privileged && (!s->uidmap.line || s->uidmap.is_auto ||
+                                            !s->gidmap.line || s->gidmap.is_auto);
+        if (s->uidmap.line || s->gidmap.line || root_range) {
                 account_of(p->host_uid, &acct);
                 user = acct.name[0] ? acct.name : NULL;
         }
@@ -113,8 +120,8 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 if (f && idmap_read_subids(f, user, p->host_uid, subgids, &nsubgids, err) < 0)
                         return error_wrap(err, "/etc/subgid");
         }
-        if ((s->uidmap.is_auto || s->gidmap.is_auto) && p->privileged) {
-                /* root's own ranges, if the administrator gave it some */
+        if (root_range) {
+                /* root's own ranges (crib gives it one when it has none: cmd/main.c) */
                 _cleanup_fclose_ FILE *fu = fopen("/etc/subuid", "re");
                 _cleanup_fclose_ FILE *fg = fopen("/etc/subgid", "re");
                 if (fu)
@@ -135,6 +142,12 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 sg[0] = '\0';
         p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || !strncmp(sg, "deny", 4);
 
+        if (p->privileged && idmap_maps_host_root(&p->uidmap))
+                warn(p,
+                     "the spec maps host uid 0 into the container (%s:%u): a process there "
+                     "that is host root can change the host's files, devices and kernel "
+                     "settings it can reach",
+                     s->path, s->uidmap.line);
         unsigned uline = spec_line(s, "process", "user");
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
@@ -156,6 +169,49 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
         }
         return 0;
+}
+
+/* Whether a host user other than root can walk to `path`: no directory on the way (itself
+ * included) shuts others out (no search permission for others, nor for a group but root's). */
+static bool reachable_by_others(const char *path)
+{
+        char buf[PATH_MAX];
+        snprintf(buf, sizeof buf, "%s", path);
+        for (;;) {
+                struct stat st;
+                if (stat(buf[0] ? buf : "/", &st) < 0)
+                        return true;
+                if (!(st.st_mode & S_IXOTH) && (!(st.st_mode & S_IXGRP) || st.st_gid == 0))
+                        return false;
+                char *slash = strrchr(buf, '/');
+                if (!slash || !buf[0])
+                        return true;
+                *slash = '\0';
+        }
+}
+
+/* Root's container with a rootfs host root owns: show it through an idmapped mount. What
+ * container root writes there is host root's on disk, so a setuid file it makes would give
+ * root to any host user who can run it: refuse that unless no other user can reach the rootfs,
+ * its filesystem is nosuid, or the container cannot write it. */
+static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line, struct error *err)
+{
+        struct statvfs sv;
+        p->idmap_rootfs = true;
+        bool can_write = !s->readonly_rootfs || (s->caps & (1ULL << CAP_SYS_ADMIN));
+        if (!can_write || (statvfs(p->rootfs, &sv) == 0 && (sv.f_flag & ST_NOSUID)) ||
+            !reachable_by_others(p->rootfs))
+                return 0;
+        error_at(err, s->path, line,
+                 "rootfs '%s' belongs to host root and other users can reach it: a setuid file "
+                 "the container made there would be host root's",
+                 p->rootfs);
+        return error_hint(err,
+                          "shut other users out of a directory above it (chmod 700 %s/..), set "
+                          "readonly_rootfs = yes, or give it to the container's range: chown "
+                          "-hR --from=0:0 %u:%u %s",
+                          p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
+                          (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
 }
 
 static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
@@ -182,6 +238,9 @@ static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
         p->rootfs = realpath(path, NULL);
         if (!p->rootfs)
                 return error_set(err, errno, "cannot resolve rootfs '%s'", path);
+        if (p->privileged && p->userns && st.st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 &&
+            plan_idmap_rootfs(p, s, line, err) < 0)
+                return -1;
         if (access(p->rootfs, X_OK) < 0) {
                 error_at(err, s->path, line, "rootfs '%s' is not accessible to uid %u", p->rootfs,
                          (unsigned)p->host_uid);
@@ -351,7 +410,6 @@ static int plan_env(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
-static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 static void warn(struct plan *p, const char *fmt, ...)
 {
         va_list ap;
@@ -562,10 +620,11 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
         p->trace = trace;
         p->host_uid = getuid();
         p->host_gid = getgid();
-        p->privileged = geteuid() == 0;
+        /* root of the host: root in a user namespace of its own (unshare -r) is not */
+        p->privileged = geteuid() == 0 && userns_is_initial();
 
         p->userns = s->ns_user;
-        if (!p->userns && !p->privileged) {
+        if (!p->userns && geteuid() != 0) {
                 error_at(err, s->path, spec_line(s, "namespaces", "user"),
                          "user = no needs root: without a user namespace only root may create "
                          "namespaces");

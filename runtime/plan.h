@@ -67,6 +67,9 @@ struct plan {
         /* root filesystem */
         char *rootfs; /* absolute host path, symlinks resolved */
         bool readonly_rootfs;
+        /* root's container, rootfs owned by host root: the parent hands the child an idmapped
+         * copy of its mount tree (userns.c), so container root owns it inside */
+        bool idmap_rootfs;
         struct mount_op mounts[PLAN_MAX_MOUNTS];
         size_t nmounts;
 

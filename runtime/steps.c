@@ -121,7 +121,15 @@ int step_id_maps(struct child *c, struct error *err)
                 return not_dumpable(c, err);
         }
         struct sync_msg m;
-        int r = sync_recv(&c->chan, &m, NULL, err);
+        int fd = -1;
+        int r = sync_recv(&c->chan, &m, &fd, err);
+        if (r > 0 && m.type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs) {
+                c->rootfs_tree = fd;
+                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
+                r = sync_recv(&c->chan, &m, NULL, err);
+        } else if (fd >= 0) {
+                close(fd);
+        }
         if (r == 0)
                 _exit(125); /* crib is gone */
         if (r < 0)
@@ -132,14 +140,17 @@ int step_id_maps(struct child *c, struct error *err)
         return not_dumpable(c, err);
 }
 
-_Noreturn void child_main(const struct plan *plan, int sync_fd)
+_Noreturn void child_main(const struct plan *plan, int sync_fd, const struct launch_fds *fds)
 {
         struct child c = {
                 .plan = plan,
+                .fds = fds,
+                .root = -1,
                 .chan = {.fd = sync_fd},
                 .trace = {.on = plan->trace, .emit = emit_over_sync},
                 .pty_slave = -1,
                 .init_ready = -1,
+                .rootfs_tree = -1,
                 .init_go = -1,
         };
         c.trace.ctx = &c;

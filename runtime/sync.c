@@ -74,7 +74,7 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
                 return error_set(err, EPROTO,
                                  "sync message %u out of order (got #%u, expected #%u)", m->type,
                                  m->seq, c->recv_seq);
-        if (m->type < SYNC_GO || m->type > SYNC_ERROR)
+        if (m->type < SYNC_GO || m->type > SYNC_ROOTFS)
                 return error_set(err, EPROTO, "unknown sync message type %u", m->type);
         c->recv_seq++;
         return 1;

@@ -5,7 +5,9 @@
  * EOF after SYNC_EXEC exactly when the workload is running. Messages are fixed size, typed and
  * numbered; both sides check the numbers, so a lost or stray message is an error, not a hang.
  *
- *   parent -> child   SYNC_GO     the id maps are written; go on with the setup
+ *   parent -> child   SYNC_ROOTFS the rootfs as an idmapped mount tree, as SCM_RIGHTS (root's
+ *                                 containers whose rootfs host root owns; before SYNC_GO)
+ *                     SYNC_GO     the id maps are written; go on with the setup
  *   child -> parent   SYNC_TRACE  a --trace line
  *                     SYNC_WARN   a warning for the user (say, an escapable chroot fallback)
  *                     SYNC_PTY    the terminal's master side, as SCM_RIGHTS
@@ -26,6 +28,7 @@ enum sync_type {
         SYNC_PTY,
         SYNC_EXEC,
         SYNC_ERROR,
+        SYNC_ROOTFS,
 };
 
 struct sync_msg {

@@ -8,6 +8,16 @@
  * ids alone may be written from inside the new namespace too (as `unshare -r` does): then the
  * child writes /proc/self/... itself and the parent has nothing to wait for.
  *
+ * As root, a container's root is not host root: root's default map is its own range of
+ * subordinate ids (crib records one in /etc/subuid and /etc/subgid when root has none), and a
+ * rootfs that host root owns is shown through an idmapped mount (mount_setattr(2)
+ * MOUNT_ATTR_IDMAP, Linux 5.12), so it still looks root's inside. Why an idmapped mount rather
+ * than a chown of the rootfs into the range: it changes nothing on disk, costs one call, and the
+ * same rootfs keeps working for rootless users and for `user = no`. Its price: what container
+ * root writes there is host root's on disk, so a setuid file it makes is host root's; the plan
+ * refuses a writable idmapped rootfs that other host users can reach (plan.c). A kernel or
+ * filesystem without idmapped mounts gets the chown as the remedy.
+ *
  * What goes wrong, and the hints given: unprivileged user namespaces switched off (Debian's
  * kernel.unprivileged_userns_clone, user.max_user_namespaces, Ubuntu's AppArmor restriction),
  * a kernel built without CONFIG_USER_NS, newuidmap missing, not setuid, or refusing the ranges.
@@ -18,10 +28,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,4 +238,146 @@ int userns_clone_error(int flags, int e, struct error *err)
         return error_hint(err, "the kernel refused; inside another container or a chroot, "
                                "or under a seccomp filter, new user namespaces are often "
                                "not allowed");
+}
+
+/* Append `line` to `path` atomically: a copy with the line, fsynced, renamed over it. */
+static int append_line(const char *path, const char *line, struct error *err)
+{
+        char tmp[64];
+        struct stat st;
+        snprintf(tmp, sizeof tmp, "%s.crib-XXXXXX", path);
+        _cleanup_fclose_ FILE *in = fopen(path, "re");
+        if (!in && errno != ENOENT)
+                return error_set(err, errno, "cannot read '%s'", path);
+        int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot write next to '%s'", path);
+        _cleanup_fclose_ FILE *out = fdopen(fd, "w");
+        if (!out) {
+                close(fd);
+                unlink(tmp);
+                return error_set(err, errno, "cannot write '%s'", tmp);
+        }
+        char buf[4096];
+        size_t n;
+        bool newline = true;
+        while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+                fwrite(buf, 1, n, out);
+                newline = buf[n - 1] == '\n';
+        }
+        fprintf(out, "%s%s\n", newline ? "" : "\n", line);
+        mode_t mode = in && fstat(fileno(in), &st) == 0 ? st.st_mode & 07777 : 0644;
+        if (fflush(out) != 0 || fchmod(fileno(out), mode) < 0 || fsync(fileno(out)) < 0 ||
+            rename(tmp, path) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return error_set(err, e, "cannot update '%s'", path);
+        }
+        return 0;
+}
+
+static bool has_root_range(const char *path)
+{
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        struct idmap_range r[1];
+        size_t n = 0;
+        struct error ignored;
+        return f && idmap_read_subids(f, "root", 0, r, &n, &ignored) == 0 && n > 0;
+}
+
+int userns_root_range(char *ret_note, size_t len, struct error *err)
+{
+        static const char *const files[2] = {"/etc/subuid", "/etc/subgid"};
+        const uint32_t count = 65536;
+        ret_note[0] = '\0';
+        if (has_root_range(files[0]) && has_root_range(files[1]))
+                return 0;
+        /* the lock the shadow tools (usermod, useradd) take on these files */
+        int lock = open("/etc/subuid.lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (lock < 0) {
+                error_set(err, errno, "cannot lock '/etc/subuid' to give root a range of ids");
+                return error_hint(err, "another program is changing it; if none is, remove "
+                                       "/etc/subuid.lock");
+        }
+        dprintf(lock, "%d", (int)getpid());
+        close(lock);
+        int r = 0;
+        if (!has_root_range(files[0]) || !has_root_range(files[1])) {
+                _cleanup_fclose_ FILE *fu = fopen(files[0], "re");
+                _cleanup_fclose_ FILE *fg = fopen(files[1], "re");
+                uint32_t start = idmap_free_start(fu, fg, count);
+                char line[64];
+                snprintf(line, sizeof line, "root:%u:%u", start, count);
+                if (!start)
+                        r = error_set(err, ENOSPC,
+                                      "no room above the ranges in /etc/subuid "
+                                      "and /etc/subgid for root's");
+                for (int i = 0; i < 2 && r == 0; i++)
+                        if (!has_root_range(files[i]))
+                                r = append_line(files[i], line, err);
+                if (r == 0)
+                        snprintf(ret_note, len,
+                                 "gave root the subordinate ids %u-%u for its containers "
+                                 "(recorded in /etc/subuid and /etc/subgid): container root is "
+                                 "host uid %u",
+                                 start, start + count - 1, start);
+        }
+        unlink("/etc/subuid.lock");
+        return r;
+}
+
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOUNT_ATTR_IDMAP
+#define MOUNT_ATTR_IDMAP 0x00100000
+#endif
+
+int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *t,
+                           struct error *err)
+{
+#if defined(SYS_open_tree) && defined(SYS_mount_setattr)
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
+        _cleanup_close_ int ns = open(path, O_RDONLY | O_CLOEXEC);
+        if (ns < 0)
+                return error_set(err, errno, "cannot open '%s'", path);
+        int tree = (int)syscall(SYS_open_tree, AT_FDCWD, p->rootfs,
+                                OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+        int e = errno;
+        trace_line(t, "  open_tree(\"%s\", OPEN_TREE_CLONE|AT_RECURSIVE) = %d", p->rootfs, tree);
+        if (tree >= 0) {
+                struct {
+                        uint64_t attr_set, attr_clr, propagation, userns_fd;
+                } attr = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
+                long r = syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
+                                 sizeof attr);
+                e = errno;
+                trace_line(t, "  mount_setattr(tree, MOUNT_ATTR_IDMAP, %s) = %ld", path, r);
+                if (r == 0)
+                        return tree;
+                close(tree);
+        }
+        error_set(err, e, "cannot show rootfs '%s' to the container as root's (idmapped mount)",
+                  p->rootfs);
+#else
+        error_set(err, ENOSYS, "cannot show rootfs '%s' to the container as root's", p->rootfs);
+#endif
+        return error_hint(err,
+                          "idmapped mounts need Linux 5.12 and a filesystem that has them "
+                          "(ext4, btrfs, xfs; tmpfs from 6.3); or give the rootfs to the "
+                          "container's range: sudo chown -hR --from=0:0 %u:%u %s",
+                          (unsigned)idmap_outside(&p->uidmap, 0),
+                          (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+}
+
+bool userns_is_initial(void)
+{
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
+        unsigned long a, b, n;
+        return f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
+               n == 4294967295UL;
 }

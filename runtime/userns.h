@@ -2,6 +2,7 @@
 #ifndef CRIB_USERNS_H
 #define CRIB_USERNS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -11,6 +12,21 @@
 /* Parent: write /proc/PID/{setgroups,gid_map,uid_map}, or run newgidmap/newuidmap.
  * Child, with pid 0 (only when plan->self_maps): write its own /proc/self/... */
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);
+
+/* Whether we run in the host's user namespace (uid_map is the whole identity map). */
+bool userns_is_initial(void);
+
+/* Root, before planning: make sure root has a range of subordinate ids in /etc/subuid and
+ * /etc/subgid for its containers (container root is then not host root). When it has none,
+ * crib takes 65536 ids above every range there and records them in both files, as
+ * `usermod --add-subuids` would; *ret_note then says which. */
+int userns_root_range(char *ret_note, size_t len, struct error *err);
+
+/* Parent: a copy of the rootfs's mount tree that shows the files through the user namespace
+ * of `pid` (an idmapped mount, MOUNT_ATTR_IDMAP, Linux 5.12): what host root owns, the
+ * container's root owns. The detached tree's fd goes to the child, which mounts it. */
+int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *t,
+                           struct error *err);
 
 /* Parent: clone(2) of `flags` failed with errno `e`: say why, and how to fix it. */
 int userns_clone_error(int flags, int e, struct error *err);

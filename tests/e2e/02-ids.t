@@ -17,11 +17,21 @@ wait_for "$T/ready"
 ok $? "the workload started"
 init=$(children_of $crib)
 work=$(children_of "$init")
-assert_eq "$(awk '/^Uid:/{print $2}' /proc/$work/status)" "$me" "uid 0 inside is the invoking uid outside"
-assert_eq "$(awk '/^Gid:/{print $2}' /proc/$work/status)" "$mygid" "gid 0 inside is the invoking gid outside"
+if [ "$ROLE" = root ]; then
+	# root's containers: container root is the start of root's own range, never host root
+	set -- $(root_range uid)
+	wantu=$1 wantmap="0 $1 $2"
+	set -- $(root_range gid)
+	wantg=$1
+	what="root's subordinate range"
+else
+	wantu=$me wantg=$mygid wantmap="0 $me 1" what="the invoking"
+fi
+assert_eq "$(awk '/^Uid:/{print $2}' /proc/$work/status)" "$wantu" "uid 0 inside is $what uid outside"
+assert_eq "$(awk '/^Gid:/{print $2}' /proc/$work/status)" "$wantg" "gid 0 inside is $what gid outside"
 assert_eq "$(awk '/^NSpid:/{print $3}' /proc/$work/status)" "2" "the workload is pid 2 in its namespace"
 assert_eq "$(awk '/^NSpid:/{print $3}' /proc/$init/status)" "1" "crib's init is pid 1 in it"
-assert_eq "$(tr -s ' ' </proc/$work/uid_map | sed 's/^ //')" "0 $me 1" "uid_map seen from the host"
+assert_eq "$(tr -s ' ' </proc/$work/uid_map | sed 's/^ //')" "$wantmap" "uid_map seen from the host"
 if [ "$ROLE" = user ]; then
 	assert_eq "$(cat /proc/$work/setgroups)" "deny" "setgroups denied for an unprivileged single map"
 fi
@@ -72,8 +82,13 @@ EOF2
 if [ -n "$subuid" ] && [ -n "$subgid" ]; then
 	run_crib run "$T/auto.ini"
 	assert_eq "$rc" 0 "uid = auto runs"
-	want=$(printf '0 %s 1\n1 %s\n0 %s 1\n1 %s' "$me" "$subuid" "$mygid" "$subgid")
-	assert_eq "$(echo "$out" | tr -s ' ' | sed 's/^ //')" "$want" "uid = auto maps 0 to us and 1.. to our subordinate ranges"
+	if [ "$ROLE" = root ]; then
+		want=$(printf '0 %s\n0 %s' "$subuid" "$subgid")
+		assert_eq "$(echo "$out" | tr -s ' ' | sed 's/^ //')" "$want" "root: uid = auto maps 0.. to root's range alone (never host root)"
+	else
+		want=$(printf '0 %s 1\n1 %s\n0 %s 1\n1 %s' "$me" "$subuid" "$mygid" "$subgid")
+		assert_eq "$(echo "$out" | tr -s ' ' | sed 's/^ //')" "$want" "uid = auto maps 0 to us and 1.. to our subordinate ranges"
+	fi
 
 	spec "$T/user.ini" <<'EOF2'
 [process]
@@ -130,11 +145,11 @@ fi
 spec "$T/unmapped.ini" <<'EOF2'
 [process]
 args = /bin/true
-user = 1000
+user = 70000
 EOF2
 run_crib run "$T/unmapped.ini"
 assert_eq "$rc" 125 "a container user the map does not cover: 125"
-assert_contains "$err" "unmapped.ini:5: uid 1000 is not mapped into the container" "FILE:LINE names it"
+assert_contains "$err" "unmapped.ini:5: uid 70000 is not mapped into the container" "FILE:LINE names it"
 assert_contains "$err" "crib: hint: map it in [idmap]" "with a remedy"
 
 spec "$T/notmine.ini" <<'EOF2'

@@ -8,6 +8,9 @@ _n=0
 _failed=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/crib-t.XXXXXX")
 chmod 755 "$T"
+# root's containers run as root's subordinate ids (container root is not host root): let them
+# write to the scratch directory the tests bind in
+[ "$ROLE" = root ] && chmod 1777 "$T"
 : >"$T/.stderr"
 trap 'rm -rf "$T"' EXIT
 
@@ -92,6 +95,12 @@ run_crib() {
 	out=$("$CRIB" "$@" 2>"$T/.stderr" </dev/null)
 	rc=$?
 	err=$(strip_aa <"$T/.stderr")
+}
+
+# root_range uid|gid: "START COUNT" of root's range in /etc/subuid or /etc/subgid, which crib
+# maps root's containers to (it records one on its first run as root)
+root_range() {
+	awk -F: '$1 == "root" || $1 == "0" {print $2, $3; exit}' "/etc/sub$1" 2>/dev/null
 }
 
 # children_of PID: pids whose parent is PID (read from /proc: no ps in a minimal system)

@@ -54,7 +54,25 @@ int main(void)
         idmap_format(&m, buf, sizeof buf);
         is_str(buf, "0 1001 1\n", "default maps the invoking uid to 0");
         ok(!m.use_helper, "default needs no helper");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0,
+           "root, no [idmap]: default");
+        idmap_format(&m, buf, sizeof buf);
+        is_str(buf, "0 100000 65536\n", "root's default is its first range, never host root");
+        ok(!idmap_maps_host_root(&m), "idmap_maps_host_root: no");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, 0, &m, &err) < 0,
+           "root without a range: an error, not host root");
+        contains(err.hint, "usermod --add-subuids", "hint names usermod");
         spec_free(&s);
+
+        const char subu[] = "alice:100000:65536\nbob:300000:1000\n";
+        const char subg[] = "alice:100000:65536\ncarol:200000:65537\n";
+        FILE *fu = fmemopen((void *)subu, strlen(subu), "r");
+        FILE *fg = fmemopen((void *)subg, strlen(subg), "r");
+        ok(idmap_free_start(fu, fg, 65536) == 327680,
+           "a free range for root: above every range of both files, aligned");
+        fclose(fu);
+        fclose(fg);
+        ok(idmap_free_start(NULL, NULL, 65536) == 131072, "empty files: from 100000, aligned");
 
         s = load(HEAD "[idmap]\nuid = auto\ngid = auto\n");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) == 0, "auto");
@@ -64,6 +82,8 @@ int main(void)
         ok(m.use_helper, "auto needs newuidmap when unprivileged");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0 && !m.use_helper,
            "root writes auto maps itself");
+        idmap_format(&m, buf, sizeof buf);
+        is_str(buf, "0 100000 65536\n", "root's auto: its first range from 0, not itself");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, 0, &m, &err) < 0,
            "auto without subuid ranges fails");
         is_str(err.msg,
@@ -92,6 +112,11 @@ int main(void)
                "message lists what may be mapped");
         ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0,
            "root may map anything");
+        spec_free(&s);
+        s = load(HEAD "[idmap]\nuid = 0 0 65536\ngid = 0 0 65536\n");
+        ok(idmap_resolve(&s, &s.uidmap, "uid", 0, true, sub, nsub, &m, &err) == 0 &&
+                   idmap_maps_host_root(&m),
+           "a map of host root, asked for plainly: allowed, and seen (the plan warns)");
         spec_free(&s);
 
         s = load(HEAD "[idmap]\nuid = 0 165000 1000\ngid = 0 1001 1\n");
