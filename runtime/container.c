@@ -247,6 +247,33 @@ static int event_loop(struct run *r, int sigfd, struct error *err)
         return 0;
 }
 
+/* Root's container, rootfs owned by host root: hand the child an idmapped copy of it. Where
+ * the kernel or the filesystem has no idmapped mounts, the container still runs, its rootfs's
+ * files owned by nobody inside (container root cannot change them), and crib says so. */
+static int send_idmapped_rootfs(struct run *r, struct error *err)
+{
+        struct error why;
+        error_clear(&why);
+        _cleanup_close_ int tree = userns_idmapped_rootfs(r->plan, r->pid, &r->trace, &why);
+        if (tree < 0) {
+                if (why.errnum != EINVAL && why.errnum != ENOSYS && why.errnum != EOPNOTSUPP) {
+                        *err = why;
+                        return -1;
+                }
+                if (r->hooks->warn) {
+                        char text[4096];
+                        snprintf(text, sizeof text,
+                                 "%s (%s): its files show as nobody's inside, and container root "
+                                 "cannot change them\n%s",
+                                 why.msg, strerror(why.errnum), why.hint);
+                        r->hooks->warn(r->hooks->ctx, text);
+                }
+                return 0;
+        }
+        struct sync_msg m = {.type = SYNC_ROOTFS};
+        return sync_send(&r->chan, &m, tree, err);
+}
+
 /* Root: open a detached copy of every bind source's mount tree, once, here. */
 static int launch_open(const struct plan *p, struct launch_fds *fds, struct error *err)
 {
@@ -412,12 +439,8 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
                     rlimits_apply(p, r.pid, &r.trace, err) < 0)
                         goto kill_child;
-                if (p->idmap_rootfs) {
-                        _cleanup_close_ int tree = userns_idmapped_rootfs(p, r.pid, &r.trace, err);
-                        struct sync_msg m = {.type = SYNC_ROOTFS};
-                        if (tree < 0 || sync_send(&r.chan, &m, tree, err) < 0)
-                                goto kill_child;
-                }
+                if (p->idmap_rootfs && send_idmapped_rootfs(&r, err) < 0)
+                        goto kill_child;
                 struct sync_msg go = {.type = SYNC_GO};
                 if (sync_send(&r.chan, &go, -1, err) < 0)
                         goto kill_child;

@@ -469,6 +469,11 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                                                "(see CapBnd in /proc/self/status)");
                 }
                 set &= own; /* a level's list is a ceiling */
+                if (set & (1ULL << CAP_SYS_PTRACE))
+                        warn(p,
+                             "user = no with SYS_PTRACE: the container is host root with "
+                             "ptrace(2), which can take over any process it sees%s",
+                             s->ns_pid ? "" : ", and with pid = no it sees the host's");
         }
         /* all five sets agree: root gets them from the bounding set at exec, another user
          * through the ambient set, which needs them permitted and inheritable */

@@ -4,6 +4,12 @@
 . "$(dirname "$0")/../lib/libtest.sh"
 
 before=$(host_mounts)
+# crib makes the mountpoints of [mounts] in the rootfs as the container's root: as a user, in a
+# rootfs of one's own (the shared test rootfs is root's)
+if [ "$ROLE" = user ]; then
+	cp -R "$ROOTFS" "$T/own" 2>/dev/null # all but root's 0700 /root
+	ROOTFS=$T/own
+fi
 mkdir -p "$T/data"
 echo "host data" >"$T/data/file"
 # root's container root is root's subordinate uid: let it write there too

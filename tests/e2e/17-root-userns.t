@@ -49,6 +49,7 @@ rm -f "$ROOTFS/suid"
 mkdir -p "$T/open"
 chmod 755 "$T/open"
 cp -a "$ROOTFS" "$T/open/rootfs"
+chown -hR 0:0 "$T/open/rootfs" # host root's, whatever the test rootfs was given
 printf '[container]\nrootfs = open/rootfs\n[process]\nargs = /bin/true\n' >"$T/open.ini"
 if [ -z "$(find "$T" -maxdepth 0 -perm -o+x)" ] || [ -z "$(find "$(dirname "$T")" -maxdepth 0 -perm -o+x)" ]; then
 	# the scratch directory is shut: open every directory above the test rootfs
@@ -65,7 +66,10 @@ assert_contains "$err" "setuid file" "and says why"
 assert_contains "$err" "chown -hR --from=0:0 $1:" "with the remedies"
 printf '[container]\nrootfs = open/rootfs\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n' >"$T/open.ini"
 run_crib run "$T/open.ini"
-assert_eq "$rc" 0 "read-only, it runs"
+case "$err" in
+*"no idmapped mounts"* | *"idmapped mounts need"*) assert_eq "$rc" 0 "read-only, it runs (without idmapped mounts here: $(echo "$err" | head -1))" ;;
+*) assert_eq "$rc:$err" "0:" "read-only, it runs" ;;
+esac
 for o in $opened; do chmod "${o#*:}" "${o%:*}"; done
 
 # +SYS_ADMIN may undo the mask on /proc/sys, but the host's settings stay out of reach
