@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "../runtime/cleanup.h"
 #include "../runtime/container.h"
 #include "../runtime/plan.h"
+#include "../runtime/sealed.h"
 #include "../runtime/spec.h"
 #include "../runtime/trace.h"
 #include "../runtime/userns.h"
@@ -49,6 +51,8 @@ static int usage_error(const char *fmt, const char *arg)
         fputs("\ncrib: hint: run 'crib help' for the usage\n", stderr);
         return EXIT_CRIB_ERROR;
 }
+
+static char **main_argv;
 
 static int cmd_run(int argc, char **argv)
 {
@@ -109,6 +113,17 @@ static int cmd_run(int argc, char **argv)
                 spec_free(&spec);
                 return output_error(&err);
         }
+        /* host root with ptrace(2) could reach crib's binary through /proc/1/exe: run from a
+         * sealed copy of it instead (sealed.c) */
+        if (!plan.userns && (plan.cap_bounding & (1ULL << CAP_SYS_PTRACE)) && !sealed_running()) {
+                if (trace)
+                        fprintf(stderr, "crib: trace: parent: user = no with SYS_PTRACE: "
+                                        "running again from a sealed copy of crib\n");
+                plan_free(&plan);
+                spec_free(&spec);
+                sealed_reexec(main_argv, environ, &err);
+                return output_error(&err);
+        }
         if (trace) {
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
@@ -143,6 +158,7 @@ int cmd_bench(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+        main_argv = argv;
         if (argc < 2)
                 return usage_error("%s", "no command given");
         const char *cmd = argv[1];

@@ -90,6 +90,33 @@ else
 	skip "user = no needs root"
 fi
 
+# crib's binary through /proc/1/exe: out of reach in a user namespace, even with SYS_PTRACE
+spec "$T/exe.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'readlink /proc/1/exe || echo refused'
+[security]
+capabilities = default +SYS_PTRACE
+EOF2
+run_crib run "$T/exe.ini"
+assert_eq "$out" "refused" "+SYS_PTRACE in a user namespace: /proc/1/exe cannot be read"
+if [ "$ROLE" = root ]; then
+	# host root with ptrace: init runs from a sealed copy of crib, not the binary on disk
+	spec "$T/exe2.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'readlink /proc/1/exe; echo x >>/proc/1/exe 2>/dev/null && echo written'
+[namespaces]
+user = no
+[security]
+capabilities = default +SYS_PTRACE
+EOF2
+	run_crib run "$T/exe2.ini"
+	assert_eq "$out" "/memfd:crib (deleted)" "user = no with SYS_PTRACE: /proc/1/exe is a sealed copy, and nothing could write it"
+	assert_contains "$err" "host root with ptrace(2)" "with a warning about what that configuration is"
+else
+	skip "user = no needs root"
+	skip "user = no needs root"
+fi
+
 # crib killed: init dies with it, even after it gave up its ids (which clears the death signal)
 spec "$T/k.ini" <<EOF2
 [process]
