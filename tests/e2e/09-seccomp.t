@@ -88,12 +88,12 @@ run_crib run --trace "$T/mine.ini"
 echo "$err" | grep -qE "seccomp program: compiled at run time in [0-9]+ us .*a profile of one's own"
 ok $? "a profile of one's own: compiled at run time"
 
-# Issue 11, hole 5: crib once kept compiled programs in a cache (\$XDG_CACHE_HOME/crib, or
+# Issue 11, hole 5: crib once kept compiled programs in a cache ($XDG_CACHE_HOME/crib, or
 # /var/cache/crib as root) and trusted a file there because the user owned it; any process of
 # the user, a container with the directory bound in too, could replace it. Plant exactly what
-# that cache_store() wrote, with the key that seccomp_prepare() computed for this spec (FNV-1a
-# over the profile text as embedded in crib, the arch, the bounding set, kernel and libseccomp
-# versions, crib's version), holding one instruction: return ALLOW.
+# that cache_store() wrote, with the key that seccomp_prepare() computed (FNV-1a over the
+# profile text, the arch, the bounding set, kernel and libseccomp versions, crib's version),
+# holding one instruction: return ALLOW. For the default level, and for a profile file.
 if [ "$ROLE" = root ]; then cache=/var/cache/crib; else cache=$XDG_CACHE_HOME/crib; fi
 mkdir -p "$cache" && chmod 700 "$cache"
 if [ "$ROLE" = root ]; then
@@ -102,16 +102,19 @@ fi
 run_crib run "$T/s.ini" -- /bin/sh -c 'grep ^CapBnd: /proc/self/status | cut -f2'
 capbnd=$out
 libseccomp=$("$CRIB" seccomp show | sed -n 's/.*this libseccomp \([0-9.]*\):.*/\1/p')
-forged=$(python3 - "$CRIB" "$cache" "$(uname -m)" "$capbnd" "$(uname -r)" "$libseccomp" "$("$CRIB" version | cut -d' ' -f2)" <<'EOF2'
+cat >"$T/forge.py" <<'EOF2'
 import re, struct, sys
-crib, cache, arch, capbnd, release, libseccomp, version = sys.argv[1:]
+crib, cache, arch, capbnd, release, libseccomp, version, profile = sys.argv[1:]
 def fnv(h, data):
     for b in data:
         h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
     return h
-binary = open(crib, "rb").read()
-start = binary.find(b"# crib's default seccomp profile.\n")
-text = binary[start:binary.find(b"\0", start)]
+if profile == "default":  # the text embedded in crib, as the old code hashed it
+    binary = open(crib, "rb").read()
+    start = binary.find(b"# crib's default seccomp profile.\n")
+    text = binary[start:binary.find(b"\0", start)]
+else:
+    text = open(profile, "rb").read()
 arch = {"x86_64": "x86_64", "aarch64": "aarch64"}.get(arch, "arm" if arch.startswith("arm") else arch)
 kmaj, kmin = map(int, re.match(r"(\d+)\.(\d+)", release).groups())
 key = fnv(0xcbf29ce484222325, text)
@@ -125,19 +128,22 @@ with open(path, "wb") as f:
     f.write(b"CRIBBPF2" + struct.pack("<QIIQ", key, 1, 0, fnv(0xcbf29ce484222325, allow)) + allow)
 print(path)
 EOF2
-)
-[ -f "$forged" ] && [ "$(stat -c %s "$forged")" = 40 ]
-ok $? "a forged program planted where crib used to look ($forged)"
-chmod 600 "$forged"
+forge() { python3 "$T/forge.py" "$CRIB" "$cache" "$(uname -m)" "$capbnd" "$(uname -r)" "$libseccomp" "$("$CRIB" version | cut -d' ' -f2)" "$1"; }
+forged=$(forge default)
+mine=$(forge "$T/mine.profile")
+[ -f "$forged" ] && [ "$(stat -c %s "$forged")" = 40 ] && [ -f "$mine" ]
+ok $? "forged programs planted where crib used to look ($forged)"
+chmod 600 "$forged" "$mine"
 run_crib run --trace "$T/s.ini" -- $P syscall keyctl 0
 assert_eq "$out" EPERM "after the forgery, keyctl is still refused"
 assert_contains "$err" "seccomp program: built-in program compiled at build time" "and the trace names the built-in program"
 assert_not_contains "$err" "cached load" "(no cached load)"
 assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER) is still refused"
 run_crib run --trace "$T/mine.ini" -- $P syscall keyctl 0
-assert_eq "$out" EPERM "a profile of one's own is compiled afresh too, never read from a file"
-assert_eq "$(ls -A "$cache" | grep -v "^$(basename "$forged")\$" | grep -c 'seccomp')" 0 "no run wrote a program or a temporary file there"
-rm -f "$forged"
+assert_eq "$out" EPERM "a profile of one's own: keyctl still refused, the profile compiled afresh"
+assert_contains "$err" "seccomp program: compiled at run time in" "(and the trace says so)"
+assert_eq "$(ls -A "$cache" | grep -v "^$(basename "$forged")\$" | grep -v "^$(basename "$mine")\$" | grep -c 'seccomp')" 0 "no run wrote a program or a temporary file there"
+rm -f "$forged" "$mine"
 
 # the tools
 "$CRIB" seccomp export >"$T/prog.bpf"
