@@ -89,6 +89,27 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 	done > $@
 $(BUILD)/runtime/seccomp_profile.o: $(BUILD)/seccomp-data.h
 
+# the built-in seccomp profiles compiled at build time (runtime/seccomp_builtin.c): the generator
+# runs on the build host, so it is built with the host's compiler and libseccomp, and is told
+# the target's architecture (from the compiler's triplet), so a cross build embeds the target's
+HOSTCC          ?= gcc
+HOST_PKG_CONFIG ?= pkg-config
+SECCOMP_ARCH    ?= $(patsubst i%86,x86,$(patsubst arm%,arm,$(patsubst powerpc64le,ppc64le,\
+                   $(firstword $(subst -, ,$(shell $(CC) -dumpmachine))))))
+SECCOMP_GEN_SRC := tools/seccomp-gen.c runtime/seccomp.c runtime/seccomp_profile.c runtime/bpf.c \
+                   runtime/bpf_fold.c runtime/words.c runtime/error.c
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) \
+		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp libcap) -c -o $@ $<
+$(BUILD)/host/runtime/seccomp_profile.o: $(BUILD)/seccomp-data.h
+$(BUILD)/host/seccomp-gen: $(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)
+	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp libcap)
+$(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default
+	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/runtime/seccomp_builtin.o: $(BUILD)/seccomp-programs.h
+
 $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@
 	$(CROSS)ar rcs $@ $^
@@ -175,7 +196,7 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
 
 format:
-	clang-format -i $(wildcard cmd/*.c cmd/*.h runtime/*.c runtime/*.h tests/*/*.c tests/*/*.h)
+	clang-format -i $(wildcard cmd/*.c cmd/*.h runtime/*.c runtime/*.h tools/*.c tests/*/*.c tests/*/*.h)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,5 @@
-/* seccomp.c - `crib seccomp export|show|explain`: the compiled program, the resolved rules, and
- * which rule decides a call. */
+/* seccomp.c - `crib seccomp export|show|explain|builtin`: the program a container gets, the
+ * resolved rules, which rule decides a call, and the programs compiled into crib at build time. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -25,8 +25,13 @@ static const char usage[] =
         "       crib seccomp show [--arch ARCH] [--caps CAP,...] [PROFILE]\n"
         "       crib seccomp explain [--arch ARCH] [--caps CAP,...] [--profile P] SYSCALL "
         "[ARG...]\n"
+        "       crib seccomp builtin [--check]\n"
         "PROFILE is a built-in profile (default, strict) or a file. CAPS is the whole bounding\n"
-        "set (Docker's 14 by default); ARCH a libseccomp name (x86_64, aarch64, arm, ...).\n";
+        "set (Docker's 14 by default); ARCH a libseccomp name (x86_64, aarch64, arm, ...).\n"
+        "The built-in profiles are compiled when crib is built, for the capability sets of the\n"
+        "levels and each one added capability; 'builtin' lists those programs, and with --check\n"
+        "compares each with what libseccomp compiles now. Anything else is compiled when a\n"
+        "container starts; no compiled program is ever read from a file.\n";
 
 struct opts {
         const char *arch;
@@ -109,11 +114,22 @@ static int load_profile(const char *name, struct profile *p, char **ret_text, st
         return 0;
 }
 
+/* The program a container with o->caps on o->arch gets: the built-in one, or compiled now. */
+static int program(const struct opts *o, const char *text, struct seccomp_program *prog, char *how,
+                   size_t howlen, struct error *err)
+{
+        bool builtin = profile_builtin_text(o->profile) != NULL;
+        char label[4096];
+        snprintf(label, sizeof label, builtin ? "profiles/seccomp/%s" : "%s", o->profile);
+        return seccomp_prepare(builtin ? o->profile : NULL, text, label, o->arch, o->caps, prog,
+                               how, howlen, err);
+}
+
 static int export(struct opts *o, struct error *err)
 {
         struct profile p;
         struct seccomp_program prog;
-        unsigned kmaj, kmin;
+        char how[1024];
         _cleanup_free_ char *text = NULL;
         if (isatty(STDOUT_FILENO))
                 return error_set(err, 0,
@@ -121,15 +137,15 @@ static int export(struct opts *o, struct error *err)
                                  "redirect it to a file");
         if (load_profile(o->profile, &p, &text, err) < 0)
                 return -1;
-        seccomp_kernel_version(&kmaj, &kmin);
-        int r = seccomp_compile(&p, o->arch, o->caps, kmaj, kmin, &prog, err);
         profile_free(&p);
-        if (r < 0)
+        if (!text)
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (program(o, text, &prog, how, sizeof how, err) < 0)
                 return -1;
         size_t bytes = prog.n * sizeof *prog.insns;
-        r = fwrite(prog.insns, 1, bytes, stdout) == bytes && fflush(stdout) == 0
-                    ? 0
-                    : error_set(err, errno, "cannot write the program");
+        int r = fwrite(prog.insns, 1, bytes, stdout) == bytes && fflush(stdout) == 0
+                        ? 0
+                        : error_set(err, errno, "cannot write the program");
         seccomp_program_free(&prog);
         return r;
 }
@@ -257,18 +273,68 @@ static int explain(struct opts *o, struct error *err)
                        "number is above the highest the profile names\n",
                        strerrorname_np(p.default_errno));
 
-        /* and what the compiled program answers, to be sure */
-        int r = seccomp_compile(&p, o->arch, o->caps, kmaj, kmin, &prog, err);
+        /* and what the program a container gets answers, to be sure */
         profile_free(&p);
-        if (r < 0)
-                return -1;
+        char how[1024];
+        if (!text || program(o, text, &prog, how, sizeof how, err) < 0)
+                return text ? -1 : error_set(err, ENOMEM, "cannot allocate");
         struct seccomp_data d = {.nr = nr, .arch = token};
         memcpy(d.args, args, sizeof args);
         uint32_t a = bpf_run(prog.insns, prog.n, &d);
         printf("the compiled program (%zu instructions): %s\n", prog.n,
                action_text(a, b1, sizeof b1));
+        printf("  the program: %s\n", how);
         (void)b2;
+        (void)kmaj;
+        (void)kmin;
         seccomp_program_free(&prog);
+        return 0;
+}
+
+/* The programs compiled into crib; with --check, each against libseccomp's answer now. */
+static int builtin(int argc, char **argv, struct error *err)
+{
+        bool check = argc >= 1 && !strcmp(argv[0], "--check");
+        int differ = 0;
+        if (argc > (check ? 1 : 0))
+                return error_set(err, 0, "unexpected argument '%s' for 'crib seccomp builtin'",
+                                 argv[check ? 1 : 0]);
+        printf("# the programs compiled into crib at build time; any other profile, architecture\n"
+               "# or bounding set is compiled when the container starts\n");
+        printf("%-8s %-8s %-20s %-14s %6s%s\n", "profile", "arch", "caps tested (mask)", "kernel",
+               "insns", check ? "  compiled now" : "");
+        const struct seccomp_builtin *b;
+        for (size_t i = 0; (b = seccomp_builtin_at(i)); i++) {
+                char kernel[32];
+                if (b->kmaj || b->kmin)
+                        snprintf(kernel, sizeof kernel, ">= %u.%u", b->kmaj, b->kmin);
+                else
+                        snprintf(kernel, sizeof kernel, "any");
+                printf("%-8s %-8s %#-20llx %-14s %6zu", b->profile, b->arch,
+                       (unsigned long long)b->caps, kernel, b->n);
+                if (check) {
+                        struct profile p;
+                        struct seccomp_program prog;
+                        if (profile_builtin(b->profile, &p, err) < 0)
+                                return -1;
+                        int r = seccomp_compile(&p, b->arch, b->caps, b->kmaj, b->kmin, &prog, err);
+                        profile_free(&p);
+                        if (r < 0)
+                                return -1;
+                        bool same = prog.n == b->n &&
+                                    !memcmp(prog.insns, b->insns, b->n * sizeof *b->insns);
+                        printf("  %s", same ? "same" : "DIFFERENT");
+                        differ += !same;
+                        seccomp_program_free(&prog);
+                }
+                printf("\n");
+        }
+        if (differ)
+                return error_set(err, 0,
+                                 "%d built-in programs differ from what libseccomp %u.%u.%u "
+                                 "compiles now",
+                                 differ, seccomp_version()->major, seccomp_version()->minor,
+                                 seccomp_version()->micro);
         return 0;
 }
 
@@ -283,11 +349,15 @@ int cmd_seccomp(int argc, char **argv)
         }
         const char *verb = argv[0];
         bool positional = strcmp(verb, "explain") != 0;
-        if (strcmp(verb, "export") && strcmp(verb, "show") && strcmp(verb, "explain")) {
+        if (strcmp(verb, "export") && strcmp(verb, "show") && strcmp(verb, "explain") &&
+            strcmp(verb, "builtin")) {
                 error_set(&err, 0, "unknown 'crib seccomp' command '%s'", verb);
-                error_hint(&err, "crib seccomp export|show|explain; see 'crib seccomp help'");
+                error_hint(&err,
+                           "crib seccomp export|show|explain|builtin; see 'crib seccomp help'");
                 return output_error(&err);
         }
+        if (!strcmp(verb, "builtin"))
+                return builtin(argc - 1, argv + 1, &err) < 0 ? output_error(&err) : 0;
         if (parse_opts(argc - 1, argv + 1, positional, &o, &err) < 0)
                 return output_error(&err);
         int r = !strcmp(verb, "export") ? export(&o, &err)

@@ -527,7 +527,7 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         return 0;
 }
 
-/* Prepare the seccomp program: from the cache, or compiled (and kept). */
+/* Prepare the seccomp program: built into crib for a built-in profile, or compiled now. */
 static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
 {
         const char *name = s->seccomp ? s->seccomp : "unconfined";
@@ -574,8 +574,9 @@ static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
         }
         if (!text)
                 return error_set(err, ENOMEM, "cannot allocate");
-        return seccomp_prepare(text, label, seccomp_native_arch(), p->cap_bounding, &p->seccomp,
-                               p->seccomp_how, sizeof p->seccomp_how, err);
+        return seccomp_prepare(builtin ? name : NULL, text, label, seccomp_native_arch(),
+                               p->cap_bounding, &p->seccomp, p->seccomp_how, sizeof p->seccomp_how,
+                               err);
 }
 
 /* AppArmor: is it there, and must the profile be applied? The child applies it on exec. */

@@ -1,11 +1,14 @@
-/* seccomp.c - seccomp filters: compiled once with libseccomp in the parent, kept, loaded raw.
+/* seccomp.c - seccomp filters: compiled with libseccomp in the parent, loaded raw in the child.
  *
  * Kernel feature: seccomp(2) SECCOMP_SET_MODE_FILTER (CONFIG_SECCOMP_FILTER): a classic BPF
  * program runs on every system call's number, architecture and arguments and answers allow,
  * or fail with an errno. Loading a ready program costs microseconds; compiling Docker's
- * profile with libseccomp costs milliseconds, so crib compiles once per (profile, arch,
- * capabilities, kernel, libseccomp, crib) and keeps the program in a cache only its owner can
- * write. libseccomp is never used in the container: the child loads the raw program.
+ * profile with libseccomp costs milliseconds. The built-in profiles are therefore compiled when
+ * crib is built (tools/seccomp-gen.c runs this file's seccomp_compile() on the build host, for
+ * the target's architecture) and embedded in the binary (seccomp_builtin.c); only a profile of
+ * one's own, or capabilities no embedded program was made for, are compiled at run time. No
+ * program is ever read from disk: a file the user can write, a container running as the user
+ * can write too. libseccomp is never used in the container: the child loads the raw program.
  *
  * What crib adds in front of libseccomp's program: a guard that answers ENOSYS for numbers
  * above the highest one the profile names for the architecture (bpf.c), so that programs
@@ -13,6 +16,9 @@
  * failing with EPERM. What crib does after it: folds libseccomp's one-jeq-per-syscall trees
  * into binary searches over ranges (bpf_fold.c), a quarter of the length, which the kernel
  * loads in a third of the time; the folded program is checked against the unfolded one.
+ *
+ * This file makes no use of the rest of crib beyond the profile parser and the BPF helpers, so
+ * that the build-time generator can link it for the build host.
  *
  * Where it sits: the plan prepares the program; the child loads it after no_new_privs and
  * before crib's init starts the workload's process, so nothing in the container runs unfiltered.
@@ -28,19 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "account.h"
 #include "bpf.h"
 #include "cleanup.h"
-#include "trace.h"
-
-#ifndef CRIB_VERSION
-#define CRIB_VERSION "0"
-#endif
 
 static const struct {
         const char *name;
@@ -274,199 +273,5 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
         ret->insns = all;
         ret->n = ret->unfolded = nguard + nprog;
         fold_checked(ret, g, ng);
-        return 0;
-}
-
-/* --- the cache ---------------------------------------------------------------------------- */
-
-#define CACHE_MAGIC "CRIBBPF2" /* 2: folded programs */
-
-struct cache_header {
-        char magic[8];
-        uint64_t key;
-        uint32_t count;
-        uint32_t zero;
-        uint64_t checksum;
-};
-
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-        const unsigned char *p = data;
-        for (size_t i = 0; i < n; i++) {
-                h ^= p[i];
-                h *= 0x100000001b3ULL;
-        }
-        return h;
-}
-
-/* An absolute path to a directory of ours. */
-static bool own_dir(const char *path)
-{
-        struct stat st;
-        return path && path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
-               st.st_uid == geteuid();
-}
-
-const char *seccomp_cache_dir(char *buf, size_t len)
-{
-        const char *xdg = getenv("XDG_CACHE_HOME");
-        const char *home = getenv("HOME");
-        if (geteuid() == 0) {
-                snprintf(buf, len, "/var/cache/crib");
-        } else if (xdg && xdg[0] == '/') {
-                snprintf(buf, len, "%s/crib", xdg);
-        } else {
-                struct account a;
-                /* a HOME left over from another user (sudo, setpriv) is not ours to use */
-                if (!own_dir(home)) {
-                        account_of(geteuid(), &a);
-                        home = a.home;
-                }
-                if (!own_dir(home))
-                        return NULL;
-                snprintf(buf, len, "%s/.cache/crib", home);
-        }
-        return buf;
-}
-
-/* Make the cache directory (0700) and check it is ours and private; NULL with *why if not. */
-static const char *cache_dir(char *buf, size_t len, const char **why)
-{
-        struct stat st;
-        if (!seccomp_cache_dir(buf, len)) {
-                *why = "no home directory";
-                return NULL;
-        }
-        if (lstat(buf, &st) < 0) {
-                /* the missing parents too: 0755 for root's /var/cache, 0700 for ~/.cache */
-                char parent[4096];
-                snprintf(parent, sizeof parent, "%s", buf);
-                for (char *p = parent + 1; (p = strchr(p, '/')); p++) {
-                        *p = '\0';
-                        mkdir(parent, geteuid() == 0 ? 0755 : 0700);
-                        *p = '/';
-                }
-                if (mkdir(buf, 0700) < 0 || lstat(buf, &st) < 0) {
-                        *why = "cannot create the cache directory";
-                        return NULL;
-                }
-        }
-        if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
-                *why = "the cache directory is not private to this user (mode 0700, owned)";
-                return NULL;
-        }
-        return buf;
-}
-
-static int cache_load(const char *path, uint64_t key, struct seccomp_program *ret, const char **why)
-{
-        struct cache_header h;
-        struct stat st;
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) {
-                *why = errno == ENOENT ? "not compiled before" : "cannot open the cached file";
-                return -1;
-        }
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                *why = "the cached file is not a regular file";
-                return -1;
-        }
-        if (st.st_uid != geteuid()) {
-                *why = "the cached file belongs to another user";
-                return -1;
-        }
-        if (st.st_mode & 022) {
-                *why = "the cached file is writable by group or others";
-                return -1;
-        }
-        if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h.magic, CACHE_MAGIC, 8) ||
-            h.key != key || h.count == 0 || h.count > BPF_MAXINSNS ||
-            st.st_size != (off_t)(sizeof h + h.count * sizeof(struct sock_filter))) {
-                *why = "the cached file is truncated or not crib's";
-                return -1;
-        }
-        struct sock_filter *insns = malloc(h.count * sizeof *insns);
-        if (!insns) {
-                *why = "out of memory";
-                return -1;
-        }
-        size_t bytes = h.count * sizeof *insns;
-        if (pread(fd, insns, bytes, sizeof h) != (ssize_t)bytes ||
-            fnv(0xcbf29ce484222325ULL, insns, bytes) != h.checksum) {
-                free(insns);
-                *why = "the cached file's checksum does not match";
-                return -1;
-        }
-        ret->insns = insns;
-        ret->n = h.count;
-        return 0;
-}
-
-/* Write atomically: a temporary file in the same directory, then rename(2). */
-static void cache_store(const char *dir, const char *path, uint64_t key,
-                        const struct seccomp_program *prog)
-{
-        char tmp[4200];
-        size_t bytes = prog->n * sizeof *prog->insns;
-        struct cache_header h = {.key = key, .count = (uint32_t)prog->n};
-        memcpy(h.magic, CACHE_MAGIC, 8);
-        h.checksum = fnv(0xcbf29ce484222325ULL, prog->insns, bytes);
-        snprintf(tmp, sizeof tmp, "%s/.seccomp-XXXXXX", dir);
-        int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return;
-        bool ok = fchmod(fd, 0600) == 0 && write(fd, &h, sizeof h) == (ssize_t)sizeof h &&
-                  write(fd, prog->insns, bytes) == (ssize_t)bytes;
-        ok &= close(fd) == 0;
-        if (!ok || rename(tmp, path) < 0)
-                unlink(tmp);
-}
-
-int seccomp_prepare(const char *text, const char *label, const char *arch, uint64_t caps,
-                    struct seccomp_program *ret, char *how, size_t howlen, struct error *err)
-{
-        unsigned kmaj, kmin;
-        const struct scmp_version *v = seccomp_version();
-        char dirbuf[4096], path[4200];
-        const char *why = NULL;
-        seccomp_kernel_version(&kmaj, &kmin);
-
-        uint64_t key = fnv(0xcbf29ce484222325ULL, text, strlen(text));
-        key = fnv(key, arch, strlen(arch) + 1);
-        key = fnv(key, &caps, sizeof caps);
-        unsigned nums[5] = {kmaj, kmin, v->major, v->minor, v->micro};
-        key = fnv(key, nums, sizeof nums);
-        key = fnv(key, CRIB_VERSION CACHE_MAGIC, sizeof(CRIB_VERSION CACHE_MAGIC));
-
-        const char *dir = cache_dir(dirbuf, sizeof dirbuf, &why);
-        if (dir) {
-                snprintf(path, sizeof path, "%s/seccomp-%016llx.bpf", dir, (unsigned long long)key);
-                uint64_t t0 = trace_now_us();
-                if (cache_load(path, key, ret, &why) == 0) {
-                        snprintf(how, howlen, "cached load of %zu instructions from %s in %llu us",
-                                 ret->n, path, (unsigned long long)(trace_now_us() - t0));
-                        return 0;
-                }
-        }
-        struct profile prof;
-        FILE *f = fmemopen((void *)text, strlen(text), "r");
-        if (!f)
-                return error_set(err, errno, "cannot read seccomp profile '%s'", label);
-        int r = profile_parse(f, label, &prof, err);
-        fclose(f);
-        if (r < 0)
-                return -1;
-        uint64_t t0 = trace_now_us();
-        r = seccomp_compile(&prof, arch, caps, kmaj, kmin, ret, err);
-        profile_free(&prof);
-        if (r < 0)
-                return error_wrap(err, "seccomp profile '%s'", label);
-        uint64_t took = trace_now_us() - t0;
-        if (dir)
-                cache_store(dir, path, key, ret);
-        snprintf(how, howlen,
-                 "compiled with libseccomp (%zu instructions, folded to %zu) in %llu us (%s)%s%s",
-                 ret->unfolded, ret->n, (unsigned long long)took, why, dir ? "; kept in " : "",
-                 dir ? path : "");
         return 0;
 }

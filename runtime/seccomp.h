@@ -1,4 +1,5 @@
-/* seccomp.h - compile a seccomp profile once, keep the program, load it in microseconds. */
+/* seccomp.h - seccomp programs: the built-in profiles compiled at build time, others at run time.
+ */
 #ifndef CRIB_SECCOMP_H
 #define CRIB_SECCOMP_H
 
@@ -13,7 +14,7 @@
 struct seccomp_program {
         struct sock_filter *insns;
         size_t n;
-        size_t unfolded; /* compiled here: the length before bpf_fold(); 0 when loaded */
+        size_t unfolded; /* the length libseccomp's program had before bpf_fold() */
 };
 
 /* The architectures a filter for native `arch` covers, as Docker's archMap: x86_64 with x86
@@ -28,18 +29,39 @@ bool seccomp_arch_known(const char *arch);
 int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, unsigned kmaj,
                     unsigned kmin, struct seccomp_program *ret, struct error *err);
 
-/* Compile, or load from the cache when a valid compiled program is there. `text` is the
- * profile as read (the cache key covers it, the arch, caps, kernel, libseccomp and crib
- * versions). *how tells the trace which path was taken. */
-int seccomp_prepare(const char *text, const char *label, const char *arch, uint64_t caps,
-                    struct seccomp_program *ret, char *how, size_t howlen, struct error *err);
+/* A program compiled at build time (tools/seccomp-gen.c) and embedded in crib. Its key: the
+ * built-in profile, the architecture crib was built for, the bounding set's intersection with
+ * the capabilities the profile's rules test, and how many of the profile's "when kernel >= X.Y"
+ * thresholds the kernel reaches. kmaj.kmin is a kernel version that reaches exactly those. */
+struct seccomp_builtin {
+        const char *profile;
+        const char *arch;
+        uint64_t caps;
+        unsigned kernel_level;
+        unsigned kmaj, kmin;
+        const struct sock_filter *insns;
+        size_t n, unfolded;
+};
+
+/* The embedded program for built-in `profile` on `arch` with bounding set `caps` on kernel
+ * kmaj.kmin, or NULL when crib was built without one for that key. */
+const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const char *arch,
+                                                   uint64_t caps, unsigned kmaj, unsigned kmin);
+/* The i-th embedded program, NULL past the last (for `crib seccomp builtin` and the tests). */
+const struct seccomp_builtin *seccomp_builtin_at(size_t i);
+
+/* The program for a container: when `builtin` names a built-in profile and crib embeds a
+ * program for this key, a copy of that one; otherwise `text` (the profile as read, `label`
+ * naming it in errors) compiled now. Nothing is read from or written to disk. *how tells the
+ * trace which path was taken and what it cost. */
+int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
+                    uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
+                    struct error *err);
 
 /* The kernel's version, major.minor, from uname(2). */
 void seccomp_kernel_version(unsigned *major, unsigned *minor);
 /* 1: the kernel has seccomp filters; 0: it has not (CONFIG_SECCOMP_FILTER). */
 int seccomp_kernel_supported(void);
-/* Where compiled programs are kept for this user (NULL-safe buffer). */
-const char *seccomp_cache_dir(char *buf, size_t len);
 
 void seccomp_program_free(struct seccomp_program *p);
 

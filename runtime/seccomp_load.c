@@ -8,7 +8,8 @@
  * would copy a filter from a template process through a pidfd, in about a microsecond instead
  * of the ~0.2 ms the kernel spends checking and JIT-compiling a program. crib asks for it
  * first, with fd -1: a kernel without the operation answers EINVAL, one with it EBADF. Either
- * way crib then loads the program, and the trace names the path: clone, cached load or compile.
+ * way crib then loads the program, and the trace names the path: clone, or load of the program
+ * built into crib or compiled at run time.
  *
  * The template, as designed (not built: no kernel to run it on, and a path no test can take
  * would be untested security code):
@@ -17,15 +18,15 @@
  *     template costs a fork and a load, more than the load it saves. No daemon: the template
  *     lives exactly as long as that `crib run`.
  *   - what it is: a child of the parent that sets no_new_privs and PR_SET_PDEATHSIG(SIGKILL),
- *     loads the cached program with SECCOMP_SET_MODE_FILTER, makes itself not dumpable and
+ *     loads the prepared program with SECCOMP_SET_MODE_FILTER, makes itself not dumpable and
  *     waits in pause(2). It has no namespace, no capability and none of crib's fds, so what
- *     it holds is exactly the program the cache key names (profile, arches, capabilities,
- *     kernel, libseccomp, crib).
+ *     it holds is exactly the program its key names (profile, arch, the capabilities the
+ *     profile tests, the kernel thresholds reached; or, compiled at run time, the profile text).
  *   - how it is used: the parent opens a pidfd for it (pidfd_open(2)) and lets each
  *     container's setup process inherit it; this step calls seccomp(SECCOMP_CLONE_FILTER, 0,
  *     pidfd) and falls back to SECCOMP_SET_MODE_FILTER on any error, so a template that died
  *     costs a load, never a container without its filter. The plan would carry the pidfd and
- *     the key the template was built for, and `crib seccomp` the same check the cache does.
+ *     the key the template was built for, checked as seccomp_builtin_find() checks its key.
  *
  * Where it sits: after no_new_privs and before crib's init starts the workload's process, so init
  * (pid 1) and everything after it run under the filter.

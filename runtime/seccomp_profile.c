@@ -424,6 +424,36 @@ bool profile_rule_applies(const struct profile_rule *r, uint64_t caps, const cha
         return true;
 }
 
+uint64_t profile_caps_mentioned(const struct profile *p)
+{
+        uint64_t m = 0;
+        for (size_t i = 0; i < p->n; i++)
+                m |= p->rules[i].caps_all | p->rules[i].caps_none;
+        return m;
+}
+
+size_t profile_kernel_thresholds(const struct profile *p, unsigned ret[][2], size_t max)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < p->n; i++) {
+                unsigned maj = p->rules[i].kernel_major, min = p->rules[i].kernel_minor;
+                size_t j = 0;
+                if (!maj && !min)
+                        continue;
+                while (j < n && (ret[j][0] < maj || (ret[j][0] == maj && ret[j][1] < min)))
+                        j++;
+                if (j < n && ret[j][0] == maj && ret[j][1] == min)
+                        continue;
+                if (n == max)
+                        return max + 1; /* more than the caller has room for */
+                memmove(&ret[j + 1], &ret[j], (n - j) * sizeof ret[0]);
+                ret[j][0] = maj;
+                ret[j][1] = min;
+                n++;
+        }
+        return n;
+}
+
 bool profile_rule_matches(const struct profile_rule *r, const uint64_t args[6])
 {
         for (size_t i = 0; i < r->nconds; i++) {

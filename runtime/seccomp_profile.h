@@ -57,6 +57,13 @@ void profile_free(struct profile *p);
  * (libseccomp name) and kernel major.minor? */
 bool profile_rule_applies(const struct profile_rule *r, uint64_t caps, const char *arch,
                           unsigned kmajor, unsigned kminor);
+/* The capabilities the profile's rules test ("when [not] cap"): a program depends on the
+ * bounding set only through its intersection with these. */
+uint64_t profile_caps_mentioned(const struct profile *p);
+/* The distinct "when kernel >= X.Y" versions, ascending, at most `max` (more than `max`
+ * returned: there are more): a program depends on the kernel only through how many of them it
+ * reaches. */
+size_t profile_kernel_thresholds(const struct profile *p, unsigned ret[][2], size_t max);
 /* Does the call's argument vector satisfy every condition of the rule? */
 bool profile_rule_matches(const struct profile_rule *r, const uint64_t args[6]);
 /* Text of one rule's header, as the format writes it ("allow if arg0 < 38 when cap X"). */

@@ -1,7 +1,14 @@
 #!/bin/sh
 # Seccomp, read from inside the container: the default profile is in force for the workload
-# and for crib's init, blocks what Docker blocks, answers ENOSYS where it should, and the
-# compiled program is cached, checked, and never loaded when it was tampered with.
+# and for crib's init, blocks what Docker blocks, answers ENOSYS where it should; the built-in
+# profiles' programs were compiled at build time, and no file a container can write changes them.
+if [ "${ROLE:-}" = root ] && [ -z "${CRIB_PRIVATE_CACHE:-}" ]; then
+	# root's old cache directory, /var/cache/crib, is the machine's: the forgery below is planted
+	# in a private copy, so that no other crib on this machine can load it
+	mkdir -p /var/cache/crib
+	exec env CRIB_PRIVATE_CACHE=1 unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=0700 crib-private-cache /var/cache/crib && exec sh "$0"' "$0"
+fi
 . "$(dirname "$0")/../lib/libtest.sh"
 
 P=/usr/local/bin/probe
@@ -65,44 +72,78 @@ printf '[security]\nseccomp = ./bad.profile\n[process]\nargs = /bin/true\n' | sp
 run_crib run "$T/bad.ini"
 assert_eq "$rc:$err" "125:crib: $T/bad.profile:2: expected 'if argN OP VALUE' (N from 0 to 5)" "a broken profile: FILE:LINE and 125"
 
-# the cache: compiled once, then loaded; a bad file is recompiled, never loaded
-cached() { echo "$err" | sed -n 's/.*\(kept in\|from\) \([^ ]*\.bpf\).*/\2/p' | head -n 1; }
+# which program: the built-in profiles were compiled when crib was built, others now
 run_crib run --trace "$T/s.ini"
-rm -f "$(cached)"
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "seccomp program: compiled" "the first run compiles"
-file=$(cached)
-if [ "$ROLE" = root ]; then
-	assert_contains "$file" "/var/cache/crib/seccomp-" "root's cache is /var/cache/crib"
-else
-	assert_contains "$file" "$XDG_CACHE_HOME/crib/seccomp-" "a user's cache is \$XDG_CACHE_HOME/crib"
-	assert_eq "$(stat -c %a "$XDG_CACHE_HOME/crib")" "700" "its directory is private (0700)"
-fi
-assert_eq "$(stat -c %a "$file")" "600" "the cached program is private (0600)"
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "seccomp program: cached load of" "the second run does not compile"
-assert_not_contains "$err" "compiled" "(and says nothing of compiling)"
+assert_contains "$err" "seccomp program: built-in program compiled at build time (profile default" "the default level's program was compiled at build time"
+run_crib run --trace "$T/strict.ini"
+assert_contains "$err" "seccomp program: built-in program compiled at build time (profile strict" "and so was the strict level's"
+printf '[security]\ncapabilities = default +SYS_PTRACE\n[process]\nargs = /bin/true\n' | spec "$T/ptrace.ini"
+run_crib run --trace "$T/ptrace.ini"
+assert_contains "$err" "built-in program compiled at build time (profile default on $(uname -m), capabilities the profile tests: SYS_CHROOT SYS_PTRACE" "default +SYS_PTRACE: built in too"
+printf '[security]\ncapabilities = default +SYS_PTRACE +SYS_ADMIN\n[process]\nargs = /bin/true\n' | spec "$T/two.ini"
+run_crib run --trace "$T/two.ini"
+echo "$err" | grep -qE "seccomp program: compiled at run time in [0-9]+ us .*no built-in program for this bounding set"
+ok $? "two added capabilities: compiled at run time, and the trace says why"
+run_crib run --trace "$T/mine.ini"
+echo "$err" | grep -qE "seccomp program: compiled at run time in [0-9]+ us .*a profile of one's own"
+ok $? "a profile of one's own: compiled at run time"
 
-cp "$file" "$T/good"
-printf 'X' | dd of="$file" bs=1 seek=200 conv=notrunc 2>/dev/null
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "compiled" "a tampered program is not loaded"
-assert_contains "$err" "checksum does not match" "and the trace says why"
-truncate -s 100 "$file"
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "truncated" "a truncated program is not loaded"
-cp "$T/good" "$file"
-chmod 0620 "$file"
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "writable by group or others" "a group-writable program is not loaded"
+# Issue 11, hole 5: crib once kept compiled programs in a cache ($XDG_CACHE_HOME/crib, or
+# /var/cache/crib as root) and trusted a file there because the user owned it; any process of
+# the user, a container with the directory bound in too, could replace it. Plant exactly what
+# that cache_store() wrote, with the key that seccomp_prepare() computed (FNV-1a over the
+# profile text, the arch, the bounding set, kernel and libseccomp versions, crib's version),
+# holding one instruction: return ALLOW. For the default level, and for a profile file.
+if [ "$ROLE" = root ]; then cache=/var/cache/crib; else cache=$XDG_CACHE_HOME/crib; fi
+mkdir -p "$cache" && chmod 700 "$cache"
 if [ "$ROLE" = root ]; then
-	cp "$T/good" "$file"
-	chown 65534 "$file"
-	run_crib run --trace "$T/s.ini"
-	assert_contains "$err" "belongs to another user" "a program owned by another user is not loaded"
+	assert_eq "$(stat -f -c %T "$cache")" tmpfs "as root, /var/cache/crib is a private tmpfs for this test"
 fi
-run_crib run --trace "$T/s.ini"
-assert_contains "$err" "cached load" "after a bad file, the fresh one is used again"
+run_crib run "$T/s.ini" -- /bin/sh -c 'grep ^CapBnd: /proc/self/status | cut -f2'
+capbnd=$out
+libseccomp=$("$CRIB" seccomp show | sed -n 's/.*this libseccomp \([0-9.]*\):.*/\1/p')
+cat >"$T/forge.py" <<'EOF2'
+import re, struct, sys
+crib, cache, arch, capbnd, release, libseccomp, version, profile = sys.argv[1:]
+def fnv(h, data):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+if profile == "default":  # the text embedded in crib, as the old code hashed it
+    binary = open(crib, "rb").read()
+    start = binary.find(b"# crib's default seccomp profile.\n")
+    text = binary[start:binary.find(b"\0", start)]
+else:
+    text = open(profile, "rb").read()
+arch = {"x86_64": "x86_64", "aarch64": "aarch64"}.get(arch, "arm" if arch.startswith("arm") else arch)
+kmaj, kmin = map(int, re.match(r"(\d+)\.(\d+)", release).groups())
+key = fnv(0xcbf29ce484222325, text)
+key = fnv(key, arch.encode() + b"\0")
+key = fnv(key, struct.pack("<Q", int(capbnd, 16)))
+key = fnv(key, struct.pack("<5I", kmaj, kmin, *map(int, libseccomp.split("."))))
+key = fnv(key, version.encode() + b"CRIBBPF2\0")
+allow = struct.pack("<HBBI", 0x06, 0, 0, 0x7FFF0000)  # BPF_RET|BPF_K, SECCOMP_RET_ALLOW
+path = "%s/seccomp-%016x.bpf" % (cache, key)
+with open(path, "wb") as f:
+    f.write(b"CRIBBPF2" + struct.pack("<QIIQ", key, 1, 0, fnv(0xcbf29ce484222325, allow)) + allow)
+print(path)
+EOF2
+forge() { python3 "$T/forge.py" "$CRIB" "$cache" "$(uname -m)" "$capbnd" "$(uname -r)" "$libseccomp" "$("$CRIB" version | cut -d' ' -f2)" "$1"; }
+forged=$(forge default)
+mine=$(forge "$T/mine.profile")
+[ -f "$forged" ] && [ "$(stat -c %s "$forged")" = 40 ] && [ -f "$mine" ]
+ok $? "forged programs planted where crib used to look ($forged)"
+chmod 600 "$forged" "$mine"
+run_crib run --trace "$T/s.ini" -- $P syscall keyctl 0
+assert_eq "$out" EPERM "after the forgery, keyctl is still refused"
+assert_contains "$err" "seccomp program: built-in program compiled at build time" "and the trace names the built-in program"
+assert_not_contains "$err" "cached load" "(no cached load)"
+assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER) is still refused"
+run_crib run --trace "$T/mine.ini" -- $P syscall keyctl 0
+assert_eq "$out" EPERM "a profile of one's own: keyctl still refused, the profile compiled afresh"
+assert_contains "$err" "seccomp program: compiled at run time in" "(and the trace says so)"
+assert_eq "$(ls -A "$cache" | grep -v "^$(basename "$forged")\$" | grep -v "^$(basename "$mine")\$" | grep -c 'seccomp')" 0 "no run wrote a program or a temporary file there"
+rm -f "$forged" "$mine"
 
 # the tools
 "$CRIB" seccomp export >"$T/prog.bpf"
@@ -120,6 +161,11 @@ ok $? "crib seccomp export --arch aarch64"
 run_crib seccomp explain socket 40
 assert_contains "$out" "no rule matches: the default action, EPERM" "crib seccomp explain socket 40"
 assert_contains "$out" "the compiled program (" "and what the compiled program answers"
+assert_contains "$out" "the program: built-in program compiled at build time" "the program a container gets"
+run_crib seccomp builtin --check
+assert_eq "$rc" 0 "crib seccomp builtin --check: every embedded program is what libseccomp compiles now"
+assert_contains "$out" "default  $(uname -m)" "and it lists the default profile's programs"
+assert_not_contains "$out" "DIFFERENT" "(none differs)"
 run_crib seccomp explain --caps CAP_SYS_ADMIN clone3
 assert_contains "$out" "decided by line" "explain with --caps"
 assert_contains "$out" "allowed" "clone3 with CAP_SYS_ADMIN is allowed"

@@ -1,9 +1,11 @@
 /* equiv - is crib's compiled seccomp program equivalent to Docker's profile?
  *
- *   docker-rules.py JSON ARCH CAPS KERNEL | equiv PROFILE ARCH CAPMASK KMAJ KMIN
+ *   docker-rules.py JSON ARCH CAPS KERNEL | equiv PROFILE ARCH CAPMASK KMAJ KMIN [BUILTIN]
  *
  * Compiles PROFILE (crib's format) with crib's own compiler for native ARCH, bounding set
- * CAPMASK (hex) and kernel KMAJ.KMIN, then runs the program (with crib's BPF interpreter) for
+ * CAPMASK (hex) and kernel KMAJ.KMIN, or, with BUILTIN, takes the program compiled into crib at
+ * build time for built-in profile BUILTIN and that key (failing when crib has none), then
+ * runs the program (with crib's BPF interpreter) for
  * every system call number of every architecture the filter covers, with the argument values
  * that matter to the conditional rules, and compares each answer with what Docker's rules
  * (read from stdin, see docker-rules.py) say. crib's one intended difference: a number above
@@ -95,8 +97,9 @@ static int expect(const char *name, uint32_t nr, uint32_t max, bool privrange, c
 int main(int argc, char **argv)
 {
         char line[4096];
-        if (argc != 6) {
-                fprintf(stderr, "usage: equiv PROFILE ARCH CAPMASK KMAJ KMIN < docker-rules\n");
+        if (argc != 6 && argc != 7) {
+                fprintf(stderr,
+                        "usage: equiv PROFILE ARCH CAPMASK KMAJ KMIN [BUILTIN] < docker-rules\n");
                 return 2;
         }
         const char *arch = argv[2];
@@ -137,8 +140,22 @@ int main(int argc, char **argv)
                 return fprintf(stderr, "profile: %s\n", f ? err.msg : "cannot open"), 2;
         fclose(f);
         struct seccomp_program prog;
-        if (seccomp_compile(&p, arch, caps, kmaj, kmin, &prog, &err) < 0)
+        const char *what = "compiled";
+        if (argc == 7) {
+                const struct seccomp_builtin *b =
+                        seccomp_builtin_find(argv[6], arch, caps, kmaj, kmin);
+                if (!b) {
+                        printf("not ok 1 - crib has no built-in program for %s on %s with caps "
+                               "%#llx, kernel %u.%u\n1..1\n",
+                               argv[6], arch, (unsigned long long)caps, kmaj, kmin);
+                        return 1;
+                }
+                prog.insns = (struct sock_filter *)b->insns;
+                prog.n = b->n;
+                what = "built-in (compiled at build time)";
+        } else if (seccomp_compile(&p, arch, caps, kmaj, kmin, &prog, &err) < 0) {
                 return fprintf(stderr, "compile: %s\n", err.msg), 2;
+        }
 
         const char *archnames[4];
         size_t narch = seccomp_arches(arch, archnames);
@@ -220,9 +237,9 @@ int main(int argc, char **argv)
                         free(name);
                 }
                 n++;
-                printf("%sok %d - %s filter, %s calls: %ld answers checked, %ld differ (highest "
-                       "named %#x; ENOSYS above)\n",
-                       bad ? "not " : "", n, arch, archnames[ai], calls, bad, max);
+                printf("%sok %d - %s %s filter, %s calls: %ld answers checked, %ld differ "
+                       "(highest named %#x; ENOSYS above)\n",
+                       bad ? "not " : "", n, what, arch, archnames[ai], calls, bad, max);
                 if (bad) {
                         failed++;
                         fputs(diag, stdout);

@@ -1,0 +1,144 @@
+/* seccomp_builtin.c - the seccomp program a container gets: compiled at build time, or now.
+ *
+ * The built-in profiles (profiles/seccomp/default and strict) are compiled when crib is built,
+ * by tools/seccomp-gen.c on the build host for the target's architecture, and the programs are
+ * part of the binary (seccomp-programs.h, generated). A program depends on the container only
+ * through the bounding set's intersection with the capabilities the profile's rules test, and
+ * on the kernel only through how many of the profile's "when kernel >= X.Y" thresholds it
+ * reaches (profile_rule_applies); that is the key looked up here. The build embeds the keys
+ * the levels give and the one-capability additions (tools/seccomp-gen.c says which).
+ *
+ * Anything else (a profile of one's own, a bounding set with two added capabilities) is
+ * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
+ * not kept. Why no cache: until version 0.1 crib kept compiled programs in ~/.cache/crib
+ * (/var/cache/crib as root), trusted because the user owned them. Every process of the user
+ * can write there, a container with $HOME bound in too, so one such container rewrote the
+ * program as a single "allow" and the next container ran without a filter. A key that
+ * authenticates the cache would have to be kept where the user's processes cannot read it,
+ * and for a rootless user there is no such place: whatever crib can read, a container running
+ * as the same user with the same files bound in can read. A program built into crib is as
+ * trustworthy as crib itself.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "seccomp.h"
+#include "trace.h"
+
+struct builtin_profile {
+        const char *name;
+        uint64_t mentioned; /* the capabilities its rules test */
+        size_t nthresholds;
+        unsigned thresholds[8][2]; /* "when kernel >= X.Y", ascending */
+};
+
+#include "seccomp-programs.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct seccomp_builtin *seccomp_builtin_at(size_t i)
+{
+        return i < COUNT(builtin_programs) ? &builtin_programs[i] : NULL;
+}
+
+const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const char *arch,
+                                                   uint64_t caps, unsigned kmaj, unsigned kmin)
+{
+        for (size_t i = 0; i < COUNT(builtin_profiles); i++) {
+                const struct builtin_profile *bp = &builtin_profiles[i];
+                unsigned level = 0;
+                if (strcmp(bp->name, profile))
+                        continue;
+                for (size_t t = 0; t < bp->nthresholds; t++)
+                        if (kmaj > bp->thresholds[t][0] ||
+                            (kmaj == bp->thresholds[t][0] && kmin >= bp->thresholds[t][1]))
+                                level++;
+                for (size_t j = 0; j < COUNT(builtin_programs); j++) {
+                        const struct seccomp_builtin *b = &builtin_programs[j];
+                        if (!strcmp(b->profile, profile) && !strcmp(b->arch, arch) &&
+                            b->caps == (caps & bp->mentioned) && b->kernel_level == level)
+                                return b;
+                }
+        }
+        return NULL;
+}
+
+/* "SYS_CHROOT SYS_PTRACE", or "none"; cut short when `buf` is full */
+static void cap_names(uint64_t caps, char *buf, size_t len)
+{
+        size_t u = 0;
+        buf[0] = '\0';
+        for (int c = 0; c < 64; c++) {
+                if (!(caps & (1ULL << c)))
+                        continue;
+                char *n = cap_to_name((cap_value_t)c);
+                const char *cn = n && !strncmp(n, "cap_", 4) ? n + 4 : "?";
+                int w = snprintf(buf + u, len - u, "%s%s", u ? " " : "", cn);
+                cap_free(n);
+                if (w < 0 || (size_t)w >= len - u)
+                        break;
+                for (size_t i = u; i < u + (size_t)w; i++)
+                        buf[i] = (char)toupper((unsigned char)buf[i]);
+                u += (size_t)w;
+        }
+        if (!u)
+                snprintf(buf, len, "none");
+}
+
+int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
+                    uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
+                    struct error *err)
+{
+        unsigned kmaj, kmin;
+        char names[1400];
+        const char *why = "a profile of one's own";
+        seccomp_kernel_version(&kmaj, &kmin);
+
+        if (builtin) {
+                uint64_t t0 = trace_now_us();
+                const struct seccomp_builtin *b =
+                        seccomp_builtin_find(builtin, arch, caps, kmaj, kmin);
+                if (b) {
+                        ret->insns = malloc(b->n * sizeof *b->insns);
+                        if (!ret->insns)
+                                return error_set(err, ENOMEM, "cannot allocate");
+                        memcpy(ret->insns, b->insns, b->n * sizeof *b->insns);
+                        ret->n = b->n;
+                        ret->unfolded = b->unfolded;
+                        uint64_t took = trace_now_us() - t0;
+                        cap_names(b->caps, names, sizeof names);
+                        snprintf(how, howlen,
+                                 "built-in program compiled at build time (profile %s on %s, "
+                                 "capabilities the profile tests: %s, kernel thresholds "
+                                 "reached: %u; %zu instructions), found in %llu us",
+                                 builtin, arch, names, b->kernel_level, b->n,
+                                 (unsigned long long)took);
+                        return 0;
+                }
+                why = "no built-in program for this bounding set";
+        }
+        struct profile prof;
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        if (!f)
+                return error_set(err, errno, "cannot read seccomp profile '%s'", label);
+        int r = profile_parse(f, label, &prof, err);
+        fclose(f);
+        if (r < 0)
+                return -1;
+        uint64_t t0 = trace_now_us();
+        r = seccomp_compile(&prof, arch, caps, kmaj, kmin, ret, err);
+        profile_free(&prof);
+        if (r < 0)
+                return error_wrap(err, "seccomp profile '%s'", label);
+        cap_names(caps, names, sizeof names);
+        snprintf(how, howlen,
+                 "compiled at run time in %llu us with libseccomp (%zu instructions, folded to "
+                 "%zu): %s (capabilities: %s)",
+                 (unsigned long long)(trace_now_us() - t0), ret->unfolded, ret->n, why, names);
+        return 0;
+}

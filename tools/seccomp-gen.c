@@ -1,0 +1,171 @@
+/* seccomp-gen - compile the built-in seccomp profiles at build time, for the target's arch.
+ *
+ *   seccomp-gen ARCH LEVEL PROFILE... > seccomp-programs.h
+ *
+ * Runs on the build host (the Makefile builds it with the host's compiler and libseccomp, so a
+ * cross build works) and writes C for runtime/seccomp_builtin.c: for each built-in PROFILE
+ * (profiles/seccomp/, embedded through seccomp-data.h), the programs crib's own
+ * seccomp_compile() makes for architecture ARCH (a libseccomp name: x86_64, aarch64, arm, ...).
+ *
+ * A compiled program depends on the container only through (profile_rule_applies) the bounding
+ * set's intersection with the capabilities the rules test, and how many of the profile's
+ * "when kernel >= X.Y" thresholds the kernel reaches. Embedded, for every threshold count:
+ *   - the bounding set of the security level file LEVEL (`capabilities =`, the default level),
+ *   - no capability (the strict level, or `capabilities = none`),
+ *   - LEVEL's set plus any one capability a rule tests (`capabilities = default +SYS_PTRACE`).
+ * Identical programs are written once. Any other key is compiled when a container starts.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "../runtime/seccomp.h"
+#include "../runtime/seccomp_profile.h"
+
+#define MAX_THRESHOLDS 8
+#define MAX_PROGRAMS   1024
+
+struct out {
+        const char *profile;
+        uint64_t caps;
+        unsigned level, kmaj, kmin;
+        size_t prog; /* index into progs */
+};
+
+static struct seccomp_program progs[MAX_PROGRAMS];
+static size_t nprogs;
+static struct out outs[MAX_PROGRAMS];
+static size_t nouts;
+
+static int die(const char *what, const char *detail)
+{
+        fprintf(stderr, "seccomp-gen: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+        exit(1);
+}
+
+/* The `capabilities =` line of a level file: names, or "none". */
+static uint64_t level_caps(const char *path)
+{
+        char line[4096];
+        uint64_t caps = 0;
+        bool found = false;
+        FILE *f = fopen(path, "re");
+        if (!f)
+                die("cannot open the level file", path);
+        while (fgets(line, sizeof line, f)) {
+                char *s = line + strspn(line, " \t"), *save;
+                if (strncmp(s, "capabilities", 12) || !strchr(s, '='))
+                        continue;
+                found = true;
+                for (char *w = strtok_r(strchr(s, '=') + 1, " \t\n", &save); w;
+                     w = strtok_r(NULL, " \t\n", &save)) {
+                        char name[64];
+                        cap_value_t v;
+                        if (!strcmp(w, "none"))
+                                continue;
+                        snprintf(name, sizeof name, "cap_%s", w);
+                        for (char *p = name; *p; p++)
+                                *p = (char)tolower((unsigned char)*p);
+                        if (cap_from_name(name, &v) < 0 || v < 0 || v > 63)
+                                die("unknown capability in the level file", w);
+                        caps |= 1ULL << v;
+                }
+        }
+        fclose(f);
+        if (!found)
+                die("no 'capabilities =' line in", path);
+        return caps;
+}
+
+static size_t keep(const struct seccomp_program *p)
+{
+        for (size_t i = 0; i < nprogs; i++)
+                if (progs[i].n == p->n && progs[i].unfolded == p->unfolded &&
+                    !memcmp(progs[i].insns, p->insns, p->n * sizeof *p->insns))
+                        return i;
+        if (nprogs == MAX_PROGRAMS)
+                die("too many programs", NULL);
+        progs[nprogs] = *p;
+        return nprogs++;
+}
+
+static void generate(const char *name, const char *arch, uint64_t level)
+{
+        struct profile p;
+        struct error err;
+        unsigned t[MAX_THRESHOLDS][2];
+        uint64_t sets[66];
+        size_t nsets = 0;
+
+        if (profile_builtin(name, &p, &err) < 0)
+                die(err.msg, NULL);
+        uint64_t mentioned = profile_caps_mentioned(&p);
+        size_t nt = profile_kernel_thresholds(&p, t, MAX_THRESHOLDS);
+        if (nt > MAX_THRESHOLDS)
+                die("too many kernel thresholds in profile", name);
+        sets[nsets++] = level & mentioned;
+        if (level & mentioned)
+                sets[nsets++] = 0;
+        for (int c = 0; c < 64; c++)
+                if ((mentioned & ~level) & (1ULL << c))
+                        sets[nsets++] = (level & mentioned) | (1ULL << c);
+        for (size_t s = 0; s < nsets; s++)
+                for (unsigned k = 0; k <= nt; k++) {
+                        struct seccomp_program prog;
+                        unsigned kmaj = k ? t[k - 1][0] : 0, kmin = k ? t[k - 1][1] : 0;
+                        if (seccomp_compile(&p, arch, sets[s], kmaj, kmin, &prog, &err) < 0)
+                                die(err.msg, name);
+                        size_t i = keep(&prog);
+                        if (progs[i].insns != prog.insns)
+                                seccomp_program_free(&prog);
+                        if (nouts == MAX_PROGRAMS)
+                                die("too many programs", NULL);
+                        outs[nouts++] = (struct out){name, sets[s], k, kmaj, kmin, i};
+                }
+        printf("        {\"%s\", %#llxULL, %zu, {", name, (unsigned long long)mentioned, nt);
+        for (size_t i = 0; i < nt; i++)
+                printf("%s{%u, %u}", i ? ", " : "", t[i][0], t[i][1]);
+        printf("}},\n");
+        profile_free(&p);
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 4)
+                die("usage: seccomp-gen ARCH LEVEL-FILE PROFILE... > seccomp-programs.h", NULL);
+        const char *arch = argv[1];
+        if (!seccomp_arch_known(arch))
+                die("unknown architecture", arch);
+        uint64_t level = level_caps(argv[2]);
+
+        printf("/* generated by tools/seccomp-gen for %s from profiles/seccomp/ and %s */\n\n",
+               arch, argv[2]);
+        printf("static const struct builtin_profile builtin_profiles[] = {\n");
+        for (int i = 3; i < argc; i++)
+                generate(argv[i], arch, level);
+        printf("};\n\n");
+        for (size_t i = 0; i < nprogs; i++) {
+                printf("static const struct sock_filter builtin_prog_%zu[%zu] = {\n", i,
+                       progs[i].n);
+                for (size_t j = 0; j < progs[i].n; j++) {
+                        const struct sock_filter *f = &progs[i].insns[j];
+                        printf("        {%#06x, %u, %u, %#010x},\n", f->code, f->jt, f->jf, f->k);
+                }
+                printf("};\n\n");
+        }
+        printf("static const struct seccomp_builtin builtin_programs[] = {\n");
+        for (size_t i = 0; i < nouts; i++) {
+                const struct out *o = &outs[i];
+                printf("        {\"%s\", \"%s\", %#llxULL, %u, %u, %u, builtin_prog_%zu, %zu, "
+                       "%zu},\n",
+                       o->profile, arch, (unsigned long long)o->caps, o->level, o->kmaj, o->kmin,
+                       o->prog, progs[o->prog].n, progs[o->prog].unfolded);
+        }
+        printf("};\n");
+        if (fflush(stdout) != 0)
+                die("cannot write the output", NULL);
+        return 0;
+}
