@@ -47,7 +47,7 @@ CC           := clang
 endif
 # `make check` = the plain build with the fuzz targets (tests/run-all runs them), then the whole
 # unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
-CHECK_FUZZ     := $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
+CHECK_EXTRA     = $(BUILD)/tests/tools/kill-on-open $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
 CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
 # --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
@@ -151,7 +151,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/rootfs/.done $(CHECK_FUZZ)
+		$(BUILD)/rootfs/.done $(CHECK_EXTRA)
 	tests/run-all $(BUILD)
 	$(CHECK_SANITIZE)
 
@@ -219,6 +219,10 @@ $(BUILD)/sanitizers:
 	@mkdir -p $(@D)
 	echo '$(SAN_CFLAGS)' > $@
 endif
+# the fault test's helper (tests/e2e/13-faults.t): kills a command as it opens a file
+$(BUILD)/tests/tools/kill-on-open: $(BUILD)/tests/tools/kill-on-open.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
 # one libFuzzer program per tests/fuzz/fuzz_*.c, linked with the runtime built for fuzzing
 build/fuzz/bin/%: build/fuzz/tests/fuzz/%.o build/fuzz/libcrib.a
 	@mkdir -p $(@D)
