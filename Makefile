@@ -20,6 +20,36 @@ PKG_CONFIG ?= env PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS:%-=%)/pkgconfig:/usr/share/
 endif
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+# --- proof suite: sanitizers and fuzzing (tests/fuzz/) ----------------------------------------
+#   make check SANITIZE=1   crib, unit tests and tools with ASan + UBSan, in build/asan, dynamic
+#                           (make check runs this pass after the plain one; SANITIZE=0 skips it)
+#   make fuzz FUZZ_SECONDS=N  each libFuzzer target of tests/fuzz/ for N seconds (default 60)
+# SANITIZE=fuzz is the build the fuzz targets link with (build/fuzz): the runtime instrumented for
+# libFuzzer's coverage too. Both use clang (libFuzzer is clang's) and link dynamically: the
+# sanitizer runtimes do not support -static. The test probe stays static and uninstrumented (it
+# runs inside containers, any rootfs).
+SANITIZE     ?=
+FUZZ_SECONDS ?= 60
+SAN_CFLAGS   :=
+ifeq ($(SANITIZE),1)
+SAN_CFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS      := -fsanitize=address,undefined
+BUILD        ?= build/asan
+endif
+ifeq ($(SANITIZE),fuzz)
+SAN_CFLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+LDFLAGS      := -fsanitize=address,undefined
+BUILD        ?= build/fuzz
+endif
+ifneq ($(SAN_CFLAGS),)
+CC           := clang
+endif
+# `make check` = the plain build with the fuzz targets (tests/run-all runs them), then the whole
+# unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
+CHECK_EXTRA     = $(BUILD)/tests/tools/kill-on-open $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
+CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
+# --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
 VERSION    := 0.1
 
@@ -145,8 +175,9 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/rootfs/.done
+		$(BUILD)/rootfs/.done $(CHECK_EXTRA)
 	tests/run-all $(BUILD)
+	$(CHECK_SANITIZE)
 
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
@@ -203,5 +234,38 @@ format:
 
 clean:
 	rm -rf $(BUILD)
+
+# --- proof suite: sanitizer and fuzz targets (the variables are in the block at the top) ------
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/bin/%)
+ifneq ($(SAN_CFLAGS),)
+$(BUILD)/%.o: CFLAGS += $(SAN_CFLAGS)
+# tests/run-all reads this to know the build is instrumented (and which way)
+$(BUILD)/crib: $(BUILD)/sanitizers
+$(BUILD)/sanitizers:
+	@mkdir -p $(@D)
+	echo '$(SAN_CFLAGS)' > $@
+endif
+# the fault test's helper (tests/e2e/13-faults.t): kills a command as it opens a file
+$(BUILD)/tests/tools/kill-on-open: $(BUILD)/tests/tools/kill-on-open.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# one libFuzzer program per tests/fuzz/fuzz_*.c, linked with the runtime built for fuzzing
+build/fuzz/bin/%: build/fuzz/tests/fuzz/%.o build/fuzz/libcrib.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/fuzz/%.o)
+.PHONY: fuzz fuzz-bin check-fuzz check-sanitize
+# the fuzz build is always SANITIZE=fuzz in build/fuzz, whatever this make was called with
+fuzz-bin:
+	$(MAKE) SANITIZE=fuzz BUILD=build/fuzz $(FUZZ_BIN)
+fuzz: fuzz-bin
+	tests/fuzz/run --seconds $(FUZZ_SECONDS) build/fuzz
+# the fuzz targets as make check runs them: a bounded time each (tests/run-all does the same)
+check-fuzz: fuzz-bin
+	prove -f --comments -e '' tests/fuzz/run :: --seconds $(or $(FUZZ_CHECK_SECONDS),20) build/fuzz
+check-sanitize:
+	$(MAKE) check SANITIZE=1
 
 -include $(shell find $(BUILD) -path '$(BUILD)/vm-cache' -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -24,7 +24,11 @@ int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range
                 char *e1, *e2;
                 errno = 0;
                 unsigned long long s = strtoull(start, &e1, 10), c = strtoull(count, &e2, 10);
-                if (errno || *e1 || *e2 || c == 0 || s + c > UINT32_MAX)
+                /* strtoull takes a sign ("-5536" is 2^64 - 5536): digits only, and the end of
+                 * the range checked without wrapping */
+                if (errno || *e1 || *e2 || !isdigit((unsigned char)*start) ||
+                    !isdigit((unsigned char)*count) || c == 0 || c > UINT32_MAX ||
+                    s > UINT32_MAX - c)
                         continue; /* newuidmap ignores such lines too */
                 if (n == IDMAP_MAX_SUBIDS)
                         break;

@@ -7,9 +7,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -163,9 +165,27 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
         run_steps(&c, 0);
 }
 
+/* Child: the fault test's hook (tests/e2e/13-faults.t). With CRIB_TEST_STOP_AT set to a step's
+ * name as --trace prints it, the child waits before that step until crib is gone (its end of
+ * the sync socket hangs up; at most 60 s), then runs the step as if crib had died just then.
+ * Honoured in every build, so the test proves the binary that ships: it only delays the setup
+ * and changes nothing it does, and whoever sets crib's environment can stop crib anyway. */
+static void test_stop_at(struct child *c, const char *stop_at, size_t i)
+{
+        if (!stop_at || strcmp(stop_at, steps[i].name))
+                return;
+        trace_line(&c->trace, "  CRIB_TEST_STOP_AT: waiting for crib to go away");
+        struct pollfd pfd = {.fd = c->chan.fd, .events = 0}; /* POLLHUP is always reported */
+        int r;
+        do
+                r = poll(&pfd, 1, 60 * 1000);
+        while (r < 0 && errno == EINTR);
+}
+
 _Noreturn void run_steps(struct child *c, size_t from)
 {
         const size_t n = sizeof steps / sizeof steps[0];
+        const char *stop_at = getenv("CRIB_TEST_STOP_AT");
         struct error err;
         error_clear(&err);
         for (size_t i = from; i < n; i++) {
@@ -175,6 +195,7 @@ _Noreturn void run_steps(struct child *c, size_t from)
                         trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n,
                                    steps[i].name, (int)getpid());
                 }
+                test_stop_at(c, stop_at, i);
                 if (steps[i].run(c, &err) < 0) {
                         struct sync_msg m = {.type = SYNC_ERROR};
                         struct error ignored;
