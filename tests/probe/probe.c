@@ -20,6 +20,9 @@
  *                              print one "NAME RESULT" line each: see escape_attacks below
  *   probe early                only the attacks on crib's init the escape table makes first thing
  *                              (ptrace-early, mem-early): the race of issue 11's hole 1
+ *   probe tiocsti              push the letter Q into the terminal on fd 0 (TIOCSTI)
+ *   probe tty FILE CMD...      on the host: run CMD on a new pty (its controlling terminal and
+ *                              fd 0), then write what was typed into it and not read to FILE
  *   probe catch FILE           on the host: append the name of every SIGCONT, SIGWINCH and
  *                              SIGURG received to FILE, until SIGTERM (escape's signal target)
  */
@@ -55,6 +58,7 @@
 #include <sys/sysmacros.h>
 #include <sys/timex.h>
 #include <sys/uio.h>
+#include <termios.h>
 
 static int cmd_fds(void)
 {
@@ -981,6 +985,49 @@ static int cmd_catch(const char *file)
         return 0;
 }
 
+/* Host: run CMD with a new pseudo-terminal as its controlling terminal and its fd 0, as a user's
+ * terminal would be; when it is gone, write to FILE what was typed into that terminal and not
+ * read (what a TIOCSTI from a container would leave for the user's shell). Exits with CMD's
+ * status. */
+static int cmd_tty(const char *file, char **cmd)
+{
+        int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
+                return perror("probe tty: /dev/ptmx"), 125;
+        int s = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (s < 0)
+                return perror("probe tty: pty"), 125;
+        pid_t pid = fork();
+        if (pid < 0)
+                return perror("probe tty: fork"), 125;
+        if (pid == 0) {
+                if (setsid() < 0 || ioctl(s, TIOCSCTTY, 0) < 0 || dup2(s, 0) < 0)
+                        _exit(125);
+                execvp(cmd[0], cmd);
+                _exit(127);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        struct termios t;
+        char buf[64];
+        ssize_t n = 0;
+        if (tcgetattr(s, &t) == 0) {
+                t.c_lflag &= ~(tcflag_t)ICANON; /* a letter without a newline is readable */
+                t.c_cc[VMIN] = 0;
+                t.c_cc[VTIME] = 0;
+                if (tcsetattr(s, TCSANOW, &t) == 0)
+                        n = read(s, buf, sizeof buf);
+        }
+        FILE *f = fopen(file, "w");
+        if (!f)
+                return perror(file), 125;
+        if (n > 0)
+                fwrite(buf, 1, (size_t)n, f);
+        fclose(f);
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int main(int argc, char **argv)
 {
         if (argc >= 2 && (!strcmp(argv[1], "escape") || !strcmp(argv[1], "early")))
@@ -998,6 +1045,10 @@ int main(int argc, char **argv)
         }
         if (argc >= 2 && !strcmp(argv[1], "escape"))
                 return cmd_escape(argc - 2, argv + 2);
+        if (argc >= 4 && !strcmp(argv[1], "tty"))
+                return cmd_tty(argv[2], argv + 3);
+        if (argc >= 2 && !strcmp(argv[1], "tiocsti"))
+                return printf("%s\n", a_tiocsti()), 0;
         if (argc >= 3 && !strcmp(argv[1], "catch"))
                 return cmd_catch(argv[2]);
         if (argc >= 3 && !strcmp(argv[1], "syscall"))
