@@ -9,11 +9,11 @@
 #
 # A success that stays in the container's own namespaces is not an escape, so the rows whose
 # question is the host are judged on the host after each run: its mount table, the letter a
-# TIOCSTI pushes into the test's own pty (crib runs on a new pty, `probe tty`, with
-# terminal = no, so fd 0 is that pty), the ctime of /dev/null and /dev/full (the probe chmods them to the mode they have),
-# setuid files in the rootfs owned by host root, a process of the test's that records the
-# signals it gets, and the network and UTS namespaces compared with the host's. At the end the
-# host must be as it was: device modes, core_pattern, hostname, ctrl-alt-del.
+# TIOCSTI pushes into the test's own pty (crib runs on a new pty, `probe tty`, with terminal =
+# no, so fd 0 is that pty), the ctime of /dev/null and /dev/full (the probe chmods them to the
+# mode they have), setuid files in the rootfs owned by host root, a process of the test's that
+# records the signals it gets, and the network and UTS namespaces compared with the host's. At
+# the end the host must be as it was: device modes, core_pattern, hostname, ctrl-alt-del.
 #
 # The judgement of each row is in judge() below, with a comment per row.
 . "$(dirname "$0")/../lib/libtest.sh"
@@ -30,11 +30,11 @@ fi
 
 # the rows, in the probe's order
 ROWS="mount nested-mount nested-unmask unshare-user unshare-mnt setns umount-masked remount-rw
-umount-ro kcore sysrq core-pattern ptrace-early mem-early ptrace-init proc1-mem proc1-exe proc1-exe-reopen proc1-fd
-proc1-fd-host proc1-root proc1-cwd keyctl add_key bpf perf io_uring userfaultfd kexec reboot
-init_module open_by_handle mknod-dev mknod-tmp mknod-root shipped-dev raw-packet raw-inet tiocsti
-chmod-null chmod-full setuid kill-host kill-all pidfd sethostname settimeofday adjtimex swapon
-swapoff acct"
+umount-ro kcore sysrq core-pattern ptrace-early mem-early ptrace-init proc1-mem proc1-exe
+proc1-exe-reopen proc1-fd proc1-fd-host proc1-root proc1-cwd keyctl add_key bpf perf io_uring
+userfaultfd kexec reboot init_module open_by_handle mknod-dev mknod-tmp mknod-root shipped-dev
+raw-packet raw-inet tiocsti chmod-null chmod-full setuid kill-host kill-all pidfd sethostname
+settimeofday adjtimex swapon swapoff acct"
 
 # a rootfs of the test's own: the setuid file and /mnt land in it, and as root it ships a block
 # device node (loop0's numbers, 0600 root) the probe tries to open
@@ -63,6 +63,7 @@ cad0=$(cat /proc/sys/kernel/ctrl-alt-del 2>/dev/null)
 host_net=$(readlink /proc/self/ns/net)
 host_uts=$(readlink /proc/self/ns/uts)
 mounts_under_T() { awk -v t="$T/" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo; }
+root_setuid() { find "$T/rootfs" -xdev -name crib-probe-suid -perm -4000 -user 0 2>/dev/null; }
 
 # the container user's map (as in 08-hardening.t): as root a subordinate range of its own, as a
 # user its /etc/subuid range
@@ -105,7 +106,8 @@ column_spec() {
 
 # The judgement of one cell, in $verdict: escape, held (refused) or allowed (succeeded where
 # that is no escape). Reads the column's facts: $level (default, strict, unconfined), $admin
-# (yes when the spec grants CAP_SYS_ADMIN, as unconfined does), and what the host saw in this run.
+# (yes when the spec grants CAP_SYS_ADMIN, as unconfined does), and what the host saw in this
+# run. At unconfined a cell is held only to the rows judged "never" or on the host.
 confined_refuses() { # success is a missing layer at default and strict, allowed at unconfined
 	if [ "$1" != ok ]; then verdict=held; elif [ "$level" = unconfined ]; then verdict=allowed; else verdict=escape; fi
 }
@@ -171,14 +173,6 @@ judge() { # judge ROW WORD
 		if [ "$2" = ok ] && [ "$c_uts" = "$host_uts" ]; then verdict=escape; else unless_admin "$2"; fi ;;
 	*) verdict=escape ;; # a row this test does not know
 	esac
-	# a cell is held to its verdict at default and strict; at unconfined only where the row
-	# says "never" or the host saw it
-	if [ "$verdict" = escape ] && [ "$level" = unconfined ]; then
-		case $1 in
-		nested-unmask | umount-masked | remount-rw | umount-ro | keyctl | add_key | bpf | perf | io_uring | userfaultfd | unshare-*) verdict=allowed ;;
-		mount | nested-mount) [ -n "$leak" ] || verdict=allowed ;;
-		esac
-	fi
 }
 
 # controls: the host-side judgements can tell
@@ -196,9 +190,17 @@ if [ "$(cat "$T/control.out")" = ok ]; then
 else
 	skip "TIOCSTI on its own terminal is refused here ($(cat "$T/control.out")): no control"
 fi
+if [ "$ROLE" = root ]; then
+	: >"$T/rootfs/tmp/crib-probe-suid"
+	chmod 4755 "$T/rootfs/tmp/crib-probe-suid"
+	assert_eq "$(root_setuid)" "$T/rootfs/tmp/crib-probe-suid" "a setuid file of host root's in the rootfs is found (the test can tell)"
+	rm -f "$T/rootfs/tmp/crib-probe-suid"
+else
+	skip "only root makes a setuid file of host root's: no control as $ROLE"
+fi
 
 # run every column; its cells go to $T/NAME.cells, one a line in the order of $ROWS
-echo "$ROWS" | tr -s ' \n' '\n\n' | grep . >"$T/rows"
+for row in $ROWS; do echo "$row"; done >"$T/rows"
 for col in $COLS; do
 	name=$(echo "$col" | tr ':+=' '_pe')
 	case $col in
@@ -221,6 +223,7 @@ for col in $COLS; do
 	null0=$(stat -c %z /dev/null)
 	full0=$(stat -c %z /dev/full)
 	# crib on a new pty (fd 0, terminal = no), fd 9 on the host directory
+	# shellcheck disable=SC2086 # $TIMEOUT is a command and its options
 	"$HPROBE" tty "$T/$name.typed" $TIMEOUT "$CRIB" run "$T/$name.ini" >"$T/$name.out" 2>"$T/$name.err" 9<"$T/host"
 	echo $? >"$T/$name.rc"
 	sleep 0.1 # the host process writes what it caught every 20 ms
@@ -231,7 +234,7 @@ for col in $COLS; do
 	null_touched="" full_touched=""
 	[ "$(stat -c %z /dev/null)" = "$null0" ] || null_touched=yes
 	[ "$(stat -c %z /dev/full)" = "$full0" ] || full_touched=yes
-	suid=$(find "$T/rootfs" -xdev -name crib-probe-suid -perm -4000 -user 0 2>/dev/null)
+	suid=$(root_setuid)
 	rm -f "$T/rootfs/crib-probe-suid" "$T/rootfs/tmp/crib-probe-suid"
 	c_net=$(awk '$1 == "info-ns-net" {print $2}' "$T/$name.out")
 	c_uts=$(awk '$1 == "info-ns-uts" {print $2}' "$T/$name.out")
@@ -324,6 +327,7 @@ EOF2
 	i=0
 	end=$(($(date +%s) + RACE_SECONDS))
 	while [ $i -lt $RACE_STARTS ] && [ "$(date +%s)" -lt $end ]; do
+		# shellcheck disable=SC2086
 		$TIMEOUT "$CRIB" run "$T/$name.ini" </dev/null 2>/dev/null | tr '\n' ' '
 		echo
 		i=$((i + 1))
