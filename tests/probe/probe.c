@@ -15,6 +15,16 @@
  *   probe ptrace-init          try to attach to pid 1 with ptrace; print "ok" or the errno
  *   probe as UID GID CMD...    run CMD as that user (no supplementary groups); the VM guests
  *                              use it where there is no setpriv
+ *   probe escape [--pid PID] [--path FILE] [--dev MAJ:MIN]
+ *                              try every attack of the escape table (tests/e2e/15-escape.t) and
+ *                              print one "NAME RESULT" line each: see escape_attacks below
+ *   probe early                only the attacks on crib's init the escape table makes first thing
+ *                              (ptrace-early, mem-early): the race of issue 11's hole 1
+ *   probe tiocsti              push the letter Q into the terminal on fd 0 (TIOCSTI)
+ *   probe tty FILE CMD...      on the host: run CMD on a new pty (its controlling terminal and
+ *                              fd 0), then write what was typed into it and not read to FILE
+ *   probe catch FILE           on the host: append the name of every SIGCONT, SIGWINCH and
+ *                              SIGURG received to FILE, until SIGTERM (escape's signal target)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -32,6 +42,23 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/bpf.h>
+#include <linux/io_uring.h>
+#include <linux/kexec.h>
+#include <linux/keyctl.h>
+#include <linux/perf_event.h>
+#include <linux/reboot.h>
+#include <net/ethernet.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/swap.h>
+#include <sys/sysmacros.h>
+#include <sys/timex.h>
+#include <sys/uio.h>
+#include <termios.h>
 
 static int cmd_fds(void)
 {
@@ -167,8 +194,846 @@ static int cmd_syscall(int argc, char **argv)
         return 0;
 }
 
+/* ---- probe escape: the attacks of the escape table ----
+ *
+ * Each attack is one function that returns one word: "ok" when the attack got what it was
+ * after, otherwise why not (the errno name, or a word said at the attack). An attack that
+ * could change the host is made harmless by its arguments: opens for writing never write,
+ * privileged calls that would act get an argument the kernel refuses only after its
+ * permission check (so the errno tells which came first: EPERM is the refusal, EINVAL the
+ * bad argument, and such an attack answers "ok" for "permitted"), chmod sets the mode the
+ * file already has. Whether a success reached the host is for the test to judge, from the
+ * host (15-escape.t says how, row by row); what changes the probe's own state (namespaces,
+ * ptrace) runs in a child. */
+
+static struct {
+        pid_t host_pid;                /* --pid: a process of the host's, in the host's numbers */
+        const char *host_path;         /* --path: a file on the host, reachable only from outside */
+        unsigned dev_major, dev_minor; /* --dev: the block device mknod tries (7:0, loop0) */
+} esc = {0, NULL, 7, 0};
+
+static const char *errname(void)
+{
+        return strerrorname_np(errno) ? strerrorname_np(errno) : "error";
+}
+
+/* run fn in a child (a fork, so namespaces it enters and tracees it takes die with it) and
+ * return its word */
+static const char *in_child(const char *(*fn)(void))
+{
+        static char word[64];
+        int p[2];
+        if (pipe(p) < 0)
+                return errname();
+        pid_t pid = fork();
+        if (pid < 0)
+                return errname();
+        if (pid == 0) {
+                close(p[0]);
+                const char *w = fn();
+                if (write(p[1], w, strlen(w)) < 0)
+                        _exit(1);
+                _exit(0);
+        }
+        close(p[1]);
+        ssize_t n = read(p[0], word, sizeof word - 1);
+        close(p[0]);
+        waitpid(pid, NULL, 0);
+        if (n <= 0)
+                return "child-died";
+        word[n] = '\0';
+        return word;
+}
+
+/* the word for a call made only to pass a permission check: EPERM (or EACCES) is the refusal,
+ * any other errno means the kernel let it through to the harmless argument */
+static const char *permitted(long r, int refused_errno)
+{
+        if (r >= 0 || (errno != refused_errno && errno != EACCES && errno != ENOSYS))
+                return "ok";
+        return errname();
+}
+
+static const char *open_word(const char *path, int flags)
+{
+        int fd = open(path, flags);
+        if (fd < 0)
+                return errname();
+        close(fd); /* never written */
+        return "ok";
+}
+
+/* does FILE (a path seen from inside) hold the host's marker? */
+static int reads_marker(const char *path)
+{
+        char buf[64] = "";
+        int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -1;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        return n > 0 && !strncmp(buf, "crib-host-marker", 16);
+}
+
+static const char *a_mount(void)
+{
+        if (mount("tmpfs", "/mnt", "tmpfs", 0, "size=16k") < 0)
+                return errname();
+        umount2("/mnt", MNT_DETACH);
+        return "ok";
+}
+
+/* the first path of the default level's masked list that this kernel has (/proc/kcore is not
+ * built into every kernel) */
+static const char *masked_path(void)
+{
+        static const char *const paths[] = {"/proc/kcore", "/proc/keys", "/proc/timer_list",
+                                            "/proc/interrupts", "/sys/firmware"};
+        for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+                if (access(paths[i], F_OK) == 0)
+                        return paths[i];
+        return "/proc/kcore";
+}
+
+static const char *a_umount_masked(void)
+{
+        return umount2(masked_path(), MNT_DETACH) < 0 ? errname() : "ok";
+}
+
+static const char *a_remount_rw(void)
+{
+        /* keep every flag but read-only: the locked nosuid, nodev, noexec would refuse alone */
+        struct statvfs v;
+        if (statvfs("/proc/sys", &v) < 0)
+                return errname();
+        if (!(v.f_flag & ST_RDONLY))
+                return "not-ro";
+        unsigned long fl = MS_REMOUNT | MS_BIND;
+        fl |= (v.f_flag & ST_NOSUID ? MS_NOSUID : 0) | (v.f_flag & ST_NODEV ? MS_NODEV : 0) |
+              (v.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) | (v.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
+              (v.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
+              (v.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+        return mount(NULL, "/proc/sys", NULL, fl, NULL) < 0 ? errname() : "ok";
+}
+
+static const char *a_umount_ro(void)
+{
+        return umount2("/proc/sys", MNT_DETACH) < 0 ? errname() : "ok";
+}
+
+static const char *c_unshare_user(void)
+{
+        return unshare(CLONE_NEWUSER) < 0 ? errname() : "ok";
+}
+static const char *a_unshare_user(void)
+{
+        return in_child(c_unshare_user);
+}
+
+static const char *c_unshare_mnt(void)
+{
+        return unshare(CLONE_NEWNS) < 0 ? errname() : "ok";
+}
+static const char *a_unshare_mnt(void)
+{
+        return in_child(c_unshare_mnt);
+}
+
+/* setns into each namespace of pid 1: "ok" only for one that is not already the probe's own */
+static const char *c_setns(void)
+{
+        static const char *const ns[] = {"mnt", "pid", "net", "uts", "ipc", "cgroup", "user"};
+        const char *first = NULL;
+        int own = 0;
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                char theirs[64], mine[64];
+                struct stat a, b;
+                snprintf(theirs, sizeof theirs, "/proc/1/ns/%s", ns[i]);
+                snprintf(mine, sizeof mine, "/proc/self/ns/%s", ns[i]);
+                int fd = open(theirs, O_RDONLY);
+                if (fd < 0 || fstat(fd, &a) < 0 || stat(mine, &b) < 0) {
+                        if (!first)
+                                first = errname();
+                        if (fd >= 0)
+                                close(fd);
+                        continue;
+                }
+                if (setns(fd, 0) < 0) {
+                        if (!first)
+                                first = errname();
+                } else if (a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+                        close(fd);
+                        return "ok";
+                } else {
+                        own = 1;
+                }
+                close(fd);
+        }
+        return own ? "own-ns" : first ? first : "none";
+}
+static const char *a_setns(void)
+{
+        return in_child(c_setns);
+}
+
+static const char *c_nested_mount(void)
+{
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+                return errname();
+        return mount("tmpfs", "/mnt", "tmpfs", 0, "size=16k") < 0 ? errname() : "ok";
+}
+static const char *a_nested_mount(void)
+{
+        return in_child(c_nested_mount);
+}
+
+/* a mask the container's root could not undo, undone from a user namespace of its own */
+static const char *c_nested_unmask(void)
+{
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+                return errname();
+        return umount2(masked_path(), MNT_DETACH) < 0 ? errname() : "ok";
+}
+static const char *a_nested_unmask(void)
+{
+        return in_child(c_nested_unmask);
+}
+
+/* The race of issue 11's hole 1: the workload's first instructions, before crib's init may
+ * have made itself non-dumpable. Run first thing in main; a tracee taken is let go at once. */
+static const char *early_ptrace = "not-tried", *early_mem = "not-tried";
+static void escape_early(void)
+{
+        if (ptrace(PTRACE_SEIZE, 1, 0, 0) == 0) {
+                early_ptrace = "ok";
+                if (ptrace(PTRACE_INTERRUPT, 1, 0, 0) == 0)
+                        waitpid(1, NULL, __WALL);
+                ptrace(PTRACE_DETACH, 1, 0, 0);
+        } else {
+                early_ptrace = errname();
+        }
+        early_mem = open_word("/proc/1/mem", O_RDWR);
+}
+
+static const char *a_ptrace_early(void)
+{
+        return early_ptrace;
+}
+
+static const char *a_mem_early(void)
+{
+        return early_mem;
+}
+
+static const char *c_ptrace_init(void)
+{
+        /* the tracer is this child: when it exits, pid 1 is detached */
+        return ptrace(PTRACE_SEIZE, 1, 0, 0) < 0 ? errname() : "ok";
+}
+static const char *a_ptrace_init(void)
+{
+        return in_child(c_ptrace_init);
+}
+
+static const char *a_proc1_mem(void)
+{
+        return open_word("/proc/1/mem", O_RDWR);
+}
+
+static const char *a_proc1_exe(void)
+{
+        return open_word("/proc/1/exe", O_RDWR);
+}
+
+static const char *a_proc1_exe_reopen(void)
+{
+        char self[64];
+        int fd = open("/proc/1/exe", O_PATH);
+        if (fd < 0)
+                return errname();
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        const char *w = open_word(self, O_RDWR);
+        close(fd);
+        return w;
+}
+
+/* open each of pid 1's descriptors (FILE names one below each, or none) */
+static const char *proc1_fds(const char *below)
+{
+        DIR *d = opendir("/proc/1/fd");
+        if (!d)
+                return errname();
+        const char *w = "none";
+        struct dirent *e;
+        while ((e = readdir(d))) {
+                char path[600];
+                if (e->d_name[0] == '.')
+                        continue;
+                snprintf(path, sizeof path, "/proc/1/fd/%s%s%s", e->d_name, below ? "/" : "",
+                         below ? below : "");
+                if (below) {
+                        int r = reads_marker(path);
+                        if (r > 0) {
+                                w = "ok";
+                                break;
+                        }
+                        if (r < 0 && strcmp(w, "none") == 0)
+                                w = errname();
+                        continue;
+                }
+                int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+                if (fd >= 0) {
+                        close(fd);
+                        w = "ok";
+                        break;
+                }
+                w = errname();
+        }
+        closedir(d);
+        return w;
+}
+
+static const char *a_proc1_fd(void)
+{
+        return proc1_fds(NULL);
+}
+
+static const char *a_proc1_fd_host(void)
+{
+        if (!esc.host_path)
+                return "no-path";
+        const char *base = strrchr(esc.host_path, '/');
+        return proc1_fds(base ? base + 1 : esc.host_path);
+}
+
+/* the host's marker through pid 1's root or working directory, straight and with .. out */
+static const char *proc1_walk(const char *link)
+{
+        if (!esc.host_path)
+                return "no-path";
+        static const char *const ups[] = {"", "/../../../../../../.."};
+        const char *w = NULL;
+        for (size_t i = 0; i < sizeof ups / sizeof ups[0]; i++) {
+                char path[600];
+                snprintf(path, sizeof path, "/proc/1/%s%s%s", link, ups[i], esc.host_path);
+                int r = reads_marker(path);
+                if (r > 0)
+                        return "ok";
+                if (!w)
+                        w = r < 0 ? errname() : "not-host";
+        }
+        return w;
+}
+
+static const char *a_proc1_root(void)
+{
+        return proc1_walk("root");
+}
+
+static const char *a_proc1_cwd(void)
+{
+        return proc1_walk("cwd");
+}
+
+static const char *a_keyctl(void)
+{
+        return syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0) < 0 ? errname() : "ok";
+}
+
+static const char *a_add_key(void)
+{
+        /* into the process keyring: gone with the probe */
+        long r = syscall(SYS_add_key, "user", "crib-probe", "x", 1, KEY_SPEC_PROCESS_KEYRING);
+        return r < 0 ? errname() : "ok";
+}
+
+static const char *a_bpf(void)
+{
+        /* r0 = 0; exit: a socket filter that drops everything */
+        struct bpf_insn prog[2] = {
+                {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
+                {.code = BPF_JMP | BPF_EXIT},
+        };
+        union bpf_attr a;
+        memset(&a, 0, sizeof a);
+        a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+        a.insn_cnt = 2;
+        a.insns = (uint64_t)(uintptr_t)prog;
+        a.license = (uint64_t)(uintptr_t) "GPL";
+        long fd = syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof a);
+        if (fd < 0)
+                return errname();
+        close((int)fd);
+        return "ok";
+}
+
+static const char *a_perf(void)
+{
+        /* a counter of every process on CPU 0: the whole host's, not the probe's own */
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_CPU_CLOCK;
+        a.disabled = 1;
+        long fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+        if (fd < 0)
+                return errname();
+        close((int)fd);
+        return "ok";
+}
+
+static const char *a_io_uring(void)
+{
+        struct io_uring_params p;
+        memset(&p, 0, sizeof p);
+        long fd = syscall(SYS_io_uring_setup, 1, &p);
+        if (fd < 0)
+                return errname();
+        close((int)fd);
+        return "ok";
+}
+
+static const char *a_userfaultfd(void)
+{
+        /* without UFFD_USER_MODE_ONLY: kernel faults too, which needs CAP_SYS_PTRACE */
+        long fd = syscall(SYS_userfaultfd, O_CLOEXEC);
+        if (fd < 0)
+                return errname();
+        close((int)fd);
+        return "ok";
+}
+
+static const char *a_kexec(void)
+{
+        /* an unknown flag (and too many segments): refused after the permission check */
+        long r = syscall(SYS_kexec_load, 0, 1000000, NULL, 0x8000);
+        return permitted(r, EPERM);
+}
+
+static const char *a_reboot(void)
+{
+        /* in a pid namespace this command is EINVAL once permitted; only in the host's would
+         * it act (ctrl-alt-del off, which the test checks) */
+        long r = syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+                         LINUX_REBOOT_CMD_CAD_OFF, NULL);
+        if (r == 0)
+                return "ok";
+        return errno == EINVAL ? "own-pidns" : errname();
+}
+
+static const char *a_init_module(void)
+{
+        static char image[1];
+        long r = syscall(SYS_init_module, image, 0, "");
+        return permitted(r, EPERM);
+}
+
+static const char *a_open_by_handle(void)
+{
+        struct {
+                struct file_handle h;
+                unsigned char bytes[MAX_HANDLE_SZ];
+        } fh;
+        int mount_id;
+        fh.h.handle_bytes = MAX_HANDLE_SZ;
+        if (name_to_handle_at(AT_FDCWD, "/", &fh.h, &mount_id, 0) < 0) {
+                /* a made-up handle: the errno still says whether the permission held */
+                memset(&fh, 0, sizeof fh);
+                fh.h.handle_bytes = 8;
+                fh.h.handle_type = 1;
+        }
+        int root = open("/", O_RDONLY | O_DIRECTORY);
+        if (root < 0)
+                return errname();
+        int fd = open_by_handle_at(root, &fh.h, O_RDONLY);
+        int saved = errno;
+        close(root);
+        if (fd >= 0) {
+                close(fd);
+                return "ok";
+        }
+        errno = saved;
+        return permitted(-1, EPERM);
+}
+
+static const char *a_kcore(void)
+{
+        char c;
+        int fd = open("/proc/kcore", O_RDONLY);
+        if (fd < 0)
+                return errname();
+        ssize_t n = read(fd, &c, 1);
+        const char *w = n > 0 ? "ok" : n == 0 ? "empty" : errname();
+        close(fd);
+        return w;
+}
+
+static const char *a_sysrq(void)
+{
+        return open_word("/proc/sysrq-trigger", O_WRONLY);
+}
+
+static const char *a_core_pattern(void)
+{
+        return open_word("/proc/sys/kernel/core_pattern", O_WRONLY);
+}
+
+static const char *mknod_in(const char *dir)
+{
+        char path[300];
+        snprintf(path, sizeof path, "%s/crib-probe-blk", dir);
+        unlink(path);
+        if (mknod(path, S_IFBLK | 0600, makedev(esc.dev_major, esc.dev_minor)) < 0)
+                return errname();
+        const char *w = open_word(path, O_RDONLY);
+        unlink(path);
+        return w;
+}
+
+static const char *a_mknod_dev(void)
+{
+        return mknod_in("/dev");
+}
+
+static const char *a_mknod_tmp(void)
+{
+        return mknod_in("/tmp");
+}
+
+static const char *a_mknod_root(void)
+{
+        return mknod_in("");
+}
+
+static const char *a_shipped_dev(void)
+{
+        /* a block device node the rootfs came with (15-escape.t makes one, as root) */
+        if (access("/crib-shipped-blk", F_OK) < 0)
+                return "absent";
+        return open_word("/crib-shipped-blk", O_RDONLY);
+}
+
+static const char *raw_socket(int family, int type, int proto)
+{
+        int s = socket(family, type, proto);
+        if (s < 0)
+                return errname();
+        close(s);
+        return "ok";
+}
+
+static const char *a_raw_packet(void)
+{
+        return raw_socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+}
+
+static const char *a_raw_inet(void)
+{
+        return raw_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+}
+
+static const char *a_tiocsti(void)
+{
+        /* one letter pushed into the input of the terminal on fd 0 (the test's own pty) */
+        char c = 'Q';
+        return ioctl(0, TIOCSTI, &c) < 0 ? errname() : "ok";
+}
+
+static const char *chmod_same(const char *path)
+{
+        /* the mode it has: a success changes nothing but the inode's ctime */
+        struct stat st;
+        if (stat(path, &st) < 0)
+                return errname();
+        return chmod(path, st.st_mode & 07777) < 0 ? errname() : "ok";
+}
+
+static const char *a_chmod_null(void)
+{
+        return chmod_same("/dev/null");
+}
+
+static const char *a_chmod_full(void)
+{
+        return chmod_same("/dev/full");
+}
+
+static const char *a_setuid(void)
+{
+        /* a setuid file of the container's root (or user), left for the test to find on the
+         * host: first in /, else in /tmp */
+        static const char *const paths[] = {"/crib-probe-suid", "/tmp/crib-probe-suid"};
+        const char *w = NULL;
+        for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+                struct stat st;
+                unlink(paths[i]);
+                int fd = open(paths[i], O_WRONLY | O_CREAT | O_EXCL, 0755);
+                if (fd < 0) {
+                        if (!w)
+                                w = errname();
+                        continue;
+                }
+                int r = fchmod(fd, 04755);
+                if (r == 0)
+                        r = fstat(fd, &st);
+                close(fd);
+                if (r == 0 && (st.st_mode & S_ISUID))
+                        return "ok";
+                if (!w)
+                        w = r < 0 ? errname() : "not-setuid";
+        }
+        return w;
+}
+
+static const char *a_kill_host(void)
+{
+        if (!esc.host_pid)
+                return "no-pid";
+        return kill(esc.host_pid, SIGWINCH) < 0 ? errname() : "ok";
+}
+
+static const char *a_kill_all(void)
+{
+        return kill(-1, SIGCONT) < 0 ? errname() : "ok";
+}
+
+static const char *a_pidfd(void)
+{
+        if (!esc.host_pid)
+                return "no-pid";
+        long fd = syscall(SYS_pidfd_open, esc.host_pid, 0);
+        if (fd < 0)
+                return errname();
+        long r = syscall(SYS_pidfd_send_signal, (int)fd, SIGURG, NULL, 0);
+        const char *w = r < 0 ? errname() : "ok";
+        close((int)fd);
+        return w;
+}
+
+static const char *a_sethostname(void)
+{
+        /* the name it has already: nothing changes even where the namespace is the host's */
+        char name[HOST_NAME_MAX + 1] = "";
+        if (gethostname(name, sizeof name) < 0)
+                return errname();
+        return sethostname(name, strlen(name)) < 0 ? errname() : "ok";
+}
+
+static const char *a_settimeofday(void)
+{
+        /* neither time nor zone: only the permission check runs */
+        return syscall(SYS_settimeofday, NULL, NULL) < 0 ? errname() : "ok";
+}
+
+static const char *a_adjtimex(void)
+{
+        /* a tick out of range: refused (EINVAL) after the permission check, nothing set */
+        struct timex t;
+        memset(&t, 0, sizeof t);
+        t.modes = ADJ_TICK;
+        t.tick = 1;
+        return permitted(syscall(SYS_adjtimex, &t), EPERM);
+}
+
+static const char *a_swapon(void)
+{
+        return permitted(swapon("/crib-probe-no-such-swap", 0), EPERM);
+}
+
+static const char *a_swapoff(void)
+{
+        return permitted(swapoff("/crib-probe-no-such-swap"), EPERM);
+}
+
+static const char *a_acct(void)
+{
+        /* off, for this pid namespace: in a container's, its own accounting (none) */
+        return syscall(SYS_acct, NULL) < 0 ? errname() : "ok";
+}
+
+/* in this order: what undoes a mask comes before what the mask protects */
+static const struct {
+        const char *name;
+        const char *(*fn)(void);
+} escape_attacks[] = {
+        {"mount", a_mount},
+        {"nested-mount", a_nested_mount},
+        {"nested-unmask", a_nested_unmask},
+        {"unshare-user", a_unshare_user},
+        {"unshare-mnt", a_unshare_mnt},
+        {"setns", a_setns},
+        {"umount-masked", a_umount_masked},
+        {"remount-rw", a_remount_rw},
+        {"umount-ro", a_umount_ro},
+        {"kcore", a_kcore},
+        {"sysrq", a_sysrq},
+        {"core-pattern", a_core_pattern},
+        {"ptrace-early", a_ptrace_early},
+        {"mem-early", a_mem_early},
+        {"ptrace-init", a_ptrace_init},
+        {"proc1-mem", a_proc1_mem},
+        {"proc1-exe", a_proc1_exe},
+        {"proc1-exe-reopen", a_proc1_exe_reopen},
+        {"proc1-fd", a_proc1_fd},
+        {"proc1-fd-host", a_proc1_fd_host},
+        {"proc1-root", a_proc1_root},
+        {"proc1-cwd", a_proc1_cwd},
+        {"keyctl", a_keyctl},
+        {"add_key", a_add_key},
+        {"bpf", a_bpf},
+        {"perf", a_perf},
+        {"io_uring", a_io_uring},
+        {"userfaultfd", a_userfaultfd},
+        {"kexec", a_kexec},
+        {"reboot", a_reboot},
+        {"init_module", a_init_module},
+        {"open_by_handle", a_open_by_handle},
+        {"mknod-dev", a_mknod_dev},
+        {"mknod-tmp", a_mknod_tmp},
+        {"mknod-root", a_mknod_root},
+        {"shipped-dev", a_shipped_dev},
+        {"raw-packet", a_raw_packet},
+        {"raw-inet", a_raw_inet},
+        {"tiocsti", a_tiocsti},
+        {"chmod-null", a_chmod_null},
+        {"chmod-full", a_chmod_full},
+        {"setuid", a_setuid},
+        {"kill-host", a_kill_host},
+        {"kill-all", a_kill_all},
+        {"pidfd", a_pidfd},
+        {"sethostname", a_sethostname},
+        {"settimeofday", a_settimeofday},
+        {"adjtimex", a_adjtimex},
+        {"swapon", a_swapon},
+        {"swapoff", a_swapoff},
+        {"acct", a_acct},
+};
+
+/* facts the test judges some rows by: the namespaces, ids and pid 1's program */
+static void escape_info(void)
+{
+        static const char *const ns[] = {"net", "uts", "pid", "user", "mnt"};
+        char link[300];
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                char path[64];
+                snprintf(path, sizeof path, "/proc/self/ns/%s", ns[i]);
+                ssize_t n = readlink(path, link, sizeof link - 1);
+                link[n > 0 ? n : 0] = '\0';
+                printf("info-ns-%s %s\n", ns[i], n > 0 ? link : errname());
+        }
+        ssize_t n = readlink("/proc/1/exe", link, sizeof link - 1);
+        link[n > 0 ? n : 0] = '\0';
+        printf("info-init-exe %s\n", n > 0 ? link : errname());
+        printf("info-ids %d:%d\n", (int)geteuid(), (int)getegid());
+        printf("info-masked %s\n", masked_path());
+}
+
+static int cmd_escape(int argc, char **argv)
+{
+        for (int i = 0; i + 1 < argc; i += 2) {
+                if (!strcmp(argv[i], "--pid"))
+                        esc.host_pid = (pid_t)atoi(argv[i + 1]);
+                else if (!strcmp(argv[i], "--path"))
+                        esc.host_path = argv[i + 1];
+                else if (!strcmp(argv[i], "--dev") &&
+                         sscanf(argv[i + 1], "%u:%u", &esc.dev_major, &esc.dev_minor) == 2)
+                        ;
+                else
+                        return fprintf(stderr, "probe escape: bad option '%s'\n", argv[i]), 2;
+        }
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        escape_info();
+        for (size_t i = 0; i < sizeof escape_attacks / sizeof escape_attacks[0]; i++) {
+                errno = 0;
+                printf("%s %s\n", escape_attacks[i].name, escape_attacks[i].fn());
+        }
+        return 0;
+}
+
+static volatile sig_atomic_t caught[3], stop;
+static void on_catch(int sig)
+{
+        if (sig == SIGTERM)
+                stop = 1;
+        else
+                caught[sig == SIGCONT ? 0 : sig == SIGWINCH ? 1 : 2] = 1;
+}
+
+/* Host: the target of the signal attacks; each signal received becomes a line of FILE */
+static int cmd_catch(const char *file)
+{
+        static const int sigs[] = {SIGCONT, SIGWINCH, SIGURG};
+        static const char *const names[] = {"SIGCONT", "SIGWINCH", "SIGURG"};
+        struct sigaction sa = {.sa_handler = on_catch};
+        sigaction(SIGTERM, &sa, NULL);
+        for (int i = 0; i < 3; i++)
+                sigaction(sigs[i], &sa, NULL);
+        while (!stop) {
+                sleep_ms(20);
+                for (int i = 0; i < 3; i++) {
+                        if (!caught[i])
+                                continue;
+                        caught[i] = 0;
+                        FILE *f = fopen(file, "a");
+                        if (f) {
+                                fprintf(f, "%s\n", names[i]);
+                                fclose(f);
+                        }
+                }
+        }
+        return 0;
+}
+
+/* Host: run CMD with a new pseudo-terminal as its controlling terminal and its fd 0, as a user's
+ * terminal would be; when it is gone, write to FILE what was typed into that terminal and not
+ * read (what a TIOCSTI from a container would leave for the user's shell). Exits with CMD's
+ * status. */
+static int cmd_tty(const char *file, char **cmd)
+{
+        int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
+                return perror("probe tty: /dev/ptmx"), 125;
+        int s = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (s < 0)
+                return perror("probe tty: pty"), 125;
+        pid_t pid = fork();
+        if (pid < 0)
+                return perror("probe tty: fork"), 125;
+        if (pid == 0) {
+                if (setsid() < 0 || ioctl(s, TIOCSCTTY, 0) < 0 || dup2(s, 0) < 0)
+                        _exit(125);
+                execvp(cmd[0], cmd);
+                _exit(127);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        struct termios t;
+        char buf[64];
+        ssize_t n = 0;
+        if (tcgetattr(s, &t) == 0) {
+                t.c_lflag &= ~(tcflag_t)ICANON; /* a letter without a newline is readable */
+                t.c_cc[VMIN] = 0;
+                t.c_cc[VTIME] = 0;
+                if (tcsetattr(s, TCSANOW, &t) == 0)
+                        n = read(s, buf, sizeof buf);
+        }
+        FILE *f = fopen(file, "w");
+        if (!f)
+                return perror(file), 125;
+        if (n > 0)
+                fwrite(buf, 1, (size_t)n, f);
+        fclose(f);
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int main(int argc, char **argv)
 {
+        if (argc >= 2 && (!strcmp(argv[1], "escape") || !strcmp(argv[1], "early")))
+                escape_early(); /* before anything else: it is a race */
+        if (argc >= 2 && !strcmp(argv[1], "early"))
+                return printf("ptrace-early %s\nmem-early %s\n", early_ptrace, early_mem), 0;
         if (argc >= 5 && !strcmp(argv[1], "as")) {
                 uid_t uid = (uid_t)atoi(argv[2]);
                 gid_t gid = (gid_t)atoi(argv[3]);
@@ -178,6 +1043,14 @@ int main(int argc, char **argv)
                 execvp(argv[4], argv + 4);
                 return perror(argv[4]), 127;
         }
+        if (argc >= 2 && !strcmp(argv[1], "escape"))
+                return cmd_escape(argc - 2, argv + 2);
+        if (argc >= 4 && !strcmp(argv[1], "tty"))
+                return cmd_tty(argv[2], argv + 3);
+        if (argc >= 2 && !strcmp(argv[1], "tiocsti"))
+                return printf("%s\n", a_tiocsti()), 0;
+        if (argc >= 3 && !strcmp(argv[1], "catch"))
+                return cmd_catch(argv[2]);
         if (argc >= 3 && !strcmp(argv[1], "syscall"))
                 return cmd_syscall(argc - 2, argv + 2);
         if (argc >= 2 && !strcmp(argv[1], "ptrace-init")) {
@@ -209,7 +1082,9 @@ int main(int argc, char **argv)
         }
         if (argc >= 3 && !strcmp(argv[1], "exit"))
                 return atoi(argv[2]);
-        fprintf(stderr, "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
-                        "| exit N | bind PORT | ids\n");
+        fprintf(stderr,
+                "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
+                "| exit N | bind PORT | ids | escape [--pid PID] [--path FILE] [--dev MAJ:MIN] "
+                "| catch FILE\n");
         return 2;
 }
