@@ -35,6 +35,8 @@ as_user() { /bin/probe as 1000 1000 "$@"; }
 e2e() {
 	mkdir -p /tmp/e2e-root /tmp/e2e-user
 	chown 1000:1000 /tmp/e2e-user
+	# root's rootfs copies live where other users cannot reach them (see tests/run-all)
+	chmod 0700 /tmp/e2e-root
 	for t in /vm/e2e/*.t; do
 		name=$(basename "$t" .t)
 		for role in root user; do
