@@ -177,7 +177,9 @@ judge() { # judge ROW WORD
 	# did the host's node change (its ctime moves even though the mode is the same)?
 	chmod-null) if [ -n "$null_touched" ]; then verdict=escape; else verdict=held; fi ;;
 	chmod-full) if [ -n "$full_touched" ]; then verdict=escape; else verdict=held; fi ;;
-	# is there a setuid file owned by host root in the rootfs now (hole 3)?
+	# is there a setuid file owned by host root in the rootfs now (hole 3), that a host user
+	# other than root can run? With user = no too: whoever asked for real root in the
+	# container, any host user who could reach the rootfs would run it as root
 	setuid) if [ -n "$suid" ] && reachable "$suid"; then verdict=escape; else verdict=held; fi ;;
 	# did the host process get the signal (SIGWINCH by pid, SIGCONT from kill(-1), SIGURG by
 	# pidfd)? A success inside the pid namespace reaches only the container's processes.
