@@ -19,6 +19,7 @@ struct child {
         struct sync_chan chan;
         struct trace trace;
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
+        int rootfd;         /* the rootfs bind's root, from its bind to pivot_root, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
         size_t step;        /* the step running, and when it started */
         uint64_t step_start;

@@ -121,6 +121,7 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd)
                 .chan = {.fd = sync_fd},
                 .trace = {.on = plan->trace, .emit = emit_over_sync},
                 .pty_slave = -1,
+                .rootfd = -1,
         };
         c.trace.ctx = &c;
         sigemptyset(&c.forwarded);
