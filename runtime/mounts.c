@@ -2,16 +2,24 @@
  * operations of the plan (proc, dev, sys and the spec's [mounts]).
  *
  * Kernel features: mount namespaces (mount_namespaces(7)), mount(2), shared subtrees
- * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; openat2(2) RESOLVE_IN_ROOT
- * (Linux 5.6) to find mountpoints inside the rootfs without following its symlinks out of it.
+ * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; open_tree(2) and
+ * move_mount(2) (Linux 5.2) to bind the rootfs and keep a descriptor of the bind; openat2(2)
+ * RESOLVE_IN_ROOT (Linux 5.6) to find mountpoints inside the rootfs without following its
+ * symlinks out of it; mount_setattr(2) (Linux 5.12) for flags on a whole tree.
  *
  * Where it sits: first in the new mount namespace, before pivot_root. Everything is mounted
- * under the rootfs while the host's paths (bind sources, /dev/null) are still reachable.
+ * under the rootfs while the host's paths (bind sources, /dev/null) are still reachable. The
+ * rootfs is looked up by name once (step_bind_rootfs); from then on every path is resolved
+ * from the bind's descriptor, so renaming the rootfs meanwhile cannot split the setup between
+ * two directories. The rootfs, /dev, every tmpfs and every directory bind are nodev: a
+ * container with CAP_MKNOD (real root, user = no) can make device nodes, and they must not
+ * open; only the standard nodes, devpts and device files the spec binds one by one do.
  *
  * What goes wrong: in a user namespace the kernel refuses a new proc or sysfs mount when the
  * host's one has parts hidden by other mounts (as inside another container), and mqueue without
  * an ipc namespace of our own; remounting a bind read-only must keep the flags the kernel
- * locked (nosuid, nodev, noexec, atime), or it fails with EPERM.
+ * locked (nosuid, nodev, noexec, atime), or it fails with EPERM. A mountpoint whose path passes
+ * through a link of /proc (a magic link, which could lead anywhere) fails with ELOOP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
