@@ -360,12 +360,22 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, struct 
         switch (op->kind) {
         case MOP_BIND:
         case MOP_DEV_NODE: {
-                unsigned long bind = MS_BIND | (op->flags & MS_REC);
-                if (sys_mount(&c->trace, op->src, target, op->dst, NULL, bind, NULL, err) < 0)
-                        return -1;
-                if (op->flags & ATTR_FLAGS)
-                        return mounts_restrict(c, rootfd, op->dst, op->flags, op->flags & MS_REC,
-                                               err);
+                /* bound from a descriptor, so the nodev decision is about what is bound: a
+                 * directory is always nodev, even if its name held a device file at planning */
+                struct stat st;
+                char src[64];
+                _cleanup_close_ int sfd = open(op->src, O_PATH | O_CLOEXEC);
+                trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", op->src, sfd);
+                if (sfd < 0 || fstat(sfd, &st) < 0)
+                        return error_set(err, errno, "cannot open bind source '%s'", op->src);
+                unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
+                snprintf(src, sizeof src, "/proc/self/fd/%d", sfd);
+                if (sys_mount(&c->trace, src, target, op->dst, NULL, MS_BIND | (flags & MS_REC),
+                              NULL, err) < 0)
+                        return error_set(err, err->errnum, "cannot bind '%s' on '%s'", op->src,
+                                         op->dst);
+                if (flags & ATTR_FLAGS)
+                        return mounts_restrict(c, rootfd, op->dst, flags, flags & MS_REC, err);
                 return 0;
         }
         case MOP_TMPFS:
