@@ -107,8 +107,10 @@ $(BUILD)/tests/seccomp/equiv: $(BUILD)/tests/seccomp/equiv.o $(BUILD)/libcrib.a
 $(BUILD)/tests/tools/ini-dump: $(BUILD)/tests/tools/ini-dump.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# the rootfs-swapping attacker of tests/e2e/12-rootfs-devices.t
+# the rootfs-swapping attacker of tests/e2e/12-rootfs-devices.t, and a kernel before 5.2
 $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
+	$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
@@ -125,7 +127,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/tests/tools/swap-race $(BUILD)/rootfs/.done
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/rootfs/.done
 	tests/run-all $(BUILD)
 
 check-unit: $(UNIT_BIN)
@@ -134,7 +136,8 @@ check-unit: $(UNIT_BIN)
 check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
-check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race
+check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
+		$(BUILD)/tests/tools/old-kernel
 	tests/run-all --e2e-only $(BUILD)
 
 demo:

@@ -35,37 +35,50 @@ EOF2
 run_crib run "$T/race.ini"
 assert_eq "$rc:$out" "0:proc=1 mask=1 up=1 host=0 real" "the race's workload reports its tree, /proc, the $mask mask, no way up, no host"
 
-# at most 200 starts in RACE_SECONDS (90; less under emulation, where starts are slow)
-seconds=${RACE_SECONDS:-90}
-"$SWAP_RACE" "$T/race/root" "$T/race/decoy" $((seconds + 30)) >"$T/swaps" 2>&1 &
-swapper=$!
-starts=0 real=0 decoy=0 refused=0 bad=0 deadline=$(($(date +%s) + seconds))
-while [ $starts -lt 200 ] && [ "$(date +%s)" -lt $deadline ]; do
-	run_crib run "$T/race.ini"
-	starts=$((starts + 1))
-	case "$rc:$out" in
-	"0:proc=1 mask=1 up=1 host=0 real") real=$((real + 1)) ;;
-	"0:proc=1 mask=1 up=1 host=0 decoy") decoy=$((decoy + 1)) ;;
-	*)
-		case "$rc:$err" in
-		"125:crib: the rootfs '"*"' was replaced while crib started"*) refused=$((refused + 1)) ;;
+# race LABEL SECONDS [WRAPPER]: at most 200 starts in SECONDS while the swaps run
+race() {
+	"$SWAP_RACE" "$T/race/root" "$T/race/decoy" $(($2 + 30)) >"$T/swaps" 2>&1 &
+	swapper=$!
+	starts=0 real=0 decoy=0 refused=0 bad=0 deadline=$(($(date +%s) + $2))
+	while [ $starts -lt 200 ] && [ "$(date +%s)" -lt $deadline ]; do
+		out=$($3 "$CRIB" run "$T/race.ini" 2>"$T/.stderr" </dev/null)
+		rc=$?
+		err=$(strip_aa <"$T/.stderr")
+		starts=$((starts + 1))
+		case "$rc:$out" in
+		"0:proc=1 mask=1 up=1 host=0 real") real=$((real + 1)) ;;
+		"0:proc=1 mask=1 up=1 host=0 decoy") decoy=$((decoy + 1)) ;;
 		*)
-			bad=$((bad + 1))
-			[ $bad -le 5 ] && printf '# bad start %d: rc=%s out=%s err=%s\n' $starts "$rc" "$out" "$(echo "$err" | tr '\n' '|')"
+			case "$rc:$err" in
+			"125:crib: the rootfs '"*"' was replaced while crib started"*) refused=$((refused + 1)) ;;
+			*)
+				bad=$((bad + 1))
+				[ $bad -le 5 ] && printf '# bad start %d: rc=%s out=%s err=%s\n' $starts "$rc" "$out" "$(echo "$err" | tr '\n' '|')"
+				;;
+			esac
 			;;
 		esac
-		;;
-	esac
-	case "$err" in *"pivot_root is not possible"*) bad=$((bad + 1)) ;; esac
-done
-kill $swapper 2>/dev/null
-wait $swapper 2>/dev/null
-echo "# $starts starts during the swaps: $real in the rootfs, $decoy in the decoy, $refused refused with 125, $bad otherwise"
-assert_eq "$bad" 0 "no start mixed the trees, ran without /proc or masks, chrooted, or failed otherwise"
-[ $real -gt 0 ] && [ $decoy -gt 0 ]
-ok $? "the swaps raced the starts (both trees ran: $real and $decoy)"
-mv "$T/race/root" "$T/race/x" 2>/dev/null && mv "$T/race/decoy" "$T/race/root" && mv "$T/race/x" "$T/race/decoy"
-[ "$(cat "$T/race/root/which")" = real ] || { mv "$T/race/root" "$T/race/x"; mv "$T/race/decoy" "$T/race/root"; mv "$T/race/x" "$T/race/decoy"; }
+		case "$err" in *"pivot_root is not possible"*) bad=$((bad + 1)) ;; esac
+	done
+	kill $swapper 2>/dev/null
+	wait $swapper 2>/dev/null
+	echo "# $1: $starts starts during the swaps: $real in the rootfs, $decoy in the decoy, $refused refused with 125, $bad otherwise"
+	assert_eq "$bad" 0 "$1: no start mixed the trees, ran without /proc or masks, chrooted, or failed otherwise"
+	[ $real -gt 0 ] && [ $decoy -gt 0 ]
+	ok $? "$1: the swaps raced the starts (both trees ran: $real and $decoy)"
+	if [ "$(cat "$T/race/root/which")" != real ]; then
+		mv "$T/race/root" "$T/race/x" && mv "$T/race/decoy" "$T/race/root" && mv "$T/race/x" "$T/race/decoy"
+	fi
+}
+# RACE_SECONDS: 90, less under emulation, where starts are slow
+race "this kernel" "${RACE_SECONDS:-90}"
+# before Linux 5.2 the rootfs is bound with mount(2) and found again by name, and checked
+if [ -n "${OLD_KERNEL:-}" ]; then
+	race "as before Linux 5.2 (no open_tree, openat2, mount_setattr)" "$(((${RACE_SECONDS:-90} + 2) / 3))" "$OLD_KERNEL"
+else
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+fi
 
 # --- rootfs = / (or any path to the host's root) is refused before anything is made ---
 if [ "$ROLE" = root ]; then
@@ -98,6 +111,18 @@ assert_eq "$rc" 125 "a mountpoint through /proc/self/cwd: 125"
 assert_contains "$err" "magic.ini:6: cannot open '/m/x' in the rootfs" "naming the spec line and the path"
 assert_contains "$err" "passes through a link of /proc" "the hint names the /proc link"
 assert_not_contains "$err" "this kernel has no openat2" "and does not blame a kernel that has openat2"
+if [ -n "${OLD_KERNEL:-}" ]; then
+	ln -s /etc "$T/magic/plain"
+	printf '[container]\nrootfs = magic\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x\n' >"$T/plain.ini"
+	"$OLD_KERNEL" "$CRIB" run "$T/plain.ini" >/dev/null 2>"$T/.stderr"
+	rc=$?
+	err=$(strip_aa <"$T/.stderr")
+	assert_contains "$rc:$err" "125:crib: $T/plain.ini:6: cannot open '/plain/x' in the rootfs" "before Linux 5.6 a symlink on the way to a mountpoint is refused"
+	assert_contains "$err" "this kernel has no openat2(2)" "and the hint names the missing openat2"
+else
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+fi
 
 # --- /proc hidden under another mount is an error, not a container without masks ---
 copy_rootfs "$T/hidden"
