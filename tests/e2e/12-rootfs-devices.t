@@ -45,20 +45,17 @@ race() {
 		rc=$?
 		err=$(strip_aa <"$T/.stderr")
 		starts=$((starts + 1))
-		case "$rc:$out" in
-		"0:proc=1 mask=1 up=1 host=0 real") real=$((real + 1)) ;;
-		"0:proc=1 mask=1 up=1 host=0 decoy") decoy=$((decoy + 1)) ;;
-		*)
-			case "$rc:$err" in
-			"125:crib: the rootfs '"*"' was replaced while crib started"*) refused=$((refused + 1)) ;;
-			*)
-				bad=$((bad + 1))
-				[ $bad -le 5 ] && printf '# bad start %d: rc=%s out=%s err=%s\n' $starts "$rc" "$out" "$(echo "$err" | tr '\n' '|')"
-				;;
-			esac
-			;;
+		case "$rc:$out:$err" in
+		*"pivot_root is not possible"*) kind=bad ;; # the chroot fallback, escapable
+		"0:proc=1 mask=1 up=1 host=0 real:") kind=real ;;
+		"0:proc=1 mask=1 up=1 host=0 decoy:") kind=decoy ;;
+		"125::crib: the rootfs '"*"' was replaced while crib started"*) kind=refused ;;
+		*) kind=bad ;;
 		esac
-		case "$err" in *"pivot_root is not possible"*) bad=$((bad + 1)) ;; esac
+		eval "$kind=\$((\$kind + 1))"
+		if [ $kind = bad ] && [ $bad -le 5 ]; then
+			printf '# bad start %d: rc=%s out=%s err=%s\n' $starts "$rc" "$out" "$(echo "$err" | tr '\n' '|')"
+		fi
 	done
 	kill $swapper 2>/dev/null
 	wait $swapper 2>/dev/null
