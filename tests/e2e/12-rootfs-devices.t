@@ -61,8 +61,9 @@ race() {
 	wait $swapper 2>/dev/null
 	echo "# $1: $starts starts during the swaps: $real in the rootfs, $decoy in the decoy, $refused refused with 125, $bad otherwise"
 	assert_eq "$bad" 0 "$1: no start mixed the trees, ran without /proc or masks, chrooted, or failed otherwise"
-	[ $real -gt 0 ] && [ $decoy -gt 0 ]
-	ok $? "$1: the swaps raced the starts (both trees ran: $real and $decoy)"
+	# (the test can tell: some start met the decoy, or was refused for it)
+	[ $((decoy + refused)) -gt 0 ]
+	ok $? "$1: the swaps raced the starts ($decoy ran the decoy, $refused were refused)"
 	if [ "$(cat "$T/race/root/which")" != real ]; then
 		mv "$T/race/root" "$T/race/x" && mv "$T/race/decoy" "$T/race/root" && mv "$T/race/x" "$T/race/decoy"
 	fi
