@@ -158,6 +158,12 @@ $(BUILD)/tests/seccomp/equiv: $(BUILD)/tests/seccomp/equiv.o $(BUILD)/libcrib.a
 $(BUILD)/tests/tools/ini-dump: $(BUILD)/tests/tools/ini-dump.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the rootfs-swapping attacker of tests/e2e/12-rootfs-devices.t, and a kernel before 5.2
+$(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
+	$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
@@ -175,7 +181,8 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/rootfs/.done $(CHECK_EXTRA)
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/rootfs/.done \
+		$(CHECK_EXTRA)
 	tests/run-all $(BUILD)
 	$(CHECK_SANITIZE)
 
@@ -185,7 +192,8 @@ check-unit: $(UNIT_BIN)
 check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
-check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump
+check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
+		$(BUILD)/tests/tools/old-kernel
 	tests/run-all --e2e-only $(BUILD)
 
 demo:

@@ -29,10 +29,10 @@ struct launch_fds {
 struct child {
         const struct plan *plan;
         const struct launch_fds *fds;
-        int root; /* the container's root mount (after step_bind_rootfs), or -1 */
         struct sync_chan chan;
         struct trace trace;
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
+        int rootfd;         /* the rootfs bind's root, from its bind to pivot_root, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
         int rootfs_tree;    /* the idmapped rootfs from the parent (SYNC_ROOTFS), or -1 */
         int init_ready;     /* the workload's ends of the pipes to crib's init (init.c) */

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -399,7 +400,18 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         /* the child starts in the rootfs: opened once, here, and entered by descriptor */
         here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
         rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (rootfd < 0 || fchdir(rootfd) < 0) {
+        struct stat st;
+        if (rootfd < 0 || fstat(rootfd, &st) < 0) {
+                error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
+                goto out;
+        }
+        if (st.st_dev != p->rootfs_dev || st.st_ino != p->rootfs_ino) {
+                error_set(err, 0, "the rootfs '%s' was replaced while crib started", p->rootfs);
+                error_hint(err, "another process renamed it or a directory above it; only you "
+                                "should be able to write the directories above a rootfs");
+                goto out;
+        }
+        if (fchdir(rootfd) < 0) {
                 error_set(err, errno, "cannot enter the rootfs '%s'", p->rootfs);
                 goto out;
         }

@@ -150,7 +150,8 @@ static int add_entry(struct ini_file *ini, size_t *cap, const char *name, unsign
                      struct error *err, struct ini_entry **ret)
 {
         if (ini->n >= INI_MAX_ENTRIES)
-                return error_at(err, name, line, "too many entries (the limit is %d)",
+                return error_at(err, name, line,
+                                "too many entries: a file holds at most %d sections and keys",
                                 INI_MAX_ENTRIES);
         if (ini->n == *cap) {
                 size_t ncap = *cap ? *cap * 2 : 32;
@@ -214,8 +215,10 @@ int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err
                         }
                         free(section);
                         section = strdup(sname);
-                        if (!section || add_entry(&ini, &cap, name, line, err, &e) < 0)
+                        if (!section)
                                 goto fail_nomem;
+                        if (add_entry(&ini, &cap, name, line, err, &e) < 0)
+                                goto fail;
                         e->section = strdup(section);
                         if (!e->section)
                                 goto fail_nomem;

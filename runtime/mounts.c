@@ -2,22 +2,31 @@
  * operations of the plan (proc, dev, sys and the spec's [mounts]).
  *
  * Kernel features: mount namespaces (mount_namespaces(7)), mount(2), shared subtrees
- * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; openat2(2) RESOLVE_IN_ROOT
- * (Linux 5.6) to find mountpoints inside the rootfs without following its symlinks out of it.
+ * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; open_tree(2) and
+ * move_mount(2) (Linux 5.2) to bind the rootfs and keep a descriptor of the bind; openat2(2)
+ * RESOLVE_IN_ROOT (Linux 5.6) to find mountpoints inside the rootfs without following its
+ * symlinks out of it; mount_setattr(2) (Linux 5.12) for flags on a whole tree.
  *
  * Where it sits: first in the new mount namespace, before pivot_root. Everything is mounted
- * under the rootfs while the host's paths (bind sources, /dev/null) are still reachable.
+ * under the rootfs while the host's paths (bind sources, /dev/null) are still reachable. The
+ * rootfs is looked up by name once (step_bind_rootfs); from then on every path is resolved
+ * from the bind's descriptor, so renaming the rootfs meanwhile cannot split the setup between
+ * two directories. The rootfs, /dev, every tmpfs and every directory bind are nodev: a
+ * container with CAP_MKNOD (real root, user = no) can make device nodes, and they must not
+ * open; only the standard nodes, devpts and device files the spec binds one by one do.
  *
  * What goes wrong: in a user namespace the kernel refuses a new proc or sysfs mount when the
  * host's one has parts hidden by other mounts (as inside another container), and mqueue without
  * an ipc namespace of our own; remounting a bind read-only must keep the flags the kernel
- * locked (nosuid, nodev, noexec, atime), or it fails with EPERM.
+ * locked (nosuid, nodev, noexec, atime), or it fails with EPERM. A mountpoint whose path passes
+ * through a link of /proc (a magic link, which could lead anywhere) fails with ELOOP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -29,19 +38,6 @@
 #endif
 #if __has_include(<linux/mount.h>)
 #include <linux/mount.h>
-#endif
-
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
-#ifndef MOVE_MOUNT_T_EMPTY_PATH
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
 #endif
 
 #include "child.h"
@@ -57,47 +53,105 @@ int step_mounts_private(struct child *c, struct error *err)
         return 0;
 }
 
-/* Child: pivot_root needs the new root to be a mount point; a bind of the rootfs onto itself
- * makes it one. */
-int step_bind_rootfs(struct child *c, struct error *err)
+/* The mount id of what `fd` refers to, from /proc/self/fdinfo (Linux 3.15); -1 if unknown. */
+static int mount_id(int fd)
 {
-        const char *r = c->plan->rootfs;
-        int tree = c->rootfs_tree; /* the parent's idmapped copy (userns.c), or -1 */
-        const char *what = "the idmapped tree";
-        c->rootfs_tree = -1;
-        /* the working directory is the rootfs, as the parent opened it (child.h) */
-        if (tree < 0) {
-                what = "a copy of the tree";
-                tree = (int)syscall(SYS_open_tree, AT_FDCWD, ".",
-                                    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-                trace_line(&c->trace, "  open_tree(\".\", OPEN_TREE_CLONE|AT_RECURSIVE) = %d",
-                           tree);
-        }
-        if (tree < 0 && errno == ENOSYS) {
-                /* before Linux 5.2: bind the rootfs onto itself, then open the new mount */
-                if (sys_mount(&c->trace, ".", ".", r, NULL, MS_BIND | MS_REC, NULL, err) < 0)
-                        return -1;
-                c->root = open(r, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (c->root < 0)
-                        return error_set(err, errno, "cannot open the rootfs '%s'", r);
-                return 0;
-        }
-        if (tree < 0)
-                return error_set(err, errno, "cannot copy the rootfs '%s' mount tree", r);
-        /* attach it onto the directory itself: the mount point pivot_root needs */
-        long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".", MOVE_MOUNT_F_EMPTY_PATH);
-        int e = errno;
-        trace_line(&c->trace, "  move_mount(%s, \".\") = %ld", what, m);
-        if (m < 0) {
-                close(tree);
-                return error_set(err, e, "cannot mount the rootfs '%s'", r);
-        }
-        c->root = tree; /* the root of the new mount: where every later step starts */
-        return 0;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+        _cleanup_close_ int info = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = info >= 0 ? read(info, buf, sizeof buf - 1) : -1;
+        if (n <= 0)
+                return -1;
+        buf[n] = '\0';
+        const char *m = strstr(buf, "mnt_id:");
+        return m ? atoi(m + 7) : -1;
 }
 
-/* Open `rel` (relative to the rootfs) as an O_PATH fd, never leaving the rootfs. */
-static int resolve(int rootfd, const char *rel)
+/* Bind the directory `fd` (opened in this mount namespace) onto itself, recursively, and
+ * return a descriptor of the new mount's root. */
+static int bind_onto_itself(struct child *c, int fd, struct error *err)
+{
+#if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(OPEN_TREE_CLONE)
+        /* a detached copy of the tree, attached over the directory itself: the descriptor
+         * stays on the new mount, and no name is looked up */
+        _cleanup_close_ int tree =
+                (int)syscall(SYS_open_tree, fd, "",
+                             OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+        trace_line(&c->trace, "  open_tree(rootfs, OPEN_TREE_CLONE|AT_RECURSIVE) = %d", tree);
+        if (tree >= 0) {
+                long r = syscall(SYS_move_mount, tree, "", fd, "",
+                                 0x4 /* MOVE_MOUNT_F_EMPTY_PATH */ |
+                                         0x40 /* MOVE_MOUNT_T_EMPTY_PATH */);
+                trace_line(&c->trace, "  move_mount(tree, rootfs) = %s", r == 0 ? "0" : "-1");
+                if (r < 0)
+                        return error_set(err, errno, "cannot bind the rootfs '%s' onto itself",
+                                         c->plan->rootfs);
+                return take_fd(&tree);
+        }
+        if (errno != ENOSYS)
+                return error_set(err, errno, "cannot bind the rootfs '%s' onto itself",
+                                 c->plan->rootfs);
+#endif
+        /* before Linux 5.2: mount(2) from the descriptor; a descriptor, or a path through
+         * /proc/self/fd, stays on the mount below, so the new one is found by name again and
+         * checked: the same directory, on another mount */
+        char self[64];
+        struct stat want, got;
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        if (sys_mount(&c->trace, self, self, c->plan->rootfs, NULL, MS_BIND | MS_REC, NULL, err) <
+            0)
+                return -1;
+        _cleanup_close_ int top = open(c->plan->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (top < 0)
+                return error_set(err, errno, "cannot open the rootfs '%s'", c->plan->rootfs);
+        if (fstat(fd, &want) < 0 || fstat(top, &got) < 0 || want.st_dev != got.st_dev ||
+            want.st_ino != got.st_ino || mount_id(top) == mount_id(fd)) {
+                error_set(err, 0, "the rootfs '%s' was replaced while crib started",
+                          c->plan->rootfs);
+                return error_hint(err, "another process renamed it or a directory above it; only "
+                                       "you should be able to write the directories above a "
+                                       "rootfs");
+        }
+        return take_fd(&top);
+}
+
+/* Child: pivot_root needs the new root to be a mount point; a bind of the rootfs onto itself
+ * makes it one. The rootfs is the working directory: the parent opened it once, checked it and
+ * entered it (child.h), and the clone's new mount namespace carried it over to its own copy of
+ * the mount, so no name is looked up here at all. Every later step works from c->rootfd, the
+ * bind's root. Root's containers whose rootfs host root owns get the parent's idmapped copy of
+ * the tree (userns.c) instead of a plain one. */
+int step_bind_rootfs(struct child *c, struct error *err)
+{
+        int tree = c->rootfs_tree;
+        c->rootfs_tree = -1;
+        if (tree >= 0) {
+                long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".",
+                                 0x4 /* MOVE_MOUNT_F_EMPTY_PATH */);
+                int e = errno;
+                trace_line(&c->trace, "  move_mount(idmapped tree, \".\") = %ld", m);
+                if (m < 0) {
+                        close(tree);
+                        return error_set(err, e, "cannot mount the rootfs '%s'", c->plan->rootfs);
+                }
+                c->rootfd = tree;
+        } else {
+                _cleanup_close_ int fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (fd < 0)
+                        return error_set(err, errno, "cannot open the rootfs '%s'",
+                                         c->plan->rootfs);
+                c->rootfd = bind_onto_itself(c, fd, err);
+                if (c->rootfd < 0)
+                        return -1;
+        }
+        /* no device node in the rootfs opens: only /dev's binds, made below, do */
+        return mounts_restrict(c, c->rootfd, "/", MS_NODEV, true, err);
+}
+
+/* Open `rel` (relative to the rootfs) as an O_PATH fd, never leaving the rootfs. ELOOP means
+ * a magic link or too many symlinks with openat2(2); a symlink at all without it, and then
+ * *ret_walked is set. */
+static int resolve_how(int rootfd, const char *rel, bool *ret_walked)
 {
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
         struct open_how how = {
@@ -110,6 +164,8 @@ static int resolve(int rootfd, const char *rel)
 #endif
         /* Before Linux 5.6: walk the path and refuse symlinks, which could lead out. */
         char buf[PATH_MAX];
+        if (ret_walked)
+                *ret_walked = true;
         snprintf(buf, sizeof buf, "%s", rel);
         int cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
         for (char *save, *comp = strtok_r(buf, "/", &save); comp && cur >= 0;
@@ -131,20 +187,34 @@ static int resolve(int rootfd, const char *rel)
         return cur;
 }
 
+static int resolve(int rootfd, const char *rel)
+{
+        return resolve_how(rootfd, rel, NULL);
+}
+
 /* Open the mountpoint for `path` (absolute, inside the container), creating the missing
  * directories, and a file as the last component when `dir` is false. */
 static int mountpoint(struct child *c, int rootfd, const char *path, bool dir, struct error *err)
 {
         const char *rel = path[1] ? path + 1 : ".";
-        int fd = resolve(rootfd, rel);
+        bool walked = false;
+        int fd = resolve_how(rootfd, rel, &walked);
         if (fd >= 0)
                 return fd;
         if (errno != ENOENT) {
                 error_set(err, errno, "cannot open '%s' in the rootfs", path);
-                if (errno == ELOOP)
+                if (errno == ELOOP && walked)
                         error_hint(err,
                                    "'%s' passes through a symlink; this kernel has no "
-                                   "openat2(2) to follow it safely inside the rootfs",
+                                   "openat2(2) (Linux 5.6) to follow it safely inside the "
+                                   "rootfs: use the path the symlink points to",
+                                   path);
+                else if (errno == ELOOP)
+                        error_hint(err,
+                                   "'%s' passes through a link of /proc (such as "
+                                   "/proc/self/fd/N or /proc/self/root), which could lead out "
+                                   "of the rootfs, or through a loop of symlinks; use a path "
+                                   "that stays inside the rootfs",
                                    path);
                 return -1;
         }
@@ -240,6 +310,26 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
                          err);
 }
 
+/* Real root's device nodes are its own copies, made in the nodev /dev: each opens through a
+ * bind of itself without nodev, and a chmod inside changes the copy, never the host's node. */
+static int own_node(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+{
+        char self[64];
+        _cleanup_close_ int node = resolve(rootfd, op->dst + 1);
+        if (node < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
+        snprintf(self, sizeof self, "/proc/self/fd/%d", node);
+        if (sys_mount(&c->trace, self, self, op->dst, NULL, MS_BIND, NULL, err) < 0)
+                return -1;
+        /* found again by name, which now leads onto the bind (our own /dev: nobody else's) */
+        _cleanup_close_ int top = resolve(rootfd, op->dst + 1);
+        if (top < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
+        snprintf(self, sizeof self, "/proc/self/fd/%d", top);
+        return sys_mount(&c->trace, NULL, self, op->dst, NULL,
+                         MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NOEXEC, NULL, err);
+}
+
 static int apply(struct child *c, int rootfd, const struct mount_op *op, int srcfd,
                  struct error *err)
 {
@@ -265,7 +355,7 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
                         return -1;
                 if (fchmodat(fd, name, 0666, 0) < 0)
                         return error_set(err, errno, "cannot chmod '%s'", op->dst);
-                return 0;
+                return own_node(c, rootfd, op, err);
         }
         fd = mountpoint(c, rootfd, op->dst, dir, err);
         if (fd < 0)
@@ -275,24 +365,42 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
         switch (op->kind) {
         case MOP_BIND:
         case MOP_DEV_NODE: {
-                unsigned long bind = MS_BIND | (op->flags & MS_REC);
+                /* bound from a descriptor, so the nodev decision is about what is bound: a
+                 * directory is always nodev, even if its name held a device file at planning */
+                struct stat st;
+                char src[64];
                 if (srcfd >= 0) {
-                        /* the copy of the source the parent opened (child.h) */
+                        /* root: the copy of the source's tree the parent opened (child.h) */
+                        if (fstat(srcfd, &st) < 0)
+                                return error_set(err, errno, "cannot stat bind source '%s'",
+                                                 op->src);
+                        unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
                         long m = syscall(SYS_move_mount, srcfd, "", fd, "",
-                                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+                                         0x4 /* MOVE_MOUNT_F_EMPTY_PATH */ |
+                                                 0x40 /* MOVE_MOUNT_T_EMPTY_PATH */);
                         int e = errno;
                         trace_line(&c->trace, "  move_mount(copy of \"%s\", \"%s\") = %ld", op->src,
                                    op->dst, m);
                         if (m < 0)
                                 return error_set(err, e, "cannot bind '%s' on '%s'", op->src,
                                                  op->dst);
-                } else if (sys_mount(&c->trace, op->src, target, op->dst, NULL, bind, NULL, err) <
-                           0) {
-                        return -1;
+                        if (flags & ATTR_FLAGS)
+                                return mounts_restrict(c, rootfd, op->dst, flags, flags & MS_REC,
+                                                       err);
+                        return 0;
                 }
-                if (op->flags & ATTR_FLAGS)
-                        return mounts_restrict(c, rootfd, op->dst, op->flags, op->flags & MS_REC,
-                                               err);
+                _cleanup_close_ int sfd = open(op->src, O_PATH | O_CLOEXEC);
+                trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", op->src, sfd);
+                if (sfd < 0 || fstat(sfd, &st) < 0)
+                        return error_set(err, errno, "cannot open bind source '%s'", op->src);
+                unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
+                snprintf(src, sizeof src, "/proc/self/fd/%d", sfd);
+                if (sys_mount(&c->trace, src, target, op->dst, NULL, MS_BIND | (flags & MS_REC),
+                              NULL, err) < 0)
+                        return error_set(err, err->errnum, "cannot bind '%s' on '%s'", op->src,
+                                         op->dst);
+                if (flags & ATTR_FLAGS)
+                        return mounts_restrict(c, rootfd, op->dst, flags, flags & MS_REC, err);
                 return 0;
         }
         case MOP_TMPFS:
@@ -334,16 +442,14 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
         return 0;
 }
 
-/* Child: after the rootfs bind, before pivot_root; host paths are still reachable. */
+/* Child: after the rootfs bind, before pivot_root; host paths are still reachable. Every
+ * mountpoint is resolved from the bind's root (c->rootfd), never from the rootfs's name. */
 int step_mounts(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
-        _cleanup_close_ int rootfd = fcntl(c->root, F_DUPFD_CLOEXEC, 3);
-        if (rootfd < 0)
-                return error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
         for (size_t i = 0; i < p->nmounts; i++) {
                 const struct mount_op *op = &p->mounts[i];
-                if (apply(c, rootfd, op, c->fds->src[i], err) < 0) {
+                if (apply(c, c->rootfd, op, c->fds->src[i], err) < 0) {
                         if (op->line)
                                 return error_wrap(err, "%s:%u", p->spec->path, op->line);
                         return -1;

@@ -7,16 +7,32 @@
  * this works in a user namespace, so it protects unprivileged containers too. The lists
  * (Docker's by default) come from the security level and the spec.
  *
- * Where it sits: right after pivot_root, so the paths are the container's own /proc and /sys;
- * a path this kernel does not have (no /proc/acpi on ARM) is skipped.
+ * Where it sits: right after pivot_root, so the paths are the container's own /proc and /sys.
+ * /proc must be a proc filesystem by then, or nothing here would hide anything: that is an
+ * error. A path this kernel does not have (no /proc/acpi on ARM) is skipped, and the trace
+ * says so; any other path that cannot be hidden or protected is an error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include "child.h"
 #include "sys.h"
+
+#define PROC_SUPER_MAGIC_ 0x9fa0 /* <linux/magic.h> */
+
+/* stat `path`; 1 when this kernel does not have it (traced: it is skipped), -1 on an error. */
+static int find(struct child *c, const char *path, struct stat *st, struct error *err)
+{
+        if (stat(path, st) == 0)
+                return 0;
+        if (errno != ENOENT && errno != ENOTDIR)
+                return error_set(err, errno, "cannot look up '%s'", path);
+        trace_line(&c->trace, "  (no %s on this kernel: skipped)", path);
+        return 1;
+}
 
 /* Child: after pivot_root. */
 int step_hide_paths(struct child *c, struct error *err)
@@ -25,13 +41,21 @@ int step_hide_paths(struct child *c, struct error *err)
         const unsigned long hard = MS_NOSUID | MS_NODEV | MS_NOEXEC;
         const char *empty = NULL; /* the first masked directory: an empty read-only tmpfs */
         struct stat st;
+        struct statfs sf;
 
+        int e = statfs("/proc", &sf) < 0 ? errno : 0;
+        if (e || sf.f_type != PROC_SUPER_MAGIC_) {
+                error_set(err, e, "'/proc' in the container is not a proc filesystem");
+                return error_hint(err, "its mount failed or was lost; the paths under it "
+                                       "cannot be hidden without it");
+        }
         for (size_t i = 0; p->masked && i < p->masked->n; i++) {
                 const char *path = p->masked->items[i];
-                if (stat(path, &st) < 0) {
-                        trace_line(&c->trace, "  (no %s here)", path);
+                int found = find(c, path, &st, err);
+                if (found < 0)
+                        return error_wrap(err, "hiding '%s'", path);
+                if (found)
                         continue;
-                }
                 int r;
                 if (!S_ISDIR(st.st_mode))
                         r = sys_mount(&c->trace, "/dev/null", path, NULL, NULL, MS_BIND, NULL, err);
@@ -47,10 +71,11 @@ int step_hide_paths(struct child *c, struct error *err)
         }
         for (size_t i = 0; p->readonly && i < p->readonly->n; i++) {
                 const char *path = p->readonly->items[i];
-                if (stat(path, &st) < 0) {
-                        trace_line(&c->trace, "  (no %s here)", path);
+                int found = find(c, path, &st, err);
+                if (found < 0)
+                        return error_wrap(err, "making '%s' read-only", path);
+                if (found)
                         continue;
-                }
                 if (sys_mount(&c->trace, path, path, NULL, NULL, MS_BIND | MS_REC, NULL, err) < 0 ||
                     mounts_restrict(c, -1, path, MS_RDONLY, true, err) < 0)
                         return error_wrap(err, "making '%s' read-only", path);

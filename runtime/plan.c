@@ -214,14 +214,18 @@ static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line
                           (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
 }
 
+/* The rootfs is opened once, by name, and everything is checked on that descriptor; the
+ * child opens the name once more and refuses anything but this directory (step_bind_rootfs). */
 static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
 {
         _cleanup_free_ char *path = spec_relative(s, s->rootfs);
         unsigned line = spec_line(s, "container", "rootfs");
-        struct stat st;
+        struct stat st, root;
+        char self[64], resolved[PATH_MAX];
         if (!path)
                 return error_set(err, ENOMEM, "cannot allocate");
-        if (stat(path, &st) < 0) {
+        _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) < 0) {
                 int e = errno;
                 error_at(err, s->path, line, "rootfs '%s' %s", path,
                          e == ENOENT ? "does not exist" : "cannot be read");
@@ -235,13 +239,28 @@ static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
         }
         if (!S_ISDIR(st.st_mode))
                 return error_at(err, s->path, line, "rootfs '%s' is not a directory", path);
-        p->rootfs = realpath(path, NULL);
+        if (stat("/", &root) == 0 && st.st_dev == root.st_dev && st.st_ino == root.st_ino) {
+                error_at(err, s->path, line, "rootfs '%s' is the host's root directory", path);
+                return error_hint(err, "a container needs a root filesystem of its own; build a "
+                                       "busybox one with: rootfs-tools/mkrootfs DIR");
+        }
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(self, resolved, sizeof resolved - 1);
+        if (n <= 0 || (size_t)n >= sizeof resolved - 1 || resolved[0] != '/')
+                return error_set(err, n < 0 ? errno : ENAMETOOLONG, "cannot resolve rootfs '%s'",
+                                 path);
+        resolved[n] = '\0';
+        p->rootfs = strdup(resolved);
         if (!p->rootfs)
-                return error_set(err, errno, "cannot resolve rootfs '%s'", path);
+                return error_set(err, ENOMEM, "cannot allocate");
         if (p->privileged && p->userns && st.st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 &&
             plan_idmap_rootfs(p, s, line, err) < 0)
                 return -1;
-        if (access(p->rootfs, X_OK) < 0) {
+        p->rootfs_dev = st.st_dev;
+        p->rootfs_ino = st.st_ino;
+        /* search (x) permission on the directory itself: "." is looked up in it */
+        _cleanup_close_ int dot = openat(fd, ".", O_PATH | O_CLOEXEC);
+        if (dot < 0) {
                 error_at(err, s->path, line, "rootfs '%s' is not accessible to uid %u", p->rootfs,
                          (unsigned)p->host_uid);
                 err->errnum = errno;
@@ -251,7 +270,10 @@ static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
-/* crib's own mounts, then the spec's [mounts], in order. */
+/* crib's own mounts, then the spec's [mounts], in order. Every mount a container could make a
+ * device node in is nodev (the rootfs bind too, in mounts.c): with user = no it is real root
+ * and keeps CAP_MKNOD. Only the standard nodes in /dev, devpts, and device files the spec binds
+ * one by one open. */
 static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
 {
         const unsigned long hard = MS_NOSUID | MS_NODEV | MS_NOEXEC;
@@ -266,13 +288,13 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                             (struct mount_op){.kind = MOP_BIND,
                                               .src = "/proc",
                                               .dst = "/proc",
-                                              .flags = MS_REC,
+                                              .flags = MS_REC | MS_NODEV,
                                               .src_is_dir = true},
                             err);
         r |= add_op(p,
                     (struct mount_op){.kind = MOP_TMPFS,
                                       .dst = "/dev",
-                                      .flags = MS_NOSUID | MS_STRICTATIME,
+                                      .flags = MS_NOSUID | MS_NODEV | MS_STRICTATIME,
                                       .data = "mode=755,size=65536k"},
                     err);
         static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
@@ -316,6 +338,7 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                             (struct mount_op){.kind = MOP_BIND,
                                               .src = "/dev/mqueue",
                                               .dst = "/dev/mqueue",
+                                              .flags = MS_NODEV,
                                               .src_is_dir = true},
                             err);
         static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
@@ -357,6 +380,7 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                         op.flags |= MS_NOEXEC;
                 if (m->kind == SPEC_MOUNT_TMPFS) {
                         op.kind = MOP_TMPFS;
+                        op.flags |= MS_NODEV;
                         op.data = m->data;
                 } else {
                         char *src = spec_relative(s, m->src);
@@ -373,6 +397,10 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                         op.kind = MOP_BIND;
                         op.src = keep(p, src);
                         op.src_is_dir = S_ISDIR(st.st_mode);
+                        /* a directory's device nodes do not open; a device the spec binds by
+                         * name (/dev/ttyUSB0) does */
+                        if (op.src_is_dir)
+                                op.flags |= MS_NODEV;
                         if (m->opts & SPEC_MNT_RECURSIVE)
                                 op.flags |= MS_REC;
                 }

@@ -27,7 +27,8 @@ enum mount_op_kind {
         MOP_SYSFS,    /* sysfs of the container's net namespace, read-only */
         MOP_DEVPTS,   /* a private devpts instance */
         MOP_MQUEUE,   /* the ipc namespace's POSIX message queues */
-        MOP_DEV_NODE, /* a device node: mknod when privileged, else a bind of the host's */
+        MOP_DEV_NODE, /* a device node: a bind of the host's, or with user = no a copy of it
+                       * (mknod, then bound onto itself: /dev itself is nodev) */
         MOP_SYMLINK,  /* dst -> src */
 };
 
@@ -66,6 +67,9 @@ struct plan {
 
         /* root filesystem */
         char *rootfs; /* absolute host path, symlinks resolved */
+        /* the directory the parent checked: the child opens rootfs once and refuses any other */
+        dev_t rootfs_dev;
+        ino_t rootfs_ino;
         bool readonly_rootfs;
         /* root's container, rootfs owned by host root: the parent hands the child an idmapped
          * copy of its mount tree (userns.c), so container root owns it inside */

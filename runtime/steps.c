@@ -147,12 +147,12 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
         struct child c = {
                 .plan = plan,
                 .fds = fds,
-                .root = -1,
                 .chan = {.fd = sync_fd},
                 .trace = {.on = plan->trace, .emit = emit_over_sync},
                 .pty_slave = -1,
                 .init_ready = -1,
                 .rootfs_tree = -1,
+                .rootfd = -1,
                 .init_go = -1,
         };
         c.trace.ctx = &c;

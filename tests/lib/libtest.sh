@@ -1,6 +1,8 @@
 # libtest.sh - TAP for crib's shell tests (sourced). Set by tests/run-all:
 #   CRIB     the crib binary          ROOTFS   the busybox test rootfs (with /usr/local/bin/probe)
 #   ROLE     root | user              TESTDATA tests/data
+#   SWAP_RACE  tests/tools/swap-race (the rootfs-swapping attacker; RACE_SECONDS bounds its test)
+#   OLD_KERNEL tests/tools/old-kernel (runs a program as on Linux < 5.2; unset: those tests skip)
 # Each test gets its own scratch directory, $T, removed at the end.
 
 : "${CRIB:?set by tests/run-all}" "${ROOTFS:?set by tests/run-all}" "${ROLE:?}" "${TESTDATA:?}"

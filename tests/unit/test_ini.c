@@ -84,6 +84,16 @@ int main(void)
         contains(err.msg, "too many entries", "message");
         free(many);
 
+        /* section headers count too, and their limit is named, not "cannot allocate" */
+        char *sections = malloc(INI_MAX_ENTRIES * 8 + 64);
+        o = 0;
+        for (int i = 0; i < INI_MAX_ENTRIES + 1; i++)
+                o += (size_t)sprintf(sections + o, "[a]\n");
+        ok(parse(sections, &ini, &err) < 0, "too many section headers fail");
+        is_str(err.msg, "t.ini:4097: too many entries: a file holds at most 4096 sections and keys",
+               "with FILE:LINE and the limit");
+        free(sections);
+
         const char nul[] = "[a]\nk = a\0b\n";
         FILE *f = fmemopen((void *)nul, sizeof nul - 1, "r");
         ok(ini_parse(f, "t.ini", &ini, &err) < 0, "a NUL byte fails");

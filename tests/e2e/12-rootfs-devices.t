@@ -1,0 +1,193 @@
+#!/bin/sh
+# The rootfs is the directory crib checked, however its name changes meanwhile; real root opens
+# no device node but the standard ones; bad rootfs and mount paths fail early and clearly.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+# a private copy of the test rootfs (these tests write to it, or change its names)
+copy_rootfs() { # copy_rootfs DIR
+	mkdir -p "$1"
+	for d in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$d" "$1/"; done
+	mkdir -p "$1/root"
+}
+
+# --- the rootfs swapped with a decoy during start-up (renameat2 RENAME_EXCHANGE in a loop) ---
+# Each start must run in exactly one of the two trees, the one crib checked, with its /proc
+# mounted, a masked file of /proc (/proc/kcore, or /proc/keys on a kernel without it) hidden
+# and no way up out of / (a chroot could be left with `..`), or
+# fail with 125 saying the rootfs was replaced. A decoy run is fine: it was the rootfs's name
+# when crib looked; what must not happen is a mix of the two, or a chroot.
+mask=/proc/kcore
+[ -e $mask ] || mask=/proc/keys
+mkdir -p "$T/race"
+copy_rootfs "$T/race/root"
+copy_rootfs "$T/race/decoy"
+echo real >"$T/race/root/which"
+echo decoy >"$T/race/decoy/which"
+echo host >"$T/race/hostmark"
+cat >"$T/race.ini" <<EOF2
+[container]
+rootfs = race/root
+[process]
+args = /bin/sh -c 'w=\$(cat /which 2>/dev/null); awk "\\\$5 == \\"/proc\\" && \\\$(NF-2) == \\"proc\\" {p=1} \\\$5 == \\"$mask\\" {k=1} END {printf \\"proc=%d mask=%d \\", p, k}" /proc/self/mountinfo 2>/dev/null; cd /; cd ../../..; [ "\$(ls -di . | cut -d" " -f1)" = "\$(ls -di / | cut -d" " -f1)" ] && u=1 || u=0; test -e $T/race/hostmark && h=1 || h=0; echo "up=\$u host=\$h \$w"'
+[mounts]
+tmpfs = /scratch
+EOF2
+run_crib run "$T/race.ini"
+assert_eq "$rc:$out" "0:proc=1 mask=1 up=1 host=0 real" "the race's workload reports its tree, /proc, the $mask mask, no way up, no host"
+
+# race LABEL SECONDS [WRAPPER]: at most 200 starts in SECONDS while the swaps run
+race() {
+	"$SWAP_RACE" "$T/race/root" "$T/race/decoy" $(($2 + 30)) >"$T/swaps" 2>&1 &
+	swapper=$!
+	starts=0 real=0 decoy=0 refused=0 bad=0 deadline=$(($(date +%s) + $2))
+	while [ $starts -lt 200 ] && [ "$(date +%s)" -lt $deadline ]; do
+		out=$($3 "$CRIB" run "$T/race.ini" 2>"$T/.stderr" </dev/null)
+		rc=$?
+		err=$(strip_aa <"$T/.stderr")
+		starts=$((starts + 1))
+		case "$rc:$out:$err" in
+		*"pivot_root is not possible"*) kind=bad ;; # the chroot fallback, escapable
+		"0:proc=1 mask=1 up=1 host=0 real:") kind=real ;;
+		"0:proc=1 mask=1 up=1 host=0 decoy:") kind=decoy ;;
+		"125::crib: the rootfs '"*"' was replaced while crib started"*) kind=refused ;;
+		*) kind=bad ;;
+		esac
+		eval "$kind=\$((\$kind + 1))"
+		if [ $kind = bad ] && [ $bad -le 5 ]; then
+			printf '# bad start %d: rc=%s out=%s err=%s\n' $starts "$rc" "$out" "$(echo "$err" | tr '\n' '|')"
+		fi
+	done
+	kill $swapper 2>/dev/null
+	wait $swapper 2>/dev/null
+	echo "# $1: $starts starts during the swaps: $real in the rootfs, $decoy in the decoy, $refused refused with 125, $bad otherwise"
+	assert_eq "$bad" 0 "$1: no start mixed the trees, ran without /proc or masks, chrooted, or failed otherwise"
+	# (the test can tell: some start met the decoy, or was refused for it)
+	[ $((decoy + refused)) -gt 0 ]
+	ok $? "$1: the swaps raced the starts ($decoy ran the decoy, $refused were refused)"
+	if [ "$(cat "$T/race/root/which")" != real ]; then
+		mv "$T/race/root" "$T/race/x" && mv "$T/race/decoy" "$T/race/root" && mv "$T/race/x" "$T/race/decoy"
+	fi
+}
+# RACE_SECONDS: 90, less under emulation, where starts are slow
+race "this kernel" "${RACE_SECONDS:-90}"
+# before Linux 5.2 the rootfs is bound with mount(2) and found again by name, and checked
+if [ -n "${OLD_KERNEL:-}" ]; then
+	race "as before Linux 5.2 (no open_tree, openat2, mount_setattr)" "$(((${RACE_SECONDS:-90} + 2) / 3))" "$OLD_KERNEL"
+else
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+fi
+
+# --- rootfs = / (or any path to the host's root) is refused before anything is made ---
+if [ "$ROLE" = root ]; then
+	before=$(ls -a /)
+fi
+mounts_before=$(host_mounts)
+printf '[container]\nrootfs = /\n[process]\nargs = /bin/true\n[mounts]\nbind = /etc/hostname /crib-leftover-%s\ntmpfs = /crib-leftover-dir-%s\n' $$ $$ >"$T/slash.ini"
+run_crib run "$T/slash.ini"
+assert_eq "$rc" 125 "rootfs = /: 125"
+assert_contains "$err" "slash.ini:2: rootfs '/' is the host's root directory" "with FILE:LINE and why"
+assert_contains "$err" "rootfs-tools/mkrootfs" "and the remedy"
+printf '[container]\nrootfs = ../../../../../../../../../../..\n[process]\nargs = /bin/true\n' >"$T/up.ini"
+run_crib run "$T/up.ini"
+assert_contains "$rc:$err" "125:crib: $T/up.ini:2: rootfs '" "a relative path that ends at / is refused too"
+if [ "$ROLE" = root ]; then
+	assert_eq "$(ls -a /)" "$before" "nothing was made in the host's /"
+	rm -rf "/crib-leftover-$$" "/crib-leftover-dir-$$" # what the code before the fix left
+else
+	skip "only root can write the host's / (this run is as $ROLE)"
+fi
+assert_eq "$(host_mounts)" "$mounts_before" "and nothing was mounted"
+
+# --- ELOOP: a link of /proc on the way to a mountpoint gets the right hint ---
+copy_rootfs "$T/magic"
+ln -s /proc/self/cwd "$T/magic/m"
+mkdir -p "$T/data"
+printf '[container]\nrootfs = magic\n[process]\nargs = /bin/true\n[mounts]\nbind = data /m/x\n' >"$T/magic.ini"
+run_crib run "$T/magic.ini"
+assert_eq "$rc" 125 "a mountpoint through /proc/self/cwd: 125"
+assert_contains "$err" "magic.ini:6: cannot open '/m/x' in the rootfs" "naming the spec line and the path"
+assert_contains "$err" "passes through a link of /proc" "the hint names the /proc link"
+assert_not_contains "$err" "this kernel has no openat2" "and does not blame a kernel that has openat2"
+if [ -n "${OLD_KERNEL:-}" ]; then
+	ln -s /etc "$T/magic/plain"
+	printf '[container]\nrootfs = magic\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x\n' >"$T/plain.ini"
+	"$OLD_KERNEL" "$CRIB" run "$T/plain.ini" >/dev/null 2>"$T/.stderr"
+	rc=$?
+	err=$(strip_aa <"$T/.stderr")
+	assert_contains "$rc:$err" "125:crib: $T/plain.ini:6: cannot open '/plain/x' in the rootfs" "before Linux 5.6 a symlink on the way to a mountpoint is refused"
+	assert_contains "$err" "this kernel has no openat2(2)" "and the hint names the missing openat2"
+else
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+	skip "no old-kernel helper here (OLD_KERNEL is unset)"
+fi
+
+# --- /proc hidden under another mount is an error, not a container without masks ---
+copy_rootfs "$T/hidden"
+rmdir "$T/hidden/proc"
+mkdir -p "$T/hidden/tmp/p"
+ln -s /tmp/p "$T/hidden/proc"
+printf '[container]\nrootfs = hidden\n[process]\nargs = /bin/sh -c "ls /proc/ | head -n 3"\n[mounts]\ntmpfs = /tmp\n' >"$T/hidden.ini"
+run_crib run "$T/hidden.ini"
+assert_eq "$rc" 125 "a /proc hidden by a later mount: 125"
+assert_contains "$err" "'/proc' in the container is not a proc filesystem" "saying /proc is not proc"
+spec "$T/nokernel.ini" <<'EOF2'
+[process]
+args = /bin/true
+[security]
+masked_paths = default +/proc/no-such-file
+EOF2
+out=$("$CRIB" run --trace "$T/nokernel.ini" 2>&1)
+assert_eq "$?" 0 "a masked path this kernel does not have is skipped"
+assert_eq "$(echo "$out" | grep no-such-file)" "crib: trace:   (no /proc/no-such-file on this kernel: skipped)" "and the trace says so"
+
+# --- devices: only the standard nodes open ---
+spec "$T/std.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'echo x >/dev/null && echo null; head -c 2 /dev/zero | wc -c; head -c 2 /dev/urandom | wc -c; head -c 2 /dev/random | wc -c; echo x 2>&1 >/dev/full | grep -c "No space"; : <>/dev/ptmx && echo ptmx'
+EOF2
+run_crib run "$T/std.ini"
+assert_eq "$rc:$(echo $out)" "0:null 2 2 2 1 ptmx" "the standard nodes open (null, zero, urandom, random, full, ptmx)"
+
+# real root (user = no) keeps CAP_MKNOD: every place it can make a node, and the rootfs's own
+# nodes, are nodev (char 1:3 is the null device: harmless if a regression lets it open)
+wanted="/dev /tmp /data /root /scratch block shipped"
+if [ "$ROLE" != root ]; then
+	for w in - $wanted chmod; do skip "user = no needs root (this run is as $ROLE)"; done
+	done_testing
+	exit
+fi
+copy_rootfs "$T/dev"
+mknod "$T/dev/root/shipped" c 1 3
+cat >"$T/dev.ini" <<'EOF2'
+[container]
+rootfs = dev
+[process]
+args = /bin/sh -c 'for d in /dev /tmp /data /root /scratch; do mknod $d/made c 1 3 && (: <$d/made) 2>/dev/null && echo "$d opened"; done; mknod /dev/blk b 7 0 && (: <>/dev/blk) 2>/dev/null && echo "block opened"; (: </root/shipped) 2>/dev/null && echo "shipped opened"; (: </mynull) && echo "named node opened"; echo end'
+[namespaces]
+user = no
+[mounts]
+tmpfs = /tmp
+bind = data /data
+bind = /dev/null /mynull
+tmpfs = /scratch
+EOF2
+run_crib run "$T/dev.ini"
+assert_eq "$rc:$(echo $out)" "0:named node opened end" "user = no: only the device the spec binds by name opens"
+for w in $wanted; do
+	assert_not_contains "$out" "$w opened" "user = no: a node made in (or shipped as) $w does not open"
+done
+
+# its standard nodes are its own: a chmod inside leaves the host's alone
+host_modes=$(stat -c %a /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty | tr '\n' ' ')
+spec "$T/chmod.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'chmod 600 /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty'
+[namespaces]
+user = no
+EOF2
+run_crib run "$T/chmod.ini"
+after=$(stat -c %a /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty | tr '\n' ' ')
+assert_eq "$rc:$after" "0:$host_modes" "user = no: chmod of the standard nodes inside leaves the host's modes"
+[ "$after" = "$host_modes" ] || chmod 666 /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty
+done_testing
