@@ -197,6 +197,17 @@ static bool reachable_by_others(const char *path)
 static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line, struct error *err)
 {
         struct statvfs sv;
+        if (!userns_idmap_supported()) {
+                /* nothing host root's to write through: the files show as nobody's */
+                warn(p,
+                     "this kernel has no idmapped mounts (Linux 5.12): the files of rootfs '%s', "
+                     "host root's, show as nobody's inside, and container root cannot change "
+                     "them\ngive the rootfs to the container's range: sudo chown -hR "
+                     "--from=0:0 %u:%u %s",
+                     p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
+                     (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+                return 0;
+        }
         p->idmap_rootfs = true;
         bool can_write = !s->readonly_rootfs || (s->caps & (1ULL << CAP_SYS_ADMIN));
         if (!can_write || (statvfs(p->rootfs, &sv) == 0 && (sv.f_flag & ST_NOSUID)) ||

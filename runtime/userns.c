@@ -381,3 +381,13 @@ bool userns_is_initial(void)
         return f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
                n == 4294967295UL;
 }
+
+bool userns_idmap_supported(void)
+{
+#ifdef SYS_mount_setattr
+        /* a call that can only fail: EBADF where the call exists, ENOSYS where it does not */
+        return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) < 0 && errno != ENOSYS;
+#else
+        return false;
+#endif
+}

@@ -13,6 +13,9 @@
  * Child, with pid 0 (only when plan->self_maps): write its own /proc/self/... */
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);
 
+/* Whether this kernel has idmapped mounts (mount_setattr(2), Linux 5.12). */
+bool userns_idmap_supported(void);
+
 /* Whether we run in the host's user namespace (uid_map is the whole identity map). */
 bool userns_is_initial(void);
 

@@ -7,7 +7,7 @@
 copy_rootfs() { # copy_rootfs DIR
 	mkdir -p "$1"
 	for d in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$d" "$1/"; done
-	mkdir -p "$1/root"
+	mkdir -p "$1/root" "$1/scratch"
 }
 
 # --- the rootfs swapped with a decoy during start-up (renameat2 RENAME_EXCHANGE in a loop) ---
@@ -18,30 +18,41 @@ copy_rootfs() { # copy_rootfs DIR
 # when crib looked; what must not happen is a mix of the two, or a chroot.
 mask=/proc/kcore
 [ -e $mask ] || mask=/proc/keys
-mkdir -p "$T/race"
-copy_rootfs "$T/race/root"
-copy_rootfs "$T/race/decoy"
-echo real >"$T/race/root/which"
-echo decoy >"$T/race/decoy/which"
-echo host >"$T/race/hostmark"
-cat >"$T/race.ini" <<EOF2
+# As root the race runs in a directory every user can reach, so that the path of kernels
+# before 5.2 (no open_tree: the rootfs found again by name, by root's subordinate ids) can
+# reach it; the rootfs is then read-only, which crib requires of a root-owned rootfs there.
+if [ "$ROLE" = root ]; then
+	RB=$(mktemp -d /tmp/crib-race.XXXXXX)
+	chmod 755 "$RB"
+	trap 'rm -rf "$T" "$RB"' EXIT
+else
+	RB=$T
+fi
+mkdir -p "$RB/race"
+copy_rootfs "$RB/race/root"
+copy_rootfs "$RB/race/decoy"
+echo real >"$RB/race/root/which"
+echo decoy >"$RB/race/decoy/which"
+echo host >"$RB/race/hostmark"
+cat >"$RB/race.ini" <<EOF2
 [container]
 rootfs = race/root
+readonly_rootfs = yes
 [process]
-args = /bin/sh -c 'w=\$(cat /which 2>/dev/null); awk "\\\$5 == \\"/proc\\" && \\\$(NF-2) == \\"proc\\" {p=1} \\\$5 == \\"$mask\\" {k=1} END {printf \\"proc=%d mask=%d \\", p, k}" /proc/self/mountinfo 2>/dev/null; cd /; cd ../../..; [ "\$(ls -di . | cut -d" " -f1)" = "\$(ls -di / | cut -d" " -f1)" ] && u=1 || u=0; test -e $T/race/hostmark && h=1 || h=0; echo "up=\$u host=\$h \$w"'
+args = /bin/sh -c 'w=\$(cat /which 2>/dev/null); awk "\\\$5 == \\"/proc\\" && \\\$(NF-2) == \\"proc\\" {p=1} \\\$5 == \\"$mask\\" {k=1} END {printf \\"proc=%d mask=%d \\", p, k}" /proc/self/mountinfo 2>/dev/null; cd /; cd ../../..; [ "\$(ls -di . | cut -d" " -f1)" = "\$(ls -di / | cut -d" " -f1)" ] && u=1 || u=0; test -e $RB/race/hostmark && h=1 || h=0; echo "up=\$u host=\$h \$w"'
 [mounts]
 tmpfs = /scratch
 EOF2
-run_crib run "$T/race.ini"
+run_crib run "$RB/race.ini"
 assert_eq "$rc:$out" "0:proc=1 mask=1 up=1 host=0 real" "the race's workload reports its tree, /proc, the $mask mask, no way up, no host"
 
 # race LABEL SECONDS [WRAPPER]: at most 200 starts in SECONDS while the swaps run
 race() {
-	"$SWAP_RACE" "$T/race/root" "$T/race/decoy" $(($2 + 30)) >"$T/swaps" 2>&1 &
+	"$SWAP_RACE" "$RB/race/root" "$RB/race/decoy" $(($2 + 30)) >"$T/swaps" 2>&1 &
 	swapper=$!
 	starts=0 real=0 decoy=0 refused=0 bad=0 deadline=$(($(date +%s) + $2))
 	while [ $starts -lt 200 ] && [ "$(date +%s)" -lt $deadline ]; do
-		out=$($3 "$CRIB" run "$T/race.ini" 2>"$T/.stderr" </dev/null)
+		out=$($3 "$CRIB" run "$RB/race.ini" 2>"$T/.stderr" </dev/null)
 		rc=$?
 		err=$(strip_aa <"$T/.stderr")
 		starts=$((starts + 1))
@@ -64,8 +75,8 @@ race() {
 	# (the test can tell: some start met the decoy, or was refused for it)
 	[ $((decoy + refused)) -gt 0 ]
 	ok $? "$1: the swaps raced the starts ($decoy ran the decoy, $refused were refused)"
-	if [ "$(cat "$T/race/root/which")" != real ]; then
-		mv "$T/race/root" "$T/race/x" && mv "$T/race/decoy" "$T/race/root" && mv "$T/race/x" "$T/race/decoy"
+	if [ "$(cat "$RB/race/root/which")" != real ]; then
+		mv "$RB/race/root" "$RB/race/x" && mv "$RB/race/decoy" "$RB/race/root" && mv "$RB/race/x" "$RB/race/decoy"
 	fi
 }
 # RACE_SECONDS: 90, less under emulation, where starts are slow
@@ -100,22 +111,22 @@ fi
 assert_eq "$(host_mounts)" "$mounts_before" "and nothing was mounted"
 
 # --- ELOOP: a link of /proc on the way to a mountpoint gets the right hint ---
-copy_rootfs "$T/magic"
-ln -s /proc/self/cwd "$T/magic/m"
-mkdir -p "$T/data"
-printf '[container]\nrootfs = magic\n[process]\nargs = /bin/true\n[mounts]\nbind = data /m/x\n' >"$T/magic.ini"
-run_crib run "$T/magic.ini"
+copy_rootfs "$RB/magic"
+ln -s /proc/self/cwd "$RB/magic/m"
+mkdir -p "$RB/data"
+printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /m/x\n' >"$RB/magic.ini"
+run_crib run "$RB/magic.ini"
 assert_eq "$rc" 125 "a mountpoint through /proc/self/cwd: 125"
-assert_contains "$err" "magic.ini:6: cannot open '/m/x' in the rootfs" "naming the spec line and the path"
+assert_contains "$err" "magic.ini:7: cannot open '/m/x' in the rootfs" "naming the spec line and the path"
 assert_contains "$err" "passes through a link of /proc" "the hint names the /proc link"
 assert_not_contains "$err" "this kernel has no openat2" "and does not blame a kernel that has openat2"
 if [ -n "${OLD_KERNEL:-}" ]; then
-	ln -s /etc "$T/magic/plain"
-	printf '[container]\nrootfs = magic\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x\n' >"$T/plain.ini"
-	"$OLD_KERNEL" "$CRIB" run "$T/plain.ini" >/dev/null 2>"$T/.stderr"
+	ln -s /etc "$RB/magic/plain"
+	printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x\n' >"$RB/plain.ini"
+	"$OLD_KERNEL" "$CRIB" run "$RB/plain.ini" >/dev/null 2>"$T/.stderr"
 	rc=$?
 	err=$(strip_aa <"$T/.stderr")
-	assert_contains "$rc:$err" "125:crib: $T/plain.ini:6: cannot open '/plain/x' in the rootfs" "before Linux 5.6 a symlink on the way to a mountpoint is refused"
+	assert_contains "$rc:$err" "125:crib: $RB/plain.ini:7: cannot open '/plain/x' in the rootfs" "before Linux 5.6 a symlink on the way to a mountpoint is refused"
 	assert_contains "$err" "this kernel has no openat2(2)" "and the hint names the missing openat2"
 else
 	skip "no old-kernel helper here (OLD_KERNEL is unset)"
@@ -158,6 +169,7 @@ if [ "$ROLE" != root ]; then
 	exit
 fi
 copy_rootfs "$T/dev"
+mkdir -p "$T/data"
 mknod "$T/dev/root/shipped" c 1 3
 cat >"$T/dev.ini" <<'EOF2'
 [container]
@@ -174,6 +186,7 @@ tmpfs = /scratch
 EOF2
 run_crib run "$T/dev.ini"
 assert_eq "$rc:$(echo $out)" "0:named node opened end" "user = no: only the device the spec binds by name opens"
+[ "$rc" = 0 ] || sed "s/^/#   raw: /" "$T/.stderr"
 for w in $wanted; do
 	assert_not_contains "$out" "$w opened" "user = no: a node made in (or shipped as) $w does not open"
 done
