@@ -10,7 +10,7 @@
  *
  * Anything else (a profile of one's own, a bounding set with two added capabilities) is
  * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
- * not kept. Why no cache: until version 0.1 crib kept compiled programs in ~/.cache/crib
+ * not kept. Why no cache: crib used to keep compiled programs in ~/.cache/crib
  * (/var/cache/crib as root), trusted because the user owned them. Every process of the user
  * can write there, a container with $HOME bound in too, so one such container rewrote the
  * program as a single "allow" and the next container ran without a filter. A key that
@@ -34,7 +34,7 @@ struct builtin_profile {
         const char *name;
         uint64_t mentioned; /* the capabilities its rules test */
         size_t nthresholds;
-        unsigned thresholds[8][2]; /* "when kernel >= X.Y", ascending */
+        unsigned thresholds[8][2]; /* "when kernel >= X.Y", ascending (seccomp-gen: at most 8) */
 };
 
 #include "seccomp-programs.h"

@@ -73,13 +73,18 @@ run_crib run "$T/bad.ini"
 assert_eq "$rc:$err" "125:crib: $T/bad.profile:2: expected 'if argN OP VALUE' (N from 0 to 5)" "a broken profile: FILE:LINE and 125"
 
 # which program: the built-in profiles were compiled when crib was built, others now
+case $(uname -m) in # libseccomp's name of the architecture
+arm*) native=arm ;;
+i?86) native=x86 ;;
+*) native=$(uname -m) ;;
+esac
 run_crib run --trace "$T/s.ini"
 assert_contains "$err" "seccomp program: built-in program compiled at build time (profile default" "the default level's program was compiled at build time"
 run_crib run --trace "$T/strict.ini"
 assert_contains "$err" "seccomp program: built-in program compiled at build time (profile strict" "and so was the strict level's"
 printf '[security]\ncapabilities = default +SYS_PTRACE\n[process]\nargs = /bin/true\n' | spec "$T/ptrace.ini"
 run_crib run --trace "$T/ptrace.ini"
-assert_contains "$err" "built-in program compiled at build time (profile default on $(uname -m), capabilities the profile tests: SYS_CHROOT SYS_PTRACE" "default +SYS_PTRACE: built in too"
+assert_contains "$err" "built-in program compiled at build time (profile default on $native, capabilities the profile tests: SYS_CHROOT SYS_PTRACE" "default +SYS_PTRACE: built in too"
 printf '[security]\ncapabilities = default +SYS_PTRACE +SYS_ADMIN\n[process]\nargs = /bin/true\n' | spec "$T/two.ini"
 run_crib run --trace "$T/two.ini"
 echo "$err" | grep -qE "seccomp program: compiled at run time in [0-9]+ us .*no built-in program for this bounding set"
@@ -94,15 +99,18 @@ ok $? "a profile of one's own: compiled at run time"
 # that cache_store() wrote, with the key that seccomp_prepare() computed (FNV-1a over the
 # profile text, the arch, the bounding set, kernel and libseccomp versions, crib's version),
 # holding one instruction: return ALLOW. For the default level, and for a profile file.
-if [ "$ROLE" = root ]; then cache=/var/cache/crib; else cache=$XDG_CACHE_HOME/crib; fi
-mkdir -p "$cache" && chmod 700 "$cache"
-if [ "$ROLE" = root ]; then
-	assert_eq "$(stat -f -c %T "$cache")" tmpfs "as root, /var/cache/crib is a private tmpfs for this test"
-fi
-run_crib run "$T/s.ini" -- /bin/sh -c 'grep ^CapBnd: /proc/self/status | cut -f2'
-capbnd=$out
-libseccomp=$("$CRIB" seccomp show | sed -n 's/.*this libseccomp \([0-9.]*\):.*/\1/p')
-cat >"$T/forge.py" <<'EOF2'
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "no python3 here to forge the old cache's file (the forgery is tested on the host)"
+else
+	if [ "$ROLE" = root ]; then cache=/var/cache/crib; else cache=$XDG_CACHE_HOME/crib; fi
+	mkdir -p "$cache" && chmod 700 "$cache"
+	if [ "$ROLE" = root ]; then
+		assert_eq "$(stat -f -c %T "$cache")" tmpfs "as root, /var/cache/crib is a private tmpfs for this test"
+	fi
+	run_crib run "$T/s.ini" -- /bin/sh -c 'grep ^CapBnd: /proc/self/status | cut -f2'
+	capbnd=$out
+	libseccomp=$("$CRIB" seccomp show | sed -n 's/.*this libseccomp \([0-9.]*\):.*/\1/p')
+	cat >"$T/forge.py" <<'EOF2'
 import re, struct, sys
 crib, cache, arch, capbnd, release, libseccomp, version, profile = sys.argv[1:]
 def fnv(h, data):
@@ -115,7 +123,6 @@ if profile == "default":  # the text embedded in crib, as the old code hashed it
     text = binary[start:binary.find(b"\0", start)]
 else:
     text = open(profile, "rb").read()
-arch = {"x86_64": "x86_64", "aarch64": "aarch64"}.get(arch, "arm" if arch.startswith("arm") else arch)
 kmaj, kmin = map(int, re.match(r"(\d+)\.(\d+)", release).groups())
 key = fnv(0xcbf29ce484222325, text)
 key = fnv(key, arch.encode() + b"\0")
@@ -128,22 +135,23 @@ with open(path, "wb") as f:
     f.write(b"CRIBBPF2" + struct.pack("<QIIQ", key, 1, 0, fnv(0xcbf29ce484222325, allow)) + allow)
 print(path)
 EOF2
-forge() { python3 "$T/forge.py" "$CRIB" "$cache" "$(uname -m)" "$capbnd" "$(uname -r)" "$libseccomp" "$("$CRIB" version | cut -d' ' -f2)" "$1"; }
-forged=$(forge default)
-mine=$(forge "$T/mine.profile")
-[ -f "$forged" ] && [ "$(stat -c %s "$forged")" = 40 ] && [ -f "$mine" ]
-ok $? "forged programs planted where crib used to look ($forged)"
-chmod 600 "$forged" "$mine"
-run_crib run --trace "$T/s.ini" -- $P syscall keyctl 0
-assert_eq "$out" EPERM "after the forgery, keyctl is still refused"
-assert_contains "$err" "seccomp program: built-in program compiled at build time" "and the trace names the built-in program"
-assert_not_contains "$err" "cached load" "(no cached load)"
-assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER) is still refused"
-run_crib run --trace "$T/mine.ini" -- $P syscall keyctl 0
-assert_eq "$out" EPERM "a profile of one's own: keyctl still refused, the profile compiled afresh"
-assert_contains "$err" "seccomp program: compiled at run time in" "(and the trace says so)"
-assert_eq "$(ls -A "$cache" | grep -v "^$(basename "$forged")\$" | grep -v "^$(basename "$mine")\$" | grep -c 'seccomp')" 0 "no run wrote a program or a temporary file there"
-rm -f "$forged" "$mine"
+	forge() { python3 "$T/forge.py" "$CRIB" "$cache" "$native" "$capbnd" "$(uname -r)" "$libseccomp" "$("$CRIB" version | cut -d' ' -f2)" "$1"; }
+	forged=$(forge default)
+	mine=$(forge "$T/mine.profile")
+	[ -f "$forged" ] && [ "$(stat -c %s "$forged")" = 40 ] && [ -f "$mine" ]
+	ok $? "forged programs planted where crib used to look ($forged)"
+	chmod 600 "$forged" "$mine"
+	run_crib run --trace "$T/s.ini" -- $P syscall keyctl 0
+	assert_eq "$out" EPERM "after the forgery, keyctl is still refused"
+	assert_contains "$err" "seccomp program: built-in program compiled at build time" "and the trace names the built-in program"
+	assert_not_contains "$err" "cached load" "(no cached load)"
+	assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER) is still refused"
+	run_crib run --trace "$T/mine.ini" -- $P syscall keyctl 0
+	assert_eq "$out" EPERM "a profile of one's own: keyctl still refused, the profile compiled afresh"
+	assert_contains "$err" "seccomp program: compiled at run time in" "(and the trace says so)"
+	assert_eq "$(ls -A "$cache" | grep -v "^$(basename "$forged")\$" | grep -v "^$(basename "$mine")\$" | grep -c 'seccomp')" 0 "no run wrote a program or a temporary file there"
+	rm -f "$forged" "$mine"
+fi
 
 # the tools
 "$CRIB" seccomp export >"$T/prog.bpf"
@@ -164,7 +172,7 @@ assert_contains "$out" "the compiled program (" "and what the compiled program a
 assert_contains "$out" "the program: built-in program compiled at build time" "the program a container gets"
 run_crib seccomp builtin --check
 assert_eq "$rc" 0 "crib seccomp builtin --check: every embedded program is what libseccomp compiles now"
-assert_contains "$out" "default  $(uname -m)" "and it lists the default profile's programs"
+assert_contains "$out" "default  $native" "and it lists the default profile's programs"
 assert_not_contains "$out" "DIFFERENT" "(none differs)"
 run_crib seccomp explain --caps CAP_SYS_ADMIN clone3
 assert_contains "$out" "decided by line" "explain with --caps"
