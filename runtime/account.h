@@ -2,9 +2,8 @@
  *
  * crib is linked statically, so it asks no NSS module (passwd(5) through nsswitch.conf): the
  * name and home of an account that only a directory service (LDAP, sssd) knows come from the
- * environment instead. Both serve only to find things: the user's lines in /etc/subuid, which
- * newuidmap(1) checks again on its own, and the seccomp cache directory, which crib checks is
- * the user's own.
+ * environment instead. The name serves only to find the user's lines in /etc/subuid, which
+ * newuidmap(1) checks again on its own.
  */
 #ifndef CRIB_ACCOUNT_H
 #define CRIB_ACCOUNT_H

@@ -707,7 +707,7 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                 if (e)
                         snprintf(r->remedy, sizeof r->remedy,
                                  "a proposed kernel operation (2025), not in mainline: crib loads "
-                                 "its cached program instead");
+                                 "its ready program instead");
         }
 
         apparmor_rows(rows, &n);
