@@ -38,13 +38,8 @@
 #include <unistd.h>
 
 #include "child.h"
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
 #include "cleanup.h"
+#include "mountapi.h"
 #include "pty.h"
 #include "rlimits.h"
 #include "sync.h"

@@ -41,6 +41,7 @@
 #endif
 
 #include "child.h"
+#include "mountapi.h"
 #include "cleanup.h"
 #include "sys.h"
 
@@ -80,8 +81,7 @@ static int bind_onto_itself(struct child *c, int fd, struct error *err)
         trace_line(&c->trace, "  open_tree(rootfs, OPEN_TREE_CLONE|AT_RECURSIVE) = %d", tree);
         if (tree >= 0) {
                 long r = syscall(SYS_move_mount, tree, "", fd, "",
-                                 0x4 /* MOVE_MOUNT_F_EMPTY_PATH */ |
-                                         0x40 /* MOVE_MOUNT_T_EMPTY_PATH */);
+                                 MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
                 trace_line(&c->trace, "  move_mount(tree, rootfs) = %s", r == 0 ? "0" : "-1");
                 if (r < 0)
                         return error_set(err, errno, "cannot bind the rootfs '%s' onto itself",
@@ -126,8 +126,7 @@ int step_bind_rootfs(struct child *c, struct error *err)
         int tree = c->rootfs_tree;
         c->rootfs_tree = -1;
         if (tree >= 0) {
-                long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".",
-                                 0x4 /* MOVE_MOUNT_F_EMPTY_PATH */);
+                long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".", MOVE_MOUNT_F_EMPTY_PATH);
                 int e = errno;
                 trace_line(&c->trace, "  move_mount(idmapped tree, \".\") = %ld", m);
                 if (m < 0) {
@@ -376,8 +375,7 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
                                                  op->src);
                         unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
                         long m = syscall(SYS_move_mount, srcfd, "", fd, "",
-                                         0x4 /* MOVE_MOUNT_F_EMPTY_PATH */ |
-                                                 0x40 /* MOVE_MOUNT_T_EMPTY_PATH */);
+                                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
                         int e = errno;
                         trace_line(&c->trace, "  move_mount(copy of \"%s\", \"%s\") = %ld", op->src,
                                    op->dst, m);

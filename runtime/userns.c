@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "mountapi.h"
 #include "procfile.h"
 
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
@@ -325,16 +326,6 @@ int userns_root_range(char *ret_note, size_t len, struct error *err)
         unlink("/etc/subuid.lock");
         return r;
 }
-
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
-#ifndef MOUNT_ATTR_IDMAP
-#define MOUNT_ATTR_IDMAP 0x00100000
-#endif
 
 int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *t,
                            struct error *err)
