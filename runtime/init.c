@@ -100,6 +100,20 @@ static _Noreturn void init_loop(pid_t workload, const sigset_t *forwarded)
 #define INIT_AUDIT_ARCH AUDIT_ARCH_RISCV64
 #endif
 
+/* Under AddressSanitizer (make check SANITIZE=1) both processes share ASan's record of the
+ * current stack (one memory, one thread-local area): each says when it takes over, while the
+ * other waits on its pipe, or ASan warns of a stack it does not know. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/common_interface_defs.h>
+#define CRIB_ASAN 1
+#endif
+#endif
+#ifdef CRIB_ASAN
+static const void *asan_init_bottom;
+static size_t asan_init_size;
+#endif
+
 /* The system calls init makes from here on, and nothing else. */
 static const long init_calls[] = {
         SYS_rt_sigtimedwait,
@@ -117,6 +131,20 @@ static const long init_calls[] = {
         SYS_exit_group,
 #ifdef SYS_close_range
         SYS_close_range,
+#endif
+#ifdef CRIB_ASAN
+        /* the sanitizers' own runtime, in test builds only: its stack and memory bookkeeping */
+        SYS_mmap,
+        SYS_munmap,
+        SYS_mprotect,
+        SYS_madvise,
+        SYS_sigaltstack,
+        SYS_gettid,
+        SYS_getpid,
+        SYS_rt_sigprocmask,
+        SYS_rt_sigaction,
+        SYS_futex,
+        SYS_sched_yield,
 #endif
 };
 #define N_INIT_CALLS (sizeof init_calls / sizeof init_calls[0])
@@ -212,6 +240,9 @@ static struct handshake hs;
 static int workload_start(void *arg)
 {
         struct child *c = arg;
+#ifdef CRIB_ASAN
+        __sanitizer_finish_switch_fiber(NULL, &asan_init_bottom, &asan_init_size);
+#endif
         close(hs.ready[0]);
         close(hs.go[1]);
         c->init_ready = hs.ready[1];
@@ -242,6 +273,9 @@ int step_start_init(struct child *c, struct error *err)
         if (pipe2(hs.ready, O_CLOEXEC) < 0 || pipe2(hs.go, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot create the pipes to crib's init");
         sigset_t forwarded = c->forwarded;
+#ifdef CRIB_ASAN
+        __sanitizer_start_switch_fiber(NULL, stack, sizeof stack);
+#endif
         pid_t pid = clone(workload_start, stack + sizeof stack, CLONE_VM | SIGCHLD, c);
         if (pid < 0)
                 return error_set(err, errno, "cannot start the workload's process");
@@ -251,6 +285,11 @@ int step_start_init(struct child *c, struct error *err)
         ssize_t n;
         while ((n = read(hs.ready[0], &b, 1)) < 0 && errno == EINTR)
                 ;
+#ifdef CRIB_ASAN
+        /* the workload's process waits (or is gone): init's own stack again */
+        __sanitizer_start_switch_fiber(NULL, asan_init_bottom, asan_init_size);
+        __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
         if (n == 1) {
                 /* the workload's process waits for `go`: init alone runs now */
                 if (init_let_go(c, hs.go[1], err) < 0) {
