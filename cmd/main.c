@@ -96,6 +96,16 @@ static int cmd_run(int argc, char **argv)
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
         if (loaded < 0)
                 return output_error(&err);
+        /* host root with ptrace(2) could reach crib's binary through /proc/1/exe: run from a
+         * sealed copy of it instead (sealed.c), before anything is planned */
+        if (!spec.ns_user && (spec.caps & (1ULL << CAP_SYS_PTRACE)) && !sealed_running()) {
+                if (trace)
+                        fprintf(stderr, "crib: trace: parent: user = no with SYS_PTRACE: "
+                                        "running again from a sealed copy of crib\n");
+                spec_free(&spec);
+                sealed_reexec(main_argv, environ, &err);
+                return output_error(&err);
+        }
         /* root's containers map root's own range of ids: give it one the first time */
         if (geteuid() == 0 && userns_is_initial() && spec.ns_user &&
             (!spec.uidmap.line || spec.uidmap.is_auto || !spec.gidmap.line ||
@@ -111,17 +121,6 @@ static int cmd_run(int argc, char **argv)
         struct plan plan;
         if (plan_build(&spec, override, trace, &plan, &err) < 0) {
                 spec_free(&spec);
-                return output_error(&err);
-        }
-        /* host root with ptrace(2) could reach crib's binary through /proc/1/exe: run from a
-         * sealed copy of it instead (sealed.c) */
-        if (!plan.userns && (plan.cap_bounding & (1ULL << CAP_SYS_PTRACE)) && !sealed_running()) {
-                if (trace)
-                        fprintf(stderr, "crib: trace: parent: user = no with SYS_PTRACE: "
-                                        "running again from a sealed copy of crib\n");
-                plan_free(&plan);
-                spec_free(&spec);
-                sealed_reexec(main_argv, environ, &err);
                 return output_error(&err);
         }
         if (trace) {

@@ -51,6 +51,10 @@ _Noreturn void run_steps(struct child *c, size_t from);
 int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long flags,
                     bool recursive, struct error *err);
 
+/* The error for a rootfs that is no longer the directory the plan checked (another process
+ * renamed it meanwhile): the parent's check before the clone, and the child's by name. */
+int mounts_rootfs_replaced(const char *rootfs, struct error *err);
+
 /* Child: send a warning for the parent to print. */
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 

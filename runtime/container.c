@@ -401,9 +401,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 goto out;
         }
         if (st.st_dev != p->rootfs_dev || st.st_ino != p->rootfs_ino) {
-                error_set(err, 0, "the rootfs '%s' was replaced while crib started", p->rootfs);
-                error_hint(err, "another process renamed it or a directory above it; only you "
-                                "should be able to write the directories above a rootfs");
+                mounts_rootfs_replaced(p->rootfs, err);
                 goto out;
         }
         if (fchdir(rootfd) < 0) {

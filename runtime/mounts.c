@@ -68,6 +68,13 @@ static int mount_id(int fd)
         return m ? atoi(m + 7) : -1;
 }
 
+int mounts_rootfs_replaced(const char *rootfs, struct error *err)
+{
+        error_set(err, 0, "the rootfs '%s' was replaced while crib started", rootfs);
+        return error_hint(err, "another process renamed it or a directory above it; only you "
+                               "should be able to write the directories above a rootfs");
+}
+
 /* Bind the directory `fd` (opened in this mount namespace) onto itself, recursively, and
  * return a descriptor of the new mount's root. */
 static int bind_onto_itself(struct child *c, int fd, struct error *err)
@@ -106,11 +113,7 @@ static int bind_onto_itself(struct child *c, int fd, struct error *err)
                 return error_set(err, errno, "cannot open the rootfs '%s'", c->plan->rootfs);
         if (fstat(fd, &want) < 0 || fstat(top, &got) < 0 || want.st_dev != got.st_dev ||
             want.st_ino != got.st_ino || mount_id(top) == mount_id(fd)) {
-                error_set(err, 0, "the rootfs '%s' was replaced while crib started",
-                          c->plan->rootfs);
-                return error_hint(err, "another process renamed it or a directory above it; only "
-                                       "you should be able to write the directories above a "
-                                       "rootfs");
+                return mounts_rootfs_replaced(c->plan->rootfs, err);
         }
         return take_fd(&top);
 }
