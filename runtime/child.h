@@ -73,6 +73,7 @@ int step_loopback(struct child *c, struct error *err);        /* netns.c */
 int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
 int step_seccomp(struct child *c, struct error *err);         /* seccomp_load.c */
 int step_start_init(struct child *c, struct error *err);      /* init.c */
+int step_lock_mounts(struct child *c, struct error *err);     /* lockmounts.c */
 int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
 int step_bounding_set(struct child *c, struct error *err);    /* caps.c */
 int step_switch_user(struct child *c, struct error *err);     /* creds.c */

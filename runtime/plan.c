@@ -521,6 +521,16 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked;
         p->readonly = &s->readonly;
+        /* CAP_SYS_ADMIN may unmount or remount what the setup mounted in the same user
+         * namespace: below one of the workload's own, the kernel locks it (lockmounts.c) */
+        bool protected = s->masked.n || s->readonly.n || s->readonly_rootfs;
+        if ((set & (1ULL << CAP_SYS_ADMIN)) && protected && p->userns)
+                p->nest_flags = CLONE_NEWUSER | CLONE_NEWNS |
+                                (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
+        else if ((set & (1ULL << CAP_SYS_ADMIN)) && protected)
+                warn(p, "user = no with SYS_ADMIN: the container is host root and can undo its "
+                        "masked and read-only paths (the kernel locks mounts only for a user "
+                        "namespace below the one that made them)");
 
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];

@@ -91,6 +91,10 @@ struct plan {
         bool terminal;
         bool init;
         bool loopback; /* private net namespace: bring lo up */
+        /* the workload keeps CAP_SYS_ADMIN and something is masked or read-only: it gets a user
+         * namespace of its own, with these CLONE_NEW* besides, so the kernel locks the mounts
+         * (lockmounts.c); 0 when not needed */
+        int nest_flags;
 
         /* security (caps.c, nnp.c, paths.c, fds.c; limits applied by the parent) */
         int cap_last; /* the highest capability this kernel knows */

@@ -59,6 +59,8 @@ static const struct step steps[] = {
         /* from here on the workload's process; this one stays as pid 1 (crib's init) and
          * waits, holding everything, until the workload's setup is done */
         {"start crib's init as pid 1", step_start_init},
+        /* with CAP_SYS_ADMIN kept: after every mount, while we hold every capability */
+        {"lock the mounts in a user namespace of the workload's own", step_lock_mounts},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
         /* while we still hold CAP_SETPCAP; keep-caps for a non-root container user */

@@ -166,6 +166,25 @@ int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, st
         return 0;
 }
 
+int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace *t,
+                             struct error *err)
+{
+        const struct idmap *maps[2] = {&p->gidmap, &p->uidmap};
+        const char *names[2] = {"gid_map", "uid_map"};
+        for (int i = 0; i < 2; i++) {
+                /* the ids of the namespace above, each as itself */
+                struct idmap same = *maps[i];
+                for (size_t r = 0; r < same.n; r++)
+                        same.r[r].outside = same.r[r].inside;
+                char path[64], text[4096];
+                snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, names[i]);
+                idmap_format(&same, text, sizeof text);
+                if (write_file(t, path, text, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 static const struct {
         int flag;
         const char *ns, *key, *config;

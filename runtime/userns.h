@@ -13,6 +13,12 @@
  * Child, with pid 0 (only when plan->self_maps): write its own /proc/self/... */
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);
 
+/* A process of the container's user namespace, for `pid`, which has just made a user
+ * namespace of its own below it: map every id of the container's namespace to itself there
+ * (lockmounts.c). Needs CAP_SETUID, CAP_SETGID and CAP_SETFCAP in the container's namespace. */
+int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace *t,
+                             struct error *err);
+
 /* Whether this kernel has idmapped mounts (mount_setattr(2), Linux 5.12). */
 bool userns_idmap_supported(void);
 

@@ -18,6 +18,13 @@ spec "$T/spec/f.ini" <<'EOF2'
 [process]
 args = /bin/sleep 30
 EOF2
+# with CAP_SYS_ADMIN kept, the workload's process forks the writer of its own maps
+spec "$T/spec/admin.ini" <<'EOF2'
+[process]
+args = /bin/sleep 30
+[security]
+capabilities = default +SYS_ADMIN
+EOF2
 spec "$T/spec/nopid.ini" <<'EOF2'
 [process]
 args = /bin/sleep 30
@@ -46,7 +53,7 @@ ok "$([ "$nsteps" -ge 20 ] && echo 0 || echo 1)" "--trace lists the $nsteps setu
 leftovers() {
 	{
 		ls -A "$cache" 2>/dev/null | grep -v '^seccomp-[0-9a-f]*\.bpf$' | sed "s|^|$cache/|"
-		ls -A "$T/spec" | grep -v -x -e f.ini -e nopid.ini -e c.ini -e prof | sed "s|^|$T/spec/|"
+		ls -A "$T/spec" | grep -v -x -e f.ini -e nopid.ini -e admin.ini -e c.ini -e prof | sed "s|^|$T/spec/|"
 		ls -A "${TMPDIR:-/tmp}" | grep -v -x "${T##*/}" | sed "s|^|${TMPDIR:-/tmp}/|"
 	} | sort
 }
@@ -112,6 +119,10 @@ for mode in f nopid; do
 		got=$(kill_at "$T/spec/$mode.ini" "$step")
 		assert_eq "$got" "" "$mode: SIGKILL before '$step': nothing of it is left"
 	done <"$T/steps"
+done
+for step in "lock the mounts in a user namespace of the workload's own" "attach to the terminal"; do
+	got=$(kill_at "$T/spec/admin.ini" "$step")
+	assert_eq "$got" "" "+SYS_ADMIN: SIGKILL before '$step': nothing of it is left"
 done
 assert_eq "$(host_mounts)" "$before_mounts" "after $nsteps x 2 kills, the host's mount table is unchanged"
 assert_eq "$(leftovers)" "$before_files" "and no file is left in the cache, the spec's directory or TMPDIR"

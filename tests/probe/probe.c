@@ -321,6 +321,36 @@ static const char *a_umount_ro(void)
         return umount2("/proc/sys", MNT_DETACH) < 0 ? errname() : "ok";
 }
 
+/* a proc of the container's pid namespace that has none of the masks (unmounted at once) */
+static const char *a_mount_proc(void)
+{
+        if (mount("proc", "/mnt", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                return errname();
+        umount2("/mnt", MNT_DETACH);
+        return "ok";
+}
+
+/* /proc bound elsewhere without what is mounted on it (a non-recursive bind) */
+static const char *a_bind_proc(void)
+{
+        if (mount("/proc", "/mnt", NULL, MS_BIND, NULL) < 0)
+                return errname();
+        umount2("/mnt", MNT_DETACH);
+        return "ok";
+}
+
+/* the read-only /proc/sys bound elsewhere, and the copy made writable */
+static const char *a_bind_rw(void)
+{
+        if (mount("/proc/sys", "/mnt", NULL, MS_BIND, NULL) < 0)
+                return errname();
+        int r = mount(NULL, "/mnt", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                      NULL);
+        const char *w = r < 0 ? errname() : "ok";
+        umount2("/mnt", MNT_DETACH);
+        return w;
+}
+
 static const char *c_unshare_user(void)
 {
         return unshare(CLONE_NEWUSER) < 0 ? errname() : "ok";
@@ -866,6 +896,9 @@ static const struct {
         {"umount-masked", a_umount_masked},
         {"remount-rw", a_remount_rw},
         {"umount-ro", a_umount_ro},
+        {"mount-proc", a_mount_proc},
+        {"bind-proc", a_bind_proc},
+        {"bind-rw", a_bind_rw},
         {"kcore", a_kcore},
         {"sysrq", a_sysrq},
         {"core-pattern", a_core_pattern},

@@ -1,0 +1,157 @@
+#!/bin/sh
+# A workload that keeps CAP_SYS_ADMIN cannot undo its masked and read-only paths (issue 11,
+# hole 3): it runs in a user namespace of its own below the container's, where the kernel locks
+# the mounts the setup made (runtime/lockmounts.c). 15-escape.t tries the attacks at every
+# level; this file checks what the workload keeps (its ids, its hostname, port 80, lo, mounts of
+# its own), reads the namespaces from the host, and covers init = no, readonly_rootfs, user = no
+# and a profile that refuses the unshare.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+P=/usr/local/bin/probe
+admin='[security]
+capabilities = default +SYS_ADMIN'
+
+# inside: ids, the map of its own namespace (every id as itself), hostname, port 80 on lo, a
+# hostname and a mount of its own, and the masks and read-only /proc/sys still there
+spec "$T/a.ini" <<EOF2
+[container]
+hostname = locked
+[process]
+args = /bin/sh -c 'id -u; cat /proc/self/uid_map /proc/self/gid_map | while read a b c; do [ \$a = \$b ] && echo 1 || echo 0; done | sort -u; hostname; $P bind 80; hostname other && hostname; mount -t tmpfs t /tmp && echo tmpfs; umount /proc/sys 2>/dev/null || echo sys-held; mount -o remount,rw /proc/sys 2>/dev/null || echo ro-held; mount -t proc proc /tmp 2>/dev/null || echo proc-held'
+$admin
+EOF2
+run_crib run "$T/a.ini"
+assert_eq "$rc:$(echo $out)" "0:0 1 locked bound other tmpfs sys-held ro-held proc-held" \
+	"+SYS_ADMIN: root, its ids mapped to themselves, the hostname, port 80 on lo, a hostname and a tmpfs of its own; /proc/sys stays read-only and mounted, no new /proc"
+assert_eq "$err" "" "+SYS_ADMIN: no warning"
+
+# the same as container user 1000 (the capabilities through the ambient set)
+if [ "$ROLE" = root ]; then
+	map='[idmap]
+uid = 0 1000000 65536
+gid = 0 1000000 65536'
+else
+	map='[idmap]
+uid = auto
+gid = auto'
+fi
+spec "$T/u.ini" <<EOF2
+[process]
+user = 1000:1000
+args = /bin/sh -c 'id -u; $P bind 80; umount /proc/sys 2>/dev/null || echo sys-held'
+$admin
+$map
+EOF2
+run_crib run "$T/u.ini"
+assert_eq "$rc:$(echo $out)" "0:1000 bound sys-held" "+SYS_ADMIN as container user 1000: the same"
+
+# from the host: the workload's user, mount, network and UTS namespaces are not init's, and
+# its ids are the same host ids as init's; without CAP_SYS_ADMIN nothing of that happens
+# ns_of SPEC-EXTRA: "user mnt net uts pid ipc" each "same" or "own" (workload against init),
+# then "maps-equal" or "maps-differ"
+ns_of() {
+	spec "$T/n.ini" <<EOF2
+[process]
+args = /bin/sleep 30
+$1
+EOF2
+	"$CRIB" run "$T/n.ini" </dev/null >/dev/null 2>"$T/n.err" &
+	crib=$!
+	init= workload=
+	for _ in $(seq 50); do
+		init=$(children_of $crib)
+		[ -n "$init" ] && workload=$(children_of "$init")
+		[ -n "$workload" ] && break
+		sleep 0.1
+	done
+	sleep 0.2
+	line=
+	for ns in user mnt net uts pid ipc; do
+		if [ "$(readlink /proc/$init/ns/$ns)" = "$(readlink /proc/$workload/ns/$ns)" ]; then
+			line="$line same"
+		else
+			line="$line own"
+		fi
+	done
+	if [ "$(cat /proc/$init/uid_map)" = "$(cat /proc/$workload/uid_map)" ] &&
+		[ "$(cat /proc/$init/gid_map)" = "$(cat /proc/$workload/gid_map)" ]; then
+		line="$line maps-equal"
+	else
+		line="$line maps-differ"
+	fi
+	kill -TERM $crib
+	wait $crib 2>/dev/null
+	echo $line
+}
+if [ "$ROLE" = root ]; then
+	assert_eq "$(ns_of "$admin")" "own own own own same same maps-equal" \
+		"read from the host, +SYS_ADMIN: user, mount, net and uts namespaces of its own, the pid and ipc namespaces and the host ids of the container"
+	assert_eq "$(ns_of '')" "same same same same same same maps-equal" \
+		"read from the host, default capabilities: the container's namespaces, no other"
+else
+	skip "only root may read /proc/PID/ns of crib's init, which is not dumpable"
+fi
+
+# init = no: the workload is pid 1 and the same holds
+spec "$T/i.ini" <<EOF2
+[process]
+init = no
+args = /bin/sh -c 'echo \$\$; umount /proc/sys 2>/dev/null || echo sys-held; mount -o remount,rw /proc/sys 2>/dev/null || echo ro-held; mount -t tmpfs t /tmp && echo tmpfs'
+$admin
+EOF2
+run_crib run "$T/i.ini"
+assert_eq "$rc:$(echo $out)" "0:1 sys-held ro-held tmpfs" "+SYS_ADMIN with init = no: the same locks"
+
+# readonly_rootfs: a remount of / read-write is refused, and / stays read-only
+spec "$T/r.ini" <<EOF2
+[container]
+readonly_rootfs = yes
+[process]
+args = /bin/sh -c 'mount -o remount,rw / 2>/dev/null || echo rw-held; touch /crib-x 2>/dev/null || echo write-held'
+$admin
+EOF2
+run_crib run "$T/r.ini"
+assert_eq "$rc:$(echo $out)" "0:rw-held write-held" "+SYS_ADMIN with readonly_rootfs: / stays read-only"
+
+# the trace names the step and its calls
+run_crib run --trace "$T/a.ini" -- /bin/true
+trace=$(cat "$T/.stderr")
+assert_eq "$rc" 0 "--trace: the container runs"
+assert_contains "$trace" "lock the mounts in a user namespace of the workload's own" "--trace names the step"
+assert_contains "$trace" "unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWNET|CLONE_NEWCGROUP) = 0" \
+	"--trace shows the unshare(2)"
+
+# a profile that refuses the unshare: crib stops (fail closed) and says why
+cat >"$T/nounshare.profile" <<'EOF2'
+base default
+drop unshare
+EOF2
+spec "$T/f.ini" <<EOF2
+[process]
+args = /bin/true
+[security]
+capabilities = default +SYS_ADMIN
+seccomp = $T/nounshare.profile
+EOF2
+run_crib run "$T/f.ini"
+assert_eq "$rc" 125 "a profile that refuses unshare(2) with +SYS_ADMIN: exit 125"
+assert_contains "$err" "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its own" \
+	"... and the error says what could not be done"
+assert_contains "$err" "leave SYS_ADMIN out of capabilities" "... and what to do"
+
+# user = no: real root's masks cannot be locked; crib says so
+if [ "$ROLE" = root ]; then
+	spec "$T/n.ini" <<EOF2
+[process]
+args = /bin/true
+[namespaces]
+user = no
+$admin
+EOF2
+	run_crib run "$T/n.ini"
+	assert_contains "$rc:$err" "0:crib: warning: user = no with SYS_ADMIN: the container is host root and can undo its masked and read-only paths" \
+		"user = no with +SYS_ADMIN: a warning that nothing locks its masks"
+else
+	skip "user = no needs root"
+fi
+done_testing
