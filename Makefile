@@ -75,7 +75,13 @@ LDLIBS   := $(LIBS)
 endif
 CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib)
 
-RUNTIME_SRC := $(wildcard runtime/*.c)
+# runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
+# path, so a file names a header by its name alone
+RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
+RUNTIME_SRC := $(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS)))
+INCLUDES    := $(addprefix -iquote ,$(RUNTIME_DIRS))
+# runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
+runtime_obj = $(patsubst %.c,$(BUILD)/%.o,$(filter %/$(1).c,$(RUNTIME_SRC)))
 CMD_SRC     := $(wildcard cmd/*.c)
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -89,7 +95,7 @@ all: $(BUILD)/crib
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I$(BUILD) -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(BUILD) $(INCLUDES) -c -o $@ $<
 
 # the example spec, embedded for `crib spec`
 $(BUILD)/example.h: cmd/example.ini
@@ -106,7 +112,7 @@ $(BUILD)/levels-data.h: $(LEVELS)
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
 		printf '},\n'; \
 	done > $@
-$(BUILD)/runtime/levels.o: $(BUILD)/levels-data.h
+$(call runtime_obj,levels): $(BUILD)/levels-data.h
 
 # the seccomp profiles, embedded the same way for runtime/seccomp_profile.c
 SECCOMP_PROFILES := $(wildcard profiles/seccomp/*)
@@ -117,7 +123,7 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
 		printf '},\n'; \
 	done > $@
-$(BUILD)/runtime/seccomp_profile.o: $(BUILD)/seccomp-data.h
+$(call runtime_obj,seccomp_profile): $(BUILD)/seccomp-data.h
 
 # the built-in seccomp profiles compiled at build time (runtime/seccomp_builtin.c): the generator
 # runs on the build host, so it is built with the host's compiler and libseccomp, and is told
@@ -126,19 +132,19 @@ HOSTCC          ?= gcc
 HOST_PKG_CONFIG ?= pkg-config
 SECCOMP_ARCH    ?= $(patsubst i%86,x86,$(patsubst arm%,arm,$(patsubst powerpc64le,ppc64le,\
                    $(firstword $(subst -, ,$(shell $(CC) -dumpmachine))))))
-SECCOMP_GEN_SRC := tools/seccomp-gen.c runtime/seccomp.c runtime/seccomp_profile.c runtime/bpf.c \
-                   runtime/bpf_fold.c runtime/words.c runtime/error.c
+SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp.c seccomp_profile.c bpf.c \
+                   bpf_fold.c words.c error.c),$(RUNTIME_SRC))
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) \
+	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) $(INCLUDES) \
 		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp libcap) -c -o $@ $<
-$(BUILD)/host/runtime/seccomp_profile.o: $(BUILD)/seccomp-data.h
+$(filter %/seccomp_profile.o,$(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)): $(BUILD)/seccomp-data.h
 $(BUILD)/host/seccomp-gen: $(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)
 	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp libcap)
 $(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default
 	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) > $@.tmp
 	mv $@.tmp $@
-$(BUILD)/runtime/seccomp_builtin.o: $(BUILD)/seccomp-programs.h
+$(call runtime_obj,seccomp_builtin): $(BUILD)/seccomp-programs.h
 
 $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@
@@ -238,7 +244,8 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
 
 format:
-	clang-format -i $(wildcard cmd/*.c cmd/*.h runtime/*.c runtime/*.h tools/*.c tests/*/*.c tests/*/*.h)
+	clang-format -i $(wildcard cmd/*.c cmd/*.h $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \
+		tests/*/*.c tests/*/*.h)
 
 clean:
 	rm -rf $(BUILD)

@@ -21,10 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../runtime/cleanup.h"
-#include "../runtime/seccomp.h"
-#include "../runtime/spec.h"
-#include "../runtime/trace.h"
+#include "cleanup.h"
+#include "seccomp.h"
+#include "spec.h"
+#include "trace.h"
 #include "output.h"
 
 int cmd_bench(int argc, char **argv);

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/check.h"
-#include "../runtime/cleanup.h"
-#include "../runtime/plan.h"
-#include "../runtime/spec.h"
+#include "check.h"
+#include "cleanup.h"
+#include "plan.h"
+#include "spec.h"
 #include "output.h"
 
 int cmd_check(int argc, char **argv);

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/spec.h"
+#include "spec.h"
 #include "output.h"
 
 #define MAX_LEVELS 8

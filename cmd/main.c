@@ -14,13 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../runtime/cleanup.h"
-#include "../runtime/container.h"
-#include "../runtime/plan.h"
-#include "../runtime/sealed.h"
-#include "../runtime/spec.h"
-#include "../runtime/trace.h"
-#include "../runtime/userns.h"
+#include "cleanup.h"
+#include "container.h"
+#include "plan.h"
+#include "sealed.h"
+#include "spec.h"
+#include "trace.h"
+#include "userns.h"
 #include "output.h"
 
 #ifndef CRIB_VERSION

@@ -2,7 +2,7 @@
 #ifndef CRIB_OUTPUT_H
 #define CRIB_OUTPUT_H
 
-#include "../runtime/error.h"
+#include "error.h"
 
 /* Exit statuses of crib's own (the workload's own status passes through unchanged). */
 enum {

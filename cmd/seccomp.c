@@ -11,11 +11,11 @@
 #include <sys/capability.h>
 #include <unistd.h>
 
-#include "../runtime/bpf.h"
-#include "../runtime/cleanup.h"
-#include "../runtime/seccomp.h"
-#include "../runtime/seccomp_profile.h"
-#include "../runtime/spec.h"
+#include "bpf.h"
+#include "cleanup.h"
+#include "seccomp.h"
+#include "seccomp_profile.h"
+#include "spec.h"
 #include "output.h"
 
 int cmd_seccomp(int argc, char **argv);

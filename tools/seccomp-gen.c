@@ -22,8 +22,8 @@
 #include <string.h>
 #include <sys/capability.h>
 
-#include "../runtime/seccomp.h"
-#include "../runtime/seccomp_profile.h"
+#include "seccomp.h"
+#include "seccomp_profile.h"
 
 #define MAX_THRESHOLDS 8
 #define MAX_PROGRAMS   1024

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../runtime/seccomp.h"
-#include "../../runtime/seccomp_profile.h"
+#include "seccomp.h"
+#include "seccomp_profile.h"
 
 #define FUZZ_MAX_NAMES 400
 

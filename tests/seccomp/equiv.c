@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../runtime/bpf.h"
-#include "../../runtime/seccomp.h"
-#include "../../runtime/seccomp_profile.h"
+#include "bpf.h"
+#include "seccomp.h"
+#include "seccomp_profile.h"
 
 struct drule {
         char name[64];

@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../runtime/elf.h"
+#include "elf.h"
 #include "../lib/tap.h"
 
 static int memfile(const void *buf, size_t n)

@@ -1,7 +1,7 @@
 /* Unit tests of id-map resolution (runtime/idmap.c). */
 #define _GNU_SOURCE
-#include "../../runtime/account.h"
-#include "../../runtime/idmap.h"
+#include "account.h"
+#include "idmap.h"
 #include "../lib/tap.h"
 
 static struct spec load(const char *text)

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "../../runtime/ini.h"
+#include "ini.h"
 #include "../lib/tap.h"
 
 static int parse(const char *text, struct ini_file *ini, struct error *err)

@@ -4,8 +4,8 @@
 #include <linux/capability.h>
 #include <stdlib.h>
 
-#include "../../runtime/seccomp.h"
-#include "../../runtime/spec.h"
+#include "seccomp.h"
+#include "spec.h"
 #include "../lib/tap.h"
 
 static bool same(const struct seccomp_program *p, const struct seccomp_builtin *b)

@@ -1,7 +1,7 @@
 /* Unit tests of shell-like word splitting (runtime/words.c). */
 #include <stdlib.h>
 
-#include "../../runtime/words.h"
+#include "words.h"
 #include "../lib/tap.h"
 
 static char **split(const char *s, size_t *n)
