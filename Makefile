@@ -64,7 +64,7 @@ CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
 # and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
 # symbols lazily again in the container's processes (measured with tests/bench/start-time).
-# crib uses no NSS (runtime/account.h), so the static glibc needs no module at run time.
+# crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
 LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
@@ -103,7 +103,7 @@ $(BUILD)/example.h: cmd/example.ini
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/cmd/main.o: $(BUILD)/example.h
 
-# the security levels, embedded as {"name", "text"} for runtime/levels.c
+# the security levels, embedded as {"name", "text"} for runtime/spec/levels.c
 LEVELS := $(wildcard profiles/levels/*)
 $(BUILD)/levels-data.h: $(LEVELS)
 	@mkdir -p $(@D)
@@ -114,7 +114,7 @@ $(BUILD)/levels-data.h: $(LEVELS)
 	done > $@
 $(call runtime_obj,levels): $(BUILD)/levels-data.h
 
-# the seccomp profiles, embedded the same way for runtime/seccomp_profile.c
+# the seccomp profiles, embedded the same way for runtime/seccomp/seccomp_profile.c
 SECCOMP_PROFILES := $(wildcard profiles/seccomp/*)
 $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 	@mkdir -p $(@D)
@@ -125,7 +125,7 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 	done > $@
 $(call runtime_obj,seccomp_profile): $(BUILD)/seccomp-data.h
 
-# the built-in seccomp profiles compiled at build time (runtime/seccomp_builtin.c): the generator
+# the built-in seccomp profiles compiled at build time (runtime/seccomp/seccomp_builtin.c): the generator
 # runs on the build host, so it is built with the host's compiler and libseccomp, and is told
 # the target's architecture (from the compiler's triplet), so a cross build embeds the target's
 HOSTCC          ?= gcc

@@ -3,7 +3,7 @@
  *   seccomp-gen ARCH LEVEL PROFILE... > seccomp-programs.h
  *
  * Runs on the build host (the Makefile builds it with the host's compiler and libseccomp, so a
- * cross build works) and writes C for runtime/seccomp_builtin.c: for each built-in PROFILE
+ * cross build works) and writes C for runtime/seccomp/seccomp_builtin.c: for each built-in PROFILE
  * (profiles/seccomp/, embedded through seccomp-data.h), the programs crib's own
  * seccomp_compile() makes for architecture ARCH (a libseccomp name: x86_64, aarch64, arm, ...).
  *

@@ -144,7 +144,7 @@ judge() { # judge ROW WORD
 	# a mask or read-only path undone from inside, or from a user namespace of its own; a
 	# fresh /proc, or a bind of it, without the masks; a writable bind of /proc/sys: the levels that set them promise they hold, with
 	# CAP_SYS_ADMIN too, which crib's workload then holds in a user namespace of its own, where
-	# the kernel locks them (issue 11, hole 3; runtime/lockmounts.c); unconfined sets none
+	# the kernel locks them (issue 11, hole 3; runtime/steps/lockmounts.c); unconfined sets none
 	nested-unmask | umount-masked | remount-rw | umount-ro | mount-proc | bind-proc | bind-rw)
 		confined_refuses "$2" ;;
 	# the host kernel's memory, its sysrq trigger and its core_pattern (opened for writing,

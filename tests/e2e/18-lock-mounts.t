@@ -1,7 +1,7 @@
 #!/bin/sh
 # A workload that keeps CAP_SYS_ADMIN cannot undo its masked and read-only paths (issue 11,
 # hole 3): it runs in a user namespace of its own below the container's, where the kernel locks
-# the mounts the setup made (runtime/lockmounts.c). 15-escape.t tries the attacks at every
+# the mounts the setup made (runtime/steps/lockmounts.c). 15-escape.t tries the attacks at every
 # level; this file checks what the workload keeps (its ids, its hostname, port 80, lo, mounts of
 # its own), reads the namespaces from the host, and covers init = no, readonly_rootfs, user = no
 # and a profile that refuses the unshare.

@@ -1,4 +1,4 @@
-/* fuzz_idmap - libFuzzer target: id-map parsing (runtime/idmap.c).
+/* fuzz_idmap - libFuzzer target: id-map parsing (runtime/spec/idmap.c).
  *
  * The input is a subuid(5) file, a NUL byte, and a crib.ini(5) spec (no NUL: the whole input is
  * the spec, with a fixed subuid file). The subordinate ranges are read for user "alice" (uid

@@ -1,4 +1,4 @@
-/* Unit tests of the ELF header reader (runtime/elf.c) on headers written to a memfd. */
+/* Unit tests of the ELF header reader (runtime/base/elf.c) on headers written to a memfd. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <sys/mman.h>

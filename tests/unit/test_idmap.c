@@ -1,4 +1,4 @@
-/* Unit tests of id-map resolution (runtime/idmap.c). */
+/* Unit tests of id-map resolution (runtime/spec/idmap.c). */
 #define _GNU_SOURCE
 #include "account.h"
 #include "idmap.h"

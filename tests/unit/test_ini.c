@@ -1,4 +1,4 @@
-/* Unit tests of the INI tokenizer (runtime/ini.c), through fmemopen(3). */
+/* Unit tests of the INI tokenizer (runtime/base/ini.c), through fmemopen(3). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* Unit tests of shell-like word splitting (runtime/words.c). */
+/* Unit tests of shell-like word splitting (runtime/base/words.c). */
 #include <stdlib.h>
 
 #include "words.h"
