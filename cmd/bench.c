@@ -1,6 +1,6 @@
 /* bench.c - `crib bench`: what the sandbox costs, measured with crib's own code.
  *
- *   crib bench --rootfs DIR [--quick] [--levels] [--format=csv] [--runs N]
+ *   crib bench --rootfs DIR [--quick] [--levels] [--format=csv|table]
  *
  * dd from /dev/zero to /dev/null (block sizes 1, 4k, 1M; three runs each, the median) on the
  * host, on the host under crib's default seccomp filter only, and in a crib container at the

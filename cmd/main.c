@@ -1,8 +1,10 @@
 /* main.c - the crib command line: parse argv, call runtime/, print the one message, exit.
  *
  *   crib run [--trace] SPEC [-- PROGRAM ARGS...]
- *   crib spec
- *   crib version | help
+ *   crib spec | levels | version | help
+ *   crib check ...    (check.c)
+ *   crib bench ...    (bench.c)
+ *   crib seccomp ...  (seccomp.c)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +36,13 @@ static const char example_spec[] =
 static const char usage[] =
         "usage: crib run [--trace] SPEC.ini [-- PROGRAM ARGS...]\n"
         "       crib spec          print an annotated example spec that runs as is\n"
+        "       crib levels        print the security levels side by side\n"
+        "       crib check [--spec SPEC] [--rootfs DIR] [--format=ini]\n"
+        "                          test what this kernel supports, end to end\n"
+        "       crib bench --rootfs DIR [--quick] [--levels] [--format=csv]\n"
+        "                          measure what the sandbox costs\n"
+        "       crib seccomp export|show|explain|builtin ...\n"
+        "                          the seccomp programs ('crib seccomp help')\n"
         "       crib version\n"
         "       crib help\n"
         "\n"

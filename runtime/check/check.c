@@ -595,8 +595,10 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                 r = row(rows, &n, "newuidmap", "newuidmap, newgidmap and /etc/subuid",
                         NEED_OPTIONAL);
                 struct stat su, sg;
-                bool have = stat("/usr/bin/newuidmap", &su) == 0 &&
-                            stat("/usr/bin/newgidmap", &sg) == 0;
+                char upath[256], gpath[256];
+                bool have = userns_find_helper("newuidmap", upath, sizeof upath) &&
+                            userns_find_helper("newgidmap", gpath, sizeof gpath) &&
+                            stat(upath, &su) == 0 && stat(gpath, &sg) == 0;
                 struct idmap_range sub[IDMAP_MAX_SUBIDS];
                 size_t nsub = 0;
                 struct error err;
@@ -609,13 +611,13 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                 }
                 if (!have) {
                         r->status = CHECK_MISSING;
-                        snprintf(r->evidence, sizeof r->evidence, "/usr/bin/newuidmap not found");
+                        snprintf(r->evidence, sizeof r->evidence,
+                                 "newuidmap or newgidmap not found");
                         snprintf(r->remedy, sizeof r->remedy, "sudo apt-get install uidmap");
                 } else if (!(su.st_mode & S_ISUID) || !(sg.st_mode & S_ISUID)) {
                         r->status = CHECK_ERROR;
                         snprintf(r->evidence, sizeof r->evidence, "newuidmap/newgidmap not setuid");
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "sudo chmod u+s /usr/bin/newuidmap /usr/bin/newgidmap");
+                        snprintf(r->remedy, sizeof r->remedy, "sudo chmod u+s %s %s", upath, gpath);
                 } else if (geteuid() == 0) {
                         r->status = CHECK_OK;
                         snprintf(r->evidence, sizeof r->evidence,

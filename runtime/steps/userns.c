@@ -63,7 +63,7 @@ static int write_file(const struct trace *t, const char *path, const char *text,
         return 0;
 }
 
-static const char *find_helper(const char *name, char *buf, size_t len)
+const char *userns_find_helper(const char *name, char *buf, size_t len)
 {
         static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin", "/sbin",
                                            "/usr/local/bin"};
@@ -84,7 +84,7 @@ static int run_helper(const struct plan *p, const char *name, pid_t pid, const s
         char shown[1024];
         size_t used;
 
-        if (!find_helper(name, path, sizeof path)) {
+        if (!userns_find_helper(name, path, sizeof path)) {
                 error_set(err, ENOENT, "cannot map the ids: '%s' is not installed", name);
                 return error_hint(err, "install it with: sudo apt-get install uidmap");
         }

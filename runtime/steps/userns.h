@@ -19,6 +19,11 @@ int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, st
 int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace *t,
                              struct error *err);
 
+/* The path of the setuid helper `name` (newuidmap, newgidmap) in `buf`, from the directories
+ * where a distribution installs it, or NULL when none has it: `crib run` runs this one and
+ * `crib check` looks at this one. */
+const char *userns_find_helper(const char *name, char *buf, size_t len);
+
 /* Whether this kernel has idmapped mounts (mount_setattr(2), Linux 5.12). */
 bool userns_idmap_supported(void);
 

@@ -140,6 +140,12 @@ assert_eq "$rc" 125 "no spec: 125"
 run_crib help
 assert_eq "$rc" 0 "crib help"
 assert_contains "$out" "usage: crib run" "prints the usage"
+# every command crib answers to is in it (the help once left out four of eight)
+missing=""
+for verb in run spec levels check bench seccomp version help; do
+	case "$out" in *"crib $verb"*) ;; *) missing="$missing $verb" ;; esac
+done
+assert_eq "$missing" "" "crib help names every command"
 
 assert_eq "$(host_mounts)" "$before_mounts" "the host's mount table is unchanged"
 assert_eq "$(crib_procs)" "" "no process of crib or its containers is left"
