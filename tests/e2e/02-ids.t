@@ -124,9 +124,7 @@ EOF2
 	assert_eq "$(echo "$out" | sed -n 3,4p | tr '\n' ' ')" "1000 1000 " "root: user = 1000 runs as uid 1000 through the second range"
 	groups_test "uid = 0 300000 65536" "gid = 0 300000 65536" "root: supplementary groups are set"
 else
-	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
-	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
-	skip "$(id -un) has no /etc/subuid and /etc/subgid range"
+	skips 3 "$(id -un) has no /etc/subuid and /etc/subgid range"
 fi
 
 spec "$T/nogroups.ini" <<'EOF2'

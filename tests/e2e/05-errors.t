@@ -93,8 +93,7 @@ if ldd "$dyn" >/dev/null 2>&1; then
 	assert_eq "$rc" 126 "a dynamic binary without its loader: 126"
 	assert_contains "$err" "its program interpreter '$interp' is missing from the container" "names the loader"
 else
-	skip "$dyn is not dynamically linked"
-	skip "$dyn is not dynamically linked"
+	skips 2 "$dyn is not dynamically linked"
 fi
 
 # user namespaces switched off: a user namespace of our own whose limit we set to 0
@@ -102,7 +101,7 @@ spec "$T/t.ini" <<'EOF2'
 [process]
 args = /bin/true
 EOF2
-if unshare -Ur true 2>/dev/null; then
+if userns_works; then
 	unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" run "$1"' "$CRIB" "$T/t.ini" >"$T/o" 2>&1 </dev/null
 	rc=$?
 	out=$(strip_aa <"$T/o")
@@ -123,11 +122,7 @@ crib: hint: net namespaces are switched off here (user.max_net_namespaces = 0): 
 	unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_net_namespaces && exec "$0" run "$1"' "$CRIB" "$T/nonet.ini" >/dev/null 2>&1 </dev/null
 	assert_eq "$?" 0 "and net = no runs there"
 else
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
+	skips 5 "unshare -Ur does not work here"
 fi
 
 run_crib bogus

@@ -50,7 +50,7 @@ EOF2
 	run_crib run "$T/u.ini"
 	echo "$out"
 }
-if [ "$ROLE" = root ] || grep -q "^$(id -un):" /etc/subuid 2>/dev/null; then
+if has_subids; then
 	nb=$(mask $NET_BIND_SERVICE)
 	assert_eq "$(user_caps NET_BIND_SERVICE)" "$nb $nb $nb $nb $nb bound" \
 		"user 1000 with NET_BIND_SERVICE: all five sets (ambient too) hold it, and it binds port 80"
@@ -58,9 +58,7 @@ if [ "$ROLE" = root ] || grep -q "^$(id -un):" /etc/subuid 2>/dev/null; then
 		"without it, binding port 80 is refused (the test can tell)"
 	assert_eq "$(user_caps default)" "$d $d $d $d $d bound" "user 1000 at the default level: the five sets agree"
 else
-	skip "$(id -un) has no /etc/subuid range to map uid 1000"
-	skip "$(id -un) has no /etc/subuid range to map uid 1000"
-	skip "$(id -un) has no /etc/subuid range to map uid 1000"
+	skips 3 "$(id -un) has no /etc/subuid range to map uid 1000"
 fi
 
 # no_new_privs: on by default, and a setuid binary does not raise the euid
@@ -69,15 +67,14 @@ for dir in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$dir" "$T/rootfs
 cp "$ROOTFS/usr/local/bin/probe" "$T/rootfs/bin/suid-probe"
 chmod 4755 "$T/rootfs/bin/suid-probe"
 printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/suid-probe ids\nuser = 1000:1000\n[idmap]\n%s\n' "$MAP" >"$T/nnp.ini"
-if [ "$ROLE" = root ] || grep -q "^$(id -un):" /etc/subuid 2>/dev/null; then
+if has_subids; then
 	run_crib run "$T/nnp.ini"
 	assert_eq "$out" "1000 1000" "no_new_privileges (default): a setuid-root binary runs with euid 1000"
 	printf '[security]\nno_new_privileges = no\n' >>"$T/nnp.ini"
 	run_crib run "$T/nnp.ini"
 	assert_eq "$out" "1000 0" "no_new_privileges = no: the same binary gets euid 0 (the test can tell)"
 else
-	skip "$(id -un) has no /etc/subuid range to map uid 1000"
-	skip "$(id -un) has no /etc/subuid range to map uid 1000"
+	skips 2 "$(id -un) has no /etc/subuid range to map uid 1000"
 fi
 spec "$T/n.ini" <<'EOF2'
 [process]
@@ -208,7 +205,7 @@ assert_eq "$out" "bound" "a spec overrides its level key by key (+NET_BIND_SERVI
 
 # a capability newer than the kernel: dropped with a warning (a kernel that knows up to 38
 # is simulated by binding a file over cap_last_cap in a mount namespace of our own)
-if unshare -Urm true 2>/dev/null; then
+if userns_works; then
 	echo 38 >"$T/last"
 	spec "$T/new.ini" <<'EOF2'
 [process]

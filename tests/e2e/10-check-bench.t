@@ -17,8 +17,7 @@ assert_eq "$(get pivot_root.status)" "ok" "pivot_root on the rootfs's filesystem
 assert_eq "$(get mount_namespace.status)" "ok" "mount namespace: ok"
 if [ -d /sys/kernel/security/apparmor ] || [ -e /sys/module/apparmor ]; then
 	skip "this kernel has AppArmor (the missing-AppArmor case is tested where it is absent)"
-	skip "this kernel has AppArmor"
-	skip "this kernel has AppArmor"
+	skips 2 "this kernel has AppArmor"
 else
 	assert_eq "$(get apparmor.status)" "missing" "AppArmor: missing"
 	assert_contains "$(get apparmor.remedy)" "CONFIG_SECURITY_APPARMOR=y" "with the remedy"
@@ -32,16 +31,14 @@ else
 fi
 
 # user namespaces switched off: a user namespace of our own whose limit is 0
-if unshare -Ur true 2>/dev/null; then
+if userns_works; then
 	unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" check --format=ini' "$CRIB" >"$T/off.ini" 2>&1
 	"$INI_DUMP" "$T/off.ini" >"$T/rows"
 	assert_eq "$(get user_namespace.status)" "disabled" "max_user_namespaces = 0: user namespaces disabled"
 	assert_contains "$(get user_namespace.evidence)" "user.max_user_namespaces = 0" "the evidence names the sysctl's value"
 	assert_contains "$(get user_namespace.remedy)" "sysctl user.max_user_namespaces=15000" "the remedy names the sysctl"
 else
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
-	skip "unshare -Ur does not work here"
+	skips 3 "unshare -Ur does not work here"
 fi
 
 printf '[container]\nrootfs = %s\n[process]\nargs = /bin/true\n[namespaces]\nnet = no\n[security]\nseccomp = unconfined\n' "$ROOTFS" >"$T/s.ini"

@@ -60,6 +60,28 @@ skip() { # skip REASON: one skipped test, with its reason
 	echo "ok $_n # SKIP $1"
 }
 
+skips() { # skips N REASON: the N tests of a block that cannot run here, each with the reason
+	_k=$1
+	shift
+	while [ "$_k" -gt 0 ]; do
+		skip "$*"
+		_k=$((_k - 1))
+	done
+}
+
+# has_subids: the caller may map more ids than its own (root, or a user with ranges in both
+# /etc/subuid and /etc/subgid), so uid/gid = auto and user = 1000 work
+has_subids() {
+	[ "$ROLE" = root ] && return 0
+	grep -q "^$(id -un):" /etc/subuid 2>/dev/null && grep -q "^$(id -un):" /etc/subgid 2>/dev/null
+}
+
+# userns_works: this caller may create a user namespace with unshare(1) (the tests that change
+# a sysctl or a file for crib alone do it inside one)
+userns_works() {
+	unshare -Ur true 2>/dev/null
+}
+
 done_testing() {
 	echo "1..$_n"
 	[ "$_failed" = 0 ]
@@ -73,8 +95,8 @@ requires() {
 	fi
 }
 
-# spec FILE: write a spec with the test rootfs, hostname t, and the lines from stdin appended
-# (sections repeat freely: extra [process] lines after the defaults' [process]).
+# spec FILE: write a spec with the test rootfs ([container] rootfs) and the lines from stdin
+# appended (sections repeat freely: a [container] or [process] of the test's own follows).
 spec() {
 	{
 		echo "[container]"
