@@ -147,17 +147,6 @@ static int attempt(int (*fn)(const void *, long *), const void *arg, long *value
         return (int)out[0];
 }
 
-static int write_file(const char *path, const char *text)
-{
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0)
-                return errno;
-        ssize_t n = write(fd, text, strlen(text));
-        int e = n == (ssize_t)strlen(text) ? 0 : errno ? errno : EIO;
-        close(fd);
-        return e;
-}
-
 /* Enter a new user namespace and map ourselves to 0 in it, as an unprivileged user must. */
 static int map_self(void)
 {
@@ -166,13 +155,13 @@ static int map_self(void)
         gid_t gid = getgid();
         if (unshare(CLONE_NEWUSER) < 0)
                 return errno;
-        int e = write_file("/proc/self/setgroups", "deny");
+        int e = procfile_write("/proc/self/setgroups", "deny");
         snprintf(map, sizeof map, "0 %u 1", gid);
         if (!e)
-                e = write_file("/proc/self/gid_map", map);
+                e = procfile_write("/proc/self/gid_map", map);
         snprintf(map, sizeof map, "0 %u 1", uid);
         if (!e)
-                e = write_file("/proc/self/uid_map", map);
+                e = procfile_write("/proc/self/uid_map", map);
         return e;
 }
 

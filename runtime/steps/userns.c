@@ -41,12 +41,10 @@
 #include "mountapi.h"
 #include "procfile.h"
 
+/* procfile_write, traced, with the error for the user */
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
 {
-        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
-        size_t len = strlen(text);
-        ssize_t n = fd < 0 ? -1 : write(fd, text, len);
-        int e = errno;
+        int e = procfile_write(path, text);
         char shown[512], *o = shown;
         for (const char *s = text; *s && o < shown + sizeof shown - 3; s++) {
                 if (*s == '\n') {
@@ -57,9 +55,9 @@ static int write_file(const struct trace *t, const char *path, const char *text,
                 }
         }
         *o = '\0';
-        trace_line(t, "  write(\"%s\", \"%s\") = %s", path, shown, n == (ssize_t)len ? "ok" : "-1");
-        if (n != (ssize_t)len)
-                return error_set(err, n < 0 ? e : EIO, "cannot write '%s' to '%s'", shown, path);
+        trace_line(t, "  write(\"%s\", \"%s\") = %s", path, shown, e ? "-1" : "ok");
+        if (e)
+                return error_set(err, e, "cannot write '%s' to '%s'", shown, path);
         return 0;
 }
 
