@@ -20,14 +20,7 @@ int output_error(const struct error *err)
                 if (*h)
                         h++;
         }
-        switch (err->kind) {
-        case ERROR_EXEC_NOTFOUND:
-                return EXIT_NOT_FOUND;
-        case ERROR_EXEC_FAILED:
-                return EXIT_CANNOT_EXECUTE;
-        default:
-                return EXIT_CRIB_ERROR;
-        }
+        return error_exit_status(err);
 }
 
 void output_warning(const char *fmt, ...)

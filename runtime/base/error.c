@@ -77,3 +77,21 @@ int error_at(struct error *err, const char *file, unsigned line, const char *fmt
                 return error_set(err, 0, "%s:%u: %s", file, line, text);
         return error_set(err, 0, "%s: %s", file, text);
 }
+
+int error_kind(struct error *err, enum error_kind kind)
+{
+        err->kind = kind;
+        return -1;
+}
+
+int error_exit_status(const struct error *err)
+{
+        switch (err->kind) {
+        case ERROR_EXEC_NOTFOUND:
+                return EXIT_NOT_FOUND;
+        case ERROR_EXEC_FAILED:
+                return EXIT_CANNOT_EXECUTE;
+        default:
+                return EXIT_CRIB_ERROR;
+        }
+}

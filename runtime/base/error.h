@@ -10,11 +10,18 @@
 
 #include <stdarg.h>
 
-/* What kind of failure, so cmd/ can pick the exit status (125, 126, 127). */
+/* What kind of failure, which decides crib's exit status (error_exit_status). */
 enum error_kind {
         ERROR_SETUP = 0,     /* crib's own: spec, command line or container setup */
         ERROR_EXEC_NOTFOUND, /* the workload's program is not in the container */
         ERROR_EXEC_FAILED,   /* the program exists but could not be executed */
+};
+
+/* crib's own exit statuses, as runc and Docker use them (the workload's passes through). */
+enum {
+        EXIT_CRIB_ERROR = 125,     /* crib failed: spec, command line or container setup */
+        EXIT_CANNOT_EXECUTE = 126, /* the program exists but could not be executed */
+        EXIT_NOT_FOUND = 127,      /* the program is not in the container */
 };
 
 struct error {
@@ -26,7 +33,7 @@ struct error {
 
 #define CRIB_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* Set the error (replacing any earlier one); returns -1. */
+/* Set the error (replacing any earlier one), of kind ERROR_SETUP; returns -1. */
 int error_set(struct error *err, int errnum, const char *fmt, ...) CRIB_PRINTF(3, 4);
 int error_setv(struct error *err, int errnum, const char *fmt, va_list ap) CRIB_PRINTF(3, 0);
 /* Put "context: " in front of the message; returns -1. */
@@ -36,6 +43,10 @@ int error_hint(struct error *err, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* A spec or input file error: "FILE:LINE: message", no errno; returns -1. */
 int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
         CRIB_PRINTF(4, 5);
+/* Make it an error of `kind` (its message stays); returns -1. */
+int error_kind(struct error *err, enum error_kind kind);
 void error_clear(struct error *err);
+/* The exit status for it: 125, 126 or 127. */
+int error_exit_status(const struct error *err);
 
 #endif

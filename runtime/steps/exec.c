@@ -110,12 +110,10 @@ int step_exec(struct child *c, struct error *err)
                 int e = try_exec(c, prog);
                 if (e == ENOENT && access(prog, F_OK) < 0) {
                         error_set(err, ENOENT, "'%s' does not exist in the container", prog);
-                        err->kind = ERROR_EXEC_NOTFOUND;
-                        return -1;
+                        return error_kind(err, ERROR_EXEC_NOTFOUND);
                 }
                 explain(c, prog, e, err);
-                err->kind = ERROR_EXEC_FAILED;
-                return -1;
+                return error_kind(err, ERROR_EXEC_FAILED);
         }
         /* search the container's PATH, as execvp(3) would */
         const char *path = container_path(p);
@@ -140,11 +138,9 @@ int step_exec(struct child *c, struct error *err)
         }
         if (found[0]) {
                 explain(c, found, saved, err);
-                err->kind = ERROR_EXEC_FAILED;
-                return -1;
+                return error_kind(err, ERROR_EXEC_FAILED);
         }
         error_set(err, ENOENT, "'%s' not found in the container", prog);
         error_hint(err, "crib looked in PATH=%s inside the rootfs '%s'", path, p->rootfs);
-        err->kind = ERROR_EXEC_NOTFOUND;
-        return -1;
+        return error_kind(err, ERROR_EXEC_NOTFOUND);
 }
