@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 int sync_send(struct sync_chan *c, struct sync_msg *m, int pass_fd, struct error *err)
 {
@@ -68,14 +69,20 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
                 }
         }
         if ((size_t)n != sizeof *m || (mh.msg_flags & MSG_TRUNC))
-                return error_set(err, EPROTO, "sync message of %zd bytes, expected %zu", n,
-                                 sizeof *m);
-        if (m->seq != c->recv_seq)
-                return error_set(err, EPROTO,
-                                 "sync message %u out of order (got #%u, expected #%u)", m->type,
-                                 m->seq, c->recv_seq);
-        if (m->type < SYNC_GO || m->type > SYNC_ROOTFS)
-                return error_set(err, EPROTO, "unknown sync message type %u", m->type);
-        c->recv_seq++;
-        return 1;
+                error_set(err, EPROTO, "sync message of %zd bytes, expected %zu", n, sizeof *m);
+        else if (m->seq != c->recv_seq)
+                error_set(err, EPROTO, "sync message %u out of order (got #%u, expected #%u)",
+                          m->type, m->seq, c->recv_seq);
+        else if (m->type < SYNC_GO || m->type > SYNC_ROOTFS)
+                error_set(err, EPROTO, "unknown sync message type %u", m->type);
+        else {
+                c->recv_seq++;
+                return 1;
+        }
+        /* a descriptor that came with a bad message is not the caller's to close */
+        if (ret_fd && *ret_fd >= 0) {
+                close(*ret_fd);
+                *ret_fd = -1;
+        }
+        return -1;
 }
