@@ -65,17 +65,33 @@ int error_hint(struct error *err, const char *fmt, ...)
         return -1;
 }
 
-int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
+static int error_atv(struct error *err, int errnum, const char *file, unsigned line,
+                     const char *fmt, va_list ap)
 {
         char text[sizeof err->msg];
-        va_list ap;
-
-        va_start(ap, fmt);
         vsnprintf(text, sizeof text, fmt, ap);
-        va_end(ap);
         if (line)
-                return error_set(err, 0, "%s:%u: %s", file, line, text);
-        return error_set(err, 0, "%s: %s", file, text);
+                return error_set(err, errnum, "%s:%u: %s", file, line, text);
+        return error_set(err, errnum, "%s: %s", file, text);
+}
+
+int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        error_atv(err, 0, file, line, fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int error_at_errno(struct error *err, int errnum, const char *file, unsigned line, const char *fmt,
+                   ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        error_atv(err, errnum, file, line, fmt, ap);
+        va_end(ap);
+        return -1;
 }
 
 int error_kind(struct error *err, enum error_kind kind)

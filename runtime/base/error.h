@@ -43,6 +43,10 @@ int error_hint(struct error *err, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* A spec or input file error: "FILE:LINE: message", no errno; returns -1. */
 int error_at(struct error *err, const char *file, unsigned line, const char *fmt, ...)
         CRIB_PRINTF(4, 5);
+/* The same, for a failed call about what FILE:LINE names (a rootfs that cannot be opened):
+ * the errno's text follows the message. */
+int error_at_errno(struct error *err, int errnum, const char *file, unsigned line, const char *fmt,
+                   ...) CRIB_PRINTF(5, 6);
 /* Make it an error of `kind` (its message stays); returns -1. */
 int error_kind(struct error *err, enum error_kind kind);
 void error_clear(struct error *err);

@@ -27,6 +27,9 @@ int main(void)
         error_at(&err, "spec.ini", 7, "unknown key '%s'", "k");
         is_str(err.msg, "spec.ini:7: unknown key 'k'", "error_at: FILE:LINE: message");
         ok(err.errnum == 0 && !err.hint[0], "error_at: no errno, and the old hints are gone");
+        error_at_errno(&err, EACCES, "spec.ini", 3, "cannot open the rootfs '%s'", "/r");
+        ok(err.errnum == EACCES && !strcmp(err.msg, "spec.ini:3: cannot open the rootfs '/r'"),
+           "error_at_errno: FILE:LINE: message, and the errno");
         error_at(&err, "spec.ini", 0, "empty");
         is_str(err.msg, "spec.ini: empty", "error_at without a line: FILE: message");
 
