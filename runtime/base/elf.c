@@ -1,5 +1,7 @@
 /* elf.c - read an ELF header (elf(5)) to tell the user why a program cannot run: built for
- * another architecture, or its program interpreter (dynamic loader) is missing. */
+ * another architecture, or for a newer ARM than this one (the ARM EABI's build attributes,
+ * "Addenda to, and Errata in, the ABI for the Arm Architecture"), or its program interpreter
+ * (dynamic loader) is missing. */
 #include "elf.h"
 
 #include <elf.h>
@@ -129,4 +131,156 @@ uint16_t elf_native_machine(void)
 #else
         return EM_NONE;
 #endif
+}
+
+#define SHT_ARM_ATTRIBUTES_ 0x70000003
+#define TAG_FILE            1
+#define TAG_CPU_ARCH        6
+
+/* an unsigned LEB128 at *p (below end), advancing *p; -1 when it runs past end */
+static int64_t uleb(const unsigned char **p, const unsigned char *end)
+{
+        uint64_t v = 0;
+        for (int shift = 0; *p < end && shift < 35; shift += 7) {
+                unsigned char b = *(*p)++;
+                v |= (uint64_t)(b & 0x7f) << shift;
+                if (!(b & 0x80))
+                        return (int64_t)v;
+        }
+        return -1;
+}
+
+/* Tag_CPU_arch in an attributes section: "A", then per vendor a length, the vendor's name and
+ * its subsections; the file-wide subsection (Tag_File) lists tag/value pairs, where tags 4 and
+ * 5 (CPU names), 32 and odd tags above 32 carry strings, the others numbers */
+static int arch_in_attributes(const unsigned char *a, size_t len)
+{
+        if (len < 1 || a[0] != 'A')
+                return -1;
+        const unsigned char *p = a + 1, *end = a + len;
+        while (end - p >= 4) {
+                uint32_t vlen = rd32(p, true);
+                if (vlen < 4 || vlen > (size_t)(end - p))
+                        return -1;
+                const unsigned char *vend = p + vlen;
+                const unsigned char *name = p + 4;
+                const unsigned char *q = memchr(name, '\0', (size_t)(vend - name));
+                if (!q)
+                        return -1;
+                bool aeabi = !strcmp((const char *)name, "aeabi");
+                q++;
+                while (aeabi && vend - q >= 5) {
+                        unsigned char tag = *q;
+                        uint32_t slen = rd32(q + 1, true);
+                        if (slen < 5 || slen > (size_t)(vend - q))
+                                return -1;
+                        const unsigned char *s = q + 5, *send = q + slen;
+                        while (tag == TAG_FILE && s < send) {
+                                int64_t t = uleb(&s, send);
+                                if (t < 0)
+                                        return -1;
+                                bool text = t == 4 || t == 5 || t == 67 || (t > 32 && (t & 1));
+                                if (t == 32) { /* Tag_compatibility: a number and a string */
+                                        if (uleb(&s, send) < 0)
+                                                return -1;
+                                        text = true;
+                                }
+                                if (text) {
+                                        const unsigned char *z =
+                                                memchr(s, '\0', (size_t)(send - s));
+                                        if (!z)
+                                                return -1;
+                                        s = z + 1;
+                                        continue;
+                                }
+                                int64_t v = uleb(&s, send);
+                                if (v < 0)
+                                        return -1;
+                                if (t == TAG_CPU_ARCH)
+                                        return (int)v;
+                        }
+                        q = send;
+                }
+                p = vend;
+        }
+        return -1;
+}
+
+int elf_arm_cpu_arch(int fd)
+{
+        unsigned char h[52];
+        if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0 ||
+            h[EI_CLASS] != ELFCLASS32 || h[EI_DATA] != ELFDATA2LSB || rd16(h + 18, true) != EM_ARM)
+                return -1;
+        uint32_t shoff = rd32(h + 32, true);
+        unsigned shentsize = rd16(h + 46, true), shnum = rd16(h + 48, true);
+        if (!shoff || shentsize < 40 || shentsize > 64)
+                return -1;
+        for (unsigned i = 0; i < shnum && i < 256; i++) {
+                unsigned char sh[64];
+                if (pread(fd, sh, shentsize, (off_t)shoff + (off_t)i * shentsize) !=
+                    (ssize_t)shentsize)
+                        return -1;
+                if (rd32(sh + 4, true) != SHT_ARM_ATTRIBUTES_)
+                        continue;
+                uint32_t off = rd32(sh + 16, true), size = rd32(sh + 20, true);
+                unsigned char a[4096];
+                if (size > sizeof a)
+                        size = sizeof a;
+                ssize_t n = pread(fd, a, size, off);
+                return n > 0 ? arch_in_attributes(a, (size_t)n) : -1;
+        }
+        return -1;
+}
+
+const char *elf_arm_arch_name(int tag)
+{
+        static const char *const names[] = {
+                "ARMv3 or older",   "ARMv4",           "ARMv4T",  "ARMv5T",
+                "ARMv5TE",          "ARMv5TEJ",        "ARMv6",   "ARMv6KZ",
+                "ARMv6T2",          "ARMv6K",          "ARMv7",   "ARMv6-M",
+                "ARMv6S-M",         "ARMv7E-M",        "ARMv8-A", "ARMv8-R",
+                "ARMv8-M baseline", "ARMv8-M mainline"};
+        if (tag >= 0 && tag < (int)(sizeof names / sizeof names[0]))
+                return names[tag];
+        return "a newer ARM";
+}
+
+int elf_arm_platform_arch(const char *platform)
+{
+        /* 32-bit ARM kernels name the platform "v<N>l" (or "v<N>b") */
+        if (!platform || platform[0] != 'v' || platform[1] < '4' || platform[1] > '9')
+                return -1;
+        switch (platform[1]) {
+        case '6':
+                return 7; /* ARMv6KZ: the ARM1176 of the Raspberry Pi Zero and 1 */
+        case '7':
+                return 10;
+        case '4':
+        case '5':
+                return 5;
+        default:
+                return 14;
+        }
+}
+
+/* the generation of a Tag_CPU_arch, in tenths (an ARMv6T2 is 6.5: v6 with Thumb-2) */
+static int generation(int tag)
+{
+        if (tag <= 5)
+                return 50;
+        if (tag == 8)
+                return 65;
+        if (tag <= 9 || tag == 11 || tag == 12)
+                return 60;
+        if (tag == 10 || tag == 13)
+                return 70;
+        return 80;
+}
+
+bool elf_arm_runs_on(int tag, int machine)
+{
+        if (tag < 0 || machine < 0)
+                return true; /* unknown: let the kernel decide */
+        return generation(tag) <= generation(machine);
 }

@@ -3,7 +3,11 @@
  *
  * Kernel feature: execve(2). ENOENT for a file that exists means its program interpreter
  * (the dynamic loader named in PT_INTERP, or the "#!" line) is missing; ENOEXEC usually means a
- * binary built for another architecture: both are read from the file's header (elf.c).
+ * binary built for another architecture: both are read from the file's header (elf.c). On
+ * 32-bit ARM the kernel runs a program built for a newer ARM than the machine (Debian's armhf,
+ * ARMv7, on a Raspberry Pi Zero, ARMv6) until its first newer instruction kills it with SIGILL;
+ * so crib compares the program's build attributes with the machine's AT_PLATFORM (getauxval(3))
+ * first, and refuses such a program with the reason.
  *
  * Where it sits: last. The socket to the parent is close-on-exec, so the parent reads EOF
  * exactly when execve succeeded; on failure this process sends the error and exits 127 (not
@@ -16,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -32,6 +37,21 @@ static const char *container_path(const struct plan *p)
                 if (!strncmp(*e, "PATH=", 5))
                         return *e + 5;
         return DEFAULT_PATH;
+}
+
+/* 32-bit ARM: the architecture of the program at `path` when it is newer than the machine's
+ * (its Tag_CPU_arch), else -1 */
+static int arm_too_new(const char *path)
+{
+#if defined(__arm__)
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int tag = fd < 0 ? -1 : elf_arm_cpu_arch(fd);
+        int machine = elf_arm_platform_arch((const char *)getauxval(AT_PLATFORM));
+        return elf_arm_runs_on(tag, machine) ? -1 : tag;
+#else
+        (void)path;
+        return -1;
+#endif
 }
 
 static int explain(struct child *c, const char *path, int e, struct error *err)
@@ -53,6 +73,18 @@ static int explain(struct child *c, const char *path, int e, struct error *err)
                           info.interp[0] ? info.interp : "?");
                 return error_hint(err, "copy the libraries and loader the program needs into the "
                                        "rootfs, or use a statically linked build");
+        }
+        int tag = e == ENOEXEC && !foreign ? arm_too_new(path) : -1;
+        if (tag >= 0) {
+                const char *platform = (const char *)getauxval(AT_PLATFORM);
+                int machine = elf_arm_platform_arch(platform);
+                error_set(err, e,
+                          "cannot execute '%s': it is built for %s; this machine is %s (%s)", path,
+                          elf_arm_arch_name(tag), elf_arm_arch_name(machine), u.machine);
+                return error_hint(err,
+                                  "use a rootfs built for %s or older: Raspberry Pi OS's "
+                                  "(its armhf is ARMv6), or Debian's armel",
+                                  elf_arm_arch_name(machine));
         }
         if (e == ENOEXEC || (e == ENOENT && foreign)) {
                 if (foreign)
@@ -87,6 +119,11 @@ static int try_exec(struct child *c, const char *path)
                 argc++;
         while (p->envp[envc])
                 envc++;
+        if (arm_too_new(path) >= 0) {
+                trace_line(&c->trace, "  '%s' is built for a newer ARM than this machine: not run",
+                           path);
+                return ENOEXEC;
+        }
         trace_line(&c->trace, "  execve(\"%s\", argv[%zu], envp[%zu])", path, argc, envc);
         execve(path, p->argv, p->envp);
         return errno;

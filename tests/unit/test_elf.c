@@ -1,6 +1,8 @@
 /* Unit tests of the ELF header reader (runtime/base/elf.c) on headers written to a memfd. */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -56,5 +58,50 @@ int main(void)
         close(fd);
 
         ok(elf_native_machine() != EM_NONE, "the native machine is known");
+
+        /* ARM build attributes: an ELF with one section, .ARM.attributes, whose file-wide
+         * subsection names the CPU ("7-A", a string tag) and then Tag_CPU_arch */
+        unsigned char attr[] = {'A', 0, 0, 0, 0,   'a', 'e', 'a', 'b', 'i', 0, 1, 0,
+                                0,   0, 0, 5, '7', '-', 'A', 0,   6,   10,  8, 1};
+        uint32_t sub = sizeof attr - 11, vendor = sizeof attr - 1;
+        memcpy(attr + 1, &vendor, 4);
+        memcpy(attr + 12, &sub, 4);
+        unsigned char obj[300] = {0x7f, 'E', 'L', 'F', ELFCLASS32, ELFDATA2LSB, 1};
+        Elf32_Ehdr *oh = (Elf32_Ehdr *)obj;
+        oh->e_machine = EM_ARM;
+        oh->e_shoff = 100;
+        oh->e_shentsize = sizeof(Elf32_Shdr);
+        oh->e_shnum = 1;
+        Elf32_Shdr *sh = (Elf32_Shdr *)(obj + 100);
+        sh->sh_type = 0x70000003; /* SHT_ARM_ATTRIBUTES */
+        sh->sh_offset = 200;
+        sh->sh_size = sizeof attr;
+        memcpy(obj + 200, attr, sizeof attr);
+        fd = memfile(obj, sizeof obj);
+        ok(elf_arm_cpu_arch(fd) == 10, "Tag_CPU_arch of an ARMv7 program: 10");
+        is_str(elf_arm_arch_name(10), "ARMv7", "named ARMv7");
+        close(fd);
+        obj[200 + 21] = 0;
+        fd = memfile(obj, sizeof obj);
+        ok(elf_arm_cpu_arch(fd) == -1, "attributes without Tag_CPU_arch: none");
+        close(fd);
+        obj[200] = 'B';
+        fd = memfile(obj, sizeof obj);
+        ok(elf_arm_cpu_arch(fd) == -1, "a section of another format: none");
+        close(fd);
+        fd = memfile(arm, sizeof arm);
+        ok(elf_arm_cpu_arch(fd) == -1, "no section headers: none");
+        close(fd);
+
+        int v6 = elf_arm_platform_arch("v6l"), v7 = elf_arm_platform_arch("v7l");
+        ok(v6 == 7 && v7 == 10 && elf_arm_platform_arch("v8l") == 14 &&
+                   elf_arm_platform_arch("x86_64") == -1,
+           "machines from AT_PLATFORM: v6l is ARMv6KZ, v7l ARMv7, v8l ARMv8-A");
+        ok(!elf_arm_runs_on(10, v6), "ARMv7 does not run on a Pi Zero");
+        ok(!elf_arm_runs_on(8, v6), "nor ARMv6T2 (Thumb-2)");
+        ok(elf_arm_runs_on(6, v6) && elf_arm_runs_on(4, v6) && elf_arm_runs_on(9, v6),
+           "ARMv6, ARMv5TE (armel) and ARMv6K do");
+        ok(elf_arm_runs_on(10, v7) && !elf_arm_runs_on(14, v7), "ARMv7 runs on v7, ARMv8 not");
+        ok(elf_arm_runs_on(-1, v6) && elf_arm_runs_on(10, -1), "unknown: let the kernel decide");
         return tap_done();
 }
