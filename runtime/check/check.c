@@ -84,6 +84,28 @@ static void load_config(void)
         }
 }
 
+/* Whether the running kernel has a `configs` module (CONFIG_IKCONFIG=m), which makes
+ * /proc/config.gz appear when loaded: Raspberry Pi OS's kernels do, Debian's rpi kernel not. */
+static bool configs_module(void)
+{
+        struct utsname u;
+        char path[192], line[512];
+        if (uname(&u) < 0)
+                return false;
+        snprintf(path, sizeof path, "/lib/modules/%s/modules.dep", u.release);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        while (f && fgets(line, sizeof line, f)) {
+                char *colon = strchr(line, ':');
+                if (colon)
+                        *colon = '\0';
+                const char *base = strrchr(line, '/');
+                base = base ? base + 1 : line;
+                if (!strncmp(base, "configs.ko", 10))
+                        return true;
+        }
+        return false;
+}
+
 /* "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and which wins. */
 static void set_config(struct check_row *r, const char *key, bool works)
 {
@@ -92,10 +114,9 @@ static void set_config(struct check_row *r, const char *key, bool works)
         if (!config) {
                 snprintf(r->config, sizeof r->config,
                          "no kernel config here (/proc/config.gz, /boot/config-*)%s",
-                         bootline_raspberry_pi()
-                                 ? "; 'sudo modprobe configs' makes /proc/config.gz "
-                                   "appear"
-                                 : "");
+                         configs_module() ? "; 'sudo modprobe configs' makes /proc/config.gz "
+                                            "appear"
+                                          : "");
                 return;
         }
         snprintf(line, sizeof line, "\n%s=", key);
