@@ -522,12 +522,14 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         p->masked = &s->masked;
         p->readonly = &s->readonly;
         /* CAP_SYS_ADMIN may unmount or remount what the setup mounted in the same user
-         * namespace: below one of the workload's own, the kernel locks it (lockmounts.c) */
-        bool protected = s->masked.n || s->readonly.n || s->readonly_rootfs;
-        if ((set & (1ULL << CAP_SYS_ADMIN)) && protected && p->userns)
+         * namespace (masks, read-only paths and binds, nodev and nosuid everywhere): below one
+         * of the workload's own, the kernel locks it (lockmounts.c). At every level: the
+         * nodev of the rootfs keeps host devices shut at unconfined too. */
+        if ((set & (1ULL << CAP_SYS_ADMIN)) && p->userns)
                 p->nest_flags = CLONE_NEWUSER | CLONE_NEWNS |
                                 (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
-        else if ((set & (1ULL << CAP_SYS_ADMIN)) && protected)
+        else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
+                 (s->masked.n || s->readonly.n || s->readonly_rootfs))
                 warn(p, "user = no with SYS_ADMIN: the container is host root and can undo its "
                         "masked and read-only paths (the kernel locks mounts only for a user "
                         "namespace below the one that made them)");

@@ -21,9 +21,13 @@
  * change the IPC namespace's limits; and /sys shows the network of crib's init (lo only).
  *
  * The new namespace's maps must be written from the container's namespace by a process with
- * CAP_SETUID, CAP_SETGID and CAP_SETFCAP there: a child forked for that alone, so crib's init
- * runs no code it did not run before. The child opens /proc/PID/uid_map of the workload's
- * process, which must be dumpable for that instant (no code of the workload exists yet).
+ * CAP_SETUID, CAP_SETGID and CAP_SETFCAP there, into /proc/PID/uid_map of a process of the new
+ * namespace, which must be dumpable so that its /proc files are its own. The workload's process
+ * is not dumpable (it shares its memory, and so that flag, with crib's init, which must never
+ * be), so a forked child (with its own memory) makes the namespace and becomes dumpable; the
+ * workload's process writes that child's maps, joins the namespace with setns(2) (it may: its
+ * euid owns the namespace, from the namespace above), and lets the child go. Then it copies
+ * the mount namespace, and the others, with unshare(2). crib's init runs no new code.
  *
  * Where it sits: first in the workload's process, after every mount of the setup, while the
  * process still holds every capability of the container's namespace.
@@ -35,28 +39,65 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
 #include "userns.h"
 
-/* The forked child: wait until the workload's process has its own user namespace (or gave up:
- * EOF), write its maps, exit with 0 or the errno. It sends nothing over the sync socket (the
- * messages there are numbered by the workload's process), so it traces nothing. */
-static _Noreturn void write_maps_for(struct child *c, pid_t workload, int go)
+/* The forked child: a user namespace of its own, dumpable (its memory is its own) so that the
+ * workload's process may write its maps; then wait until that process has joined it (EOF on
+ * `done`), and exit: 0, or the errno of the unshare. */
+static _Noreturn void make_userns(int ready, int done)
 {
-        char b;
-        ssize_t n;
-        while ((n = read(go, &b, 1)) < 0 && errno == EINTR)
+        /* nothing of crib's but the two pipes */
+        for (int fd = 0; fd < 3; fd++)
+                if (fd != ready && fd != done)
+                        close(fd);
+        int lo = ready < done ? ready : done, hi = ready < done ? done : ready;
+        syscall(SYS_close_range, 3U, (unsigned)lo - 1, 0U);
+        syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0U);
+        syscall(SYS_close_range, (unsigned)hi + 1, ~0U, 0U);
+        if (unshare(CLONE_NEWUSER) < 0)
+                _exit(errno);
+        if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+                _exit(errno);
+        char b = 'u';
+        if (write(ready, &b, 1) != 1)
+                _exit(EPIPE);
+        while (read(done, &b, 1) < 0 && errno == EINTR)
                 ;
-        if (n != 1)
-                _exit(0);
-        struct error err;
-        struct trace quiet = {.on = false};
-        if (userns_write_nested_maps(c->plan, workload, &quiet, &err) < 0)
-                _exit(err.errnum > 0 && err.errnum < 256 ? err.errnum : EIO);
         _exit(0);
+}
+
+/* Join the user namespace of `pid`; the trace says so. 0, or -1 with errno. */
+static int join_userns(struct child *c, pid_t pid)
+{
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int r = fd < 0 ? -1 : setns(fd, CLONE_NEWUSER);
+        int e = errno;
+        if (fd >= 0)
+                close(fd);
+        trace_line(&c->trace, "  setns(%s, CLONE_NEWUSER) = %d", path, r);
+        errno = e;
+        return r;
+}
+
+static int cannot(struct error *err, int e, const char *call)
+{
+        error_set(err, e,
+                  "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its "
+                  "own to lock its mounts: %s",
+                  call);
+        return error_hint(err, e == EPERM
+                                       ? "a seccomp profile that refuses unshare(2) or setns(2), "
+                                         "or a container root that is a chroot (the host's / "
+                                         "is an initramfs) prevents it; or leave SYS_ADMIN "
+                                         "out of capabilities"
+                                       : "leave SYS_ADMIN out of capabilities");
 }
 
 /* Child: the workload's process, in the container's user namespace. */
@@ -65,56 +106,67 @@ int step_lock_mounts(struct child *c, struct error *err)
         const struct plan *p = c->plan;
         if (!p->nest_flags)
                 return 0;
-        int go[2];
-        if (pipe2(go, O_CLOEXEC) < 0)
+        int ready[2], done[2];
+        if (pipe2(ready, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot create a pipe");
-        pid_t self = getpid();
-        pid_t writer = fork();
-        if (writer == 0) {
-                close(go[1]);
-                write_maps_for(c, self, go[0]);
+        if (pipe2(done, O_CLOEXEC) < 0) {
+                int e = errno;
+                close(ready[0]);
+                close(ready[1]);
+                return error_set(err, e, "cannot create a pipe");
+        }
+        pid_t child = fork();
+        if (child == 0) {
+                close(ready[0]);
+                close(done[1]);
+                make_userns(ready[1], done[0]);
         }
         int e = errno;
-        close(go[0]);
-        if (writer < 0) {
-                close(go[1]);
-                return error_set(err, e,
-                                 "cannot start the process that writes the workload's "
-                                 "id maps");
+        close(ready[1]);
+        close(done[0]);
+        char b;
+        ssize_t n = -1;
+        while (child > 0 && (n = read(ready[0], &b, 1)) < 0 && errno == EINTR)
+                ;
+        close(ready[0]);
+        int r = -1;
+        const char *failed = "fork(2)";
+        if (n == 1) {
+                trace_line(&c->trace, "  fork() = %d: unshare(CLONE_NEWUSER), dumpable",
+                           (int)child);
+                failed = "writing its id maps";
+                r = userns_write_nested_maps(p, child, &c->trace, err);
+                if (r == 0) {
+                        failed = "setns(2)";
+                        r = join_userns(c, child);
+                        e = errno;
+                }
         }
+        close(done[1]); /* the child reads EOF and exits */
+        int status = 0;
+        while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (child > 0 && n != 1) {
+                /* it exited first: its status is the errno of what failed there */
+                e = WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : EIO;
+                failed = "unshare(CLONE_NEWUSER)";
+        }
+        if (r < 0 && !strcmp(failed, "writing its id maps"))
+                return error_wrap(err, "cannot give the workload, which keeps CAP_SYS_ADMIN, a "
+                                       "user namespace of its own");
+        if (r < 0)
+                return cannot(err, e, failed);
+
+        /* in the new user namespace, with every capability there: the copy of the mount
+         * namespace (locked), and namespaces of its own for the capabilities to act on */
         char names[128];
-        int r = unshare(p->nest_flags);
+        int flags = p->nest_flags & ~CLONE_NEWUSER;
+        r = unshare(flags);
         e = errno;
         trace_line(&c->trace, "  unshare(%s) = %d",
-                   trace_clone_flags((unsigned long)p->nest_flags, names, sizeof names), r);
-        /* for the writer's open(2) of our maps: their owner is ours only while dumpable */
-        if (r == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) == 0)
-                r = write(go[1], "m", 1) == 1 ? 0 : -1;
-        close(go[1]); /* on failure the writer reads EOF and exits */
-        int status = 0;
-        pid_t w;
-        while ((w = waitpid(writer, &status, 0)) < 0 && errno == EINTR)
-                ;
-        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-        if (r < 0) {
-                error_set(err, e,
-                          "cannot give the workload, which keeps CAP_SYS_ADMIN, a user "
-                          "namespace of its own to lock its masked and read-only paths");
-                return error_hint(err, e == EPERM ? "a seccomp profile that refuses unshare(2), or "
-                                                    "a container root that is a chroot (the "
-                                                    "host's / is an initramfs) prevents it; or "
-                                                    "leave SYS_ADMIN out of capabilities"
-                                                  : "leave SYS_ADMIN out of capabilities");
-        }
-        int code = w != writer ? ECHILD : WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
-        trace_line(&c->trace,
-                   "  fork() = %d: writes /proc/%d/gid_map and uid_map, each id of the "
-                   "container's namespace as itself; exit %d",
-                   (int)writer, (int)self, code);
-        if (code)
-                return error_set(err, code,
-                                 "cannot write the id maps of the workload's own "
-                                 "user namespace");
+                   trace_clone_flags((unsigned long)flags, names, sizeof names), r);
+        if (r < 0)
+                return cannot(err, e, "unshare(2)");
         if (p->nest_flags & CLONE_NEWNET)
                 return step_loopback(c, err);
         return 0;

@@ -176,7 +176,8 @@ int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace
                         same.r[r].outside = same.r[r].inside;
                 char path[64], text[4096];
                 snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, names[i]);
-                idmap_format(&same, text, sizeof text);
+                if (idmap_format(&same, text, sizeof text) < 0)
+                        return error_set(err, E2BIG, "the id map does not fit in '%s'", path);
                 if (write_file(t, path, text, err) < 0)
                         return -1;
         }

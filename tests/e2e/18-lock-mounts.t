@@ -122,8 +122,44 @@ run_crib run --trace "$T/a.ini" -- /bin/true
 trace=$(cat "$T/.stderr")
 assert_eq "$rc" 0 "--trace: the container runs"
 assert_contains "$trace" "lock the mounts in a user namespace of the workload's own" "--trace names the step"
-assert_contains "$trace" "unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWNET|CLONE_NEWCGROUP) = 0" \
-	"--trace shows the unshare(2)"
+assert_contains "$trace" "CLONE_NEWUSER) = 0" "--trace shows the setns(2) into the new user namespace"
+assert_contains "$trace" "unshare(CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWNET|CLONE_NEWCGROUP) = 0" \
+	"--trace shows the unshare(2) of the others"
+
+# with nothing masked or read-only, the mounts crib makes are locked all the same: a read-only
+# bind stays read-only, and the rootfs stays nodev (a device node shipped in it stays shut:
+# as root the rootfs is host root's, seen as the container root's through an idmapped mount)
+mkdir "$T/data" "$T/rootfs"
+echo data >"$T/data/f"
+chmod 0666 "$T/data/f"
+for dir in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$dir" "$T/rootfs/"; done
+mkdir -p "$T/rootfs/data"
+node=
+if [ "$ROLE" = root ]; then
+	mknod -m 600 "$T/rootfs/crib-null" c 1 3
+	node="; (echo x >/crib-null) 2>/dev/null && echo node-opened || echo node-held"
+fi
+for level in "masked_paths = none
+readonly_paths = none" "level = unconfined"; do
+	cat >"$T/b.ini" <<EOF2
+[container]
+rootfs = $T/rootfs
+[mounts]
+bind = $T/data /data ro
+[process]
+args = /bin/sh -c 'mount -o remount,bind,rw /data 2>/dev/null && echo remounted; (echo w >>/data/f) 2>/dev/null && echo wrote || echo write-held; mount -o remount,bind,dev / 2>/dev/null && echo dev-remounted$node; true'
+[security]
+$level
+capabilities = default +SYS_ADMIN
+EOF2
+	run_crib run "$T/b.ini"
+	want="0:write-held"
+	[ "$ROLE" = root ] && want="0:write-held node-held"
+	assert_eq "$rc:$(echo $out)" "$want" \
+		"+SYS_ADMIN, $(echo "$level" | head -n 1): a read-only bind and the rootfs's nodev cannot be undone"
+	[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
+	assert_eq "$(cat "$T/data/f")" data "... and the host's file is unchanged"
+done
 
 # a profile that refuses the unshare: crib stops (fail closed) and says why
 cat >"$T/nounshare.profile" <<'EOF2'
@@ -139,7 +175,7 @@ seccomp = $T/nounshare.profile
 EOF2
 run_crib run "$T/f.ini"
 assert_eq "$rc" 125 "a profile that refuses unshare(2) with +SYS_ADMIN: exit 125"
-assert_contains "$err" "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its own" \
+assert_contains "$err" "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its own to lock its mounts: unshare(CLONE_NEWUSER): Operation not permitted" \
 	"... and the error says what could not be done"
 assert_contains "$err" "leave SYS_ADMIN out of capabilities" "... and what to do"
 
