@@ -8,6 +8,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
 #   make bench      start-up time of crib against `unshare`, side by side
+#   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
 
 CROSS      ?=
 CC         := $(CROSS)gcc
@@ -238,6 +239,25 @@ uninstall-apparmor:
 	-apparmor_parser -R $(DESTDIR)$(APPARMOR_D)/crib-default
 	-apparmor_parser -R $(DESTDIR)$(APPARMOR_D)/crib
 	rm -f $(DESTDIR)$(APPARMOR_D)/crib-default $(DESTDIR)$(APPARMOR_D)/crib
+
+# Debian packages (rootfs-tools/mkdeb): crib is one static binary, so each architecture's is a
+# cross build in build/deb-ARCH; lintian checks them (its one override is explained in mkdeb).
+# DEB_ARCHES=amd64 builds one.
+DEB_VERSION := $(VERSION)-1
+DEB_ARCHES  ?= amd64 arm64 armhf armel
+DEB_HOST    := $(shell dpkg --print-architecture 2>/dev/null)
+.PHONY: deb
+deb:
+	-rootfs-tools/install-deps deb
+	@set -e; for a in $(DEB_ARCHES); do \
+		case $$a in $(DEB_HOST)) c= ;; amd64) c=x86_64-linux-gnu- ;; \
+			arm64) c=aarch64-linux-gnu- ;; armhf) c=arm-linux-gnueabihf- ;; \
+			armel) c=arm-linux-gnueabi- ;; esac; \
+		$(MAKE) BUILD=build/deb-$$a CROSS=$$c build/deb-$$a/crib; \
+		STRIP=$${c}strip rootfs-tools/mkdeb build/deb-$$a/crib $$a $(DEB_VERSION) build/deb; \
+	done
+	if command -v lintian >/dev/null; then lintian --fail-on error build/deb/*.deb; \
+	else echo "make deb: lintian is not installed; the packages are not checked" >&2; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \
