@@ -405,8 +405,15 @@ static void userns_row(struct check_row *r, int e, bool unprivileged)
                 snprintf(r->remedy, sizeof r->remedy, "%s", err.hint);
 }
 
-static void ns_rows(struct check_row *rows, size_t *n, const struct spec *spec)
+/* what crib check was asked about: a spec (only its rows), and where to try pivot_root */
+struct check_ctx {
+        const struct spec *spec;
+        const char *rootfs;
+};
+
+static void ns_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
+        const struct spec *spec = x->spec;
         static const struct {
                 const char *id, *feature, *config, *key;
                 int flag;
@@ -462,8 +469,9 @@ static void ns_rows(struct check_row *rows, size_t *n, const struct spec *spec)
         }
 }
 
-static void apparmor_rows(struct check_row *rows, size_t *n)
+static void apparmor_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
+        (void)x;
         struct check_row *r = row(rows, n, "apparmor", "AppArmor", NEED_DEFAULT);
         char why[256], fix[512];
         int e = 0;
@@ -570,27 +578,24 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
                          "with systemd: systemd-run --user --scope -p Delegate=yes crib run ...");
 }
 
-size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows)
+/* user namespaces, for the invoking user and (as root) for an unprivileged one; writing maps */
+static void userns_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
-        size_t n = 0;
-        long v = 0;
-        int e;
         struct check_row *r;
-
-        /* user namespaces, for the invoking user and (as root) for an unprivileged one */
-        if (!spec || spec->ns_user) {
+        int e;
+        if (!x->spec || x->spec->ns_user) {
                 struct ns_arg a = {.flags = CLONE_NEWUSER};
-                r = row(rows, &n, "user_namespace",
+                r = row(rows, n, "user_namespace",
                         geteuid() ? "user namespace (you)" : "user namespace (root)",
                         geteuid() ? NEED_ESSENTIAL : NEED_DEFAULT);
                 userns_row(r, attempt(p_unshare, &a, NULL), geteuid() != 0);
-                if (geteuid() == 0 && !spec) {
+                if (geteuid() == 0 && !x->spec) {
                         a.as_nobody = true;
-                        r = row(rows, &n, "user_namespace_unprivileged",
+                        r = row(rows, n, "user_namespace_unprivileged",
                                 "user namespace (unprivileged user)", NEED_OPTIONAL);
                         userns_row(r, attempt(p_unshare, &a, NULL), true);
                 }
-                r = row(rows, &n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT);
+                r = row(rows, n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT);
                 e = attempt(p_idmap, NULL, NULL);
                 errno_evidence(r, "write /proc/self/{setgroups,gid_map,uid_map}", e);
                 r->status = e ? CHECK_ERROR : CHECK_OK;
@@ -599,10 +604,14 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                                  "the kernel refused the map; an unprivileged user may map only "
                                  "its own id");
         }
+}
 
-        /* newuidmap/newgidmap and the user's subordinate ids */
-        if (!spec || spec->uidmap.is_auto || spec->gidmap.is_auto) {
-                r = row(rows, &n, "newuidmap", "newuidmap, newgidmap and /etc/subuid",
+/* newuidmap/newgidmap and the user's subordinate ids */
+static void subids_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        if (!x->spec || x->spec->uidmap.is_auto || x->spec->gidmap.is_auto) {
+                r = row(rows, n, "newuidmap", "newuidmap, newgidmap and /etc/subuid",
                         NEED_OPTIONAL);
                 struct stat su, sg;
                 char upath[256], gpath[256];
@@ -647,32 +656,49 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                                  sub[0].count, sub[0].outside);
                 }
         }
+}
 
-        ns_rows(rows, &n, spec);
-
-        /* pivot_root on the filesystem holding the rootfs */
-        r = row(rows, &n, "pivot_root", "pivot_root into the rootfs", NEED_DEFAULT);
-        if (!rootfs) {
+/* pivot_root on the filesystem holding the rootfs */
+static void pivot_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        r = row(rows, n, "pivot_root", "pivot_root into the rootfs", NEED_DEFAULT);
+        if (!x->rootfs) {
                 r->status = CHECK_NOT_TRIED;
                 snprintf(r->evidence, sizeof r->evidence,
                          "no rootfs given (--rootfs DIR or --spec)");
         } else {
-                e = attempt(p_pivot, rootfs, NULL);
+                e = attempt(p_pivot, x->rootfs, NULL);
                 errno_evidence(r, "pivot_root", e);
-                put(r->evidence, sizeof r->evidence, " on '%s'", rootfs);
+                put(r->evidence, sizeof r->evidence, " on '%s'", x->rootfs);
                 r->status = e ? CHECK_ERROR : CHECK_OK;
                 if (e == EINVAL)
                         snprintf(r->remedy, sizeof r->remedy,
                                  "the host's / is probably an initramfs: crib falls back to an "
                                  "escapable chroot; switch_root to a real filesystem first");
         }
+}
 
-        r = row(rows, &n, "no_new_privs", "no_new_privs", NEED_DEFAULT);
+/* no_new_privs */
+static void nnp_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        (void)x;
+        r = row(rows, n, "no_new_privs", "no_new_privs", NEED_DEFAULT);
         e = attempt(p_nnp, NULL, NULL);
         errno_evidence(r, "prctl(PR_SET_NO_NEW_PRIVS)", e);
         r->status = e ? CHECK_MISSING : CHECK_OK;
+}
 
-        r = row(rows, &n, "ambient_capabilities", "capabilities, ambient set", NEED_DEFAULT);
+/* the ambient capability set */
+static void ambient_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        (void)x;
+        r = row(rows, n, "ambient_capabilities", "capabilities, ambient set", NEED_DEFAULT);
         e = attempt(p_ambient, NULL, NULL);
         {
                 char line[128], bnd[32] = "?";
@@ -688,9 +714,16 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
         r->status = !e ? CHECK_OK : e == EINVAL ? CHECK_MISSING : CHECK_ERROR;
         if (e == EINVAL)
                 snprintf(r->remedy, sizeof r->remedy, "ambient capabilities need Linux 4.3");
+}
 
-        if (!spec || (spec->seccomp && strcmp(spec->seccomp, "unconfined"))) {
-                r = row(rows, &n, "seccomp_filter", "seccomp filters", NEED_DEFAULT);
+/* seccomp: filters, user notification, SECCOMP_CLONE_FILTER */
+static void seccomp_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        long v = 0;
+        if (!x->spec || (x->spec->seccomp && strcmp(x->spec->seccomp, "unconfined"))) {
+                r = row(rows, n, "seccomp_filter", "seccomp filters", NEED_DEFAULT);
                 e = attempt(p_seccomp, NULL, &v);
                 errno_evidence(r, "seccomp(SECCOMP_SET_MODE_FILTER)", e);
                 put(r->evidence, sizeof r->evidence, "; Seccomp: %ld in /proc/self/status", v);
@@ -702,8 +735,8 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                         snprintf(r->remedy, sizeof r->remedy,
                                  "use a kernel built with CONFIG_SECCOMP_FILTER=y");
         }
-        if (!spec) {
-                r = row(rows, &n, "seccomp_notify", "seccomp user notification", NEED_OPTIONAL);
+        if (!x->spec) {
+                r = row(rows, n, "seccomp_notify", "seccomp user notification", NEED_OPTIONAL);
                 e = attempt(p_notify, NULL, NULL);
                 errno_evidence(r, "SECCOMP_FILTER_FLAG_NEW_LISTENER", e);
                 r->status = e ? CHECK_MISSING : CHECK_OK;
@@ -712,7 +745,7 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                                  "seccomp user notification needs "
                                  "Linux 5.0");
 
-                r = row(rows, &n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL);
+                r = row(rows, n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL);
                 e = attempt(p_clone_filter, NULL, NULL);
                 errno_evidence(r, "seccomp(4, 0, -1)", e);
                 r->status = e ? CHECK_MISSING : CHECK_OK;
@@ -721,11 +754,16 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                                  "a proposed kernel operation (2025), not in mainline: crib loads "
                                  "its ready program instead");
         }
+}
 
-        apparmor_rows(rows, &n);
-
-        if (!spec) {
-                r = row(rows, &n, "landlock", "Landlock", NEED_OPTIONAL);
+/* what no level needs yet, shown without a spec: Landlock, cgroups, overlayfs */
+static void other_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        long v = 0;
+        if (!x->spec) {
+                r = row(rows, n, "landlock", "Landlock", NEED_OPTIONAL);
                 e = attempt(p_landlock, NULL, &v);
                 errno_evidence(r, "landlock_create_ruleset(VERSION)", e);
                 if (!e)
@@ -741,9 +779,9 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                         snprintf(r->remedy, sizeof r->remedy,
                                  "use a kernel built with CONFIG_SECURITY_LANDLOCK=y");
 
-                cgroup_rows(rows, &n);
+                cgroup_rows(rows, n);
 
-                r = row(rows, &n, "overlayfs_userns", "overlayfs in a user namespace",
+                r = row(rows, n, "overlayfs_userns", "overlayfs in a user namespace",
                         NEED_OPTIONAL);
                 char dir[] = "/tmp/crib-check.XXXXXX", sub[64];
                 if (mkdtemp(dir)) {
@@ -771,5 +809,20 @@ size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *
                                  "overlayfs in a user namespace needs Linux 5.11 and "
                                  "CONFIG_OVERLAY_FS");
         }
+}
+
+/* The rows, in the order crib check prints them: each function adds its rows (none when the
+ * spec does not need them). */
+static void (*const row_groups[])(struct check_row *, size_t *, const struct check_ctx *) = {
+        userns_rows,  subids_rows,  ns_rows,       pivot_rows, nnp_rows,
+        ambient_rows, seccomp_rows, apparmor_rows, other_rows,
+};
+
+size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows)
+{
+        size_t n = 0;
+        const struct check_ctx x = {.spec = spec, .rootfs = rootfs};
+        for (size_t i = 0; i < sizeof row_groups / sizeof row_groups[0]; i++)
+                row_groups[i](rows, &n, &x);
         return n;
 }
