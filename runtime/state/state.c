@@ -1,0 +1,261 @@
+/* state.c - the state directory; see state.h.
+ *
+ * Kernel features: openat(2) family relative to a directory descriptor with O_NOFOLLOW (no
+ * symlink in the state tree is ever followed), mkdirat(2) as the atomic "create or fail",
+ * flock(2) for the per-container lock, renameat(2) over the old file for atomic updates, and
+ * fsync(2) of the file and the directory so a crash leaves the old or the new content.
+ */
+#define _GNU_SOURCE
+#include "state.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+int state_root_path(const char *override, uid_t euid, const char *runtime_dir, char *buf,
+                    size_t len, struct error *err)
+{
+        int n;
+        if (override && *override)
+                n = snprintf(buf, len, "%s", override);
+        else if (euid == 0)
+                n = snprintf(buf, len, "/run/crib");
+        else if (runtime_dir && runtime_dir[0] == '/')
+                n = snprintf(buf, len, "%s/crib", runtime_dir);
+        else {
+                error_set(err, 0, "no place for the containers' state: XDG_RUNTIME_DIR is not set");
+                return error_hint(err,
+                                  "log in through a session that sets it (systemd's "
+                                  "/run/user/%u), or give --root DIR",
+                                  (unsigned)euid);
+        }
+        if (n < 0 || (size_t)n >= len)
+                return error_set(err, ENAMETOOLONG, "the state directory's path is too long");
+        return 0;
+}
+
+int state_open_root(const char *path, uid_t uid, struct error *err)
+{
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
+                return error_set(err, errno, "cannot make the state directory '%s'", path);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open the state directory '%s'", path);
+        struct stat st;
+        if (fstat(fd, &st) < 0) {
+                int e = errno;
+                close(fd);
+                return error_set(err, e, "cannot read the state directory '%s'", path);
+        }
+        if (st.st_uid != uid || (st.st_mode & 0022)) {
+                close(fd);
+                error_set(err, EPERM,
+                          "the state directory '%s' is not yours alone (owner %u, mode %03o)", path,
+                          (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
+                return error_hint(err, "another user could change what crib reads there; "
+                                       "remove it, or give --root a directory of your own");
+        }
+        return fd;
+}
+
+bool state_name_valid(const char *name)
+{
+        size_t n = strlen(name);
+        if (n == 0 || n > STATE_NAME_MAX)
+                return false;
+        if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+              (name[0] >= '0' && name[0] <= '9')))
+                return false;
+        return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+               n;
+}
+
+int state_name_generate(int root, uint32_t seed, char *buf, size_t len, struct error *err)
+{
+        static const char *const adjectives[] = {
+                "brave", "calm",  "eager",  "fancy", "gentle", "happy", "jolly", "keen",
+                "lucky", "merry", "nimble", "proud", "quiet",  "rapid", "shy",   "tidy",
+        };
+        static const char *const nouns[] = {
+                "badger", "crane", "dingo",  "eagle", "ferret", "gecko", "heron", "ibis",
+                "koala",  "lemur", "marten", "newt",  "otter",  "panda", "quail", "robin",
+        };
+        const size_t na = sizeof adjectives / sizeof adjectives[0];
+        const size_t nn = sizeof nouns / sizeof nouns[0];
+        for (uint32_t i = 0; i < 4096; i++) {
+                uint32_t x = (seed + i) * 2654435761u; /* spread the seeds (Knuth) */
+                const char *a = adjectives[(x >> 8) % na], *b = nouns[(x >> 16) % nn];
+                if (i < na * nn)
+                        snprintf(buf, len, "%s_%s", a, b);
+                else
+                        snprintf(buf, len, "%s_%s_%u", a, b, (unsigned)(i / (na * nn)));
+                struct stat st;
+                if (fstatat(root, buf, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+                        return 0;
+        }
+        return error_set(err, EEXIST, "cannot find a free container name");
+}
+
+int state_create(int root, const char *name, struct error *err)
+{
+        if (!state_name_valid(name))
+                return error_set(err, EINVAL,
+                                 "'%s' is not a container name (1 to %d letters, digits, '_', "
+                                 "'.' or '-', starting with a letter or digit)",
+                                 name, STATE_NAME_MAX);
+        if (mkdirat(root, name, 0700) < 0) {
+                if (errno == EEXIST) {
+                        error_set(err, EEXIST, "the name '%s' is taken", name);
+                        return error_hint(err, "choose another, or 'crib rm %s' first", name);
+                }
+                return error_set(err, errno, "cannot make the state of '%s'", name);
+        }
+        return state_open(root, name, err);
+}
+
+int state_open(int root, const char *name, struct error *err)
+{
+        if (!state_name_valid(name))
+                return error_set(err, EINVAL, "'%s' is not a container name", name);
+        int fd = openat(root, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+                if (errno == ENOENT)
+                        return error_set(err, ENOENT, "no container named '%s'", name);
+                return error_set(err, errno, "cannot open the state of '%s'", name);
+        }
+        return fd;
+}
+
+int state_lock(int dir, bool wait, struct error *err)
+{
+        int r;
+        while ((r = flock(dir, LOCK_EX | (wait ? 0 : LOCK_NB))) < 0 && errno == EINTR)
+                ;
+        if (r < 0)
+                return error_set(err, errno,
+                                 "the container is busy (another crib command holds "
+                                 "its lock)");
+        return 0;
+}
+
+/* one component, not a dot file (temporary files are) */
+static bool file_name_ok(const char *file)
+{
+        return file[0] && file[0] != '.' && !strchr(file, '/') && strlen(file) < 64;
+}
+
+int state_write(int dir, const char *file, const void *data, size_t len, struct error *err)
+{
+        if (!file_name_ok(file))
+                return error_set(err, EINVAL, "bad state file name '%s'", file);
+        char tmp[96];
+        snprintf(tmp, sizeof tmp, ".%s.%d.tmp", file, (int)getpid());
+        unlinkat(dir, tmp, 0);
+        int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return error_set(err, errno, "cannot write the state file '%s'", file);
+        const char *p = data;
+        size_t left = len;
+        int e = 0;
+        while (left && !e) {
+                ssize_t n = write(fd, p, left);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        e = n < 0 ? errno : EIO;
+                else
+                        p += n, left -= (size_t)n;
+        }
+        if (!e && fsync(fd) < 0)
+                e = errno;
+        if (close(fd) < 0 && !e)
+                e = errno;
+        if (!e && renameat(dir, tmp, dir, file) < 0)
+                e = errno;
+        if (e) {
+                unlinkat(dir, tmp, 0);
+                return error_set(err, e, "cannot write the state file '%s'", file);
+        }
+        fsync(dir); /* the rename itself, on filesystems that need it */
+        return 0;
+}
+
+ssize_t state_read(int dir, const char *file, char *buf, size_t len, struct error *err)
+{
+        if (!file_name_ok(file))
+                return error_set(err, EINVAL, "bad state file name '%s'", file);
+        _cleanup_close_ int fd = openat(dir, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot read the state file '%s'", file);
+        size_t used = 0;
+        while (used < len - 1) {
+                ssize_t n = read(fd, buf + used, len - 1 - used);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return error_set(err, errno, "cannot read the state file '%s'", file);
+                if (n == 0)
+                        break;
+                used += (size_t)n;
+        }
+        buf[used] = '\0';
+        return (ssize_t)used;
+}
+
+int state_remove(int root, const char *name, struct error *err)
+{
+        int fd = state_open(root, name, err);
+        if (fd < 0)
+                return -1;
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                int e = errno;
+                close(fd);
+                return error_set(err, e, "cannot list the state of '%s'", name);
+        }
+        struct dirent *de;
+        int e = 0;
+        while ((de = readdir(d))) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                /* files only: a directory someone made there is not followed, and stays */
+                if (unlinkat(dirfd(d), de->d_name, 0) < 0 && !e)
+                        e = errno;
+        }
+        closedir(d);
+        if (!e && unlinkat(root, name, AT_REMOVEDIR) < 0)
+                e = errno;
+        if (e)
+                return error_set(err, e, "cannot remove the state of '%s'", name);
+        return 0;
+}
+
+uint64_t state_proc_start(pid_t pid)
+{
+        char path[64], line[1024];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        ssize_t n = read(fd, line, sizeof line - 1);
+        if (n <= 0)
+                return 0;
+        line[n] = '\0';
+        /* the name may hold spaces and ')': the fields start after the last ')' */
+        char *p = strrchr(line, ')');
+        if (!p)
+                return 0;
+        p++;
+        /* field 3 (state) is the first after it; the start time is field 22 */
+        for (int field = 3; field < 22 && p; field++)
+                p = strchr(p + 1, ' ');
+        return p ? strtoull(p + 1, NULL, 10) : 0;
+}
