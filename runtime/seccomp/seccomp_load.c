@@ -1,7 +1,7 @@
 /* seccomp_load.c - the child's half of seccomp: hand the ready program to the kernel.
  *
  * Kernel feature: seccomp(2) SECCOMP_SET_MODE_FILTER with a struct sock_fprog. No libseccomp
- * here: the parent compiled the program (seccomp.c). The kernel requires no_new_privs, or
+ * here: the parent compiled the program (seccomp_compile.c). The kernel requires no_new_privs, or
  * CAP_SYS_ADMIN in the caller's user namespace, which the setup process still has.
  *
  * SECCOMP_CLONE_FILTER (seccomp op 4, proposed in September 2025, not in mainline as of 6.18)

@@ -1,5 +1,8 @@
 /* seccomp_profile.c - parse crib's seccomp profile format and decide which rules apply.
- * Pure: reads a FILE *, allocates; no system calls. See seccomp_profile.h. */
+ *
+ * Feature: none of the kernel's; libcap's cap_from_name(3) for the capability names of
+ * "when cap". Pure: reads a FILE *, allocates; no system calls. See seccomp_profile.h. The
+ * built-in profiles (profiles/seccomp/) are embedded by the Makefile (seccomp-data.h). */
 #define _GNU_SOURCE
 #include "seccomp_profile.h"
 
