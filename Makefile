@@ -167,8 +167,8 @@ $(BUILD)/tests/tools/ini-dump: $(BUILD)/tests/tools/ini-dump.o $(BUILD)/libcrib.
 # the rootfs-swapping attacker of tests/e2e/12-rootfs-devices.t, and a kernel before 5.2
 $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
-$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o
-	$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c

@@ -33,3 +33,14 @@ int seccomp_kernel_supported(void)
         long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL);
         return r < 0 && errno == EFAULT;
 }
+
+/* SECCOMP_CLONE_FILTER: proposed in September 2025 (copy a filter from a template process
+ * through a pidfd), not in mainline as of 6.18; seccomp_load.c says how crib would use it */
+#define SECCOMP_CLONE_FILTER 4
+
+int seccomp_kernel_has_clone_filter(void)
+{
+        /* fd -1: EINVAL when the kernel has no such operation, EBADF when it has */
+        long r = syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, -1);
+        return !(r < 0 && errno == EINVAL);
+}
