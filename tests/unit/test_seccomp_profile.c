@@ -179,11 +179,41 @@ static void accepted(void)
         profile_free(&p);
 }
 
+/* which rule decides a call: the one `crib seccomp explain` names */
+static void decide(void)
+{
+        struct profile p;
+        struct error err;
+        const uint64_t zero[6] = {0}, eight[6] = {8};
+        int r = parse(HEAD "[allow if arg0 == 8]\npersonality\n"        /* line 2 */
+                           "[errno EINVAL if arg0 < 16]\npersonality\n" /* line 4 */
+                           "[allow when cap SYS_ADMIN]\npersonality\n"  /* line 6 */
+                           "[allow when arch aarch64]\nchroot\n",       /* line 8 */
+                      &p, &err);
+        ok(r == 0, "the decision profile parses%s%s", r ? ": " : "", r ? err.msg : "");
+        if (r)
+                return;
+        const struct profile_rule *d = profile_decide(&p, "personality", eight, 0, "x86_64", 6, 1);
+        ok(d && d->line == 2, "the first rule whose conditions hold decides");
+        d = profile_decide(&p, "personality", zero, 0, "x86_64", 6, 1);
+        ok(d && d->line == 4, "a rule whose conditions fail does not");
+        d = profile_decide(&p, "personality", eight, 1ULL << 21 /* CAP_SYS_ADMIN */, "x86_64", 6,
+                           1);
+        ok(d && d->line == 6, "an unconditional rule that applies wins over conditional ones");
+        ok(profile_decide(&p, "chroot", zero, 0, "x86_64", 6, 1) == NULL,
+           "a rule for another architecture does not decide: the default action does");
+        d = profile_decide(&p, "chroot", zero, 0, "aarch64", 6, 1);
+        ok(d && d->line == 8, "on its architecture it does");
+        ok(profile_decide(&p, "read", zero, 0, "x86_64", 6, 1) == NULL, "a call no rule names");
+        profile_free(&p);
+}
+
 int main(void)
 {
         header_errors();
         line_errors();
         limit_errors();
         accepted();
+        decide();
         return tap_done();
 }
