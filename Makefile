@@ -133,8 +133,8 @@ HOSTCC          ?= gcc
 HOST_PKG_CONFIG ?= pkg-config
 SECCOMP_ARCH    ?= $(patsubst i%86,x86,$(patsubst arm%,arm,$(patsubst powerpc64le,ppc64le,\
                    $(firstword $(subst -, ,$(shell $(CC) -dumpmachine))))))
-SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp.c seccomp_profile.c bpf.c \
-                   bpf_fold.c words.c error.c),$(RUNTIME_SRC))
+SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c seccomp_arch.c \
+                   seccomp_compile.c bpf_run.c bpf_guard.c bpf_fold.c words.c error.c),$(RUNTIME_SRC))
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) $(INCLUDES) \
@@ -168,8 +168,8 @@ $(BUILD)/tests/tools/ini-dump: $(BUILD)/tests/tools/ini-dump.o $(BUILD)/libcrib.
 # the rootfs-swapping attacker of tests/e2e/12-rootfs-devices.t, and a kernel before 5.2
 $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
-$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o
-	$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c

@@ -64,10 +64,8 @@ static double run_dd(struct bench *b, char *const argv[], int env)
                 dup2(devnull, STDOUT_FILENO);
                 dup2(devnull, STDERR_FILENO);
                 if (env == 1) {
-                        struct sock_fprog fp = {.len = (unsigned short)b->prog.n,
-                                                .filter = b->prog.insns};
                         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-                            syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) < 0)
+                            seccomp_load_filter(b->prog.insns, b->prog.n, 0) < 0)
                                 _exit(126);
                 }
                 execv(argv[0], argv);
@@ -178,11 +176,9 @@ static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
                         return;
                 pid_t pid = fork();
                 if (pid == 0) {
-                        struct sock_fprog fp = {.len = (unsigned short)b->prog.n,
-                                                .filter = b->prog.insns};
                         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
                         uint64_t t0 = trace_now_us();
-                        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp);
+                        seccomp_load_filter(b->prog.insns, b->prog.n, 0);
                         double dt = (double)(trace_now_us() - t0);
                         _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
                 }
@@ -196,7 +192,7 @@ static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
         pid_t pid = fork();
         if (pid == 0) {
                 prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                _exit(syscall(SYS_seccomp, 4, 0, -1) < 0 && errno == EINVAL ? 1 : 0);
+                _exit(seccomp_kernel_has_clone_filter() ? 0 : 1);
         }
         int st;
         waitpid(pid, &st, 0);

@@ -215,7 +215,7 @@ static int explain(struct opts *o, struct error *err)
         unsigned kmaj, kmin;
         _cleanup_free_ char *text = NULL;
         uint64_t args[6] = {0};
-        char hdr[512], b1[64], b2[64];
+        char hdr[512], b1[64];
 
         if (o->nrest < 1 || o->nrest > 7)
                 return error_set(err, 0,
@@ -242,15 +242,11 @@ static int explain(struct opts *o, struct error *err)
                 printf("%s%s", i > 1 ? ", " : "", o->rest[i]);
         printf(") is system call %d on %s\n", nr, o->arch);
 
-        /* which rule decides: an unconditional rule, else the first whose conditions hold */
-        const struct profile_rule *decided = NULL;
+        /* each rule that names it, and the one that decides (profile_decide) */
         bool named = false;
         for (size_t i = 0; i < p.n; i++) {
                 const struct profile_rule *r = &p.rules[i];
-                bool has = false;
-                for (size_t j = 0; j < r->nnames; j++)
-                        has |= !strcmp(r->names[j], name);
-                if (!has)
+                if (!profile_rule_names(r, name))
                         continue;
                 named = true;
                 profile_rule_text(r, hdr, sizeof hdr);
@@ -259,9 +255,9 @@ static int explain(struct opts *o, struct error *err)
                        !ap ? "does not apply to this container"
                        : m ? "matches"
                            : "applies, but the arguments do not match");
-                if (ap && m && (!decided || (decided->nconds && !r->nconds)))
-                        decided = r;
         }
+        const struct profile_rule *decided =
+                profile_decide(&p, name, args, o->caps, o->arch, kmaj, kmin);
         if (decided)
                 printf("decided by line %u: %s\n", decided->line,
                        decided->allow ? "allowed" : strerrorname_np(decided->errnum));
@@ -284,9 +280,6 @@ static int explain(struct opts *o, struct error *err)
         printf("the compiled program (%zu instructions): %s\n", prog.n,
                action_text(a, b1, sizeof b1));
         printf("  the program: %s\n", how);
-        (void)b2;
-        (void)kmaj;
-        (void)kmin;
         seccomp_program_free(&prog);
         return 0;
 }

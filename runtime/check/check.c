@@ -37,6 +37,7 @@
 #include "bootline.h"
 #include "cleanup.h"
 #include "procfile.h"
+#include "seccomp.h"
 #include "idmap.h"
 #include "userns.h"
 
@@ -261,12 +262,11 @@ static int p_ambient(const void *arg, long *v)
 static int p_seccomp(const void *arg, long *v)
 {
         struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-        struct sock_fprog prog = {.len = 1, .filter = &allow};
         char line[128];
         (void)arg;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return errno;
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+        if (seccomp_load_filter(&allow, 1, 0) < 0)
                 return errno;
         FILE *f = fopen("/proc/self/status", "re");
         while (f && fgets(line, sizeof line, f))
@@ -285,12 +285,10 @@ static int p_notify(const void *arg, long *v)
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         };
-        struct sock_fprog prog = {.len = 4, .filter = f};
         (void)arg, (void)v;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return errno;
-        long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-                          &prog);
+        int fd = seccomp_load_filter(f, sizeof f / sizeof f[0], SECCOMP_FILTER_FLAG_NEW_LISTENER);
         return fd < 0 ? errno : 0;
 }
 
@@ -299,9 +297,8 @@ static int p_clone_filter(const void *arg, long *v)
         (void)arg, (void)v;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return errno;
-        /* op 4 with fd -1: EINVAL when the kernel has no such operation, EBADF when it has */
-        long r = syscall(SYS_seccomp, 4, 0, -1);
-        return r < 0 && errno == EINVAL ? EINVAL : 0;
+        /* the one place crib asks the kernel for this operation (seccomp_kernel.c) */
+        return seccomp_kernel_has_clone_filter() ? 0 : EINVAL;
 }
 
 static int p_landlock(const void *arg, long *v)

@@ -1,6 +1,7 @@
-/* bpf.h - classic BPF as seccomp uses it: run a program (for `crib seccomp explain` and the
- * tests), build crib's ENOSYS guard that goes in front of libseccomp's program, and fold the
- * program into fewer instructions. */
+/* bpf.h - classic BPF as seccomp uses it, one job a file: run a program (bpf_run.c, for `crib
+ * seccomp explain` and the tests), build crib's ENOSYS guard that goes in front of
+ * libseccomp's program (bpf_guard.c), and fold the program into fewer instructions, checked
+ * (bpf_fold.c). Pure: no system call. */
 #ifndef CRIB_BPF_H
 #define CRIB_BPF_H
 
@@ -29,5 +30,11 @@ size_t bpf_enosys_guard(const struct bpf_guard_arch *arches, size_t n, struct so
  * same answer for every input, in fewer instructions. On success *out is malloc'd. Returns 0,
  * or -1 when out of memory or the program is malformed. */
 int bpf_fold(const struct sock_filter *in, size_t n, struct sock_filter **out, size_t *outn);
+
+/* bpf_fold(), kept only when shorter and answering as `in` does for every system call number
+ * the guard `g` lets through for each of its `ng` arches (and two more), with arguments all 0,
+ * all 1 and all ones. Returns 0 with *out malloc'd, or -1 (nothing to free): keep `in`. */
+int bpf_fold_checked(const struct sock_filter *in, size_t n, const struct bpf_guard_arch *g,
+                     size_t ng, struct sock_filter **out, size_t *outn);
 
 #endif

@@ -1,4 +1,10 @@
 /* seccomp.h - seccomp programs: the built-in profiles compiled at build time, others at run time.
+ *
+ * One job a file: the profile format (seccomp_profile.h), the architectures a filter covers
+ * (seccomp_arch.c), compiling a profile with libseccomp (seccomp_compile.c), the programs
+ * built into crib and the choice between them and a compile now (seccomp_builtin.c), what the
+ * kernel offers (seccomp_kernel.c), and loading a program into the kernel (seccomp_load.c).
+ * The BPF underneath (run, guard, fold) is in bpf.h.
  */
 #ifndef CRIB_SECCOMP_H
 #define CRIB_SECCOMP_H
@@ -17,17 +23,27 @@ struct seccomp_program {
         size_t unfolded; /* the length libseccomp's program had before bpf_fold() */
 };
 
+/* seccomp_arch.c */
+
 /* The architectures a filter for native `arch` covers, as Docker's archMap: x86_64 with x86
  * and x32, aarch64 with arm, others alone. Returns the count; names[0] is the native one. */
 size_t seccomp_arches(const char *arch, const char *names[4]);
 /* The libseccomp name of the architecture crib was built for ("x86_64", "aarch64", "arm"). */
 const char *seccomp_native_arch(void);
 bool seccomp_arch_known(const char *arch);
+/* libseccomp's token (SCMP_ARCH_*, = AUDIT_ARCH_*) for a name of seccomp_arches(), 0 when
+ * crib does not know it. */
+uint32_t seccomp_arch_token(const char *arch);
+
+/* seccomp_compile.c */
 
 /* Compile `p` for a container with bounding set `caps` on native `arch`, kernel kmaj.kmin:
  * libseccomp's binary-tree program behind crib's ENOSYS guard, folded into ranges. */
 int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, unsigned kmaj,
                     unsigned kmin, struct seccomp_program *ret, struct error *err);
+void seccomp_program_free(struct seccomp_program *p);
+
+/* seccomp_builtin.c */
 
 /* A program compiled at build time (tools/seccomp-gen.c) and embedded in crib. Its key: the
  * built-in profile, the architecture crib was built for, the bounding set's intersection with
@@ -58,11 +74,23 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err);
 
+/* seccomp_kernel.c */
+
 /* The kernel's version, major.minor, from uname(2). */
 void seccomp_kernel_version(unsigned *major, unsigned *minor);
 /* 1: the kernel has seccomp filters; 0: it has not (CONFIG_SECCOMP_FILTER). */
 int seccomp_kernel_supported(void);
+/* 1: the kernel knows SECCOMP_CLONE_FILTER (seccomp op 4, proposed, not in mainline); 0: not.
+ * Asks an operation number upstream has not assigned: for `crib check` and `crib bench` only,
+ * in a throw-away process that has set no_new_privs; never on a container's way to its workload. */
+int seccomp_kernel_has_clone_filter(void);
 
-void seccomp_program_free(struct seccomp_program *p);
+/* seccomp_load.c */
+
+/* Load the program insns[0..n) as a filter of the calling thread, with SECCOMP_FILTER_FLAG_*
+ * `flags`: seccomp(SECCOMP_SET_MODE_FILTER). Returns what the kernel does (0, or a listener fd
+ * with SECCOMP_FILTER_FLAG_NEW_LISTENER), or -1 with errno. Only the system call: safe in
+ * crib's init and in a CLONE_VM child. */
+int seccomp_load_filter(const struct sock_filter *insns, size_t n, unsigned flags);
 
 #endif

@@ -8,6 +8,9 @@
  * reaches (profile_rule_applies); that is the key looked up here. The build embeds the keys
  * the levels give and the one-capability additions (tools/seccomp-gen.c says which).
  *
+ * Feature: none of the kernel's; the programs are data in crib's binary, found by their key
+ * and copied, in microseconds. libcap's cap_to_name(3) names the capabilities in the trace.
+ *
  * Anything else (a profile of one's own, a bounding set with two added capabilities) is
  * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
  * not kept. Why no cache: crib used to keep compiled programs in ~/.cache/crib

@@ -1,5 +1,8 @@
 /* seccomp_profile.c - parse crib's seccomp profile format and decide which rules apply.
- * Pure: reads a FILE *, allocates; no system calls. See seccomp_profile.h. */
+ *
+ * Feature: none of the kernel's; libcap's cap_from_name(3) for the capability names of
+ * "when cap". Pure: reads a FILE *, allocates; no system calls. See seccomp_profile.h. The
+ * built-in profiles (profiles/seccomp/) are embedded by the Makefile (seccomp-data.h). */
 #define _GNU_SOURCE
 #include "seccomp_profile.h"
 
@@ -487,6 +490,31 @@ bool profile_rule_matches(const struct profile_rule *r, const uint64_t args[6])
                         return false;
         }
         return true;
+}
+
+bool profile_rule_names(const struct profile_rule *r, const char *syscall)
+{
+        for (size_t j = 0; j < r->nnames; j++)
+                if (!strcmp(r->names[j], syscall))
+                        return true;
+        return false;
+}
+
+const struct profile_rule *profile_decide(const struct profile *p, const char *syscall,
+                                          const uint64_t args[6], uint64_t caps, const char *arch,
+                                          unsigned kmajor, unsigned kminor)
+{
+        const struct profile_rule *decided = NULL;
+        for (size_t i = 0; i < p->n; i++) {
+                const struct profile_rule *r = &p->rules[i];
+                if (!profile_rule_names(r, syscall) ||
+                    !profile_rule_applies(r, caps, arch, kmajor, kminor) ||
+                    !profile_rule_matches(r, args))
+                        continue;
+                if (!decided || (decided->nconds && !r->nconds))
+                        decided = r;
+        }
+        return decided;
 }
 
 void profile_rule_text(const struct profile_rule *r, char *buf, size_t len)

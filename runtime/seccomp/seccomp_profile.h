@@ -66,6 +66,15 @@ uint64_t profile_caps_mentioned(const struct profile *p);
 size_t profile_kernel_thresholds(const struct profile *p, unsigned ret[][2], size_t max);
 /* Does the call's argument vector satisfy every condition of the rule? */
 bool profile_rule_matches(const struct profile_rule *r, const uint64_t args[6]);
+/* Does the rule name system call `syscall`? */
+bool profile_rule_names(const struct profile_rule *r, const char *syscall);
+/* The rule that decides `syscall` with arguments `args` for a container with bounding set
+ * `caps` on `arch`, kernel kmajor.kminor: among the rules that name it, apply and whose
+ * conditions hold, an unconditional one, else the first. NULL: no rule does, the default
+ * action (or the ENOSYS guard) answers. */
+const struct profile_rule *profile_decide(const struct profile *p, const char *syscall,
+                                          const uint64_t args[6], uint64_t caps, const char *arch,
+                                          unsigned kmajor, unsigned kminor);
 /* Text of one rule's header, as the format writes it ("allow if arg0 < 38 when cap X"). */
 void profile_rule_text(const struct profile_rule *r, char *buf, size_t len);
 

@@ -168,8 +168,7 @@ static int load_init_filter(void)
                                                       (uint8_t)(N_INIT_CALLS - i), 0);
         f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
         f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-        struct sock_fprog prog = {.len = (unsigned short)n, .filter = f};
-        return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+        return seccomp_load_filter(f, n, 0);
 #else
         errno = ENOSYS; /* an architecture crib has no number table for: said in the trace */
         return -1;

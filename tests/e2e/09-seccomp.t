@@ -27,6 +27,22 @@ try() { # try SPEC CALL ARGS...: the probe's answer to one system call
 run_crib run "$T/s.ini" -- /bin/sh -c 'grep ^Seccomp: /proc/self/status | cut -f2; grep ^Seccomp: /proc/1/status | cut -f2; echo hello | tr a-z A-Z; ls / >/dev/null && echo ls-ok'
 assert_eq "$(echo $out)" "2 2 HELLO ls-ok" "Seccomp 2 for the workload and for crib's init; ordinary programs work"
 assert_eq "$(try "$T/s.ini" keyctl 0)" EPERM "keyctl: EPERM"
+
+# the load: the program goes to the kernel with SECCOMP_SET_MODE_FILTER, and nothing else is
+# asked of seccomp(2) on the way (no SECCOMP_CLONE_FILTER, op 4: upstream has not assigned it;
+# crib check asks it, once)
+run_crib run --trace "$T/s.ini"
+assert_contains "$err" "seccomp(SECCOMP_SET_MODE_FILTER, 0, {len=" "the trace shows the program loaded"
+assert_not_contains "$err" "CLONE_FILTER" "and no SECCOMP_CLONE_FILTER"
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=seccomp -o "$T/strace" "$CRIB" run "$T/s.ini" </dev/null >/dev/null 2>&1
+	ok $? "crib runs under strace"
+	calls=$(grep -c 'seccomp(' "$T/strace")
+	assert_eq "$(grep 'seccomp(' "$T/strace" | grep -v 'seccomp(SECCOMP_SET_MODE_FILTER, 0, ' | tr '\n' ' ')" "" "its $calls seccomp(2) calls are all SECCOMP_SET_MODE_FILTER with no flag"
+else
+	skip "no strace here: cannot list crib's seccomp(2) calls"
+	skip "(and their operations)"
+fi
 assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER): EPERM"
 assert_eq "$(try "$T/s.ini" mount 0 0 0 0 0)" EPERM "mount: EPERM"
 assert_eq "$(try "$T/s.ini" clone3 0 0)" ENOSYS "clone3 without CAP_SYS_ADMIN: ENOSYS (glibc falls back to clone)"

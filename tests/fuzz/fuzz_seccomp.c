@@ -1,5 +1,5 @@
-/* fuzz_seccomp - libFuzzer target: crib's seccomp profile compiler (runtime/seccomp/seccomp_profile.c,
- * runtime/seccomp/seccomp.c).
+/* fuzz_seccomp - libFuzzer target: crib's seccomp profile compiler
+ * (runtime/seccomp/seccomp_profile.c, runtime/seccomp/seccomp_compile.c).
  *
  * The input is a seccomp profile in crib's format (profiles/seccomp/default explains it).
  * profile_parse() must accept or refuse it cleanly; an accepted profile is compiled with

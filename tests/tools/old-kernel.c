@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seccomp.h"
+
 /* the x86_64, arm and arm64 numbers, where the headers are older than the calls */
 #ifndef SYS_open_tree
 #define SYS_open_tree 428
@@ -38,11 +40,10 @@ int main(int argc, char **argv)
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
         };
-        struct sock_fprog prog = {.len = sizeof f / sizeof f[0], .filter = f};
         if (argc < 2)
                 return fprintf(stderr, "usage: old-kernel PROGRAM [ARGS...]\n"), 2;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+            seccomp_load_filter(f, sizeof f / sizeof f[0], 0) < 0)
                 return fprintf(stderr, "old-kernel: seccomp: %s\n", strerror(errno)), 1;
         execv(argv[1], argv + 1);
         fprintf(stderr, "old-kernel: %s: %s\n", argv[1], strerror(errno));

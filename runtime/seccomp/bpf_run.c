@@ -1,5 +1,11 @@
-/* bpf.c - a classic BPF interpreter for seccomp programs (bpf(4)-style "a dozen opcodes"),
- * and the ENOSYS guard crib puts in front of libseccomp's program. Pure. */
+/* bpf_run.c - run a seccomp program on one system call, as the kernel would. Pure.
+ *
+ * Kernel feature: classic BPF as seccomp(2) runs it (Documentation/networking/filter.rst, the
+ * "a dozen opcodes" of bpf(4)): an accumulator, an index register, 16 words of scratch memory,
+ * loads from struct seccomp_data, jumps forward only, and a return value that is the action.
+ * The kernel is never asked: `crib seccomp explain` answers with it, the folded program is
+ * checked against the unfolded one with it (bpf_fold.c), and the tests compare programs with it.
+ */
 #include "bpf.h"
 
 #include <errno.h>
@@ -125,79 +131,4 @@ uint32_t bpf_run(const struct sock_filter *prog, size_t n, const struct seccomp_
                 }
         }
         return SECCOMP_RET_KILL_PROCESS; /* fell off the end */
-}
-
-/*
- * The guard, for each arch of the filter (x32 shares x86_64's audit arch, with bit 30 set in
- * the number):
- *
- *         ld  [arch]
- *         jeq ARCH_1, sec_1            one line per arch
- *         ...
- *         ja  profile                  an arch we do not know: the profile decides
- *   sec_i: ld  [nr]
- *         (x86_64 with x32)  jge 0x40000000, x32_i
- *         (arm)              jge 0x0f0000, profile     ARM-private calls: the profile decides
- *         jgt MAX_i, enosys
- *         ja  profile
- *   x32_i: jgt MAX_X32_i, enosys
- *         ja  profile
- *   enosys: ret ERRNO(ENOSYS)
- *   profile: ...libseccomp's program...
- */
-size_t bpf_enosys_guard(const struct bpf_guard_arch *arches, size_t n, struct sock_filter *out)
-{
-        size_t secstart[8], seclen[8], pos;
-        if (n > 8)
-                n = 8;
-        for (size_t i = 0; i < n; i++)
-                seclen[i] = 3 + (arches[i].max_x32 ? 3 : 0) + (arches[i].private_from ? 1 : 0);
-        pos = 1 + n + 1;
-        for (size_t i = 0; i < n; i++) {
-                secstart[i] = pos;
-                pos += seclen[i];
-        }
-        size_t enosys = pos, profile = pos + 1, k = 0;
-
-#define AT(idx, target) ((unsigned char)((target) - (idx)-1))
-        out[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                                offsetof(struct seccomp_data, arch));
-        for (size_t i = 0; i < n; i++, k++)
-                out[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-                                                      arches[i].audit_arch, AT(k, secstart[i]), 0);
-        out[k] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, (uint32_t)(profile - k - 1));
-        k++;
-        for (size_t i = 0; i < n; i++) {
-                const struct bpf_guard_arch *g = &arches[i];
-                size_t x32 = secstart[i] + 4; /* when present: after ld, jge, jgt, ja */
-                out[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                                        offsetof(struct seccomp_data, nr));
-                if (g->max_x32) {
-                        out[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000,
-                                                              AT(k, x32), 0);
-                        k++;
-                }
-                if (g->private_from) {
-                        out[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-                                                              g->private_from, AT(k, profile), 0);
-                        k++;
-                }
-                out[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, g->max,
-                                                      AT(k, enosys), 0);
-                k++;
-                out[k] =
-                        (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, (uint32_t)(profile - k - 1));
-                k++;
-                if (g->max_x32) {
-                        out[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, g->max_x32,
-                                                              AT(k, enosys), 0);
-                        k++;
-                        out[k] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA,
-                                                              (uint32_t)(profile - k - 1));
-                        k++;
-                }
-        }
-        out[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
-#undef AT
-        return k;
 }

@@ -1,0 +1,46 @@
+/* seccomp_kernel.c - what the running kernel offers for seccomp, asked once where it is needed.
+ *
+ * Kernel feature: seccomp(2) (CONFIG_SECCOMP_FILTER) and uname(2). The kernel's version decides
+ * which of a profile's "when kernel >= X.Y" rules apply (profile_rule_applies); whether filters
+ * exist at all is asked with a NULL program, which the kernel refuses before it loads anything.
+ * Nothing here loads a filter (seccomp_load.c does) or changes the calling process.
+ *
+ * Where it is asked: the kernel version and filter support when the plan is made, in the
+ * parent. Operations the kernel may or may not have (SECCOMP_CLONE_FILTER, below) only by
+ * `crib check` and `crib bench`, never on a container's way to its workload.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "seccomp.h"
+
+void seccomp_kernel_version(unsigned *major, unsigned *minor)
+{
+        struct utsname u;
+        *major = *minor = 0;
+        if (uname(&u) == 0)
+                sscanf(u.release, "%u.%u", major, minor);
+}
+
+int seccomp_kernel_supported(void)
+{
+        /* with a NULL program: EFAULT when filters exist, EINVAL (or ENOSYS) when not */
+        long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL);
+        return r < 0 && errno == EFAULT;
+}
+
+/* SECCOMP_CLONE_FILTER: proposed in September 2025 (copy a filter from a template process
+ * through a pidfd), not in mainline as of 6.18; seccomp_load.c says how crib would use it */
+#define SECCOMP_CLONE_FILTER 4
+
+int seccomp_kernel_has_clone_filter(void)
+{
+        /* fd -1: EINVAL when the kernel has no such operation, EBADF when it has */
+        long r = syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, -1);
+        return !(r < 0 && errno == EINVAL);
+}
