@@ -134,7 +134,8 @@ HOST_PKG_CONFIG ?= pkg-config
 SECCOMP_ARCH    ?= $(patsubst i%86,x86,$(patsubst arm%,arm,$(patsubst powerpc64le,ppc64le,\
                    $(firstword $(subst -, ,$(shell $(CC) -dumpmachine))))))
 SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c seccomp_arch.c \
-                   seccomp_compile.c bpf_run.c bpf_guard.c bpf_fold.c words.c error.c),$(RUNTIME_SRC))
+                   seccomp_compile.c bpf_run.c bpf_guard.c bpf_fold.c words.c error.c capname.c),\
+                   $(RUNTIME_SRC))
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) $(INCLUDES) \

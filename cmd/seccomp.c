@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <unistd.h>
 
 #include "bpf.h"
+#include "capname.h"
 #include "cleanup.h"
 #include "seccomp.h"
 #include "seccomp_profile.h"
@@ -47,12 +47,8 @@ static int parse_caps(const char *list, uint64_t *ret, struct error *err)
         *ret = 0;
         snprintf(buf, sizeof buf, "%s", list);
         for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                char name[64];
-                cap_value_t v;
-                snprintf(name, sizeof name, "%s%s", strncasecmp(t, "cap_", 4) ? "cap_" : "", t);
-                for (char *p = name; *p; p++)
-                        *p = (char)tolower((unsigned char)*p);
-                if (cap_from_name(name, &v) < 0 || v < 0 || v > 63)
+                int v = capname_parse(t);
+                if (v < 0)
                         return error_set(err, 0, "unknown capability '%s' in --caps", t);
                 *ret |= 1ULL << v;
         }

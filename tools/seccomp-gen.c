@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 
+#include "capname.h"
 #include "seccomp.h"
 #include "seccomp_profile.h"
 
@@ -62,14 +62,10 @@ static uint64_t level_caps(const char *path)
                 found = true;
                 for (char *w = strtok_r(strchr(s, '=') + 1, " \t\n", &save); w;
                      w = strtok_r(NULL, " \t\n", &save)) {
-                        char name[64];
-                        cap_value_t v;
                         if (!strcmp(w, "none"))
                                 continue;
-                        snprintf(name, sizeof name, "cap_%s", w);
-                        for (char *p = name; *p; p++)
-                                *p = (char)tolower((unsigned char)*p);
-                        if (cap_from_name(name, &v) < 0 || v < 0 || v > 63)
+                        int v = capname_parse(w);
+                        if (v < 0)
                                 die("unknown capability in the level file", w);
                         caps |= 1ULL << v;
                 }

@@ -9,7 +9,7 @@
  * the levels give and the one-capability additions (tools/seccomp-gen.c says which).
  *
  * Feature: none of the kernel's; the programs are data in crib's binary, found by their key
- * and copied, in microseconds. libcap's cap_to_name(3) names the capabilities in the trace.
+ * and copied, in microseconds. capname.c names the capabilities in the trace.
  *
  * Anything else (a profile of one's own, a bounding set with two added capabilities) is
  * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
@@ -28,8 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 
+#include "capname.h"
 #include "seccomp.h"
 #include "trace.h"
 
@@ -71,28 +71,6 @@ const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const ch
         return NULL;
 }
 
-/* "SYS_CHROOT SYS_PTRACE", or "none"; cut short when `buf` is full */
-static void cap_names(uint64_t caps, char *buf, size_t len)
-{
-        size_t u = 0;
-        buf[0] = '\0';
-        for (int c = 0; c < 64; c++) {
-                if (!(caps & (1ULL << c)))
-                        continue;
-                char *n = cap_to_name((cap_value_t)c);
-                const char *cn = n && !strncmp(n, "cap_", 4) ? n + 4 : "?";
-                int w = snprintf(buf + u, len - u, "%s%s", u ? " " : "", cn);
-                cap_free(n);
-                if (w < 0 || (size_t)w >= len - u)
-                        break;
-                for (size_t i = u; i < u + (size_t)w; i++)
-                        buf[i] = (char)toupper((unsigned char)buf[i]);
-                u += (size_t)w;
-        }
-        if (!u)
-                snprintf(buf, len, "none");
-}
-
 int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err)
@@ -114,7 +92,7 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                         ret->n = b->n;
                         ret->unfolded = b->unfolded;
                         uint64_t took = trace_now_us() - t0;
-                        cap_names(b->caps, names, sizeof names);
+                        capname_list(b->caps, " ", names, sizeof names);
                         snprintf(how, howlen,
                                  "built-in program compiled at build time (profile %s on %s, "
                                  "capabilities the profile tests: %s, kernel thresholds "
@@ -138,7 +116,7 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
         profile_free(&prof);
         if (r < 0)
                 return error_wrap(err, "seccomp profile '%s'", label);
-        cap_names(caps, names, sizeof names);
+        capname_list(caps, " ", names, sizeof names);
         snprintf(how, howlen,
                  "compiled at run time in %llu us with libseccomp (%zu instructions, folded to "
                  "%zu): %s (capabilities: %s)",

@@ -1,8 +1,8 @@
 /* seccomp_profile.c - parse crib's seccomp profile format and decide which rules apply.
  *
- * Feature: none of the kernel's; libcap's cap_from_name(3) for the capability names of
- * "when cap". Pure: reads a FILE *, allocates; no system calls. See seccomp_profile.h. The
- * built-in profiles (profiles/seccomp/) are embedded by the Makefile (seccomp-data.h). */
+ * Feature: none of the kernel's; capname.c for the capability names of "when cap". Pure: reads a
+ * FILE *, allocates; no system calls. See seccomp_profile.h. The built-in profiles
+ * (profiles/seccomp/) are embedded by the Makefile (seccomp-data.h). */
 #define _GNU_SOURCE
 #include "seccomp_profile.h"
 
@@ -10,8 +10,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 
+#include "capname.h"
 #include "cleanup.h"
 #include "words.h"
 
@@ -75,12 +75,8 @@ static int number(const char *s, uint64_t *ret)
 
 static int cap_bit(const char *name, uint64_t *bits)
 {
-        char buf[64];
-        cap_value_t v;
-        snprintf(buf, sizeof buf, "cap_%s", name);
-        for (char *p = buf; *p; p++)
-                *p = (char)tolower((unsigned char)*p);
-        if (cap_from_name(buf, &v) < 0 || v < 0 || v > 63)
+        int v = capname_parse(name);
+        if (v < 0)
                 return -1;
         *bits |= 1ULL << v;
         return 0;
@@ -543,12 +539,8 @@ void profile_rule_text(const struct profile_rule *r, char *buf, size_t len)
                 PUT(" when %scap", pass ? "not " : "");
                 for (int c = 0; c < 64; c++)
                         if (caps & (1ULL << c)) {
-                                char *n = cap_to_name((cap_value_t)c);
-                                const char *cn = n && !strncmp(n, "cap_", 4) ? n + 4 : "?";
-                                PUT(" ");
-                                for (; *cn; cn++)
-                                        PUT("%c", toupper((unsigned char)*cn));
-                                cap_free(n);
+                                const char *cn = capname_of(c);
+                                PUT(" %s", cn ? cn : "?");
                         }
         }
         if (r->nin) {
