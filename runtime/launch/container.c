@@ -45,8 +45,16 @@
 #include "sync.h"
 #include "userns.h"
 
-static const int forwarded_signals[] = {SIGTERM, SIGINT,  SIGHUP,  SIGQUIT,
-                                        SIGUSR1, SIGUSR2, SIGWINCH};
+/* The signals crib passes on: from the parent to the setup process, from crib's init to the
+ * workload (init.c). The one list of them. */
+static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
+
+void forwarded_signals(sigset_t *ret)
+{
+        sigemptyset(ret);
+        for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+                sigaddset(ret, forwarded[i]);
+}
 
 struct relay {
         int master;      /* the container's pty, or -1 */
@@ -374,9 +382,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 return error_set(err, errno, "cannot create the sync socket");
         r.chan.fd = sv[0];
 
-        sigemptyset(&set);
-        for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
-                sigaddset(&set, forwarded_signals[i]);
+        forwarded_signals(&set);
         sigaddset(&set, SIGCHLD);
         sigprocmask(SIG_BLOCK, &set, &old);
         _cleanup_close_ int sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);

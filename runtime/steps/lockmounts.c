@@ -25,8 +25,9 @@
  * runs no code it did not run before. The child opens /proc/PID/uid_map of the workload's
  * process, which must be dumpable for that instant (no code of the workload exists yet).
  *
- * Where it sits: first in the workload's process, after every mount of the setup, while the
- * process still holds every capability of the container's namespace.
+ * Where it sits: first row of the workload's table (steps.c), in the workload's process, after
+ * every mount of the setup, while the process still holds every capability of the container's
+ * namespace.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -116,6 +117,6 @@ int step_lock_mounts(struct child *c, struct error *err)
                                  "cannot write the id maps of the workload's own "
                                  "user namespace");
         if (p->nest_flags & CLONE_NEWNET)
-                return step_loopback(c, err);
+                return netns_loopback_up(c, err);
         return 0;
 }
