@@ -29,7 +29,7 @@ args = /bin/true
 EOF2
 run_crib run --trace "$T/t.ini"
 assert_eq "$rc" 0 "--trace runs"
-assert_contains "$err" "crib: trace: parent: clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID" "clone flags"
+assert_contains "$err" "crib: trace:   clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID" "clone flags"
 if [ "$ROLE" = root ]; then
 	wantmap="0 $(root_range uid)"
 else
@@ -53,6 +53,12 @@ assert_eq "$(tail -n +$((split + 1)) "$T/steps" | cut -d' ' -f3 | sort -u)" "2" 
 assert_eq "$(sed -n "$((split + 1))s/^[0-9]* [0-9]* [0-9]* //p" "$T/steps")" "lock the mounts in a user namespace of the workload's own" "the workload's table starts by locking the mounts"
 times=$(echo "$err" | grep -c 'crib: trace:   done in [0-9]* us')
 assert_eq "$times" $((total - 1)) "each step but exec reports its time in microseconds"
+# the parent's steps, numbered the same way; the container's steps run while the parent
+# follows it
+echo "$err" | sed -n 's/^crib: trace: parent: step *\([0-9]*\)\/\([0-9]*\)  \(.*\)$/\1 \2 \3/p' >"$T/parent"
+ptotal=$(sed -n '1s/^[0-9]* \([0-9]*\) .*/\1/p' "$T/parent")
+assert_eq "$(cut -d' ' -f1 "$T/parent" | tr '\n' ' ')" "$(seq "$ptotal" | tr '\n' ' ')" "all $ptotal steps of the parent are shown, numbered 1 to $ptotal in order"
+assert_eq "$(echo "$err" | grep -e '^crib: trace: parent: step' -e '^crib: trace: step' | grep -B1 '^crib: trace: step  1/' | sed 's/^crib: trace: parent: step *[0-9]*\/[0-9]*  //;1q')" "follow the container" "the container's steps run while the parent follows it"
 # init = no: the setup process runs the workload's table itself, and starts no init
 spec "$T/noinit.ini" <<'EOF2'
 [process]
