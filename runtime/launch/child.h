@@ -1,8 +1,14 @@
-/* child.h - the state of the container's setup process, shared by the step files.
+/* child.h - the state of the container's setup and workload processes, shared by the step
+ * files.
  *
  * The setup process is the clone(2) child: pid 1 of the new pid namespace when there is one.
- * It reads the plan, makes system calls, and reports through the sync channel; it never
- * allocates beyond its stack and never prints.
+ * It runs the setup table (steps.c), then starts the workload's process, which runs the
+ * workload's table and execs (with init = no it runs that table itself). Both read the plan,
+ * make system calls, and report through the sync channel; they never print. They keep what
+ * they build on their stacks or in static storage, with one exception: on a kernel without
+ * close_range(2) (before Linux 5.9) the close-on-exec step lists /proc/self/fd with
+ * opendir(3), which allocates. Memory is not shared with crib (a fork), and the workload's
+ * process shares the setup's (clone(CLONE_VM)) only while the setup process waits (init.c).
  */
 #ifndef CRIB_CHILD_H
 #define CRIB_CHILD_H
@@ -37,14 +43,43 @@ struct child {
         int rootfs_tree;    /* the idmapped rootfs from the parent (SYNC_ROOTFS), or -1 */
         int init_ready;     /* the workload's ends of the pipes to crib's init (init.c) */
         int init_go;
-        size_t step; /* the step running, and when it started */
-        uint64_t step_start;
+        size_t step;         /* the step running (1 to nsteps, across both tables) */
+        size_t nsteps;       /* how many steps this container's setup has */
+        uint64_t step_start; /* when the step running started (for the trace) */
+        const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (steps.c) */
 };
 
-/* Child: run the setup steps and exec the workload; never returns. */
+/* One step of a table: its name as --trace prints it, and the function that runs it. */
+struct step {
+        const char *name;
+        int (*run)(struct child *c, struct error *err);
+};
+/* A table of steps (steps.c), run in order by one process. */
+struct table {
+        const struct step *steps;
+        size_t n;
+};
+
+/* The signals crib passes on to the workload: the parent blocks them before the clone and
+ * forwards them to the setup process, crib's init forwards them to the workload (container.c).
+ * Fills `ret` with them. */
+void forwarded_signals(sigset_t *ret);
+
+/* Child: run the setup table, then the workload's table (in a process of its own when crib's
+ * init stays as pid 1), and exec the workload; never returns. */
 _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct launch_fds *fds);
-/* Child: run the steps from index `from` on (the workload's process, from crib's init). */
-_Noreturn void run_steps(struct child *c, size_t from);
+/* Child: run every step of `t` in this process, in order; a step that fails reports its error
+ * to the parent and ends the process. Returns after the last step. */
+void steps_run(struct child *c, const struct table *t);
+/* Child: trace the end of the step running, with its time. */
+void step_done(struct child *c);
+/* Child: the step running failed: send `err` to the parent and exit (125, or 126/127 for an
+ * exec that failed). */
+_Noreturn void step_failed(struct child *c, const struct error *err);
+/* Child, init.c: the setup process, after its table (init = yes). Start the workload's process,
+ * which runs `workload` and execs; this process stays as crib's init, pid 1, and never returns.
+ * Returns -1 only when the workload's process cannot be started. */
+int init_start(struct child *c, const struct table *workload, struct error *err);
 
 /* Child: apply ro/nosuid/nodev/noexec (MS_* in `flags`) to the mount on `path` (inside the
  * rootfs when rootfd >= 0, else an absolute path), to its submounts too when `recursive`. */
@@ -58,21 +93,24 @@ int mounts_rootfs_replaced(const char *rootfs, struct error *err);
 /* Child: send a warning for the parent to print. */
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
-/* The steps, one mechanism per file (see the table in steps.c). Each runs in the child. */
-int step_id_maps(struct child *c, struct error *err);         /* steps.c */
-int step_become_root(struct child *c, struct error *err);     /* creds.c */
-int step_parent_death(struct child *c, struct error *err);    /* creds.c */
-int step_mounts_private(struct child *c, struct error *err);  /* mounts.c */
-int step_bind_rootfs(struct child *c, struct error *err);     /* mounts.c */
-int step_mounts(struct child *c, struct error *err);          /* mounts.c */
-int step_pivot_root(struct child *c, struct error *err);      /* pivot.c */
-int step_hide_paths(struct child *c, struct error *err);      /* paths.c */
-int step_readonly_root(struct child *c, struct error *err);   /* pivot.c */
-int step_hostname(struct child *c, struct error *err);        /* uts.c */
-int step_loopback(struct child *c, struct error *err);        /* netns.c */
+/* The steps, one mechanism per file (see the tables in steps.c): the setup's, then the
+ * workload's. */
+int step_id_maps(struct child *c, struct error *err);        /* steps.c */
+int step_become_root(struct child *c, struct error *err);    /* creds.c */
+int step_parent_death(struct child *c, struct error *err);   /* creds.c */
+int step_mounts_private(struct child *c, struct error *err); /* mounts.c */
+int step_bind_rootfs(struct child *c, struct error *err);    /* mounts.c */
+int step_mounts(struct child *c, struct error *err);         /* mounts.c */
+int step_pivot_root(struct child *c, struct error *err);     /* pivot.c */
+int step_hide_paths(struct child *c, struct error *err);     /* paths.c */
+int step_readonly_root(struct child *c, struct error *err);  /* pivot.c */
+int step_hostname(struct child *c, struct error *err);       /* uts.c */
+int step_loopback(struct child *c, struct error *err);       /* netns.c */
+/* Child: bring up `lo` in the network namespace we are in (the step above, and the workload's
+ * own namespace in lockmounts.c). */
+int netns_loopback_up(struct child *c, struct error *err);    /* netns.c */
 int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
 int step_seccomp(struct child *c, struct error *err);         /* seccomp_load.c */
-int step_start_init(struct child *c, struct error *err);      /* init.c */
 int step_lock_mounts(struct child *c, struct error *err);     /* lockmounts.c */
 int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
 int step_bounding_set(struct child *c, struct error *err);    /* caps.c */

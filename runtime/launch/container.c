@@ -5,15 +5,11 @@
  * separate stack, as bubblewrap does); signalfd(2) to take the forwarded signals and SIGCHLD in
  * one poll(2) loop with the sync socket and the terminal.
  *
- * The parent's steps, in order:
- *   1. socketpair(SOCK_SEQPACKET)         the sync channel (sync.h)
- *   2. block the forwarded signals         they are read from a signalfd, and the child starts
- *                                          with them blocked, so none is lost during setup
- *   3. clone(CLONE_NEW*)                   the child runs the step table (steps.c)
- *   4. write the id maps                   userns.c
- *   5. send GO                             the child goes on with its setup
- *   6. loop until the child exits          trace/warning/error messages, the pty master,
- *                                          signals to forward, terminal bytes to relay
+ * The parent's steps are a table, like the child's (steps.c): parent_steps at the end of this
+ * file, run in order by container_run, each printed by --trace. Until the clone they prepare
+ * what the setup process needs from its first instruction; then they answer what it waits for
+ * (its id maps, the idmapped rootfs, GO), and follow it until the container exits: its trace,
+ * warnings and error over the sync socket, the terminal, the signals to forward.
  */
 #define _GNU_SOURCE
 #include "container.h"
@@ -45,8 +41,16 @@
 #include "sync.h"
 #include "userns.h"
 
-static const int forwarded_signals[] = {SIGTERM, SIGINT,  SIGHUP,  SIGQUIT,
-                                        SIGUSR1, SIGUSR2, SIGWINCH};
+/* The signals crib passes on: from the parent to the setup process, from crib's init to the
+ * workload (init.c). The one list of them. */
+static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
+
+void forwarded_signals(sigset_t *ret)
+{
+        sigemptyset(ret);
+        for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+                sigaddset(ret, forwarded[i]);
+}
 
 struct relay {
         int master;      /* the container's pty, or -1 */
@@ -131,12 +135,19 @@ static void emit_hook(void *ctx, const char *line)
                 h->trace(h->ctx, line);
 }
 
+/* The parent's state, from its first step to its last. */
 struct run {
         const struct plan *plan;
         const struct container_hooks *hooks;
         struct trace trace;
-        struct sync_chan chan;
-        pid_t pid;
+        struct sync_chan chan; /* our end of the sync socket */
+        int child_end;         /* the setup process's end, until the clone, or -1 */
+        int sigfd;             /* the forwarded signals and SIGCHLD, or -1 */
+        bool blocked;          /* they are blocked; `old` is the mask to restore */
+        sigset_t old;
+        struct launch_fds fds; /* what we open for the setup process */
+        int here, rootfd;      /* our working directory and the rootfs, until the clone */
+        pid_t pid;             /* the setup process (crib's init when init = yes), or -1 */
         bool exec_seen, have_error, reaped;
         int status;
         struct error child_err;
@@ -356,107 +367,221 @@ static void kill_leftovers(struct run *r)
                                               "kept forking; some may still be running");
 }
 
+/* Parent: the sync channel; the setup process's end goes along with the clone. */
+static int open_sync(struct run *r, struct error *err)
+{
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return error_set(err, errno, "cannot create the sync socket");
+        r->chan.fd = sv[0];
+        r->child_end = sv[1];
+        trace_line(&r->trace, "  socketpair(AF_UNIX, SOCK_SEQPACKET) = [%d, %d]", sv[0], sv[1]);
+        return 0;
+}
+
+/* Parent: the forwarded signals and SIGCHLD, blocked and read from a signalfd. */
+static int block_signals(struct run *r, struct error *err)
+{
+        sigset_t set;
+        forwarded_signals(&set);
+        sigaddset(&set, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &set, &r->old);
+        r->blocked = true;
+        r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        trace_line(&r->trace, "  sigprocmask(SIG_BLOCK); signalfd() = %d", r->sigfd);
+        if (r->sigfd < 0)
+                return error_set(err, errno, "cannot create a signalfd");
+        return 0;
+}
+
+/* Parent: without a pid namespace, what the workload leaves running comes back to us. */
+static int become_subreaper(struct run *r, struct error *err)
+{
+        if (r->plan->clone_flags & CLONE_NEWPID)
+                return 0;
+        int ret = prctl(PR_SET_CHILD_SUBREAPER, 1);
+        trace_line(&r->trace, "  prctl(PR_SET_CHILD_SUBREAPER, 1) = %d", ret);
+        if (ret < 0)
+                return error_set(err, errno, "cannot become a child subreaper");
+        return 0;
+}
+
+static int open_bind_sources(struct run *r, struct error *err)
+{
+        return launch_open(r->plan, &r->fds, err);
+}
+
+/* Parent: the child starts in the rootfs: opened once, here, checked to be the directory the
+ * plan checked, and entered by descriptor. */
+static int open_rootfs(struct run *r, struct error *err)
+{
+        const struct plan *p = r->plan;
+        r->here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        r->rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        struct stat st;
+        if (r->rootfd < 0 || fstat(r->rootfd, &st) < 0)
+                return error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
+        if (st.st_dev != p->rootfs_dev || st.st_ino != p->rootfs_ino)
+                return mounts_rootfs_replaced(p->rootfs, err);
+        if (fchdir(r->rootfd) < 0)
+                return error_set(err, errno, "cannot enter the rootfs '%s'", p->rootfs);
+        trace_line(&r->trace, "  open(\"%s\") = %d; fchdir() = 0", p->rootfs, r->rootfd);
+        return 0;
+}
+
+/* Parent: the setup process, in the new namespaces; it runs child_main (steps.c). Then back
+ * to our own working directory, and the descriptors that were for the child closed. */
+static int clone_child(struct run *r, struct error *err)
+{
+        const struct plan *p = r->plan;
+        char flagbuf[256];
+        uint64_t t0 = trace_now_us();
+        unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
+        r->pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+        if (r->pid == 0) {
+                /* the child: only the sync socket's own end comes along */
+                close(r->chan.fd);
+                close(r->sigfd);
+                child_main(p, r->child_end, &r->fds);
+        }
+        int clone_errno = errno;
+        close(r->child_end);
+        r->child_end = -1;
+        launch_close(p, &r->fds);
+        if (r->here < 0 || fchdir(r->here) < 0) {
+                if (chdir("/") < 0) /* the working directory we had is gone */
+                        trace_line(&r->trace, "  cannot return to a working directory");
+        }
+        close(r->here);
+        close(r->rootfd);
+        r->here = r->rootfd = -1;
+        trace_line(&r->trace, "  clone(%s) = %d  %llu us",
+                   trace_clone_flags(flags, flagbuf, sizeof flagbuf), (int)r->pid,
+                   (unsigned long long)(trace_now_us() - t0));
+        if (r->pid < 0)
+                return userns_clone_error(p->clone_flags, clone_errno, err);
+        return 0;
+}
+
+/* Parent: the setup process waits for its maps, unless they are our own ids alone, which it
+ * writes itself. */
+static int write_maps(struct run *r, struct error *err)
+{
+        if (r->plan->self_maps) {
+                trace_line(&r->trace, "  the id maps are our own ids: %d writes them", (int)r->pid);
+                return 0;
+        }
+        if (userns_write_maps(r->plan, r->pid, &r->trace, err) < 0 ||
+            rlimits_apply(r->plan, r->pid, &r->trace, err) < 0)
+                return -1;
+        return 0;
+}
+
+static int send_rootfs(struct run *r, struct error *err)
+{
+        if (!r->plan->idmap_rootfs || r->plan->self_maps)
+                return 0;
+        return send_idmapped_rootfs(r, err);
+}
+
+/* Parent: the setup process goes on from its first step (SYNC_GO), unless it writes its own
+ * maps and waits for nothing. */
+static int send_go(struct run *r, struct error *err)
+{
+        if (r->plan->self_maps)
+                return 0;
+        struct sync_msg go = {.type = SYNC_GO};
+        if (sync_send(&r->chan, &go, -1, err) < 0)
+                return -1;
+        trace_line(&r->trace, "  sendmsg(sync, GO) = 0");
+        return 0;
+}
+
+/* Parent: the setup's trace, warnings and error, the terminal, the signals to forward, until
+ * the container exits; then the terminal as it was. */
+static int follow(struct run *r, struct error *err)
+{
+        if (event_loop(r, r->sigfd, err) < 0)
+                return -1;
+        relay_end(&r->relay);
+        return 0;
+}
+
+static int kill_left(struct run *r, struct error *err)
+{
+        (void)err;
+        kill_leftovers(r);
+        return 0;
+}
+
+struct parent_step {
+        const char *name;
+        int (*run)(struct run *r, struct error *err);
+};
+
+/* The parent's steps, in order. Until the clone, what the setup process needs before it
+ * exists; from the clone on, one step for each thing the setup process waits for, then
+ * following it to its end. */
+static const struct parent_step parent_steps[] = {
+        /* the channel of the setup's messages (sync.h) */
+        {"create the sync socket", open_sync},
+        /* before the clone: the setup process starts with them blocked, so none sent early is
+         * lost; we take them from a signalfd, in one poll(2) with the socket and the terminal */
+        {"block the forwarded signals", block_signals},
+        /* before the clone: pid = no leaves the workload's orphans to us */
+        {"become a child subreaper", become_subreaper},
+        /* root only: a copy of each bind source, while we can still reach them all */
+        {"open the bind sources", open_bind_sources},
+        /* the setup process starts in it: the directory the plan checked, by descriptor */
+        {"open the rootfs", open_rootfs},
+        /* the setup process, in the new namespaces: it runs the tables of steps.c */
+        {"clone the setup process", clone_child},
+        /* from outside its user namespace, where the maps can name more than our own ids */
+        {"write the id maps and limits", write_maps},
+        /* root's container on a rootfs that root owns: an idmapped mount of it, once mapped */
+        {"send the idmapped rootfs", send_rootfs},
+        /* the setup process's first step waits for this */
+        {"send GO", send_go},
+        /* until the setup process (crib's init, or the workload) exits */
+        {"follow the container", follow},
+        /* pid = no: nothing else kills what the workload left running */
+        {"kill what the workload left running", kill_left},
+};
+
 int container_run(const struct plan *p, const struct container_hooks *h, int *ret_status,
                   struct error *err)
 {
-        struct run r = {.plan = p, .hooks = h, .pid = -1, .relay = {.master = -1}};
-        struct launch_fds fds;
-        int here = -1, rootfd = -1;
-        for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
-                fds.src[i] = -1;
-        sigset_t set, old;
-        int sv[2];
-        char flagbuf[256];
+        struct run r = {
+                .plan = p,
+                .hooks = h,
+                .trace = {.on = p->trace, .emit = emit_hook, .ctx = (void *)h},
+                .chan = {.fd = -1},
+                .child_end = -1,
+                .sigfd = -1,
+                .here = -1,
+                .rootfd = -1,
+                .pid = -1,
+                .relay = {.master = -1},
+        };
+        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
         int ret = -1;
+        for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
+                r.fds.src[i] = -1;
 
-        r.trace = (struct trace){.on = p->trace, .emit = emit_hook, .ctx = (void *)h};
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-                return error_set(err, errno, "cannot create the sync socket");
-        r.chan.fd = sv[0];
-
-        sigemptyset(&set);
-        for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
-                sigaddset(&set, forwarded_signals[i]);
-        sigaddset(&set, SIGCHLD);
-        sigprocmask(SIG_BLOCK, &set, &old);
-        _cleanup_close_ int sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-        if (sigfd < 0) {
-                error_set(err, errno, "cannot create a signalfd");
-                goto out;
+        for (size_t i = 0; i < n; i++) {
+                trace_line(&r.trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
+                if (parent_steps[i].run(&r, err) < 0) {
+                        if (r.pid > 0) { /* a step after the clone: end the container */
+                                kill(r.pid, SIGKILL);
+                                while (!r.reaped && waitpid(r.pid, &r.status, 0) < 0 &&
+                                       errno == EINTR)
+                                        ;
+                                relay_end(&r.relay);
+                                kill_leftovers(&r);
+                        }
+                        goto out;
+                }
         }
-
-        /* without a pid namespace, what the workload leaves running comes back to us */
-        if (!(p->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
-                error_set(err, errno, "cannot become a child subreaper");
-                goto out;
-        }
-        if (launch_open(p, &fds, err) < 0)
-                goto out;
-        /* the child starts in the rootfs: opened once, here, and entered by descriptor */
-        here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        struct stat st;
-        if (rootfd < 0 || fstat(rootfd, &st) < 0) {
-                error_set(err, errno, "cannot open the rootfs '%s'", p->rootfs);
-                goto out;
-        }
-        if (st.st_dev != p->rootfs_dev || st.st_ino != p->rootfs_ino) {
-                mounts_rootfs_replaced(p->rootfs, err);
-                goto out;
-        }
-        if (fchdir(rootfd) < 0) {
-                error_set(err, errno, "cannot enter the rootfs '%s'", p->rootfs);
-                goto out;
-        }
-        uint64_t t0 = trace_now_us();
-        unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
-        r.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
-        if (r.pid == 0) {
-                /* the child: only the sync socket's own end comes along */
-                close(sv[0]);
-                close(sigfd);
-                child_main(p, sv[1], &fds);
-        }
-        int clone_errno = errno;
-        close(sv[1]);
-        launch_close(p, &fds);
-        if (here < 0 || fchdir(here) < 0) {
-                if (chdir("/") < 0) /* the working directory we had is gone */
-                        trace_line(&r.trace, "parent: cannot return to a working directory");
-        }
-        close(here);
-        close(rootfd);
-        here = rootfd = -1;
-        trace_line(&r.trace, "parent: clone(%s) = %d  %llu us",
-                   trace_clone_flags(flags, flagbuf, sizeof flagbuf), (int)r.pid,
-                   (unsigned long long)(trace_now_us() - t0));
-        if (r.pid < 0) {
-                userns_clone_error(p->clone_flags, clone_errno, err);
-                goto out;
-        }
-
-        if (p->self_maps) {
-                trace_line(&r.trace, "parent: the id maps are our own ids: %d writes them",
-                           (int)r.pid);
-        } else {
-                t0 = trace_now_us();
-                trace_line(&r.trace, "parent: write the id maps and limits of %d", (int)r.pid);
-                if (userns_write_maps(p, r.pid, &r.trace, err) < 0 ||
-                    rlimits_apply(p, r.pid, &r.trace, err) < 0)
-                        goto kill_child;
-                if (p->idmap_rootfs && send_idmapped_rootfs(&r, err) < 0)
-                        goto kill_child;
-                struct sync_msg go = {.type = SYNC_GO};
-                if (sync_send(&r.chan, &go, -1, err) < 0)
-                        goto kill_child;
-                trace_line(&r.trace, "parent: send GO  %llu us",
-                           (unsigned long long)(trace_now_us() - t0));
-        }
-
-        if (event_loop(&r, sigfd, err) < 0)
-                goto kill_child;
-        relay_end(&r.relay);
-        kill_leftovers(&r);
         if (r.have_error) {
                 *err = r.child_err;
                 goto out;
@@ -476,22 +601,19 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         }
         *ret_status = r.status;
         ret = 0;
-        goto out;
-
-kill_child:
-        kill(r.pid, SIGKILL);
-        while (!r.reaped && waitpid(r.pid, &r.status, 0) < 0 && errno == EINTR)
-                ;
-        relay_end(&r.relay);
-        kill_leftovers(&r);
 out:
-        launch_close(p, &fds);
-        if (here >= 0)
-                close(here);
-        if (rootfd >= 0)
-                close(rootfd);
+        launch_close(p, &r.fds);
+        if (r.here >= 0)
+                close(r.here);
+        if (r.rootfd >= 0)
+                close(r.rootfd);
         if (r.chan.fd >= 0)
                 close(r.chan.fd);
-        sigprocmask(SIG_SETMASK, &old, NULL);
+        if (r.child_end >= 0)
+                close(r.child_end);
+        if (r.sigfd >= 0)
+                close(r.sigfd);
+        if (r.blocked)
+                sigprocmask(SIG_SETMASK, &r.old, NULL);
         return ret;
 }

@@ -1,9 +1,15 @@
-/* steps.c - the container's setup, in order: one table, one line each.
+/* steps.c - the container's setup, in order: two tables, one line each, and the line that says
+ * which process runs which.
  *
- * Runs in the clone(2) child: in the new namespaces, as pid 1 of the new pid namespace when
- * there is one. It reads the plan the parent built and only makes system calls. Each step
- * lives in the file named after its kernel mechanism; the comment on each row says why the row
- * sits where it does. `crib run --trace` prints every step, the calls it makes and its time.
+ * The clone(2) child runs the setup table: in the new namespaces, as pid 1 of the new pid
+ * namespace when there is one. Then, with crib's init (init = yes, the default), it starts the
+ * workload's process, which runs the workload's table and execs, and stays as pid 1 itself
+ * (init.c); with init = no it runs the workload's table itself. See child_main at the end.
+ *
+ * Both processes read the plan the parent built and only make system calls. Each step lives in
+ * the file named after its kernel mechanism; the comment on each row says why the row sits
+ * where it does. `crib run --trace` prints every step, numbered across both tables, with the
+ * pid of the process that runs it, the calls it makes and its time.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,12 +26,10 @@
 #include "rlimits.h"
 #include "userns.h"
 
-struct step {
-        const char *name;
-        int (*run)(struct child *c, struct error *err);
-};
-
-static const struct step steps[] = {
+/* The setup: run by the clone child, in the new namespaces, as pid 1 of the new pid namespace
+ * when there is one. With crib's init (init = yes, the default) this process stays as pid 1
+ * once the table is done: it only waits, forwards signals and reaps (init.c). */
+static const struct step setup_steps[] = {
         /* until uid_map and gid_map are written we have no usable ids: the parent writes them,
          * or we do when they map only the caller's own ids */
         {"get the id maps", step_id_maps},
@@ -53,12 +57,15 @@ static const struct step steps[] = {
         {"open the terminal", step_open_terminal},
         /* before the filter, which needs it; it holds for init and the workload alike */
         {"set no_new_privs", step_no_new_privs},
-        /* before the clone, so crib's init runs under the filter too; every step below makes
-         * only calls the default profile allows */
+        /* last of the setup, so crib's init runs under the filter too; every step of the
+         * workload's table makes only calls the default profile allows */
         {"load the seccomp filter", step_seccomp},
-        /* from here on the workload's process; this one stays as pid 1 (crib's init) and
-         * waits, holding everything, until the workload's setup is done */
-        {"start crib's init as pid 1", step_start_init},
+};
+
+/* The workload's: run by the workload's process, which execs the workload at the end. With
+ * crib's init it is a new process (init.c: clone(CLONE_VM), sharing the setup's memory while
+ * init waits); with init = no, the setup process itself. */
+static const struct step workload_steps[] = {
         /* with CAP_SYS_ADMIN kept: after every mount, while we hold every capability */
         {"lock the mounts in a user namespace of the workload's own", step_lock_mounts},
         /* a session of its own; the pty as controlling terminal */
@@ -76,11 +83,22 @@ static const struct step steps[] = {
         /* last, so the workload and nothing before it runs under the profile */
         {"set the AppArmor profile for exec", step_apparmor},
         /* init gives up its capabilities, ids, descriptors and terminal before the workload's
-         * first instruction exists (init.c) */
+         * first instruction exists (init.c); nothing to wait for with init = no */
         {"wait for crib's init to let go", step_wait_init},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */
         {"exec the workload", step_exec},
 };
+
+#define TABLE(rows)                                                                                \
+        {                                                                                          \
+                rows, sizeof rows / sizeof rows[0]                                                 \
+        }
+static const struct table setup = TABLE(setup_steps);
+static const struct table workload = TABLE(workload_steps);
+
+/* The step between the tables, traced as one of its own: the setup process starts the
+ * workload's process, which runs the workload's table (init.c). */
+static const char start_init[] = "start crib's init as pid 1";
 
 static void emit_over_sync(void *ctx, const char *line)
 {
@@ -144,6 +162,74 @@ int step_id_maps(struct child *c, struct error *err)
         return not_dumpable(c, err);
 }
 
+/* Child: the fault test's hook (tests/e2e/13-faults.t). With CRIB_TEST_STOP_AT set to a step's
+ * name as --trace prints it, the child waits before that step until crib is gone (its end of
+ * the sync socket hangs up; at most 60 s), then runs the step as if crib had died just then.
+ * Honoured in every build, so the test proves the binary that ships: it only delays the setup
+ * and changes nothing it does, and whoever sets crib's environment can stop crib anyway. */
+static void test_stop_at(struct child *c, const char *name)
+{
+        if (!c->stop_at || strcmp(c->stop_at, name))
+                return;
+        trace_line(&c->trace, "  CRIB_TEST_STOP_AT: waiting for crib to go away");
+        struct pollfd pfd = {.fd = c->chan.fd, .events = 0}; /* POLLHUP is always reported */
+        int r;
+        do
+                r = poll(&pfd, 1, 60 * 1000);
+        while (r < 0 && errno == EINTR);
+}
+
+/* Child: a step begins: its number (counted across both tables), its name and our pid. */
+static void step_begin(struct child *c, const char *name)
+{
+        c->step++;
+        if (c->trace.on) { /* getpid() and the clock only for the trace */
+                c->step_start = trace_now_us();
+                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", c->step, c->nsteps, name,
+                           (int)getpid());
+        }
+        test_stop_at(c, name);
+}
+
+void step_done(struct child *c)
+{
+        if (c->trace.on)
+                trace_line(&c->trace, "  done in %llu us",
+                           (unsigned long long)(trace_now_us() - c->step_start));
+}
+
+_Noreturn void step_failed(struct child *c, const struct error *err)
+{
+        struct sync_msg m = {.type = SYNC_ERROR};
+        struct error ignored;
+        m.u.err = *err;
+        sync_send(&c->chan, &m, -1, &ignored);
+        _exit(err->kind == ERROR_EXEC_NOTFOUND ? 127 : err->kind == ERROR_EXEC_FAILED ? 126 : 125);
+}
+
+void steps_run(struct child *c, const struct table *t)
+{
+        struct error err;
+        error_clear(&err);
+        for (size_t i = 0; i < t->n; i++) {
+                step_begin(c, t->steps[i].name);
+                if (t->steps[i].run(c, &err) < 0)
+                        step_failed(c, &err);
+                step_done(c);
+        }
+}
+
+/* Child: the setup process, after its table: start the workload's process, which runs `t` and
+ * reports the end of this step; this process stays as crib's init and never returns. */
+static _Noreturn void spawn(struct child *c, const struct table *t)
+{
+        struct error err;
+        error_clear(&err);
+        step_begin(c, start_init);
+        init_start(c, t, &err); /* returns only on failure */
+        step_failed(c, &err);
+}
+
 _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct launch_fds *fds)
 {
         struct child c = {
@@ -156,60 +242,16 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .rootfs_tree = -1,
                 .rootfd = -1,
                 .init_go = -1,
+                .stop_at = getenv("CRIB_TEST_STOP_AT"),
+                .nsteps = setup.n + (plan->init ? 1 : 0) + workload.n,
         };
         c.trace.ctx = &c;
-        sigemptyset(&c.forwarded);
-        for (const int *s =
-                     (const int[]){SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0};
-             *s; s++)
-                sigaddset(&c.forwarded, *s);
+        forwarded_signals(&c.forwarded);
 
-        run_steps(&c, 0);
-}
-
-/* Child: the fault test's hook (tests/e2e/13-faults.t). With CRIB_TEST_STOP_AT set to a step's
- * name as --trace prints it, the child waits before that step until crib is gone (its end of
- * the sync socket hangs up; at most 60 s), then runs the step as if crib had died just then.
- * Honoured in every build, so the test proves the binary that ships: it only delays the setup
- * and changes nothing it does, and whoever sets crib's environment can stop crib anyway. */
-static void test_stop_at(struct child *c, const char *stop_at, size_t i)
-{
-        if (!stop_at || strcmp(stop_at, steps[i].name))
-                return;
-        trace_line(&c->trace, "  CRIB_TEST_STOP_AT: waiting for crib to go away");
-        struct pollfd pfd = {.fd = c->chan.fd, .events = 0}; /* POLLHUP is always reported */
-        int r;
-        do
-                r = poll(&pfd, 1, 60 * 1000);
-        while (r < 0 && errno == EINTR);
-}
-
-_Noreturn void run_steps(struct child *c, size_t from)
-{
-        const size_t n = sizeof steps / sizeof steps[0];
-        const char *stop_at = getenv("CRIB_TEST_STOP_AT");
-        struct error err;
-        error_clear(&err);
-        for (size_t i = from; i < n; i++) {
-                c->step = i;
-                if (c->trace.on) { /* getpid() and the clock only for the trace */
-                        c->step_start = trace_now_us();
-                        trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", i + 1, n,
-                                   steps[i].name, (int)getpid());
-                }
-                test_stop_at(c, stop_at, i);
-                if (steps[i].run(c, &err) < 0) {
-                        struct sync_msg m = {.type = SYNC_ERROR};
-                        struct error ignored;
-                        m.u.err = err;
-                        sync_send(&c->chan, &m, -1, &ignored);
-                        _exit(err.kind == ERROR_EXEC_NOTFOUND ? 127
-                              : err.kind == ERROR_EXEC_FAILED ? 126
-                                                              : 125);
-                }
-                if (c->trace.on)
-                        trace_line(&c->trace, "  done in %llu us",
-                                   (unsigned long long)(trace_now_us() - c->step_start));
-        }
-        _exit(125); /* not reached: the last step execs or fails */
+        steps_run(&c, &setup);
+        if (plan->init)
+                spawn(&c, &workload); /* the workload's process runs it; this one is pid 1 */
+        else
+                steps_run(&c, &workload); /* init = no: this process is the workload's */
+        _exit(125);                       /* not reached: the last step execs or fails */
 }

@@ -44,8 +44,8 @@ int step_become_root(struct child *c, struct error *err)
 }
 
 /* Child: make the kernel kill us when our parent dies, then check it is still there (it could
- * have died just before). */
-int step_parent_death(struct child *c, struct error *err)
+ * have died just before). The setup's step, and again after each change of ids. */
+static int parent_death(struct child *c, struct error *err)
 {
         int r = prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         trace_line(&c->trace, "  prctl(PR_SET_PDEATHSIG, SIGKILL) = %d", r);
@@ -57,7 +57,13 @@ int step_parent_death(struct child *c, struct error *err)
         return 0;
 }
 
-/* Child: the workload's process, just before exec. */
+/* Child: the setup process, once it is root in the user namespace. */
+int step_parent_death(struct child *c, struct error *err)
+{
+        return parent_death(c, err);
+}
+
+/* Child: the workload's process, the last change of ids before exec. */
 int step_switch_user(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
@@ -76,7 +82,7 @@ int step_switch_user(struct child *c, struct error *err)
         if (r < 0)
                 return error_set(err, errno, "cannot switch to uid %u", p->uid);
         /* the change of credentials cleared the parent-death signal */
-        return step_parent_death(c, err);
+        return parent_death(c, err);
 }
 
 /* Child: the workload's process, as the container user, so cwd is checked with its rights. */

@@ -4,11 +4,11 @@
  * Kernel features: pid namespaces (pid_namespaces(7)). The first process of a new pid namespace
  * is its init: orphans are reparented to it and must be reaped, and signals without a handler
  * do not reach it. A workload rarely expects that, so crib's init, the setup process itself,
- * starts the workload's process and stays as pid 1: it forwards SIGTERM, SIGINT, SIGHUP, SIGQUIT,
- * SIGUSR1, SIGUSR2 and SIGWINCH to the workload, reaps every child, and exits with the workload's
- * status (128+N when a signal N killed it). When pid 1 exits the kernel kills everything left in
- * the namespace. Without a pid namespace (pid = no) it becomes a child subreaper
- * (PR_SET_CHILD_SUBREAPER) to reap the same orphans.
+ * starts the workload's process and stays as pid 1: it forwards the signals crib forwards
+ * (forwarded_signals(), container.c) to the workload, reaps every child, and exits with the
+ * workload's status (128+N when a signal N killed it). When pid 1 exits the kernel kills
+ * everything left in the namespace. Without a pid namespace (pid = no) it becomes a child
+ * subreaper (PR_SET_CHILD_SUBREAPER) to reap the same orphans.
  *
  * The forwarded signals are blocked from the start of the setup (the parent blocks them before
  * clone), so one sent early waits instead of being lost, and sigwaitinfo(2) takes them here.
@@ -37,8 +37,9 @@
  *                  calls the loop below makes (waiting, reaping, kill, exit), whoever asks
  *                  init to make them (a ptrace(2) tracer included)
  *
- * The workload's process starts with clone(CLONE_VM) on its own stack, sharing init's memory
- * (no copy: a fork here cost ~250 us). It runs the rest of the setup, then waits on a pipe;
+ * The setup process runs the setup table (steps.c), then init_start below. The workload's
+ * process starts with clone(CLONE_VM) on its own stack, sharing init's memory (no copy: a fork
+ * here cost ~250 us). It runs the workload's table, and before its exec waits on a pipe;
  * init, woken by the other pipe, gives everything up and lets the workload exec. The two never
  * run at the same time until the exec, so they never use the shared memory (errno included)
  * at once.
@@ -228,14 +229,16 @@ static int init_let_go(struct child *c, int keep, struct error *err)
 }
 
 /* The pipes between init and the workload's process: `ready` (workload -> init: the setup is
- * done) and `go` (init -> workload: init has let go). Each side keeps its own ends. */
+ * done) and `go` (init -> workload: init has let go). Each side keeps its own ends. And the
+ * table the workload's process runs. */
 struct handshake {
         int ready[2], go[2];
+        const struct table *workload;
 };
 static struct handshake hs;
 
 /* The workload's process starts here, on its own stack, in the memory of crib's init (which
- * waits until it says it is ready): it reports the step and runs the rest. */
+ * waits until it says it is ready): it reports the end of init's step and runs its table. */
 static int workload_start(void *arg)
 {
         struct child *c = arg;
@@ -247,30 +250,28 @@ static int workload_start(void *arg)
         c->init_ready = hs.ready[1];
         c->init_go = hs.go[0];
         /* only the workload's process reports from here on, until it says it is ready */
-        if (c->trace.on) {
+        if (c->trace.on)
                 trace_line(&c->trace,
                            "  clone(CLONE_VM) = %d (the workload; crib's init stays as pid %d)",
                            (int)getpid(), (int)getppid());
-                trace_line(&c->trace, "  done in %llu us",
-                           (unsigned long long)(trace_now_us() - c->step_start));
-        }
-        run_steps(c, c->step + 1);
+        step_done(c);
+        steps_run(c, hs.workload);
+        _exit(125); /* not reached: the table's last step execs or fails */
 }
 
-/* Child: the setup process, after the mounts, the terminal and the filter are in place. The
- * rest of the steps run in the workload's process; the setup process itself becomes init and
- * never returns. */
-int step_start_init(struct child *c, struct error *err)
+/* Child: the setup process, after the setup table (steps.c: child_main), so the mounts, the
+ * terminal and the filter are in place. The workload's table runs in the new process; this one
+ * becomes crib's init and never returns, or returns -1 before there is a workload's process. */
+int init_start(struct child *c, const struct table *workload, struct error *err)
 {
         /* the workload's stack, used by that process alone */
         static char stack[256 * 1024] __attribute__((aligned(16)));
         const struct plan *p = c->plan;
-        if (!p->init)
-                return 0;
         if (!(p->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
                 return error_set(err, errno, "cannot become a child subreaper");
         if (pipe2(hs.ready, O_CLOEXEC) < 0 || pipe2(hs.go, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot create the pipes to crib's init");
+        hs.workload = workload;
         sigset_t forwarded = c->forwarded;
 #ifdef CRIB_ASAN
         __sanitizer_start_switch_fiber(NULL, stack, sizeof stack);
@@ -309,7 +310,7 @@ int step_start_init(struct child *c, struct error *err)
         init_loop(pid, &forwarded);
 }
 
-/* Child: the workload's process, after its last setup step and before exec: tell init the
+/* Child: the workload's process, after the rest of its table and before exec: tell init the
  * setup is done and wait until init has let go of everything. */
 int step_wait_init(struct child *c, struct error *err)
 {

@@ -29,8 +29,9 @@
  * euid owns the namespace, from the namespace above), and lets the child go. Then it copies
  * the mount namespace, and the others, with unshare(2). crib's init runs no new code.
  *
- * Where it sits: first in the workload's process, after every mount of the setup, while the
- * process still holds every capability of the container's namespace.
+ * Where it sits: first row of the workload's table (steps.c), in the workload's process, after
+ * every mount of the setup, while the process still holds every capability of the container's
+ * namespace.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -168,6 +169,6 @@ int step_lock_mounts(struct child *c, struct error *err)
         if (r < 0)
                 return cannot(err, e, "unshare(2)");
         if (p->nest_flags & CLONE_NEWNET)
-                return step_loopback(c, err);
+                return netns_loopback_up(c, err);
         return 0;
 }

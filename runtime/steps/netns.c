@@ -15,12 +15,17 @@
 #include "child.h"
 #include "cleanup.h"
 
-/* Child: in the new network namespace. */
+/* Child: the setup process, in the new network namespace. */
 int step_loopback(struct child *c, struct error *err)
 {
-        struct ifreq ifr;
         if (!c->plan->loopback)
                 return 0;
+        return netns_loopback_up(c, err);
+}
+
+int netns_loopback_up(struct child *c, struct error *err)
+{
+        struct ifreq ifr;
         _cleanup_close_ int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (s < 0)
                 return error_set(err, errno, "cannot open a socket to configure 'lo'");

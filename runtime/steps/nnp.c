@@ -3,7 +3,9 @@
  * Kernel feature: prctl(2) PR_SET_NO_NEW_PRIVS (Linux 3.5). With it set, setuid and setgid bits
  * and file capabilities are ignored on exec, and it is inherited by every child and can never be
  * unset. It is also what lets an unprivileged process install a seccomp filter, which is why it
- * sits just before exec, after the capabilities are final.
+ * sits in the setup table just before the filter is loaded, in the setup process, so that crib's
+ * init and the workload's process both inherit it. The steps after it may still give up
+ * capabilities and change ids; what no_new_privs stops is an exec that would raise them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,7 +13,7 @@
 
 #include "child.h"
 
-/* Child: the workload's process, as the container user, before exec. */
+/* Child: the setup process, root in the user namespace, before the seccomp filter. */
 int step_no_new_privs(struct child *c, struct error *err)
 {
         if (!c->plan->no_new_privs)

@@ -49,10 +49,10 @@ wait $crib
 trace=$("$CRIB" run --trace "$T/s.ini" -- /bin/true 2>&1 >/dev/null)
 if [ "$ROLE" = user ]; then
 	assert_contains "$trace" 'write("/proc/self/uid_map", "0 '"$me"' 1") = ok' "a map of our own uid alone: the container writes /proc/self/uid_map"
-	assert_not_contains "$trace" "parent: send GO" "and the parent has nothing to send"
+	assert_not_contains "$trace" "sendmsg(sync, GO)" "and the parent has nothing to send"
 else
 	assert_contains "$trace" "write(\"/proc/" "root's maps are written"
-	assert_contains "$trace" "parent: send GO" "by the parent (root keeps setgroups, which a self-written gid map cannot)"
+	assert_contains "$trace" "sendmsg(sync, GO)" "by the parent (root keeps setgroups, which a self-written gid map cannot)"
 fi
 
 groups_test() { # groups_test UIDMAP GIDMAP DESCRIPTION

@@ -29,7 +29,7 @@ args = /bin/true
 EOF2
 run_crib run --trace "$T/t.ini"
 assert_eq "$rc" 0 "--trace runs"
-assert_contains "$err" "crib: trace: parent: clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID" "clone flags"
+assert_contains "$err" "crib: trace:   clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID" "clone flags"
 if [ "$ROLE" = root ]; then
 	wantmap="0 $(root_range uid)"
 else
@@ -40,8 +40,33 @@ assert_contains "$err" "pivot_root(\".\", \".\") = 0" "pivot_root"
 assert_contains "$err" "mount(\"proc\", \"/proc\", \"proc\", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL) = 0" "each mount with its flags"
 assert_contains "$err" "sethostname(\"traced\") = 0" "sethostname"
 assert_contains "$err" "execve(\"/bin/true\"" "execve"
-steps=$(echo "$err" | grep -c 'crib: trace: step ')
-assert_eq "$steps" 25 "all 25 steps are shown"
+# the steps as --trace numbers them: "NUMBER TOTAL PID NAME", one line each
+echo "$err" | sed -n 's/^crib: trace: step *\([0-9]*\)\/\([0-9]*\)  \(.*\)  (pid \([0-9]*\))$/\1 \2 \4 \3/p' >"$T/steps"
+total=$(sed -n '1s/^[0-9]* \([0-9]*\) .*/\1/p' "$T/steps")
+assert_eq "$(cut -d' ' -f2 "$T/steps" | sort -u)" "$total" "every step line names the same total, $total"
+assert_eq "$(cut -d' ' -f1 "$T/steps" | tr '\n' ' ')" "$(seq "$total" | tr '\n' ' ')" "all $total steps are shown, numbered 1 to $total in order"
+# which process runs which: the setup table and the start of crib's init in pid 1, the
+# workload's table in the workload's process (pid 2: the first the pid namespace has after 1)
+split=$(grep -n " start crib's init as pid 1$" "$T/steps" | cut -d: -f1)
+assert_eq "$(head -n "$split" "$T/steps" | cut -d' ' -f3 | sort -u)" "1" "the $split steps up to starting crib's init run in the setup process, pid 1"
+assert_eq "$(tail -n +$((split + 1)) "$T/steps" | cut -d' ' -f3 | sort -u)" "2" "the $((total - split)) after it run in the workload's process, pid 2"
+assert_eq "$(sed -n "$((split + 1))s/^[0-9]* [0-9]* [0-9]* //p" "$T/steps")" "lock the mounts in a user namespace of the workload's own" "the workload's table starts by locking the mounts"
 times=$(echo "$err" | grep -c 'crib: trace:   done in [0-9]* us')
-assert_eq "$times" 24 "each step but exec reports its time in microseconds"
+assert_eq "$times" $((total - 1)) "each step but exec reports its time in microseconds"
+# the parent's steps, numbered the same way; the container's steps run while the parent
+# follows it
+echo "$err" | sed -n 's/^crib: trace: parent: step *\([0-9]*\)\/\([0-9]*\)  \(.*\)$/\1 \2 \3/p' >"$T/parent"
+ptotal=$(sed -n '1s/^[0-9]* \([0-9]*\) .*/\1/p' "$T/parent")
+assert_eq "$(cut -d' ' -f1 "$T/parent" | tr '\n' ' ')" "$(seq "$ptotal" | tr '\n' ' ')" "all $ptotal steps of the parent are shown, numbered 1 to $ptotal in order"
+assert_eq "$(echo "$err" | grep -e '^crib: trace: parent: step' -e '^crib: trace: step' | grep -B1 '^crib: trace: step  1/' | sed 's/^crib: trace: parent: step *[0-9]*\/[0-9]*  //;1q')" "follow the container" "the container's steps run while the parent follows it"
+# init = no: the setup process runs the workload's table itself, and starts no init
+spec "$T/noinit.ini" <<'EOF2'
+[process]
+args = /bin/true
+init = no
+EOF2
+run_crib run --trace "$T/noinit.ini"
+assert_eq "$rc" 0 "--trace with init = no runs"
+assert_eq "$(echo "$err" | sed -n 's/^crib: trace: step *[0-9]*\/\([0-9]*\)  .*  (pid \([0-9]*\))$/\1 \2/p' | sort -u)" "$((total - 1)) 1" \
+	"init = no: $((total - 1)) steps, all in pid 1 (no crib's init to start)"
 done_testing

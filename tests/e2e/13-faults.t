@@ -4,7 +4,9 @@
 #
 # CRIB_TEST_STOP_AT=NAME (runtime/launch/steps.c) makes crib's child wait before the step NAME until
 # crib is gone, then run it: the test kills crib there, and the child meets crib's death at
-# exactly that step, as it would if crib were killed at that moment.
+# exactly that step, as it would if crib were killed at that moment. The steps are those of
+# both of the child's tables, as --trace lists them: the setup process's, the start of crib's
+# init, and the workload's process's.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if [ "$ROLE" = root ]; then
@@ -48,6 +50,8 @@ steps=$("$CRIB" run --trace "$T/spec/f.ini" -- /bin/true 2>&1 </dev/null |
 	sed -n 's/^crib: trace: step *[0-9]*\/[0-9]*  \(.*\)  (pid [0-9]*)$/\1/p')
 nsteps=$(echo "$steps" | grep -c .)
 ok "$([ "$nsteps" -ge 20 ] && echo 0 || echo 1)" "--trace lists the $nsteps setup steps"
+assert_eq "$(echo "$steps" | grep -c -x -e "start crib's init as pid 1" -e "lock the mounts in a user namespace of the workload's own" -e "exec the workload")" 3 \
+	"among them the start of crib's init and the workload's first and last steps"
 
 # leftovers: temporary files where crib writes (the cache, the spec's directory, TMPDIR)
 leftovers() {
