@@ -204,7 +204,7 @@ _Noreturn void step_failed(struct child *c, const struct error *err)
         struct error ignored;
         m.u.err = *err;
         sync_send(&c->chan, &m, -1, &ignored);
-        _exit(err->kind == ERROR_EXEC_NOTFOUND ? 127 : err->kind == ERROR_EXEC_FAILED ? 126 : 125);
+        _exit(error_exit_status(err));
 }
 
 void steps_run(struct child *c, const struct table *t)
