@@ -148,7 +148,7 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                      "that is host root can change the host's files, devices and kernel "
                      "settings it can reach",
                      s->path, s->uidmap.line);
-        unsigned uline = spec_line(s, "process", "user");
+        unsigned uline = spec_line(s, SPEC_KEY_PROCESS_USER);
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
                 return error_hint(err, "map it in [idmap] (for example 'uid = auto' to use your "
@@ -160,10 +160,10 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
         }
         for (size_t i = 0; i < s->ngroups; i++)
                 if (idmap_outside(&p->gidmap, s->groups[i]) < 0)
-                        return error_at(err, s->path, spec_line(s, "process", "groups"),
+                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
                                         "group %u is not mapped into the container", s->groups[i]);
         if (s->groups_set && p->deny_setgroups) {
-                error_at(err, s->path, spec_line(s, "process", "groups"),
+                error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
                          "supplementary groups need setgroups(2), which the kernel denies with "
                          "an unprivileged single-gid map");
                 return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
@@ -230,7 +230,7 @@ static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line
 static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
 {
         _cleanup_free_ char *path = spec_relative(s, s->rootfs);
-        unsigned line = spec_line(s, "container", "rootfs");
+        unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
         struct stat st, root;
         char self[64], resolved[PATH_MAX];
         if (!path)
@@ -497,8 +497,9 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                         if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
                                 own |= 1ULL << c;
                 uint64_t missing = set & ~own;
-                unsigned line = spec_line(s, "security", "capabilities");
-                if (missing && line) {
+                unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
+                /* the spec's own list is a demand; a level's is a ceiling (below) */
+                if (missing && spec_in_file(s, SPEC_KEY_SECURITY_CAPABILITIES)) {
                         int c = __builtin_ctzll(missing);
                         error_at(err, s->path, line,
                                  "capability %s is not in crib's own bounding set, so a "
@@ -538,7 +539,7 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                 if (!l->set)
                         continue;
                 uint64_t soft = l->soft, hard = l->hard;
-                bool from_level = spec_line(s, "limits", spec_limit_name(r)) == 0;
+                bool from_level = !spec_in_file(s, spec_limit_key(r));
                 if (from_level && getrlimit(r, &cur) == 0 && hard > cur.rlim_max &&
                     !can_raise_limits()) {
                         /* a level's limit is a ceiling, not a demand: never above the caller's */
@@ -552,7 +553,7 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
                         else
                                 snprintf(have, sizeof have, "%llu",
                                          (unsigned long long)cur.rlim_max);
-                        error_at(err, s->path, spec_line(s, "limits", spec_limit_name(r)),
+                        error_at(err, s->path, spec_line(s, spec_limit_key(r)),
                                  "limit '%s' asks for a hard limit above your own (%s); only root "
                                  "(with CAP_SYS_RESOURCE) can raise it",
                                  spec_limit_name(r), have);
@@ -569,7 +570,7 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
 
         for (size_t i = 0; i < s->npass_fds; i++)
                 if (fcntl(s->pass_fds[i], F_GETFD) < 0)
-                        return error_at(err, s->path, spec_line(s, "process", "pass_fds"),
+                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_PASS_FDS),
                                         "pass_fds: fd %d is not open", s->pass_fds[i]);
         p->pass_fds = s->pass_fds;
         p->npass_fds = s->npass_fds;
@@ -580,14 +581,14 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
 static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
 {
         const char *name = s->seccomp ? s->seccomp : "unconfined";
-        unsigned line = spec_line(s, "security", "seccomp");
+        unsigned line = spec_line(s, SPEC_KEY_SECURITY_SECCOMP);
         if (!strcmp(name, "unconfined")) {
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (seccomp = unconfined)");
                 return 0;
         }
         if (!seccomp_kernel_supported()) {
                 if (s->seccomp_require) {
-                        error_at(err, s->path, spec_line(s, "security", "seccomp_mode"),
+                        error_at(err, s->path, spec_line(s, SPEC_KEY_SECURITY_SECCOMP_MODE),
                                  "seccomp_mode = require, but this kernel has no seccomp "
                                  "filters");
                         return error_hint(err, "use a kernel built with CONFIG_SECCOMP_FILTER=y, "
@@ -632,18 +633,18 @@ static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
 static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err)
 {
         const char *name = s->apparmor ? s->apparmor : "unconfined";
-        unsigned line = spec_line(s, "security", "apparmor");
+        unsigned line = spec_line(s, SPEC_KEY_SECURITY_APPARMOR);
         if (!strcmp(name, "unconfined"))
                 return 0;
         /* prefer, unless the spec asks for it by name or says require */
-        p->apparmor_required = s->apparmor_require || line != 0;
+        p->apparmor_required = s->apparmor_require || spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR);
         char why[256], fix[512];
         if (apparmor_available(why, sizeof why, fix, sizeof fix, NULL)) {
                 snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
                 return 0;
         }
         if (p->apparmor_required) {
-                error_at(err, s->path, line ? line : spec_line(s, "security", "apparmor_mode"),
+                error_at(err, s->path, line ? line : spec_line(s, SPEC_KEY_SECURITY_APPARMOR_MODE),
                          "AppArmor profile '%s' was asked for, but %s", name, why);
                 return error_hint(err, "%s", fix);
         }
@@ -680,7 +681,7 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
 
         p->userns = s->ns_user;
         if (!p->userns && geteuid() != 0) {
-                error_at(err, s->path, spec_line(s, "namespaces", "user"),
+                error_at(err, s->path, spec_line(s, SPEC_KEY_NAMESPACES_USER),
                          "user = no needs root: without a user namespace only root may create "
                          "namespaces");
                 error_hint(err, "remove 'user = no' to run as yourself in a user namespace");
