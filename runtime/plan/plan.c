@@ -636,8 +636,11 @@ static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err
         unsigned line = spec_line(s, SPEC_KEY_SECURITY_APPARMOR);
         if (!strcmp(name, "unconfined"))
                 return 0;
-        /* prefer, unless the spec asks for it by name or says require */
-        p->apparmor_required = s->apparmor_require || spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR);
+        /* prefer, unless apparmor_mode says require, or the spec names the profile itself and
+         * does not say prefer */
+        p->apparmor_required =
+                s->apparmor_require || (spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR) &&
+                                        !spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR_MODE));
         char why[256], fix[512];
         if (apparmor_available(why, sizeof why, fix, sizeof fix, NULL)) {
                 snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
