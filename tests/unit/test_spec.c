@@ -47,8 +47,10 @@ static void invalid_files(const char *dir)
                 if (r == 0) {
                         /* a spec that reads well but names something it cannot have (rootfs = /)
                          * is refused by the plan, before any change */
+                        struct plan_host host;
                         struct plan p;
-                        r = plan_build(&s, NULL, false, &p, &err);
+                        plan_host_gather(&host);
+                        r = plan_build(&s, &host, false, &p, &err);
                         if (r == 0)
                                 plan_free(&p);
                         spec_free(&s);

@@ -1,0 +1,64 @@
+/* host.c - the host's facts that planning depends on (struct plan_host, plan.h): the ids crib
+ * runs as, its terminal and $TERM, the kernel's and crib's own capabilities and limits, and
+ * which kernel features there are. Asked once, here, by cmd/ before plan_build(), so that
+ * plan.c reads no process state of its own. Only reads: nothing is changed. */
+#define _GNU_SOURCE
+#include "plan.h"
+
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "apparmor.h"
+#include "cleanup.h"
+#include "procfile.h"
+#include "seccomp.h"
+#include "userns.h"
+
+/* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
+ * container may not), which raising a hard limit needs. */
+static bool has_sys_resource(void)
+{
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct d[2];
+        if (syscall(SYS_capget, &h, d) < 0)
+                return false;
+        return d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32));
+}
+
+void plan_host_gather(struct plan_host *h)
+{
+        memset(h, 0, sizeof *h);
+        h->uid = getuid();
+        h->euid = geteuid();
+        h->gid = getgid();
+        h->egid = getegid();
+        h->initial_userns = userns_is_initial();
+
+        /* "deny" when a user namespace crib runs in denies setgroups(2) (unshare -r) */
+        char sg[16] = "";
+        _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
+        if (fsg && !fgets(sg, sizeof sg, fsg))
+                sg[0] = '\0';
+        h->setgroups_denied = !strncmp(sg, "deny", 4);
+
+        h->stdin_tty = isatty(STDIN_FILENO);
+        h->term = getenv("TERM");
+
+        long last = procfile_long("/proc/sys/kernel/cap_last_cap");
+        h->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
+        for (int c = 0; c <= h->cap_last; c++)
+                if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+                        h->cap_bounding |= 1ULL << c;
+        h->cap_sys_resource = has_sys_resource();
+        for (int r = 0; r < SPEC_NLIMITS; r++)
+                h->rlimit_known[r] = getrlimit(r, &h->rlimits[r]) == 0;
+
+        h->idmapped_mounts = userns_idmap_supported();
+        h->seccomp_filters = seccomp_kernel_supported();
+        h->apparmor = apparmor_available(h->apparmor_why, sizeof h->apparmor_why, h->apparmor_fix,
+                                         sizeof h->apparmor_fix, NULL);
+}
