@@ -115,8 +115,8 @@ static int cmd_run(int argc, char **argv)
         plan_host_gather(&host);
         /* root's containers map root's own range of ids: give it one the first time */
         if (host.euid == 0 && host.initial_userns && spec.ns_user &&
-            (!spec.uidmap.line || spec.uidmap.is_auto || !spec.gidmap.line ||
-             spec.gidmap.is_auto)) {
+            (!spec_in_file(&spec, SPEC_KEY_IDMAP_UID) || spec.uidmap.is_auto ||
+             !spec_in_file(&spec, SPEC_KEY_IDMAP_GID) || spec.gidmap.is_auto)) {
                 char note[256];
                 if (userns_root_range(note, sizeof note, &err) < 0) {
                         spec_free(&spec);

@@ -186,19 +186,21 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
          * (reading /etc/passwd is not free) */
         /* root maps its own range, by default and for `auto` */
-        bool root_range = p->privileged && (!s->uidmap.line || s->uidmap.is_auto ||
-                                            !s->gidmap.line || s->gidmap.is_auto);
-        if (s->uidmap.line || s->gidmap.line || root_range) {
+        bool uid_map = spec_in_file(s, SPEC_KEY_IDMAP_UID);
+        bool gid_map = spec_in_file(s, SPEC_KEY_IDMAP_GID);
+        bool root_range =
+                p->privileged && (!uid_map || s->uidmap.is_auto || !gid_map || s->gidmap.is_auto);
+        if (uid_map || gid_map || root_range) {
                 account_of(p->host_uid, &acct);
                 user = acct.name[0] ? acct.name : NULL;
         }
         /* only read /etc/subuid when the map may need it */
-        if (s->uidmap.line && !p->privileged) {
+        if (uid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");
                 if (f && idmap_read_subids(f, user, p->host_uid, subuids, &nsubuids, err) < 0)
                         return error_wrap(err, "/etc/subuid");
         }
-        if (s->gidmap.line && !p->privileged) {
+        if (gid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subgid", "re");
                 if (f && idmap_read_subids(f, user, p->host_uid, subgids, &nsubgids, err) < 0)
                         return error_wrap(err, "/etc/subgid");
