@@ -64,7 +64,7 @@ int cmd_check(int argc, char **argv)
                 if (!rootfs) {
                         struct plan_host host;
                         struct plan p;
-                        plan_host_gather(&host);
+                        plan_host_gather(&spec, &host);
                         if (plan_build(&spec, &host, false, &p, &err) == 0) {
                                 spec_rootfs = strdup(p.rootfs);
                                 rootfs = spec_rootfs;

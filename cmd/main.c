@@ -112,7 +112,7 @@ static int cmd_run(int argc, char **argv)
         }
         /* the host's facts planning depends on: ids, terminal, environment, kernel */
         struct plan_host host;
-        plan_host_gather(&host);
+        plan_host_gather(&spec, &host);
         /* root's containers map root's own range of ids: give it one the first time */
         if (host.euid == 0 && host.initial_userns && spec.ns_user &&
             (!spec_in_file(&spec, SPEC_KEY_IDMAP_UID) || spec.uidmap.is_auto ||

@@ -1,7 +1,11 @@
 /* host.c - the host's facts that planning depends on (struct plan_host, plan.h): the ids crib
  * runs as, its terminal and $TERM, the kernel's and crib's own capabilities and limits, and
  * which kernel features there are. Asked once, here, by cmd/ before plan_build(), so that
- * plan.c reads no process state of its own. Only reads: nothing is changed. */
+ * plan.c reads no process state of its own. Only reads: nothing is changed.
+ *
+ * Given the spec, only the facts planning that spec looks at are asked: system calls are not
+ * free (reading the bounding set is one prctl(2) per capability), and crib's start time is
+ * one of its measures. */
 #define _GNU_SOURCE
 #include "plan.h"
 
@@ -29,8 +33,13 @@ static bool has_sys_resource(void)
         return d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32));
 }
 
-void plan_host_gather(struct plan_host *h)
+void plan_host_gather(const struct spec *s, struct plan_host *h)
 {
+        /* without a spec, everything; with one, what planning it looks at */
+        bool any_limit = false;
+        for (int r = 0; s && r < SPEC_NLIMITS; r++)
+                any_limit |= s->limits[r].set;
+
         memset(h, 0, sizeof *h);
         h->uid = getuid();
         h->euid = geteuid();
@@ -50,12 +59,17 @@ void plan_host_gather(struct plan_host *h)
 
         long last = procfile_long("/proc/sys/kernel/cap_last_cap");
         h->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
-        for (int c = 0; c <= h->cap_last; c++)
-                if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
-                        h->cap_bounding |= 1ULL << c;
-        h->cap_sys_resource = has_sys_resource();
+        if (!s || !s->ns_user) {
+                h->cap_bounding_known = true;
+                for (int c = 0; c <= h->cap_last; c++)
+                        if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+                                h->cap_bounding |= 1ULL << c;
+        }
+        if (!s || any_limit)
+                h->cap_sys_resource = has_sys_resource();
         for (int r = 0; r < SPEC_NLIMITS; r++)
-                h->rlimit_known[r] = getrlimit(r, &h->rlimits[r]) == 0;
+                if (!s || s->limits[r].set)
+                        h->rlimit_known[r] = getrlimit(r, &h->rlimits[r]) == 0;
 
         h->idmapped_mounts = userns_idmap_supported();
         h->seccomp_filters = seccomp_kernel_supported();

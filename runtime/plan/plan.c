@@ -607,7 +607,7 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
         if (!p->userns) {
                 /* real root gets what crib itself may hold: the bounding set it runs under (a
                  * root inside another container may lack some) */
-                uint64_t own = h->cap_bounding;
+                uint64_t own = h->cap_bounding_known ? h->cap_bounding : known;
                 uint64_t missing = set & ~own;
                 unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
                 /* the spec's own list is a demand; a level's is a ceiling (below) */

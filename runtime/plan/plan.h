@@ -64,13 +64,14 @@ struct mount_op {
 struct plan_host {
         uid_t uid, euid;
         gid_t gid, egid;
-        bool initial_userns;   /* crib runs in the initial user namespace (not in unshare -r) */
-        bool setgroups_denied; /* /proc/self/setgroups says deny (a user namespace above did) */
-        bool stdin_tty;        /* stdin is a terminal: terminal = auto gives the workload one */
-        const char *term;      /* $TERM, NULL when unset; copied into the plan */
-        int cap_last;          /* the highest capability the kernel knows (cap_last_cap) */
-        uint64_t cap_bounding; /* crib's own bounding set (PR_CAPBSET_READ) */
-        bool cap_sys_resource; /* crib holds CAP_SYS_RESOURCE: it may raise hard limits */
+        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r) */
+        bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did) */
+        bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
+        const char *term;        /* $TERM, NULL when unset; copied into the plan */
+        int cap_last;            /* the highest capability the kernel knows (cap_last_cap) */
+        uint64_t cap_bounding;   /* crib's own bounding set (PR_CAPBSET_READ) */
+        bool cap_bounding_known; /* else taken as every capability the kernel knows */
+        bool cap_sys_resource;   /* crib holds CAP_SYS_RESOURCE: it may raise hard limits */
         /* crib's own limits (getrlimit), by RLIMIT_*; unknown where getrlimit failed */
         struct rlimit rlimits[SPEC_NLIMITS];
         bool rlimit_known[SPEC_NLIMITS];
@@ -81,8 +82,10 @@ struct plan_host {
 };
 
 /* Ask the real host: ids, stdin, $TERM, the kernel's and crib's own capabilities and limits,
- * kernel features. Only reads; called by cmd/ before plan_build(). */
-void plan_host_gather(struct plan_host *ret);
+ * kernel features. Only reads; called by cmd/ before plan_build(). With a spec, only what
+ * planning that spec needs (crib's bounding set for user = no, its limits for the spec's
+ * [limits]); NULL asks everything. */
+void plan_host_gather(const struct spec *s, struct plan_host *ret);
 
 struct plan {
         bool trace;

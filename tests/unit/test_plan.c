@@ -37,6 +37,7 @@ static struct plan_host user_host(void)
                 .apparmor_fix = "use another kernel",
         };
         h.cap_bounding = CAP_LAST_CAP >= 63 ? ~0ULL : (1ULL << (CAP_LAST_CAP + 1)) - 1;
+        h.cap_bounding_known = true;
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 h.rlimits[r].rlim_cur = h.rlimits[r].rlim_max = RLIM_INFINITY;
                 h.rlimit_known[r] = true;
@@ -295,6 +296,24 @@ static void host_facts(void)
         spec_free(&s);
 }
 
+/* The real host, asked for everything, and for one spec's needs only. */
+static void real_host(void)
+{
+        struct plan_host h;
+        struct spec s;
+        struct error err;
+        plan_host_gather(NULL, &h);
+        ok(h.euid == geteuid() && h.gid == getgid() && h.cap_last >= CAP_SETFCAP &&
+                   h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE],
+           "plan_host_gather(NULL): everything");
+        ok(load("[process]\nargs = /bin/true\n[limits]\nnofile = 64\n", &s, &err) == 0,
+           "a spec with one limit");
+        plan_host_gather(&s, &h);
+        ok(!h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE] && !h.rlimit_known[RLIMIT_CORE],
+           "for a spec: only its limits, no bounding set with a user namespace");
+        spec_free(&s);
+}
+
 int main(void)
 {
         snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
@@ -305,6 +324,7 @@ int main(void)
         plan_outlives_spec();
         default_mounts();
         host_facts();
+        real_host();
 
         rmdir(bindsrc);
         rmdir(root);

@@ -49,7 +49,7 @@ static void invalid_files(const char *dir)
                          * is refused by the plan, before any change */
                         struct plan_host host;
                         struct plan p;
-                        plan_host_gather(&host);
+                        plan_host_gather(&s, &host);
                         r = plan_build(&s, &host, false, &p, &err);
                         if (r == 0)
                                 plan_free(&p);
