@@ -1,7 +1,8 @@
 /* host.c - the host's facts that planning depends on (struct plan_host, plan.h): the ids crib
  * runs as, its terminal and $TERM, the kernel's and crib's own capabilities and limits, and
  * which kernel features there are. Asked once, here, by cmd/ before plan_build(), so that
- * plan.c reads no process state of its own. Only reads: nothing is changed.
+ * plan.c reads no process state of its own (the descriptors the spec passes on included).
+ * Only reads: nothing is changed.
  *
  * Given the spec, only the facts planning that spec looks at are asked: system calls are not
  * free (reading the bounding set is one prctl(2) per capability), and crib's start time is
@@ -9,6 +10,7 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,10 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         h->setgroups_denied = !strncmp(sg, "deny", 4);
 
         h->stdin_tty = isatty(STDIN_FILENO);
+        h->closed_fd = -1;
+        for (size_t i = 0; s && i < s->npass_fds && h->closed_fd < 0; i++)
+                if (fcntl(s->pass_fds[i], F_GETFD) < 0)
+                        h->closed_fd = s->pass_fds[i];
         h->term = getenv("TERM");
 
         long last = procfile_long("/proc/sys/kernel/cap_last_cap");

@@ -681,7 +681,7 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
         }
 
         for (size_t i = 0; i < s->npass_fds; i++)
-                if (fcntl(s->pass_fds[i], F_GETFD) < 0)
+                if (s->pass_fds[i] == h->closed_fd)
                         return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_PASS_FDS),
                                         "pass_fds: fd %d is not open", s->pass_fds[i]);
         p->pass_fds = s->pass_fds;

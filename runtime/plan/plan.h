@@ -67,6 +67,8 @@ struct plan_host {
         bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r) */
         bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did) */
         bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
+        int closed_fd;           /* the first of the spec's pass_fds crib does not have open, or
+                                  * -1 (0 also means none: fd 0 is never passed by number) */
         const char *term;        /* $TERM, NULL when unset; copied into the plan */
         int cap_last;            /* the highest capability the kernel knows (cap_last_cap) */
         uint64_t cap_bounding;   /* crib's own bounding set (PR_CAPBSET_READ) */

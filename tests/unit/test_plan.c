@@ -120,9 +120,11 @@ static void plan_outlives_spec(void)
                  "cwd = /srv\npass_fds = 7\n[mounts]\nbind = %s /mnt ro\ntmpfs = /t size=1m\n",
                  bindsrc);
         ok(load(body, &s, &err) == 0, "spec loads");
-        /* pass_fds are checked against crib's open descriptors: give it one */
-        int fd = dup2(1, 7);
-        ok(fd == 7, "fd 7 is open");
+        /* the host's facts say which of the spec's pass_fds crib lacks */
+        h.closed_fd = 7;
+        ok(plan_build(&s, &h, false, &p, &err) < 0, "pass_fds: a descriptor crib lacks");
+        contains(err.msg, "t.ini:8: pass_fds: fd 7 is not open", "is refused with FILE:LINE");
+        h.closed_fd = -1;
         ok(plan_build(&s, &h, false, &p, &err) == 0, "plan_build: %s", p.rootfs ? "" : err.msg);
 
         /* free the spec and scribble over what held it: the plan must not notice */
@@ -161,7 +163,6 @@ static void plan_outlives_spec(void)
                 free(junk[i]);
         plan_free(&p);
         ok(!p.arena && !p.argv && !p.nmounts, "plan_free clears the plan");
-        close(7);
 }
 
 /* crib's own mounts come from one table: which rows apply follows the namespaces. */
@@ -306,11 +307,13 @@ static void real_host(void)
         ok(h.euid == geteuid() && h.gid == getgid() && h.cap_last >= CAP_SETFCAP &&
                    h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE],
            "plan_host_gather(NULL): everything");
-        ok(load("[process]\nargs = /bin/true\n[limits]\nnofile = 64\n", &s, &err) == 0,
-           "a spec with one limit");
+        ok(load("[process]\nargs = /bin/true\npass_fds = 1000\n[limits]\nnofile = 64\n", &s,
+                &err) == 0,
+           "a spec with one limit and a descriptor to pass");
         plan_host_gather(&s, &h);
         ok(!h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE] && !h.rlimit_known[RLIMIT_CORE],
            "for a spec: only its limits, no bounding set with a user namespace");
+        ok(h.closed_fd == 1000, "fd 1000 is not open in this test");
         spec_free(&s);
 }
 
