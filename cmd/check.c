@@ -62,8 +62,10 @@ int cmd_check(int argc, char **argv)
                         return output_error(&err);
                 have_spec = true;
                 if (!rootfs) {
+                        struct plan_host host;
                         struct plan p;
-                        if (plan_build(&spec, NULL, false, &p, &err) == 0) {
+                        plan_host_gather(&spec, &host);
+                        if (plan_build(&spec, &host, false, &p, &err) == 0) {
                                 spec_rootfs = strdup(p.rootfs);
                                 rootfs = spec_rootfs;
                                 plan_free(&p);

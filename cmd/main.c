@@ -105,6 +105,10 @@ static int cmd_run(int argc, char **argv)
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
         if (loaded < 0)
                 return output_error(&err);
+        if (override && spec_override_args(&spec, override, &err) < 0) {
+                spec_free(&spec);
+                return output_error(&err);
+        }
         /* host root with ptrace(2) could reach crib's binary through /proc/1/exe: run from a
          * sealed copy of it instead (sealed.c), before anything is planned */
         if (!spec.ns_user && (spec.caps & (1ULL << CAP_SYS_PTRACE)) && !sealed_running()) {
@@ -115,10 +119,13 @@ static int cmd_run(int argc, char **argv)
                 sealed_reexec(main_argv, environ, &err);
                 return output_error(&err);
         }
+        /* the host's facts planning depends on: ids, terminal, environment, kernel */
+        struct plan_host host;
+        plan_host_gather(&spec, &host);
         /* root's containers map root's own range of ids: give it one the first time */
-        if (geteuid() == 0 && userns_is_initial() && spec.ns_user &&
-            (!spec.uidmap.line || spec.uidmap.is_auto || !spec.gidmap.line ||
-             spec.gidmap.is_auto)) {
+        if (host.euid == 0 && host.initial_userns && spec.ns_user &&
+            (!spec_in_file(&spec, SPEC_KEY_IDMAP_UID) || spec.uidmap.is_auto ||
+             !spec_in_file(&spec, SPEC_KEY_IDMAP_GID) || spec.gidmap.is_auto)) {
                 char note[256];
                 if (userns_root_range(note, sizeof note, &err) < 0) {
                         spec_free(&spec);
@@ -128,10 +135,10 @@ static int cmd_run(int argc, char **argv)
                         output_warning("%s", note);
         }
         struct plan plan;
-        if (plan_build(&spec, override, trace, &plan, &err) < 0) {
-                spec_free(&spec);
+        int planned = plan_build(&spec, &host, trace, &plan, &err);
+        spec_free(&spec); /* the plan keeps nothing of it */
+        if (planned < 0)
                 return output_error(&err);
-        }
         if (trace) {
                 fprintf(stderr,
                         "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
@@ -155,7 +162,6 @@ static int cmd_run(int argc, char **argv)
                         "crib: trace: parent: container exited, status %d, %llu us after clone\n",
                         code, (unsigned long long)(trace_now_us() - t1));
         plan_free(&plan);
-        spec_free(&spec);
         return code;
 }
 

@@ -1,6 +1,9 @@
-/* plan.c - the parent's thinking: from a checked spec and the host's facts to the plan the
- * container's setup process follows (see plan.h). Looks up the invoking user, its subordinate
- * ids, the rootfs and bind sources; makes no change anywhere. */
+/* plan.c - the parent's thinking: from a checked spec and the host's facts (struct plan_host)
+ * to the plan the container's setup process follows (see plan.h). Looks up the invoking user,
+ * its subordinate ids, the rootfs, the bind sources and the host's device nodes; reads only,
+ * and changes nothing anywhere (seccomp_prepare() too: it takes a program built into crib or
+ * compiles one in memory). The plan is built with ordinary allocations, then packed into one
+ * block of its own (plan_pack()). */
 #define _GNU_SOURCE
 #include "plan.h"
 
@@ -15,53 +18,132 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "account.h"
 #include "cleanup.h"
-#include "procfile.h"
-#include "apparmor.h"
 #include "seccomp_profile.h"
-#include "userns.h"
 
 #define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
-/* The plan owns the strings it makes; they are freed with it. */
-struct plan_strings {
-        char *s[PLAN_MAX_MOUNTS * 2 + 16];
+/* What planning allocates on the way; plan_pack() copies what the plan keeps into its arena,
+ * then plan_build() frees all of this. */
+struct scratch {
+        void *s[SPEC_MAX_MOUNTS + 8];
         size_t n;
 };
 
-static const char *keep(struct plan *p, char *s)
+static void *keep(struct scratch *sc, void *s)
 {
-        struct plan_strings *ps = (struct plan_strings *)p->owned;
-        if (!s || ps->n == sizeof ps->s / sizeof ps->s[0]) {
+        if (!s || sc->n == sizeof sc->s / sizeof sc->s[0]) {
                 free(s);
                 return NULL;
         }
-        return ps->s[ps->n++] = s;
+        return sc->s[sc->n++] = s;
+}
+
+static void scratch_free(struct scratch *sc)
+{
+        for (size_t i = 0; i < sc->n; i++)
+                free(sc->s[i]);
+        sc->n = 0;
 }
 
 void plan_free(struct plan *p)
 {
-        struct plan_strings *ps = (struct plan_strings *)p->owned;
-        if (ps) {
-                for (size_t i = 0; i < ps->n; i++)
-                        free(ps->s[i]);
-                free(ps);
+        free(p->arena);
+        memset(p, 0, sizeof *p);
+}
+
+/* Packing the plan into its arena: each call reserves room for `n` bytes at the next 16-byte
+ * boundary. Counting (base NULL) only adds up, and returns `src` unchanged, so that the same
+ * walk first measures, then copies. */
+struct packer {
+        char *base;
+        size_t used;
+};
+
+static void *pack(struct packer *k, const void *src, size_t n)
+{
+        size_t at = (k->used + 15) & ~(size_t)15;
+        if (!src)
+                return NULL;
+        k->used = at + n;
+        return k->base ? memcpy(k->base + at, src, n) : (void *)src;
+}
+
+static char *pack_str(struct packer *k, const char *str)
+{
+        return str ? pack(k, str, strlen(str) + 1) : NULL;
+}
+
+static char **pack_strv(struct packer *k, char *const *v)
+{
+        size_t n = 0;
+        if (!v)
+                return NULL;
+        while (v[n])
+                n++;
+        char **out = pack(k, v, (n + 1) * sizeof *v);
+        for (size_t i = 0; i < n; i++) {
+                char *str = pack_str(k, v[i]);
+                if (k->base)
+                        out[i] = str;
         }
-        free(p->envp);
-        free(p->rootfs);
-        seccomp_program_free(&p->seccomp);
-        p->owned = NULL;
-        p->envp = NULL;
-        p->rootfs = NULL;
+        return out;
+}
+
+static const struct spec_paths *pack_paths(struct packer *k, const struct spec_paths *l)
+{
+        struct spec_paths *out = pack(k, l, sizeof *l);
+        for (size_t i = 0; l && i < l->n; i++) {
+                char *str = pack_str(k, l->items[i]);
+                if (k->base)
+                        out->items[i] = str;
+        }
+        return out;
+}
+
+/* Every pointer of the plan, in the order plan.h lists them for writing it to a file. */
+static void pack_walk(struct plan *p, struct packer *k)
+{
+        p->rootfs = pack_str(k, p->rootfs);
+        p->spec_path = pack_str(k, p->spec_path);
+        p->cwd = pack_str(k, p->cwd);
+        p->hostname = pack_str(k, p->hostname);
+        for (size_t i = 0; i < p->nmounts; i++) {
+                p->mounts[i].src = pack_str(k, p->mounts[i].src);
+                p->mounts[i].dst = pack_str(k, p->mounts[i].dst);
+                p->mounts[i].data = pack_str(k, p->mounts[i].data);
+        }
+        p->argv = pack_strv(k, p->argv);
+        p->envp = pack_strv(k, p->envp);
+        p->groups = pack(k, p->groups, p->ngroups * sizeof *p->groups);
+        p->masked = pack_paths(k, p->masked);
+        p->readonly = pack_paths(k, p->readonly);
+        p->pass_fds = pack(k, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
+        p->seccomp.insns = pack(k, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+}
+
+/* Copy everything the plan points to into one block of its own: afterwards it points into
+ * nothing else (not the spec, the scratch, or crib's string constants). */
+static int plan_pack(struct plan *p, struct error *err)
+{
+        struct packer k = {0};
+        struct plan copy = *p;
+        pack_walk(&copy, &k); /* measure */
+        k.base = calloc(1, k.used ? k.used : 1);
+        if (!k.base)
+                return error_set(err, ENOMEM, "cannot allocate");
+        p->arena_size = k.used;
+        k.used = 0;
+        pack_walk(p, &k); /* copy */
+        p->arena = k.base;
+        return 0;
 }
 
 /* `path` as written in the spec: relative paths are relative to the spec file's directory. */
@@ -91,7 +173,8 @@ static int add_op(struct plan *p, struct mount_op op, struct error *err)
         return 0;
 }
 
-static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
+static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host *h,
+                    struct error *err)
 {
         struct idmap_range subuids[IDMAP_MAX_SUBIDS], subgids[IDMAP_MAX_SUBIDS];
         size_t nsubuids = 0, nsubgids = 0;
@@ -103,19 +186,21 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
          * (reading /etc/passwd is not free) */
         /* root maps its own range, by default and for `auto` */
-        bool root_range = p->privileged && (!s->uidmap.line || s->uidmap.is_auto ||
-                                            !s->gidmap.line || s->gidmap.is_auto);
-        if (s->uidmap.line || s->gidmap.line || root_range) {
+        bool uid_map = spec_in_file(s, SPEC_KEY_IDMAP_UID);
+        bool gid_map = spec_in_file(s, SPEC_KEY_IDMAP_GID);
+        bool root_range =
+                p->privileged && (!uid_map || s->uidmap.is_auto || !gid_map || s->gidmap.is_auto);
+        if (uid_map || gid_map || root_range) {
                 account_of(p->host_uid, &acct);
                 user = acct.name[0] ? acct.name : NULL;
         }
         /* only read /etc/subuid when the map may need it */
-        if (s->uidmap.line && !p->privileged) {
+        if (uid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");
                 if (f && idmap_read_subids(f, user, p->host_uid, subuids, &nsubuids, err) < 0)
                         return error_wrap(err, "/etc/subuid");
         }
-        if (s->gidmap.line && !p->privileged) {
+        if (gid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subgid", "re");
                 if (f && idmap_read_subids(f, user, p->host_uid, subgids, &nsubgids, err) < 0)
                         return error_wrap(err, "/etc/subgid");
@@ -136,11 +221,7 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                 return -1;
         /* unprivileged single-id maps need "deny"; and under a user namespace that already
          * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
-        char sg[16] = "";
-        _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
-        if (fsg && !fgets(sg, sizeof sg, fsg))
-                sg[0] = '\0';
-        p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || !strncmp(sg, "deny", 4);
+        p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || h->setgroups_denied;
 
         if (p->privileged && idmap_maps_host_root(&p->uidmap))
                 warn(p,
@@ -148,7 +229,7 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
                      "that is host root can change the host's files, devices and kernel "
                      "settings it can reach",
                      s->path, s->uidmap.line);
-        unsigned uline = spec_line(s, "process", "user");
+        unsigned uline = spec_line(s, SPEC_KEY_PROCESS_USER);
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
                 return error_hint(err, "map it in [idmap] (for example 'uid = auto' to use your "
@@ -160,10 +241,10 @@ static int plan_ids(struct plan *p, const struct spec *s, struct error *err)
         }
         for (size_t i = 0; i < s->ngroups; i++)
                 if (idmap_outside(&p->gidmap, s->groups[i]) < 0)
-                        return error_at(err, s->path, spec_line(s, "process", "groups"),
+                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
                                         "group %u is not mapped into the container", s->groups[i]);
         if (s->groups_set && p->deny_setgroups) {
-                error_at(err, s->path, spec_line(s, "process", "groups"),
+                error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
                          "supplementary groups need setgroups(2), which the kernel denies with "
                          "an unprivileged single-gid map");
                 return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
@@ -194,10 +275,11 @@ static bool reachable_by_others(const char *path)
  * container root writes there is host root's on disk, so a setuid file it makes would give
  * root to any host user who can run it: refuse that unless no other user can reach the rootfs,
  * its filesystem is nosuid, or the container cannot write it. */
-static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line, struct error *err)
+static int plan_idmap_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
+                             unsigned line, struct error *err)
 {
         struct statvfs sv;
-        if (!userns_idmap_supported()) {
+        if (!h->idmapped_mounts) {
                 /* nothing host root's to write through: the files show as nobody's */
                 warn(p,
                      "this kernel has no idmapped mounts (Linux 5.12): the files of rootfs '%s', "
@@ -227,10 +309,11 @@ static int plan_idmap_rootfs(struct plan *p, const struct spec *s, unsigned line
 
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
  * child opens the name once more and refuses anything but this directory (step_bind_rootfs). */
-static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
+static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
+                       struct scratch *sc, struct error *err)
 {
         _cleanup_free_ char *path = spec_relative(s, s->rootfs);
-        unsigned line = spec_line(s, "container", "rootfs");
+        unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
         struct stat st, root;
         char self[64], resolved[PATH_MAX];
         if (!path)
@@ -261,11 +344,11 @@ static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
                 return error_set(err, n < 0 ? errno : ENAMETOOLONG, "cannot resolve rootfs '%s'",
                                  path);
         resolved[n] = '\0';
-        p->rootfs = strdup(resolved);
+        p->rootfs = keep(sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
         if (p->privileged && p->userns && st.st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 &&
-            plan_idmap_rootfs(p, s, line, err) < 0)
+            plan_idmap_rootfs(p, s, h, line, err) < 0)
                 return -1;
         p->rootfs_dev = st.st_dev;
         p->rootfs_ino = st.st_ino;
@@ -281,102 +364,143 @@ static int plan_rootfs(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
-/* crib's own mounts, then the spec's [mounts], in order. Every mount a container could make a
- * device node in is nodev (the rootfs bind too, in mounts.c): with user = no it is real root
- * and keeps CAP_MKNOD. Only the standard nodes in /dev, devpts, and device files the spec binds
- * one by one open. */
-static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
-{
-        const unsigned long hard = MS_NOSUID | MS_NODEV | MS_NOEXEC;
-        struct stat st;
-        int r = 0;
+/* crib's own mounts, in order, each with the condition it is made under. Every mount a
+ * container could make a device node in is nodev (the rootfs bind too, in mounts.c): with
+ * user = no it is real root and keeps CAP_MKNOD. Only the standard nodes in /dev, devpts, and
+ * device files the spec binds one by one open. */
+enum default_when {
+        ALWAYS,
+        WITH_NS,           /* the container has namespace `ns` of its own */
+        WITHOUT_NS,        /* it shares the host's */
+        WITHOUT_NS_IF_DIR, /* it shares the host's, and the host has directory `src` */
+        IF_HOST_CHR,       /* the host has character device `src` (a copy of its node) */
+        IF_TTY_GID,        /* gid 5 (tty) is mapped (or there is no user namespace) */
+        UNLESS_TTY_GID,    /* it is not: devpts without gid=5, or the mount fails */
+};
 
-        if (p->clone_flags & CLONE_NEWPID)
-                r |= add_op(p, (struct mount_op){.kind = MOP_PROC, .dst = "/proc", .flags = hard},
-                            err);
-        else
-                r |= add_op(p,
-                            (struct mount_op){.kind = MOP_BIND,
-                                              .src = "/proc",
-                                              .dst = "/proc",
-                                              .flags = MS_REC | MS_NODEV,
-                                              .src_is_dir = true},
-                            err);
-        r |= add_op(p,
-                    (struct mount_op){.kind = MOP_TMPFS,
-                                      .dst = "/dev",
-                                      .flags = MS_NOSUID | MS_NODEV | MS_STRICTATIME,
-                                      .data = "mode=755,size=65536k"},
-                    err);
-        static const char *const devices[] = {"null", "zero", "full", "random", "urandom", "tty"};
-        for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
-                char *src;
-                if (asprintf(&src, "/dev/%s", devices[i]) < 0 || !keep(p, src))
-                        return error_set(err, ENOMEM, "cannot allocate");
-                if (stat(src, &st) < 0 || !S_ISCHR(st.st_mode))
-                        continue; /* a host without it; the container goes without too */
-                r |= add_op(
-                        p,
-                        (struct mount_op){
-                                .kind = MOP_DEV_NODE, .src = src, .dst = src, .dev = st.st_rdev},
-                        err);
+#define HARD   (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+#define DEVPTS "newinstance,ptmxmode=0666,mode=0620"
+#define DEV_NODE(name)                                                                             \
+        {                                                                                          \
+                IF_HOST_CHR, 0,                                                                    \
+                {                                                                                  \
+                        .kind = MOP_DEV_NODE, .src = "/dev/" name, .dst = "/dev/" name             \
+                }                                                                                  \
         }
-        /* gid=5 (tty) only where it is mapped, or the mount fails */
-        bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
-        r |= add_op(p,
-                    (struct mount_op){.kind = MOP_DEVPTS,
-                                      .dst = "/dev/pts",
-                                      .flags = MS_NOSUID | MS_NOEXEC,
-                                      .data = tty_gid ? "newinstance,ptmxmode=0666,mode=0620,gid=5"
-                                                      : "newinstance,ptmxmode=0666,mode=0620"},
-                    err);
-        r |= add_op(p,
-                    (struct mount_op){.kind = MOP_SYMLINK, .src = "pts/ptmx", .dst = "/dev/ptmx"},
-                    err);
-        r |= add_op(p,
-                    (struct mount_op){.kind = MOP_TMPFS,
-                                      .dst = "/dev/shm",
-                                      .flags = hard,
-                                      .data = "mode=1777,size=65536k"},
-                    err);
-        if (p->clone_flags & CLONE_NEWIPC)
-                r |= add_op(
-                        p,
-                        (struct mount_op){.kind = MOP_MQUEUE, .dst = "/dev/mqueue", .flags = hard},
-                        err);
-        else if (stat("/dev/mqueue", &st) == 0 && S_ISDIR(st.st_mode))
-                r |= add_op(p,
-                            (struct mount_op){.kind = MOP_BIND,
-                                              .src = "/dev/mqueue",
-                                              .dst = "/dev/mqueue",
-                                              .flags = MS_NODEV,
-                                              .src_is_dir = true},
-                            err);
-        static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
-                                               {"/proc/self/fd/0", "/dev/stdin"},
-                                               {"/proc/self/fd/1", "/dev/stdout"},
-                                               {"/proc/self/fd/2", "/dev/stderr"}};
-        for (size_t i = 0; i < 4; i++)
-                r |= add_op(p,
-                            (struct mount_op){
-                                    .kind = MOP_SYMLINK, .src = links[i][0], .dst = links[i][1]},
-                            err);
+#define SYMLINK(target, link)                                                                      \
+        {                                                                                          \
+                ALWAYS, 0,                                                                         \
+                {                                                                                  \
+                        .kind = MOP_SYMLINK, .src = target, .dst = link                            \
+                }                                                                                  \
+        }
+
+static const struct default_mount {
+        enum default_when when;
+        int ns; /* CLONE_NEW* for WITH_NS, WITHOUT_NS, WITHOUT_NS_IF_DIR */
+        struct mount_op op;
+} default_mounts[] = {
+        /* proc of the container's own pid namespace, or the host's */
+        {WITH_NS, CLONE_NEWPID, {.kind = MOP_PROC, .dst = "/proc", .flags = HARD}},
+        {WITHOUT_NS,
+         CLONE_NEWPID,
+         {.kind = MOP_BIND,
+          .src = "/proc",
+          .dst = "/proc",
+          .flags = MS_REC | MS_NODEV,
+          .src_is_dir = true}},
+        {ALWAYS,
+         0,
+         {.kind = MOP_TMPFS,
+          .dst = "/dev",
+          .flags = MS_NOSUID | MS_NODEV | MS_STRICTATIME,
+          .data = "mode=755,size=65536k"}},
+        /* a host without one of these goes without it in the container too */
+        DEV_NODE("null"),
+        DEV_NODE("zero"),
+        DEV_NODE("full"),
+        DEV_NODE("random"),
+        DEV_NODE("urandom"),
+        DEV_NODE("tty"),
+        {IF_TTY_GID,
+         0,
+         {.kind = MOP_DEVPTS,
+          .dst = "/dev/pts",
+          .flags = MS_NOSUID | MS_NOEXEC,
+          .data = DEVPTS ",gid=5"}},
+        {UNLESS_TTY_GID,
+         0,
+         {.kind = MOP_DEVPTS, .dst = "/dev/pts", .flags = MS_NOSUID | MS_NOEXEC, .data = DEVPTS}},
+        SYMLINK("pts/ptmx", "/dev/ptmx"),
+        {ALWAYS,
+         0,
+         {.kind = MOP_TMPFS, .dst = "/dev/shm", .flags = HARD, .data = "mode=1777,size=65536k"}},
+        /* the ipc namespace's message queues, or the host's where it has them */
+        {WITH_NS, CLONE_NEWIPC, {.kind = MOP_MQUEUE, .dst = "/dev/mqueue", .flags = HARD}},
+        {WITHOUT_NS_IF_DIR,
+         CLONE_NEWIPC,
+         {.kind = MOP_BIND,
+          .src = "/dev/mqueue",
+          .dst = "/dev/mqueue",
+          .flags = MS_NODEV,
+          .src_is_dir = true}},
+        SYMLINK("/proc/self/fd", "/dev/fd"),
+        SYMLINK("/proc/self/fd/0", "/dev/stdin"),
+        SYMLINK("/proc/self/fd/1", "/dev/stdout"),
+        SYMLINK("/proc/self/fd/2", "/dev/stderr"),
         /* a sysfs of our own shows our network namespace; otherwise the host's, read-only */
-        if (p->clone_flags & CLONE_NEWNET)
-                r |= add_op(p,
-                            (struct mount_op){
-                                    .kind = MOP_SYSFS, .dst = "/sys", .flags = MS_RDONLY | hard},
-                            err);
-        else
-                r |= add_op(p,
-                            (struct mount_op){.kind = MOP_BIND,
-                                              .src = "/sys",
-                                              .dst = "/sys",
-                                              .flags = MS_REC | MS_RDONLY | hard,
-                                              .src_is_dir = true},
-                            err);
-        if (r)
-                return -1;
+        {WITH_NS, CLONE_NEWNET, {.kind = MOP_SYSFS, .dst = "/sys", .flags = MS_RDONLY | HARD}},
+        {WITHOUT_NS,
+         CLONE_NEWNET,
+         {.kind = MOP_BIND,
+          .src = "/sys",
+          .dst = "/sys",
+          .flags = MS_REC | MS_RDONLY | HARD,
+          .src_is_dir = true}},
+};
+#undef HARD
+#undef DEVPTS
+#undef DEV_NODE
+#undef SYMLINK
+
+/* crib's own mounts (the table above), then the spec's [mounts], in order. */
+static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc, struct error *err)
+{
+        bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
+        struct stat st;
+
+        for (size_t i = 0; i < sizeof default_mounts / sizeof default_mounts[0]; i++) {
+                const struct default_mount *d = &default_mounts[i];
+                struct mount_op op = d->op;
+                bool has_ns = p->clone_flags & d->ns;
+                bool take = false;
+                switch (d->when) {
+                case ALWAYS:
+                        take = true;
+                        break;
+                case WITH_NS:
+                        take = has_ns;
+                        break;
+                case WITHOUT_NS:
+                        take = !has_ns;
+                        break;
+                case WITHOUT_NS_IF_DIR:
+                        take = !has_ns && stat(op.src, &st) == 0 && S_ISDIR(st.st_mode);
+                        break;
+                case IF_HOST_CHR:
+                        take = stat(op.src, &st) == 0 && S_ISCHR(st.st_mode);
+                        op.dev = take ? st.st_rdev : 0;
+                        break;
+                case IF_TTY_GID:
+                        take = tty_gid;
+                        break;
+                case UNLESS_TTY_GID:
+                        take = !tty_gid;
+                        break;
+                }
+                if (take && add_op(p, op, err) < 0)
+                        return -1;
+        }
 
         for (size_t i = 0; i < s->nmounts; i++) {
                 const struct spec_mount *m = &s->mounts[i];
@@ -406,7 +530,8 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
                                 return -1;
                         }
                         op.kind = MOP_BIND;
-                        op.src = keep(p, src);
+                        if (!(op.src = keep(sc, src)))
+                                return error_set(err, ENOMEM, "cannot allocate");
                         op.src_is_dir = S_ISDIR(st.st_mode);
                         /* a directory's device nodes do not open; a device the spec binds by
                          * name (/dev/ttyUSB0) does */
@@ -421,7 +546,8 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct error *err)
         return 0;
 }
 
-static int plan_env(struct plan *p, const struct spec *s, struct error *err)
+static int plan_env(struct plan *p, const struct spec *s, const struct plan_host *h,
+                    struct scratch *sc, struct error *err)
 {
         size_t n = s->nenv;
         bool has_path = false, has_home = false, has_term = false;
@@ -430,7 +556,7 @@ static int plan_env(struct plan *p, const struct spec *s, struct error *err)
                 has_home |= !strncmp(s->env[i], "HOME=", 5);
                 has_term |= !strncmp(s->env[i], "TERM=", 5);
         }
-        p->envp = calloc(n + 4, sizeof *p->envp);
+        p->envp = keep(sc, calloc(n + 4, sizeof *p->envp));
         if (!p->envp)
                 return error_set(err, ENOMEM, "cannot allocate");
         for (size_t i = 0; i < n; i++)
@@ -440,9 +566,9 @@ static int plan_env(struct plan *p, const struct spec *s, struct error *err)
         if (!has_home)
                 p->envp[n++] = p->uid == 0 ? "HOME=/root" : "HOME=/";
         if (p->terminal && !has_term) {
-                const char *t = getenv("TERM");
+                const char *t = h->term;
                 char *term;
-                if (asprintf(&term, "TERM=%s", t && *t ? t : "xterm") < 0 || !keep(p, term))
+                if (asprintf(&term, "TERM=%s", t && *t ? t : "xterm") < 0 || !keep(sc, term))
                         return error_set(err, ENOMEM, "cannot allocate");
                 p->envp[n++] = term;
         }
@@ -459,22 +585,11 @@ static void warn(struct plan *p, const char *fmt, ...)
         va_end(ap);
 }
 
-/* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
- * container may not), which raising a hard limit needs. */
-static bool can_raise_limits(void)
-{
-        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
-        struct __user_cap_data_struct d[2];
-        if (syscall(SYS_capget, &h, d) < 0)
-                return false;
-        return d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32));
-}
-
 /* Capability sets, limits and fds: computed here so the child only applies them. */
-static int plan_security(struct plan *p, const struct spec *s, struct error *err)
+static int plan_security(struct plan *p, const struct spec *s, const struct plan_host *h,
+                         struct error *err)
 {
-        long last = procfile_long("/proc/sys/kernel/cap_last_cap");
-        p->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
+        p->cap_last = h->cap_last;
         uint64_t known = p->cap_last >= 63 ? ~0ULL : (1ULL << (p->cap_last + 1)) - 1;
         uint64_t unknown = s->caps_named & ~known;
         if (unknown) {
@@ -492,13 +607,11 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         if (!p->userns) {
                 /* real root gets what crib itself may hold: the bounding set it runs under (a
                  * root inside another container may lack some) */
-                uint64_t own = 0;
-                for (int c = 0; c <= p->cap_last; c++)
-                        if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
-                                own |= 1ULL << c;
+                uint64_t own = h->cap_bounding_known ? h->cap_bounding : known;
                 uint64_t missing = set & ~own;
-                unsigned line = spec_line(s, "security", "capabilities");
-                if (missing && line) {
+                unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
+                /* the spec's own list is a demand; a level's is a ceiling (below) */
+                if (missing && spec_in_file(s, SPEC_KEY_SECURITY_CAPABILITIES)) {
                         int c = __builtin_ctzll(missing);
                         error_at(err, s->path, line,
                                  "capability %s is not in crib's own bounding set, so a "
@@ -519,7 +632,7 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         p->cap_bounding = p->cap_permitted = p->cap_effective = set;
         p->cap_inheritable = p->cap_ambient = s->uid == 0 ? 0 : set;
         p->no_new_privs = s->no_new_privileges;
-        p->masked = &s->masked;
+        p->masked = &s->masked; /* copied into the plan by plan_pack() */
         p->readonly = &s->readonly;
         /* CAP_SYS_ADMIN may unmount or remount what the setup mounted in the same user
          * namespace (masks, read-only paths and binds, nodev and nosuid everywhere): below one
@@ -536,25 +649,25 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
 
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
-                struct rlimit cur;
+                const struct rlimit cur = h->rlimits[r];
                 if (!l->set)
                         continue;
                 uint64_t soft = l->soft, hard = l->hard;
-                bool from_level = spec_line(s, "limits", spec_limit_name(r)) == 0;
-                if (from_level && getrlimit(r, &cur) == 0 && hard > cur.rlim_max &&
-                    !can_raise_limits()) {
+                /* crib's own hard limit is in the way, and it may not raise it */
+                bool above = h->rlimit_known[r] && hard > cur.rlim_max && !h->cap_sys_resource;
+                if (above && !spec_in_file(s, spec_limit_key(r))) {
                         /* a level's limit is a ceiling, not a demand: never above the caller's */
                         hard = cur.rlim_max;
                         if (soft > hard)
                                 soft = hard;
-                } else if (getrlimit(r, &cur) == 0 && hard > cur.rlim_max && !can_raise_limits()) {
+                } else if (above) {
                         char have[32];
                         if (cur.rlim_max == RLIM_INFINITY)
                                 snprintf(have, sizeof have, "unlimited");
                         else
                                 snprintf(have, sizeof have, "%llu",
                                          (unsigned long long)cur.rlim_max);
-                        error_at(err, s->path, spec_line(s, "limits", spec_limit_name(r)),
+                        error_at(err, s->path, spec_line(s, spec_limit_key(r)),
                                  "limit '%s' asks for a hard limit above your own (%s); only root "
                                  "(with CAP_SYS_RESOURCE) can raise it",
                                  spec_limit_name(r), have);
@@ -570,8 +683,8 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
         }
 
         for (size_t i = 0; i < s->npass_fds; i++)
-                if (fcntl(s->pass_fds[i], F_GETFD) < 0)
-                        return error_at(err, s->path, spec_line(s, "process", "pass_fds"),
+                if (s->pass_fds[i] == h->closed_fd)
+                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_PASS_FDS),
                                         "pass_fds: fd %d is not open", s->pass_fds[i]);
         p->pass_fds = s->pass_fds;
         p->npass_fds = s->npass_fds;
@@ -579,17 +692,18 @@ static int plan_security(struct plan *p, const struct spec *s, struct error *err
 }
 
 /* Prepare the seccomp program: built into crib for a built-in profile, or compiled now. */
-static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
+static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_host *h,
+                        struct error *err)
 {
         const char *name = s->seccomp ? s->seccomp : "unconfined";
-        unsigned line = spec_line(s, "security", "seccomp");
+        unsigned line = spec_line(s, SPEC_KEY_SECURITY_SECCOMP);
         if (!strcmp(name, "unconfined")) {
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (seccomp = unconfined)");
                 return 0;
         }
-        if (!seccomp_kernel_supported()) {
+        if (!h->seccomp_filters) {
                 if (s->seccomp_require) {
-                        error_at(err, s->path, spec_line(s, "security", "seccomp_mode"),
+                        error_at(err, s->path, spec_line(s, SPEC_KEY_SECURITY_SECCOMP_MODE),
                                  "seccomp_mode = require, but this kernel has no seccomp "
                                  "filters");
                         return error_hint(err, "use a kernel built with CONFIG_SECCOMP_FILTER=y, "
@@ -631,58 +745,59 @@ static int plan_seccomp(struct plan *p, const struct spec *s, struct error *err)
 }
 
 /* AppArmor: is it there, and must the profile be applied? The child applies it on exec. */
-static int plan_apparmor(struct plan *p, const struct spec *s, struct error *err)
+static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan_host *h,
+                         struct error *err)
 {
         const char *name = s->apparmor ? s->apparmor : "unconfined";
-        unsigned line = spec_line(s, "security", "apparmor");
+        unsigned line = spec_line(s, SPEC_KEY_SECURITY_APPARMOR);
         if (!strcmp(name, "unconfined"))
                 return 0;
-        /* prefer, unless the spec asks for it by name or says require */
-        p->apparmor_required = s->apparmor_require || line != 0;
-        char why[256], fix[512];
-        if (apparmor_available(why, sizeof why, fix, sizeof fix, NULL)) {
+        /* prefer, unless apparmor_mode says require, or the spec names the profile itself and
+         * does not say prefer */
+        p->apparmor_required =
+                s->apparmor_require || (spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR) &&
+                                        !spec_in_file(s, SPEC_KEY_SECURITY_APPARMOR_MODE));
+        if (h->apparmor) {
                 snprintf(p->apparmor, sizeof p->apparmor, "%s", name);
                 return 0;
         }
         if (p->apparmor_required) {
-                error_at(err, s->path, line ? line : spec_line(s, "security", "apparmor_mode"),
-                         "AppArmor profile '%s' was asked for, but %s", name, why);
-                return error_hint(err, "%s", fix);
+                error_at(err, s->path, line ? line : spec_line(s, SPEC_KEY_SECURITY_APPARMOR_MODE),
+                         "AppArmor profile '%s' was asked for, but %s", name, h->apparmor_why);
+                return error_hint(err, "%s", h->apparmor_fix);
         }
-        warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s", why, name,
-             fix);
+        warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
+             h->apparmor_why, name, h->apparmor_fix);
         return 0;
 }
 
 /* May the child write its own id maps (and limits)? The kernel lets a process in the new user
  * namespace map its own euid and egid alone, the gid only with setgroups denied. Root's child
  * has no capability left in the parent namespace, so root's limits stay with the parent. */
-static bool self_maps(const struct plan *p)
+static bool self_maps(const struct plan *p, const struct plan_host *h)
 {
         const struct idmap *u = &p->uidmap, *g = &p->gidmap;
         return p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
-               u->r[0].outside == geteuid() && g->n == 1 && !g->use_helper && g->r[0].count == 1 &&
-               g->r[0].outside == getegid() && p->deny_setgroups && !(p->privileged && p->nrlimits);
+               u->r[0].outside == h->euid && g->n == 1 && !g->use_helper && g->r[0].count == 1 &&
+               g->r[0].outside == h->egid && p->deny_setgroups && !(p->privileged && p->nrlimits);
 }
 
-int plan_build(const struct spec *s, char *const *argv_override, bool trace, struct plan *ret,
+int plan_build(const struct spec *s, const struct plan_host *h, bool trace, struct plan *ret,
                struct error *err)
 {
         struct plan *p = ret;
+        struct scratch sc = {.n = 0};
         memset(p, 0, sizeof *p);
-        p->owned = calloc(1, sizeof(struct plan_strings));
-        if (!p->owned)
-                return error_set(err, ENOMEM, "cannot allocate");
-        p->spec = s;
         p->trace = trace;
-        p->host_uid = getuid();
-        p->host_gid = getgid();
+        p->spec_path = s->path;
+        p->host_uid = h->uid;
+        p->host_gid = h->gid;
         /* root of the host: root in a user namespace of its own (unshare -r) is not */
-        p->privileged = geteuid() == 0 && userns_is_initial();
+        p->privileged = h->euid == 0 && h->initial_userns;
 
         p->userns = s->ns_user;
-        if (!p->userns && geteuid() != 0) {
-                error_at(err, s->path, spec_line(s, "namespaces", "user"),
+        if (!p->userns && h->euid != 0) {
+                error_at(err, s->path, spec_line(s, SPEC_KEY_NAMESPACES_USER),
                          "user = no needs root: without a user namespace only root may create "
                          "namespaces");
                 error_hint(err, "remove 'user = no' to run as yourself in a user namespace");
@@ -693,7 +808,8 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
                          (s->ns_uts ? CLONE_NEWUTS : 0) | (s->ns_net ? CLONE_NEWNET : 0) |
                          (s->ns_cgroup ? CLONE_NEWCGROUP : 0);
 
-        p->argv = argv_override && argv_override[0] ? (char **)argv_override : s->args;
+        /* the spec's strings and lists for now; plan_pack() copies them into the plan */
+        p->argv = s->args;
         p->cwd = s->cwd ? s->cwd : "/";
         p->uid = s->uid;
         p->gid = s->gid;
@@ -704,20 +820,27 @@ int plan_build(const struct spec *s, char *const *argv_override, bool trace, str
         p->readonly_rootfs = s->readonly_rootfs;
         p->init = s->init;
         p->loopback = s->ns_net;
-        p->terminal = s->terminal == TERMINAL_YES ||
-                      (s->terminal == TERMINAL_AUTO && isatty(STDIN_FILENO));
+        p->terminal = s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && h->stdin_tty);
 
-        if (plan_ids(p, s, err) < 0)
+        if (plan_ids(p, s, h, err) < 0)
                 goto fail;
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
-        if (plan_rootfs(p, s, err) < 0 || plan_mounts(p, s, err) < 0 || plan_env(p, s, err) < 0 ||
-            plan_security(p, s, err) < 0 || plan_seccomp(p, s, err) < 0 ||
-            plan_apparmor(p, s, err) < 0)
+        if (plan_rootfs(p, s, h, &sc, err) < 0 || plan_mounts(p, s, &sc, err) < 0 ||
+            plan_env(p, s, h, &sc, err) < 0 || plan_security(p, s, h, err) < 0 ||
+            plan_seccomp(p, s, h, err) < 0 || plan_apparmor(p, s, h, err) < 0)
                 goto fail;
-        p->self_maps = self_maps(p);
-        return 0;
+        p->self_maps = self_maps(p, h);
+        struct sock_filter *insns = p->seccomp.insns;
+        int r = plan_pack(p, err);
+        free(insns);
+        scratch_free(&sc);
+        if (r < 0)
+                memset(p, 0, sizeof *p);
+        return r;
 fail:
-        plan_free(p);
+        seccomp_program_free(&p->seccomp);
+        scratch_free(&sc);
+        memset(p, 0, sizeof *p);
         return -1;
 }

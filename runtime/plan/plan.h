@@ -1,9 +1,22 @@
 /* plan.h - everything the container's setup process needs, computed by the parent.
  *
- * The parent does the thinking: it reads the spec, looks up the host (the invoking user, its
- * subordinate ids, the rootfs and bind sources), and writes down the result here. The child
- * (steps.c) only reads this plan and makes system calls. Nothing in it changes after
- * plan_build() returns.
+ * The parent does the thinking: plan_build() reads the spec and the host's facts (struct
+ * plan_host, gathered by cmd/ with plan_host_gather()), looks up the filesystem (the rootfs,
+ * bind sources, the host's device nodes, /etc/subuid and /etc/passwd), and writes down the
+ * result here. Planning changes nothing anywhere: it only reads. The child (runtime/launch/)
+ * only reads this plan and makes system calls. Nothing in it changes after plan_build()
+ * returns.
+ *
+ * The plan stands alone: it owns all its memory, one block (`arena`) freed by plan_free(), and
+ * points into nothing else: not into the spec (which may be freed right after planning), not
+ * into crib's binary (string constants are copied in too). So it can be written to a file and
+ * read back by another process (a state directory for `crib create`/`start`/`exec`): write the
+ * struct with each pointer turned into its offset in the arena (NULL stays NULL), then the
+ * arena's `arena_size` bytes; to read, load both, check every offset (and every string's NUL)
+ * lies inside the arena, and add the arena's new address back. The pointers are: rootfs,
+ * spec_path, cwd, hostname, mounts[].src/.dst/.data, argv and envp (arrays of strings), groups,
+ * masked and readonly (and their items), pass_fds, seccomp.insns. Nothing else holds an
+ * address: file descriptors are not part of the plan (the parent opens what it needs).
  */
 #ifndef CRIB_PLAN_H
 #define CRIB_PLAN_H
@@ -45,9 +58,40 @@ struct mount_op {
 
 #define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + 32)
 
+/* What planning needs to know about the process crib runs as and the kernel it runs on:
+ * gathered once by cmd/ (plan_host_gather() asks the real host), so that plan_build() reads no
+ * process state of its own and a test can plan for any host. */
+struct plan_host {
+        uid_t uid, euid;
+        gid_t gid, egid;
+        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r) */
+        bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did) */
+        bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
+        int closed_fd;           /* the first of the spec's pass_fds crib does not have open, or
+                                  * -1 (0 also means none: fd 0 is never passed by number) */
+        const char *term;        /* $TERM, NULL when unset; copied into the plan */
+        int cap_last;            /* the highest capability the kernel knows (cap_last_cap) */
+        uint64_t cap_bounding;   /* crib's own bounding set (PR_CAPBSET_READ) */
+        bool cap_bounding_known; /* else taken as every capability the kernel knows */
+        bool cap_sys_resource;   /* crib holds CAP_SYS_RESOURCE: it may raise hard limits */
+        /* crib's own limits (getrlimit), by RLIMIT_*; unknown where getrlimit failed */
+        struct rlimit rlimits[SPEC_NLIMITS];
+        bool rlimit_known[SPEC_NLIMITS];
+        bool idmapped_mounts; /* the kernel has mount_setattr(2) (idmapped mounts, Linux 5.12) */
+        bool seccomp_filters; /* the kernel has seccomp filters (CONFIG_SECCOMP_FILTER) */
+        bool apparmor;        /* AppArmor is on; else why not, and the remedy */
+        char apparmor_why[256], apparmor_fix[512];
+};
+
+/* Ask the real host: ids, stdin, $TERM, the kernel's and crib's own capabilities and limits,
+ * kernel features. Only reads; called by cmd/ before plan_build(). With a spec, only what
+ * planning that spec needs (crib's bounding set for user = no, its limits for the spec's
+ * [limits]); NULL asks everything. */
+void plan_host_gather(const struct spec *s, struct plan_host *ret);
+
 struct plan {
-        const struct spec *spec;
         bool trace;
+        const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
 
         /* host facts */
         uid_t host_uid;
@@ -100,7 +144,7 @@ struct plan {
         int cap_last; /* the highest capability this kernel knows */
         uint64_t cap_bounding, cap_permitted, cap_effective, cap_inheritable, cap_ambient;
         bool no_new_privs;
-        const struct spec_paths *masked, *readonly;
+        const struct spec_paths *masked, *readonly; /* never NULL after plan_build() */
         struct plan_rlimit {
                 int resource;
                 struct rlimit lim;
@@ -118,12 +162,14 @@ struct plan {
         char warnings[4][768];
         size_t nwarnings;
 
-        void *owned; /* strings the plan made, freed by plan_free() */
+        /* every pointer above points in here (see the top of this file) */
+        void *arena;
+        size_t arena_size;
 };
 
-/* Build the plan for `spec`; `argv_override` (NULL-terminated or NULL) replaces the spec's
- * args. Errors about the spec name its file and line. */
-int plan_build(const struct spec *spec, char *const *argv_override, bool trace, struct plan *ret,
+/* Build the plan for `spec` on `host`. Errors about the spec name its file and line. The plan
+ * keeps nothing of `spec` or `host`: both may be freed as soon as this returns. */
+int plan_build(const struct spec *spec, const struct plan_host *host, bool trace, struct plan *ret,
                struct error *err);
 void plan_free(struct plan *p);
 

@@ -868,64 +868,90 @@ const char *spec_level_name(size_t i)
 
 #define F(field) offsetof(struct spec, field)
 
-/* The spec's keys, in the order crib.ini(5) documents them. */
+/* The spec's keys, in the order crib.ini(5) documents them; each row named by its enum
+ * spec_key (spec.h). */
+#define KEY(id, section, name, parse, offset, flags)                                               \
+        [SPEC_KEY_##id] = {section, name, parse, offset, flags}
 static const struct key keys[] = {
-        {"container", "rootfs", parse_string, F(rootfs), 0},
-        {"container", "hostname", parse_hostname, F(hostname), 0},
-        {"container", "readonly_rootfs", parse_bool, F(readonly_rootfs), 0},
-        {"process", "args", parse_args, 0, 0},
-        {"process", "env", parse_env, 0, KEY_REPEAT},
-        {"process", "cwd", parse_abs_path, F(cwd), 0},
-        {"process", "user", parse_user, 0, 0},
-        {"process", "groups", parse_groups, 0, 0},
-        {"process", "umask", parse_umask, 0, 0},
-        {"process", "terminal", parse_terminal, 0, 0},
-        {"process", "init", parse_bool, F(init), 0},
-        {"process", "pass_fds", parse_fds, 0, 0},
-        {"namespaces", "user", parse_bool, F(ns_user), 0},
-        {"namespaces", "mount", parse_mount_ns, 0, 0},
-        {"namespaces", "pid", parse_bool, F(ns_pid), 0},
-        {"namespaces", "ipc", parse_bool, F(ns_ipc), 0},
-        {"namespaces", "uts", parse_bool, F(ns_uts), 0},
-        {"namespaces", "net", parse_bool, F(ns_net), 0},
-        {"namespaces", "cgroup", parse_bool, F(ns_cgroup), 0},
-        {"idmap", "uid", parse_idmap, F(uidmap), KEY_REPEAT},
-        {"idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT},
-        {"mounts", "bind", parse_bind, 0, KEY_REPEAT},
-        {"mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT},
-        {"security", "level", parse_level, 0, 0},
-        {"security", "capabilities", parse_caps, 0, 0},
-        {"security", "no_new_privileges", parse_bool, F(no_new_privileges), 0},
-        {"security", "masked_paths", parse_paths, F(masked), 0},
-        {"security", "readonly_paths", parse_paths, F(readonly), 0},
-        {"security", "seccomp", parse_seccomp, 0, 0},
-        {"security", "seccomp_mode", parse_mode, F(seccomp_require), 0},
-        {"security", "apparmor", parse_apparmor, 0, 0},
-        {"security", "apparmor_mode", parse_mode, F(apparmor_require), 0},
-#define LIMIT(name, res)                                                                           \
-        {                                                                                          \
-                "limits", name, parse_limit, res, 0                                                \
-        }
-        LIMIT("cpu", RLIMIT_CPU),
-        LIMIT("fsize", RLIMIT_FSIZE),
-        LIMIT("data", RLIMIT_DATA),
-        LIMIT("stack", RLIMIT_STACK),
-        LIMIT("core", RLIMIT_CORE),
-        LIMIT("rss", RLIMIT_RSS),
-        LIMIT("nproc", RLIMIT_NPROC),
-        LIMIT("nofile", RLIMIT_NOFILE),
-        LIMIT("memlock", RLIMIT_MEMLOCK),
-        LIMIT("as", RLIMIT_AS),
-        LIMIT("locks", RLIMIT_LOCKS),
-        LIMIT("sigpending", RLIMIT_SIGPENDING),
-        LIMIT("msgqueue", RLIMIT_MSGQUEUE),
-        LIMIT("nice", RLIMIT_NICE),
-        LIMIT("rtprio", RLIMIT_RTPRIO),
-        LIMIT("rttime", RLIMIT_RTTIME),
+        KEY(CONTAINER_ROOTFS, "container", "rootfs", parse_string, F(rootfs), 0),
+        KEY(CONTAINER_HOSTNAME, "container", "hostname", parse_hostname, F(hostname), 0),
+        KEY(CONTAINER_READONLY_ROOTFS, "container", "readonly_rootfs", parse_bool,
+            F(readonly_rootfs), 0),
+        KEY(PROCESS_ARGS, "process", "args", parse_args, 0, 0),
+        KEY(PROCESS_ENV, "process", "env", parse_env, 0, KEY_REPEAT),
+        KEY(PROCESS_CWD, "process", "cwd", parse_abs_path, F(cwd), 0),
+        KEY(PROCESS_USER, "process", "user", parse_user, 0, 0),
+        KEY(PROCESS_GROUPS, "process", "groups", parse_groups, 0, 0),
+        KEY(PROCESS_UMASK, "process", "umask", parse_umask, 0, 0),
+        KEY(PROCESS_TERMINAL, "process", "terminal", parse_terminal, 0, 0),
+        KEY(PROCESS_INIT, "process", "init", parse_bool, F(init), 0),
+        KEY(PROCESS_PASS_FDS, "process", "pass_fds", parse_fds, 0, 0),
+        KEY(NAMESPACES_USER, "namespaces", "user", parse_bool, F(ns_user), 0),
+        KEY(NAMESPACES_MOUNT, "namespaces", "mount", parse_mount_ns, 0, 0),
+        KEY(NAMESPACES_PID, "namespaces", "pid", parse_bool, F(ns_pid), 0),
+        KEY(NAMESPACES_IPC, "namespaces", "ipc", parse_bool, F(ns_ipc), 0),
+        KEY(NAMESPACES_UTS, "namespaces", "uts", parse_bool, F(ns_uts), 0),
+        KEY(NAMESPACES_NET, "namespaces", "net", parse_bool, F(ns_net), 0),
+        KEY(NAMESPACES_CGROUP, "namespaces", "cgroup", parse_bool, F(ns_cgroup), 0),
+        KEY(IDMAP_UID, "idmap", "uid", parse_idmap, F(uidmap), KEY_REPEAT),
+        KEY(IDMAP_GID, "idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT),
+        KEY(MOUNTS_BIND, "mounts", "bind", parse_bind, 0, KEY_REPEAT),
+        KEY(MOUNTS_TMPFS, "mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT),
+        KEY(SECURITY_LEVEL, "security", "level", parse_level, 0, 0),
+        KEY(SECURITY_CAPABILITIES, "security", "capabilities", parse_caps, 0, 0),
+        KEY(SECURITY_NO_NEW_PRIVILEGES, "security", "no_new_privileges", parse_bool,
+            F(no_new_privileges), 0),
+        KEY(SECURITY_MASKED_PATHS, "security", "masked_paths", parse_paths, F(masked), 0),
+        KEY(SECURITY_READONLY_PATHS, "security", "readonly_paths", parse_paths, F(readonly), 0),
+        KEY(SECURITY_SECCOMP, "security", "seccomp", parse_seccomp, 0, 0),
+        KEY(SECURITY_SECCOMP_MODE, "security", "seccomp_mode", parse_mode, F(seccomp_require), 0),
+        KEY(SECURITY_APPARMOR, "security", "apparmor", parse_apparmor, 0, 0),
+        KEY(SECURITY_APPARMOR_MODE, "security", "apparmor_mode", parse_mode, F(apparmor_require),
+            0),
+/* [limits]: the field is the RLIMIT_* number, and the enum follows RLIMIT_* (spec_limit_key) */
+#define LIMIT(ID, name) KEY(LIMITS_##ID, "limits", name, parse_limit, RLIMIT_##ID, 0)
+        LIMIT(CPU, "cpu"),
+        LIMIT(FSIZE, "fsize"),
+        LIMIT(DATA, "data"),
+        LIMIT(STACK, "stack"),
+        LIMIT(CORE, "core"),
+        LIMIT(RSS, "rss"),
+        LIMIT(NPROC, "nproc"),
+        LIMIT(NOFILE, "nofile"),
+        LIMIT(MEMLOCK, "memlock"),
+        LIMIT(AS, "as"),
+        LIMIT(LOCKS, "locks"),
+        LIMIT(SIGPENDING, "sigpending"),
+        LIMIT(MSGQUEUE, "msgqueue"),
+        LIMIT(NICE, "nice"),
+        LIMIT(RTPRIO, "rtprio"),
+        LIMIT(RTTIME, "rttime"),
 #undef LIMIT
 };
+#undef KEY
 #define NKEYS (sizeof keys / sizeof keys[0])
-_Static_assert(NKEYS <= sizeof((struct spec *)0)->lines / sizeof(unsigned), "spec.lines too small");
+_Static_assert(NKEYS == SPEC_NKEYS, "the key table and enum spec_key disagree");
+#define SAME_ORDER(ID)                                                                             \
+        _Static_assert(SPEC_KEY_LIMITS_##ID - SPEC_KEY_LIMITS_CPU == RLIMIT_##ID,                  \
+                       "enum spec_key's [limits] follow RLIMIT_*")
+SAME_ORDER(FSIZE);
+SAME_ORDER(DATA);
+SAME_ORDER(STACK);
+SAME_ORDER(CORE);
+SAME_ORDER(RSS);
+SAME_ORDER(NPROC);
+SAME_ORDER(NOFILE);
+SAME_ORDER(MEMLOCK);
+SAME_ORDER(AS);
+SAME_ORDER(LOCKS);
+SAME_ORDER(SIGPENDING);
+SAME_ORDER(MSGQUEUE);
+SAME_ORDER(NICE);
+SAME_ORDER(RTPRIO);
+SAME_ORDER(RTTIME);
+#undef SAME_ORDER
+_Static_assert(SPEC_KEY_LIMITS_RTTIME - SPEC_KEY_LIMITS_CPU == SPEC_NLIMITS - 1,
+               "one [limits] key per RLIMIT_*");
 
 static const char *const sections[] = {"container", "process",  "namespaces", "idmap",
                                        "mounts",    "security", "limits"};
@@ -933,19 +959,52 @@ static const char *const sections[] = {"container", "process",  "namespaces", "i
 
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key)
 {
-        if (i >= NKEYS)
+        if (i >= NKEYS || !keys[i].section)
                 return false;
         *ret_section = keys[i].section;
         *ret_key = keys[i].name;
         return true;
 }
 
-unsigned spec_line(const struct spec *s, const char *section, const char *key)
+enum spec_key spec_limit_key(int resource)
 {
-        for (size_t i = 0; i < NKEYS; i++)
-                if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, key))
-                        return s->lines[i];
-        return 0;
+        return (enum spec_key)(SPEC_KEY_LIMITS_CPU + resource);
+}
+
+const struct spec_origin *spec_origin(const struct spec *s, enum spec_key k)
+{
+        return &s->origins[k];
+}
+
+bool spec_in_file(const struct spec *s, enum spec_key k)
+{
+        return s->origins[k].kind == SPEC_FROM_FILE;
+}
+
+unsigned spec_line(const struct spec *s, enum spec_key k)
+{
+        return spec_in_file(s, k) ? s->origins[k].line : 0;
+}
+
+void spec_origin_text(const struct spec *s, enum spec_key k, char *buf, size_t len)
+{
+        const struct spec_origin *o = &s->origins[k];
+        const char *level = levels_name(o->level);
+        switch (o->kind) {
+        case SPEC_FROM_DEFAULT:
+                snprintf(buf, len, "built-in default");
+                break;
+        case SPEC_FROM_LEVEL:
+                snprintf(buf, len, "level %s (profiles/levels/%s:%u)", level ? level : "?",
+                         level ? level : "?", o->line);
+                break;
+        case SPEC_FROM_FILE:
+                snprintf(buf, len, "%s:%u", s->path, o->line);
+                break;
+        case SPEC_FROM_CLI:
+                snprintf(buf, len, "command line");
+                break;
+        }
 }
 
 /* Levenshtein distance, capped: enough to suggest a fix for a typo. */
@@ -1049,7 +1108,7 @@ static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
                 return error_at(err, s->path, s->uidmap.line ? s->uidmap.line : s->gidmap.line,
                                 "[idmap] needs a user namespace, but [namespaces] says user = no");
         if (s->hostname && !s->ns_uts)
-                return error_at(err, s->path, spec_line(s, "container", "hostname"),
+                return error_at(err, s->path, spec_line(s, SPEC_KEY_CONTAINER_HOSTNAME),
                                 "setting hostname needs a private uts namespace, but "
                                 "[namespaces] says uts = no");
         if ((s->uidmap.line != 0) != (s->gidmap.line != 0))
@@ -1059,10 +1118,12 @@ static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
         return 0;
 }
 
-/* Apply tokenized entries to the spec through the key table. Errors name s->path. */
-static int apply_entries(struct spec *s, const struct ini_file *ini, bool is_level,
+/* Apply tokenized entries to the spec through the key table; `from` says where they come from
+ * (a level or the spec file; its line is each entry's). Errors name s->path. */
+static int apply_entries(struct spec *s, const struct ini_file *ini, struct spec_origin from,
                          struct error *err)
 {
+        bool is_level = from.kind == SPEC_FROM_LEVEL;
         for (size_t i = 0; i < ini->n; i++) {
                 const struct ini_entry *e = &ini->entries[i];
                 bool known = false;
@@ -1080,11 +1141,16 @@ static int apply_entries(struct spec *s, const struct ini_file *ini, bool is_lev
                         return unknown_key(s, e, err);
                 if (is_level && keys[k].parse == parse_level)
                         return error_at(err, s->path, e->line, "a level cannot name a level");
-                if (s->lines[k] && !(keys[k].flags & KEY_REPEAT))
+                /* a level's value may be set again by the next level or the spec, once */
+                struct spec_origin *o = &s->origins[k];
+                bool same = o->kind == from.kind && o->level == from.level;
+                if (same && !(keys[k].flags & KEY_REPEAT))
                         return error_at(err, s->path, e->line, "'%s' is already set on line %u",
-                                        e->key, s->lines[k]);
-                if (!s->lines[k])
-                        s->lines[k] = e->line;
+                                        e->key, o->line);
+                if (!same) {
+                        *o = from;
+                        o->line = e->line;
+                }
                 if (keys[k].parse(s, &keys[k], e, err) < 0)
                         return -1;
         }
@@ -1099,6 +1165,9 @@ static int apply_level(struct spec *s, const char *name, struct error *err)
         char label[64];
         char *saved = s->path;
         int r;
+        struct spec_origin from = {.kind = SPEC_FROM_LEVEL};
+        while (levels_name(from.level) && strcmp(levels_name(from.level), name))
+                from.level++;
         snprintf(label, sizeof label, "profiles/levels/%s", name);
         FILE *f = fmemopen((void *)text, strlen(text), "r");
         if (!f)
@@ -1107,12 +1176,10 @@ static int apply_level(struct spec *s, const char *name, struct error *err)
         fclose(f);
         if (r == 0) {
                 s->path = label;
-                r = apply_entries(s, &ini, true, err);
+                r = apply_entries(s, &ini, from, err);
                 s->path = saved;
         }
         ini_free(&ini);
-        /* the spec may set every key the level set, once */
-        memset(s->lines, 0, sizeof s->lines);
         return r;
 }
 
@@ -1159,7 +1226,7 @@ int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, s
         if (apply_level(&s, "default", err) < 0 ||
             (strcmp(level, "default") && apply_level(&s, level, err) < 0))
                 goto fail;
-        if (apply_entries(&s, &ini, false, err) < 0)
+        if (apply_entries(&s, &ini, (struct spec_origin){.kind = SPEC_FROM_FILE}, err) < 0)
                 goto fail;
         if (spec_validate(&s, args_from_cli, err) < 0)
                 goto fail;
@@ -1170,6 +1237,27 @@ fail:
         ini_free(&ini);
         spec_free(&s);
         return -1;
+}
+
+int spec_override_args(struct spec *s, char *const *argv, struct error *err)
+{
+        size_t n = 0;
+        while (argv[n])
+                n++;
+        if (n == 0)
+                return error_set(err, EINVAL, "no program to run");
+        char **v = calloc(n + 1, sizeof *v);
+        if (!v)
+                return error_set(err, ENOMEM, "cannot allocate");
+        for (size_t i = 0; i < n; i++)
+                if (!(v[i] = strdup(argv[i]))) {
+                        words_free(v);
+                        return error_set(err, ENOMEM, "cannot allocate");
+                }
+        words_free(s->args);
+        s->args = v;
+        s->origins[SPEC_KEY_PROCESS_ARGS] = (struct spec_origin){.kind = SPEC_FROM_CLI};
+        return 0;
 }
 
 void spec_free(struct spec *s)

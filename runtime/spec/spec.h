@@ -2,8 +2,11 @@
  *
  * spec_parse() maps each `section.key` of the tokenized INI file through a static key table
  * (spec.c) to a parser and a field, then spec_validate() checks the fields against each other.
- * Everything here is pure: resolving paths and ids against the host is plan.c's job. Each field
- * remembers the line it came from, so later errors can still say FILE:LINE.
+ * Everything here is pure: resolving paths and ids against the host is plan.c's job. Each key
+ * remembers where its value came from (struct spec_origin): crib's built-in default, a security
+ * level, a line of the spec file, or the command line; later errors still say FILE:LINE, and
+ * behaviour that depends on who asked (a level's limit is a ceiling, a profile the spec names is
+ * required) asks the origin, by key.
  */
 #ifndef CRIB_SPEC_H
 #define CRIB_SPEC_H
@@ -24,6 +27,76 @@
 #define SPEC_NLIMITS    16 /* RLIMIT_CPU .. RLIMIT_RTTIME */
 
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
+
+/* The spec's keys, one per `section.key` of crib.ini(5), in the order crib.ini(5) documents
+ * them. The key table in spec.c names each row by its enum (designated initializers), so the two
+ * stay in step; a key is looked up by its enum, never by its name. */
+enum spec_key {
+        SPEC_KEY_CONTAINER_ROOTFS,
+        SPEC_KEY_CONTAINER_HOSTNAME,
+        SPEC_KEY_CONTAINER_READONLY_ROOTFS,
+        SPEC_KEY_PROCESS_ARGS,
+        SPEC_KEY_PROCESS_ENV,
+        SPEC_KEY_PROCESS_CWD,
+        SPEC_KEY_PROCESS_USER,
+        SPEC_KEY_PROCESS_GROUPS,
+        SPEC_KEY_PROCESS_UMASK,
+        SPEC_KEY_PROCESS_TERMINAL,
+        SPEC_KEY_PROCESS_INIT,
+        SPEC_KEY_PROCESS_PASS_FDS,
+        SPEC_KEY_NAMESPACES_USER,
+        SPEC_KEY_NAMESPACES_MOUNT,
+        SPEC_KEY_NAMESPACES_PID,
+        SPEC_KEY_NAMESPACES_IPC,
+        SPEC_KEY_NAMESPACES_UTS,
+        SPEC_KEY_NAMESPACES_NET,
+        SPEC_KEY_NAMESPACES_CGROUP,
+        SPEC_KEY_IDMAP_UID,
+        SPEC_KEY_IDMAP_GID,
+        SPEC_KEY_MOUNTS_BIND,
+        SPEC_KEY_MOUNTS_TMPFS,
+        SPEC_KEY_SECURITY_LEVEL,
+        SPEC_KEY_SECURITY_CAPABILITIES,
+        SPEC_KEY_SECURITY_NO_NEW_PRIVILEGES,
+        SPEC_KEY_SECURITY_MASKED_PATHS,
+        SPEC_KEY_SECURITY_READONLY_PATHS,
+        SPEC_KEY_SECURITY_SECCOMP,
+        SPEC_KEY_SECURITY_SECCOMP_MODE,
+        SPEC_KEY_SECURITY_APPARMOR,
+        SPEC_KEY_SECURITY_APPARMOR_MODE,
+        /* [limits]: SPEC_KEY_LIMITS_CPU + RLIMIT_* (spec_limit_key()) */
+        SPEC_KEY_LIMITS_CPU,
+        SPEC_KEY_LIMITS_FSIZE,
+        SPEC_KEY_LIMITS_DATA,
+        SPEC_KEY_LIMITS_STACK,
+        SPEC_KEY_LIMITS_CORE,
+        SPEC_KEY_LIMITS_RSS,
+        SPEC_KEY_LIMITS_NPROC,
+        SPEC_KEY_LIMITS_NOFILE,
+        SPEC_KEY_LIMITS_MEMLOCK,
+        SPEC_KEY_LIMITS_AS,
+        SPEC_KEY_LIMITS_LOCKS,
+        SPEC_KEY_LIMITS_SIGPENDING,
+        SPEC_KEY_LIMITS_MSGQUEUE,
+        SPEC_KEY_LIMITS_NICE,
+        SPEC_KEY_LIMITS_RTPRIO,
+        SPEC_KEY_LIMITS_RTTIME,
+        SPEC_NKEYS
+};
+
+/* Where a key's value came from. */
+enum spec_origin_kind {
+        SPEC_FROM_DEFAULT, /* crib's built-in default (or nothing: the key is unset) */
+        SPEC_FROM_LEVEL,   /* a security level, profiles/levels/NAME, built into crib */
+        SPEC_FROM_FILE,    /* the spec file */
+        SPEC_FROM_CLI,     /* the command line (crib run SPEC -- PROGRAM ARGS...) */
+};
+
+struct spec_origin {
+        enum spec_origin_kind kind;
+        unsigned level; /* SPEC_FROM_LEVEL: the level, as spec_level_name(level) */
+        unsigned line;  /* SPEC_FROM_LEVEL, SPEC_FROM_FILE: the key's first line there */
+};
 
 struct spec_range {
         uint32_t inside, outside, count;
@@ -117,8 +190,8 @@ struct spec {
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
 
-        /* line of each key of the key table in the spec file, 0 = not there */
-        unsigned lines[64];
+        /* where each key's value came from, by enum spec_key */
+        struct spec_origin origins[SPEC_NKEYS];
 };
 
 /* Read and check a spec. `args_from_cli` tells that the command line replaces [process] args,
@@ -126,8 +199,19 @@ struct spec {
 int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err);
 void spec_free(struct spec *s);
 
-/* The line a key was set on, 0 when it was not set. */
-unsigned spec_line(const struct spec *s, const char *section, const char *key);
+/* The command line's program and arguments (NULL-terminated, at least one) replace the spec's
+ * [process] args; their origin becomes the command line. */
+int spec_override_args(struct spec *s, char *const *argv, struct error *err);
+
+/* Where key `k` got its value. */
+const struct spec_origin *spec_origin(const struct spec *s, enum spec_key k);
+/* Whether the spec file itself set key `k` (not crib, a level or the command line). */
+bool spec_in_file(const struct spec *s, enum spec_key k);
+/* The spec file's line of key `k`, for FILE:LINE in errors; 0 when the file did not set it. */
+unsigned spec_line(const struct spec *s, enum spec_key k);
+/* The origin as words: "built-in default", "level strict (profiles/levels/strict:12)",
+ * "my.ini:7", "command line". */
+void spec_origin_text(const struct spec *s, enum spec_key k, char *buf, size_t len);
 
 /* A spec holding only the security level NAME applied to crib's defaults (for `crib levels`). */
 int spec_from_level(const char *name, struct spec *ret, struct error *err);
@@ -135,10 +219,13 @@ int spec_from_level(const char *name, struct spec *ret, struct error *err);
 const char *spec_level_name(size_t i);
 /* The short names of [limits] keys by RLIMIT_* number ("nofile"), NULL when unknown. */
 const char *spec_limit_name(int resource);
+/* The [limits] key of RLIMIT_* `resource` (0 <= resource < SPEC_NLIMITS). */
+enum spec_key spec_limit_key(int resource);
 /* The capability's name without CAP_ ("NET_RAW"), or NULL. */
 const char *spec_cap_name(int cap);
 
-/* The key table, for documentation checks: returns false past the last key. */
+/* The key table, for documentation checks: the section and name of key `i` (an enum spec_key);
+ * returns false past the last key. */
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key);
 
 #endif

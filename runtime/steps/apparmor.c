@@ -13,7 +13,8 @@
  * What goes wrong: not built into the kernel; built in but off at boot (the Raspberry Pi OS
  * state: `apparmor=1 security=apparmor` on the kernel command line turns it on); securityfs
  * not mounted; the profile not loaded. With `apparmor_mode = prefer` crib warns once and runs
- * without; with `require`, or a profile the spec names itself, it is an error.
+ * without; with `require`, or a profile the spec names itself (unless the spec also says
+ * `apparmor_mode = prefer`), it is an error.
  */
 #define _GNU_SOURCE
 #include "apparmor.h"

@@ -452,7 +452,7 @@ int step_mounts(struct child *c, struct error *err)
                 const struct mount_op *op = &p->mounts[i];
                 if (apply(c, c->rootfd, op, c->fds->src[i], err) < 0) {
                         if (op->line)
-                                return error_wrap(err, "%s:%u", p->spec->path, op->line);
+                                return error_wrap(err, "%s:%u", p->spec_path, op->line);
                         return -1;
                 }
         }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # AppArmor on a host without it: the default level (prefer) warns once, names the reason and
-# the fix, and runs; require, or a profile the spec names itself, is an error (125); unconfined
-# says nothing. Where AppArmor is on, the profile itself is tested in the VM harness.
+# the fix, and runs; require, or a profile the spec names itself, is an error (125), unless the
+# spec itself also says apparmor_mode = prefer; unconfined says nothing. Where AppArmor is on, the profile itself is tested in the VM harness.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if [ -d /sys/kernel/security/apparmor ]; then
@@ -32,6 +32,11 @@ assert_contains "$err" "crib: hint: " "with the remedy"
 printf '[security]\napparmor = crib-default\n[process]\nargs = /bin/true\n' | spec "$T/n.ini"
 run_crib run "$T/n.ini"
 assert_eq "$rc" 125 "a profile the spec names itself: 125"
+
+printf '[security]\napparmor = crib-default\napparmor_mode = prefer\n[process]\nargs = /bin/true\n' | spec "$T/np.ini"
+"$CRIB" run "$T/np.ini" >"$T/out" 2>"$T/err" </dev/null
+assert_eq "$?" 0 "a profile the spec names itself, with apparmor_mode = prefer: the container runs"
+assert_eq "$(head -n 1 "$T/err")" "crib: warning: AppArmor is not available ($why); running without the profile 'crib-default'" "and warns with the reason"
 
 printf '[security]\napparmor = unconfined\n[process]\nargs = /bin/true\n' | spec "$T/u.ini"
 "$CRIB" run "$T/u.ini" >"$T/out" 2>"$T/err" </dev/null

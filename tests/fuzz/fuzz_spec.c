@@ -28,9 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool from_cli = data[size - 1] & 1;
         if (spec_load("fuzz.ini", f, from_cli, &s, &err) == 0) {
                 /* the getters walk the same tables: exercise them on what was accepted */
-                const char *sec, *key;
-                for (size_t i = 0; spec_key_at(i, &sec, &key); i++)
-                        (void)spec_line(&s, sec, key);
+                char where[512];
+                for (size_t i = 0; i < SPEC_NKEYS; i++) {
+                        (void)spec_line(&s, (enum spec_key)i);
+                        spec_origin_text(&s, (enum spec_key)i, where, sizeof where);
+                }
                 spec_free(&s);
         } else if (strncmp(err.msg, "fuzz.ini:", 9)) {
                 /* bad input is refused with FILE:LINE: first (crib.ini(5), issue 11) */

@@ -47,8 +47,10 @@ static void invalid_files(const char *dir)
                 if (r == 0) {
                         /* a spec that reads well but names something it cannot have (rootfs = /)
                          * is refused by the plan, before any change */
+                        struct plan_host host;
                         struct plan p;
-                        r = plan_build(&s, NULL, false, &p, &err);
+                        plan_host_gather(&s, &host);
+                        r = plan_build(&s, &host, false, &p, &err);
                         if (r == 0)
                                 plan_free(&p);
                         spec_free(&s);
@@ -101,8 +103,49 @@ int main(int argc, char **argv)
            "bind options");
         is_str(s.mounts[1].data, "size=1m,mode=700", "tmpfs data");
         ok(s.mounts[1].opts & SPEC_MNT_NOEXEC, "tmpfs flags");
-        ok(spec_line(&s, "process", "user") == 10, "spec_line");
+        ok(spec_line(&s, SPEC_KEY_PROCESS_USER) == 10, "spec_line");
         spec_free(&s);
+
+        /* where each value came from, by key */
+        char where[256];
+        ok(load("[security]\nlevel = strict\ncapabilities = +CHOWN\n[container]\nrootfs = r\n"
+                "[process]\nargs = x\n",
+                &s, &err) == 0,
+           "spec over the strict level");
+        spec_origin_text(&s, SPEC_KEY_SECURITY_CAPABILITIES, where, sizeof where);
+        is_str(where, "t.ini:3", "capabilities: from the spec file, with its line");
+        ok(spec_in_file(&s, SPEC_KEY_SECURITY_CAPABILITIES) &&
+                   spec_line(&s, SPEC_KEY_SECURITY_CAPABILITIES) == 3,
+           "spec_in_file, spec_line");
+        ok(spec_origin(&s, SPEC_KEY_CONTAINER_READONLY_ROOTFS)->kind == SPEC_FROM_LEVEL &&
+                   !strcmp(spec_level_name(
+                                   spec_origin(&s, SPEC_KEY_CONTAINER_READONLY_ROOTFS)->level),
+                           "strict"),
+           "readonly_rootfs: from the strict level");
+        ok(spec_line(&s, SPEC_KEY_CONTAINER_READONLY_ROOTFS) == 0,
+           "a level's key has no line in the spec file");
+        spec_origin_text(&s, SPEC_KEY_SECURITY_APPARMOR, where, sizeof where);
+        ok(!strncmp(where, "level default (profiles/levels/default:", 39),
+           "apparmor: from the default level (%s)", where);
+        spec_origin_text(&s, SPEC_KEY_PROCESS_UMASK, where, sizeof where);
+        is_str(where, "built-in default", "umask: crib's built-in default");
+        char *cli[] = {"/bin/echo", "hi", NULL};
+        ok(spec_override_args(&s, cli, &err) == 0 && !strcmp(s.args[1], "hi") && !s.args[2],
+           "the command line replaces args");
+        spec_origin_text(&s, SPEC_KEY_PROCESS_ARGS, where, sizeof where);
+        is_str(where, "command line", "args: from the command line");
+        spec_free(&s);
+
+        /* the enum and the key table agree: every key has a row, found again by its name */
+        bool rows = true;
+        for (size_t i = 0; i < SPEC_NKEYS; i++) {
+                const char *sec = NULL, *key = NULL;
+                rows &= spec_key_at(i, &sec, &key) && sec && key;
+        }
+        ok(rows, "every enum spec_key has its row in the key table");
+        ok(spec_limit_key(RLIMIT_NOFILE) == SPEC_KEY_LIMITS_NOFILE &&
+                   spec_limit_key(RLIMIT_RTTIME) == SPEC_KEY_LIMITS_RTTIME,
+           "spec_limit_key follows RLIMIT_*");
 
         ok(load("[container]\nrootfs = r\n[process]\nuser = 7\nargs = x\n", &s, &err) == 0 &&
                    s.gid == 7,

@@ -1,0 +1,335 @@
+/* Unit tests of planning (runtime/plan/plan.c): the plan is built from a spec and host facts
+ * the test makes up (struct plan_host), so the same spec can be planned for different hosts;
+ * and the plan stands alone: every pointer in it points into its own arena, so the spec can be
+ * freed right after planning and the plan still says everything. */
+#define _GNU_SOURCE
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "spec.h"
+#include "../lib/tap.h"
+
+static char root[64], bindsrc[128];
+
+/* A host: an ordinary user (uid 1000) in the initial user namespace, at a terminal. */
+static struct plan_host user_host(void)
+{
+        struct plan_host h = {
+                .uid = 1000,
+                .euid = 1000,
+                .gid = 1000,
+                .egid = 1000,
+                .initial_userns = true,
+                .stdin_tty = true,
+                .term = "xterm-test",
+                .cap_last = CAP_LAST_CAP,
+                .cap_sys_resource = false,
+                .idmapped_mounts = true,
+                .seccomp_filters = true,
+                .apparmor = false,
+                .apparmor_why = "it is not built into this kernel",
+                .apparmor_fix = "use another kernel",
+        };
+        h.cap_bounding = CAP_LAST_CAP >= 63 ? ~0ULL : (1ULL << (CAP_LAST_CAP + 1)) - 1;
+        h.cap_bounding_known = true;
+        for (int r = 0; r < SPEC_NLIMITS; r++) {
+                h.rlimits[r].rlim_cur = h.rlimits[r].rlim_max = RLIM_INFINITY;
+                h.rlimit_known[r] = true;
+        }
+        return h;
+}
+
+/* Load `body` (after a [container] rootfs line for the scratch rootfs) as spec t.ini. */
+static int load(const char *body, struct spec *s, struct error *err)
+{
+        char text[4096];
+        snprintf(text, sizeof text, "[container]\nrootfs = %s\n%s", root, body);
+        FILE *f = fmemopen(text, strlen(text), "r");
+        int r = spec_load("t.ini", f, false, s, err);
+        fclose(f);
+        return r;
+}
+
+static bool in_arena(const struct plan *p, const void *ptr)
+{
+        const char *a = p->arena, *c = ptr;
+        return ptr && a && c >= a && c <= a + p->arena_size;
+}
+
+static bool str_in_arena(const struct plan *p, const char *str)
+{
+        return in_arena(p, str) && str + strlen(str) < (const char *)p->arena + p->arena_size;
+}
+
+/* Every pointer plan.h lists points into the plan's own arena. */
+static bool all_in_arena(const struct plan *p)
+{
+        bool inside = str_in_arena(p, p->rootfs) && str_in_arena(p, p->spec_path) &&
+                      str_in_arena(p, p->cwd) && (!p->hostname || str_in_arena(p, p->hostname));
+        for (size_t i = 0; i < p->nmounts; i++) {
+                const struct mount_op *m = &p->mounts[i];
+                inside &= str_in_arena(p, m->dst) && (!m->src || str_in_arena(p, m->src)) &&
+                          (!m->data || str_in_arena(p, m->data));
+        }
+        inside &= in_arena(p, p->argv) && in_arena(p, p->envp);
+        for (char **a = p->argv; inside && *a; a++)
+                inside &= str_in_arena(p, *a);
+        for (char **e = p->envp; inside && *e; e++)
+                inside &= str_in_arena(p, *e);
+        inside &= in_arena(p, p->groups) && in_arena(p, p->pass_fds);
+        inside &= in_arena(p, p->masked) && in_arena(p, p->readonly);
+        for (size_t i = 0; inside && i < p->masked->n; i++)
+                inside &= str_in_arena(p, p->masked->items[i]);
+        for (size_t i = 0; inside && i < p->readonly->n; i++)
+                inside &= str_in_arena(p, p->readonly->items[i]);
+        inside &= !p->seccomp.n || in_arena(p, p->seccomp.insns);
+        return inside;
+}
+
+static const struct mount_op *find_mount(const struct plan *p, const char *dst)
+{
+        for (size_t i = 0; i < p->nmounts; i++)
+                if (!strcmp(p->mounts[i].dst, dst))
+                        return &p->mounts[i];
+        return NULL;
+}
+
+static bool has_env(const struct plan *p, const char *kv)
+{
+        for (char **e = p->envp; *e; e++)
+                if (!strcmp(*e, kv))
+                        return true;
+        return false;
+}
+
+static void plan_outlives_spec(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "hostname = box\n[process]\nargs = /bin/echo 'hello world'\nenv = A=1\n"
+                 "cwd = /srv\npass_fds = 7\n[mounts]\nbind = %s /mnt ro\ntmpfs = /t size=1m\n",
+                 bindsrc);
+        ok(load(body, &s, &err) == 0, "spec loads");
+        /* the host's facts say which of the spec's pass_fds crib lacks */
+        h.closed_fd = 7;
+        ok(plan_build(&s, &h, false, &p, &err) < 0, "pass_fds: a descriptor crib lacks");
+        contains(err.msg, "t.ini:8: pass_fds: fd 7 is not open", "is refused with FILE:LINE");
+        h.closed_fd = -1;
+        ok(plan_build(&s, &h, false, &p, &err) == 0, "plan_build: %s", p.rootfs ? "" : err.msg);
+
+        /* free the spec and scribble over what held it: the plan must not notice */
+        spec_free(&s);
+        memset(&s, 0xa5, sizeof s);
+        char *junk[64];
+        for (size_t i = 0; i < 64; i++)
+                if ((junk[i] = malloc(64)))
+                        memset(junk[i], 'x', 64);
+
+        ok(all_in_arena(&p), "every pointer of the plan points into its own arena");
+        is_str(p.argv[0], "/bin/echo", "argv[0] after the spec is gone");
+        is_str(p.argv[1], "hello world", "argv[1]");
+        ok(!p.argv[2], "argv ends");
+        ok(has_env(&p, "A=1"), "the spec's env");
+        ok(has_env(&p, "TERM=xterm-test"), "TERM from the host's facts, at a terminal");
+        ok(has_env(&p, "HOME=/root"), "HOME for uid 0");
+        is_str(p.cwd, "/srv", "cwd");
+        is_str(p.hostname, "box", "hostname");
+        is_str(p.spec_path, "t.ini", "the spec's path, for the child's FILE:LINE");
+        ok(p.npass_fds == 1 && p.pass_fds[0] == 7, "pass_fds");
+        ok(p.masked->n == 12 && !strcmp(p.masked->items[3], "/proc/kcore"),
+           "the default level's masked paths");
+        ok(p.readonly->n == 5, "and its read-only paths");
+        const struct mount_op *m = find_mount(&p, "/mnt");
+        ok(m && m->kind == MOP_BIND && !strcmp(m->src, bindsrc) && (m->flags & MS_RDONLY) &&
+                   m->line == 10,
+           "the bind mount, with its spec line");
+        m = find_mount(&p, "/t");
+        ok(m && m->kind == MOP_TMPFS && !strcmp(m->data, "size=1m"), "the tmpfs mount");
+        ok(p.seccomp.n > 0, "a seccomp program (%zu instructions)", p.seccomp.n);
+        ok(p.nwarnings == 1 && strstr(p.warnings[0], "AppArmor is not available (it is not "
+                                                     "built into this kernel)"),
+           "the host without AppArmor: a warning, from the host's facts");
+        for (size_t i = 0; i < 64; i++)
+                free(junk[i]);
+        plan_free(&p);
+        ok(!p.arena && !p.argv && !p.nmounts, "plan_free clears the plan");
+}
+
+/* crib's own mounts come from one table: which rows apply follows the namespaces. */
+static void default_mounts(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "default namespaces");
+        static const char *const order[] = {
+                "/proc",       "/dev",         "/dev/null", "/dev/zero",  "/dev/full",
+                "/dev/random", "/dev/urandom", "/dev/tty",  "/dev/pts",   "/dev/ptmx",
+                "/dev/shm",    "/dev/mqueue",  "/dev/fd",   "/dev/stdin", "/dev/stdout",
+                "/dev/stderr", "/sys"};
+        struct stat st;
+        size_t at = 0;
+        bool same = true;
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+                /* a device node the host lacks is left out */
+                bool node = i >= 2 && i <= 7;
+                if (node && (stat(order[i], &st) < 0 || !S_ISCHR(st.st_mode)))
+                        continue;
+                same &= at < p.nmounts && !strcmp(p.mounts[at].dst, order[i]);
+                at++;
+        }
+        ok(same && at == p.nmounts, "crib's mounts, in order (%zu)", p.nmounts);
+        ok(p.mounts[0].kind == MOP_PROC && find_mount(&p, "/sys")->kind == MOP_SYSFS &&
+                   find_mount(&p, "/dev/mqueue")->kind == MOP_MQUEUE,
+           "own proc, sysfs and mqueue");
+        ok(!strcmp(find_mount(&p, "/dev/pts")->data, "newinstance,ptmxmode=0666,mode=0620"),
+           "devpts without gid=5 where gid 5 is not mapped");
+        ok(stat("/dev/null", &st) == 0 && find_mount(&p, "/dev/null")->dev == st.st_rdev,
+           "/dev/null: the host's device number");
+        plan_free(&p);
+        spec_free(&s);
+
+        ok(load("[process]\nargs = /bin/true\n[namespaces]\npid = no\nnet = no\nipc = no\n", &s,
+                &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "pid, net and ipc shared with the host");
+        const struct mount_op *proc = find_mount(&p, "/proc"), *sys = find_mount(&p, "/sys");
+        ok(proc->kind == MOP_BIND && !strcmp(proc->src, "/proc") && sys->kind == MOP_BIND &&
+                   (sys->flags & MS_RDONLY),
+           "the host's proc and sys, bound");
+        const struct mount_op *mq = find_mount(&p, "/dev/mqueue");
+        ok(stat("/dev/mqueue", &st) == 0 ? mq && mq->kind == MOP_BIND : !mq,
+           "the host's mqueue where it has one");
+        plan_free(&p);
+        spec_free(&s);
+}
+
+/* The same spec on different hosts: the plan follows the facts it is given. */
+static void host_facts(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        h.stdin_tty = false;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && !p.terminal && !has_env(&p, "TERM=xterm"),
+           "no terminal on stdin: terminal = auto gives none, and no TERM");
+        plan_free(&p);
+        h = user_host();
+        h.apparmor = true;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && !strcmp(p.apparmor, "crib-default") &&
+                   p.nwarnings == 0,
+           "AppArmor on: the level's profile, no warning");
+        plan_free(&p);
+        h = user_host();
+        h.seccomp_filters = false;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && p.seccomp.n == 0 &&
+                   strstr(p.seccomp_how, "no kernel support"),
+           "no seccomp filters: no program (prefer)");
+        plan_free(&p);
+        h = user_host();
+        h.euid = 0;
+        h.uid = 0;
+        h.initial_userns = false;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
+           "root in a user namespace of its own is not privileged");
+        plan_free(&p);
+        spec_free(&s);
+
+        /* limits: a level's is a ceiling, the spec's own a demand */
+        h = user_host();
+        h.rlimits[RLIMIT_NOFILE].rlim_max = 512;
+        ok(load("[security]\nlevel = strict\n[process]\nargs = /bin/true\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "strict level under a hard nofile limit of 512");
+        bool capped = false;
+        for (size_t i = 0; i < p.nrlimits; i++)
+                if (p.rlimits[i].resource == RLIMIT_NOFILE)
+                        capped = p.rlimits[i].lim.rlim_max == 512 &&
+                                 p.rlimits[i].lim.rlim_cur == 512;
+        ok(capped, "the level's nofile = 1024 is held to the host's 512");
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n[limits]\nnofile = 2048\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) < 0,
+           "the spec's own nofile = 2048 above the host's 512 is refused");
+        contains(err.msg, "t.ini:6: limit 'nofile' asks for a hard limit above your own (512)",
+                 "with FILE:LINE");
+        h.cap_sys_resource = true;
+        ok(plan_build(&s, &h, false, &p, &err) == 0, "unless crib may raise limits");
+        plan_free(&p);
+        spec_free(&s);
+
+        /* user = no: root only; capabilities within crib's own bounding set */
+        h = user_host();
+        ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) < 0,
+           "user = no as a user is refused");
+        contains(err.msg, "user = no needs root", "and says why");
+        h.uid = h.euid = h.gid = h.egid = 0;
+        h.cap_bounding = 1ULL << CAP_CHOWN;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && p.cap_bounding == 1ULL << CAP_CHOWN,
+           "as root: the level's capabilities held to crib's own bounding set");
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n[security]\n"
+                "capabilities = KILL\n",
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) < 0,
+           "the spec's own capability outside crib's bounding set is refused");
+        contains(err.msg, "t.ini:8: capability KILL is not in crib's own bounding set",
+                 "with FILE:LINE");
+        spec_free(&s);
+}
+
+/* The real host, asked for everything, and for one spec's needs only. */
+static void real_host(void)
+{
+        struct plan_host h;
+        struct spec s;
+        struct error err;
+        plan_host_gather(NULL, &h);
+        ok(h.euid == geteuid() && h.gid == getgid() && h.cap_last >= CAP_SETFCAP &&
+                   h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE],
+           "plan_host_gather(NULL): everything");
+        ok(load("[process]\nargs = /bin/true\npass_fds = 1000\n[limits]\nnofile = 64\n", &s,
+                &err) == 0,
+           "a spec with one limit and a descriptor to pass");
+        plan_host_gather(&s, &h);
+        ok(!h.cap_bounding_known && h.rlimit_known[RLIMIT_NOFILE] && !h.rlimit_known[RLIMIT_CORE],
+           "for a spec: only its limits, no bounding set with a user namespace");
+        ok(h.closed_fd == 1000, "fd 1000 is not open in this test");
+        spec_free(&s);
+}
+
+int main(void)
+{
+        snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
+        ok(mkdtemp(root) != NULL, "scratch rootfs %s", root);
+        snprintf(bindsrc, sizeof bindsrc, "%s/src", root);
+        ok(mkdir(bindsrc, 0700) == 0, "a bind source");
+
+        plan_outlives_spec();
+        default_mounts();
+        host_facts();
+        real_host();
+
+        rmdir(bindsrc);
+        rmdir(root);
+        return tap_done();
+}
