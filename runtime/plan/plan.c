@@ -23,10 +23,9 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "capname.h"
 #include "cleanup.h"
 #include "seccomp_profile.h"
-
-#define DEFAULT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
@@ -321,9 +320,8 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
         _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) < 0) {
                 int e = errno;
-                error_at(err, s->path, line, "rootfs '%s' %s", path,
-                         e == ENOENT ? "does not exist" : "cannot be read");
-                err->errnum = e;
+                error_at_errno(err, e, s->path, line, "rootfs '%s' %s", path,
+                               e == ENOENT ? "does not exist" : "cannot be read");
                 if (e == ENOENT)
                         return error_hint(err,
                                           "build a busybox rootfs there with: "
@@ -355,9 +353,8 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
         /* search (x) permission on the directory itself: "." is looked up in it */
         _cleanup_close_ int dot = openat(fd, ".", O_PATH | O_CLOEXEC);
         if (dot < 0) {
-                error_at(err, s->path, line, "rootfs '%s' is not accessible to uid %u", p->rootfs,
-                         (unsigned)p->host_uid);
-                err->errnum = errno;
+                error_at_errno(err, errno, s->path, line, "rootfs '%s' is not accessible to uid %u",
+                               p->rootfs, (unsigned)p->host_uid);
                 return error_hint(err, "every directory on the way to it needs search (x) "
                                        "permission for you");
         }
@@ -523,9 +520,9 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                                 return error_set(err, ENOMEM, "cannot allocate");
                         if (stat(src, &st) < 0) {
                                 int e = errno;
-                                error_at(err, s->path, m->line, "bind source '%s' %s", src,
-                                         e == ENOENT ? "does not exist" : "cannot be read");
-                                err->errnum = e == ENOENT ? 0 : e;
+                                error_at_errno(err, e == ENOENT ? 0 : e, s->path, m->line,
+                                               "bind source '%s' %s", src,
+                                               e == ENOENT ? "does not exist" : "cannot be read");
                                 free(src);
                                 return -1;
                         }
@@ -562,7 +559,7 @@ static int plan_env(struct plan *p, const struct spec *s, const struct plan_host
         for (size_t i = 0; i < n; i++)
                 p->envp[i] = s->env[i];
         if (!has_path)
-                p->envp[n++] = DEFAULT_PATH;
+                p->envp[n++] = "PATH=" PLAN_DEFAULT_PATH;
         if (!has_home)
                 p->envp[n++] = p->uid == 0 ? "HOME=/root" : "HOME=/";
         if (p->terminal && !has_term) {
@@ -598,10 +595,9 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                         if (unknown & (1ULL << c))
                                 snprintf(names + strlen(names), sizeof names - strlen(names),
                                          "%s%s", names[0] ? " " : "",
-                                         spec_cap_name(c) ? spec_cap_name(c) : "?");
+                                         capname_of(c) ? capname_of(c) : "?");
                 warn(p, "this kernel knows capabilities up to %d (%s); dropping the newer %s",
-                     p->cap_last, spec_cap_name(p->cap_last) ? spec_cap_name(p->cap_last) : "?",
-                     names);
+                     p->cap_last, capname_of(p->cap_last) ? capname_of(p->cap_last) : "?", names);
         }
         uint64_t set = s->caps & known;
         if (!p->userns) {
@@ -616,7 +612,7 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                         error_at(err, s->path, line,
                                  "capability %s is not in crib's own bounding set, so a "
                                  "container without a user namespace cannot have it",
-                                 spec_cap_name(c) ? spec_cap_name(c) : "?");
+                                 capname_of(c) ? capname_of(c) : "?");
                         return error_hint(err, "leave it out, or run crib where root has it "
                                                "(see CapBnd in /proc/self/status)");
                 }
@@ -726,10 +722,9 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
                 _cleanup_free_ char *path = spec_relative(s, name);
                 _cleanup_fclose_ FILE *f = path ? fopen(path, "re") : NULL;
                 if (!f) {
-                        error_at(err, s->path, line, "cannot open seccomp profile '%s'",
-                                 path ? path : name);
-                        err->errnum = errno;
-                        return -1;
+                        return error_at_errno(err, errno, s->path, line,
+                                              "cannot open seccomp profile '%s'",
+                                              path ? path : name);
                 }
                 text = calloc(1, 1024 * 1024 + 1);
                 if (text && fread(text, 1, 1024 * 1024, f) == 1024 * 1024)

@@ -31,6 +31,10 @@
 #include "seccomp.h"
 #include "spec.h"
 
+/* The workload's PATH when the spec sets none (the plan puts it in the environment; exec.c
+ * searches it when the environment has none at all) */
+#define PLAN_DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 /* One mount operation; mounts.c applies them in order with one switch. Destinations are
  * absolute paths inside the container, resolved under the rootfs before pivot_root. */
 enum mount_op_kind {

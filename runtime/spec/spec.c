@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
 
+#include "capname.h"
 #include "cleanup.h"
 #include "ini.h"
 #include "levels.h"
@@ -555,58 +556,35 @@ static char *default_value(const char *section, const char *key)
         return v;
 }
 
-const char *spec_cap_name(int cap)
-{
-        static char names[64][32];
-        if (cap < 0 || cap >= 64 || cap > CAP_LAST_CAP)
-                return NULL;
-        if (!names[cap][0]) {
-                char *n = cap_to_name((cap_value_t)cap);
-                if (!n)
-                        return NULL;
-                size_t i = 0;
-                const char *src = strncmp(n, "cap_", 4) ? n : n + 4;
-                for (; src[i] && i < sizeof names[cap] - 1; i++)
-                        names[cap][i] = (char)toupper((unsigned char)src[i]);
-                names[cap][i] = '\0';
-                cap_free(n);
-        }
-        return names[cap];
-}
-
-/* One capability name: NET_RAW, CAP_NET_RAW or net_raw. */
+/* One capability name: NET_RAW, CAP_NET_RAW or net_raw (capname.c). */
 static int cap_word(struct spec *s, const struct ini_entry *e, const char *w, uint64_t *ret,
                     struct error *err)
 {
-        char name[64];
-        cap_value_t v;
-        if (!strncasecmp(w, "CAP_", 4))
-                w += 4;
-        if (!isalpha((unsigned char)*w) || strlen(w) > 40)
-                return bad_value(err, s, e, "'%s' is not a capability name", w);
-        snprintf(name, sizeof name, "cap_%s", w);
-        for (char *p = name; *p; p++)
-                *p = (char)tolower((unsigned char)*p);
-        if (cap_from_name(name, &v) == 0 && v >= 0 && v < 64) {
+        int v = capname_parse(w);
+        if (v >= 0) {
                 *ret = 1ULL << v;
                 return 0;
         }
+        const char *bare = strncasecmp(w, "CAP_", 4) ? w : w + 4;
+        if (!isalpha((unsigned char)*bare) || strlen(bare) > 40)
+                return bad_value(err, s, e, "'%s' is not a capability name", bare);
+        char upper[64];
+        size_t i = 0;
+        for (; bare[i] && i < sizeof upper - 1; i++)
+                upper[i] = (char)toupper((unsigned char)bare[i]);
+        upper[i] = '\0';
         const char *best = NULL;
         size_t bestd = 4;
         for (int c = 0; c <= CAP_LAST_CAP; c++) {
-                const char *cn = spec_cap_name(c);
-                char upper[64];
-                size_t i = 0;
-                for (; w[i] && i < sizeof upper - 1; i++)
-                        upper[i] = (char)toupper((unsigned char)w[i]);
-                upper[i] = '\0';
+                const char *cn = capname_of(c);
                 size_t d = cn ? distance(upper, cn) : SIZE_MAX;
                 if (d < bestd)
                         bestd = d, best = cn;
         }
         if (best)
-                return bad_value(err, s, e, "unknown capability '%s'; did you mean '%s'?", w, best);
-        return bad_value(err, s, e, "unknown capability '%s' (see capabilities(7))", w);
+                return bad_value(err, s, e, "unknown capability '%s'; did you mean '%s'?", bare,
+                                 best);
+        return bad_value(err, s, e, "unknown capability '%s' (see capabilities(7))", bare);
 }
 
 static uint64_t all_caps(void)

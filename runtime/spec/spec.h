@@ -221,8 +221,6 @@ const char *spec_level_name(size_t i);
 const char *spec_limit_name(int resource);
 /* The [limits] key of RLIMIT_* `resource` (0 <= resource < SPEC_NLIMITS). */
 enum spec_key spec_limit_key(int resource);
-/* The capability's name without CAP_ ("NET_RAW"), or NULL. */
-const char *spec_cap_name(int cap);
 
 /* The key table, for documentation checks: the section and name of key `i` (an enum spec_key);
  * returns false past the last key. */

@@ -29,14 +29,12 @@
 #include "cleanup.h"
 #include "elf.h"
 
-#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
 static const char *container_path(const struct plan *p)
 {
         for (char **e = p->envp; *e; e++)
                 if (!strncmp(*e, "PATH=", 5))
                         return *e + 5;
-        return DEFAULT_PATH;
+        return PLAN_DEFAULT_PATH;
 }
 
 /* 32-bit ARM: the architecture of the program at `path` when it is newer than the machine's
