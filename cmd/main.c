@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "sealed.h"
 #include "spec.h"
+#include "state.h"
 #include "trace.h"
 #include "userns.h"
 #include "output.h"
@@ -62,6 +63,30 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 static char **main_argv;
+
+/* Whether the warning `what` was said already since the machine booted, to this user: a file
+ * in the user's state directory (runtime/state) holds the boot's id. The first time, it is
+ * written and the answer is no; without a state directory (no XDG_RUNTIME_DIR) it is always
+ * no, and the warning is said every time. */
+static bool said_this_boot(const char *what)
+{
+        char path[4096], boot[64] = "", was[64], file[64];
+        struct error err;
+        _cleanup_fclose_ FILE *b = fopen("/proc/sys/kernel/random/boot_id", "re");
+        if (!b || !fgets(boot, sizeof boot, b))
+                return false;
+        if (state_root_path(NULL, geteuid(), getenv("XDG_RUNTIME_DIR"), path, sizeof path, &err) <
+            0)
+                return false;
+        _cleanup_close_ int root = state_open_root(path, geteuid(), &err);
+        if (root < 0)
+                return false;
+        snprintf(file, sizeof file, "said-%s", what);
+        if (state_read(root, file, was, sizeof was, &err) >= 0 && !strcmp(was, boot))
+                return true;
+        state_write(root, file, boot, strlen(boot), &err);
+        return false;
+}
 
 static int cmd_run(int argc, char **argv)
 {
@@ -145,8 +170,12 @@ static int cmd_run(int argc, char **argv)
                         path, (unsigned long long)(trace_now_us() - t0));
                 fprintf(stderr, "crib: trace: parent:   seccomp program: %s\n", plan.seccomp_how);
         }
-        for (size_t i = 0; i < plan.nwarnings; i++)
+        for (size_t i = 0; i < plan.nwarnings; i++) {
+                /* AppArmor off: said once per boot and user, always with --trace */
+                if (i + 1 == plan.apparmor_warning && !trace && said_this_boot("apparmor-off"))
+                        continue;
                 output_warning_line(NULL, plan.warnings[i]);
+        }
 
         struct container_hooks hooks = {.trace = output_trace_line, .warn = output_warning_line};
         int status = 0, code;

@@ -763,6 +763,7 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
         }
         warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
              h->apparmor_why, name, h->apparmor_fix);
+        p->apparmor_warning = p->nwarnings;
         return 0;
 }
 

@@ -165,6 +165,10 @@ struct plan {
          * first is a remedy */
         char warnings[4][768];
         size_t nwarnings;
+        /* 1 + the index in warnings of "AppArmor is not available", which cmd/ says once per
+         * boot and user (it would be the same two lines before every container on a Raspberry
+         * Pi, where AppArmor is off out of the box); 0 when there is none */
+        size_t apparmor_warning;
 
         /* every pointer above points in here (see the top of this file) */
         void *arena;

@@ -167,6 +167,8 @@ EOF2
 	done
 	;;
 apparmor0)
+	# said once per boot: forget an earlier run's (the initramfs run above) record
+	rm -f /run/crib/said-apparmor-off
 	spec /tmp/h.ini <<'EOF2'
 [process]
 args = /bin/echo hello
