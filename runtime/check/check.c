@@ -370,6 +370,21 @@ static void errno_evidence(struct check_row *r, const char *call, int e)
                 put(r->evidence, sizeof r->evidence, "%s worked", call);
 }
 
+/* A row that is one attempt: ok when it works, else `fail` with `remedy` (or none). */
+static struct check_row *attempt_row(struct check_row *rows, size_t *n, const char *id,
+                                     const char *feature, enum check_need need,
+                                     int (*fn)(const void *, long *), const void *arg,
+                                     const char *call, enum check_status fail, const char *remedy)
+{
+        struct check_row *r = row(rows, n, id, feature, need);
+        int e = attempt(fn, arg, NULL);
+        errno_evidence(r, call, e);
+        r->status = e ? fail : CHECK_OK;
+        if (e && remedy)
+                snprintf(r->remedy, sizeof r->remedy, "%s", remedy);
+        return r;
+}
+
 static void userns_row(struct check_row *r, int e, bool unprivileged)
 {
         struct error err;
@@ -579,7 +594,6 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
 static void userns_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
         struct check_row *r;
-        int e;
         if (!x->spec || x->spec->ns_user) {
                 struct ns_arg a = {.flags = CLONE_NEWUSER};
                 r = row(rows, n, "user_namespace",
@@ -592,14 +606,10 @@ static void userns_rows(struct check_row *rows, size_t *n, const struct check_ct
                                 "user namespace (unprivileged user)", NEED_OPTIONAL);
                         userns_row(r, attempt(p_unshare, &a, NULL), true);
                 }
-                r = row(rows, n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT);
-                e = attempt(p_idmap, NULL, NULL);
-                errno_evidence(r, "write /proc/self/{setgroups,gid_map,uid_map}", e);
-                r->status = e ? CHECK_ERROR : CHECK_OK;
-                if (e)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "the kernel refused the map; an unprivileged user may map only "
-                                 "its own id");
+                attempt_row(rows, n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT, p_idmap,
+                            NULL, "write /proc/self/{setgroups,gid_map,uid_map}", CHECK_ERROR,
+                            "the kernel refused the map; an unprivileged user may map only its "
+                            "own id");
         }
 }
 
@@ -680,13 +690,9 @@ static void pivot_rows(struct check_row *rows, size_t *n, const struct check_ctx
 /* no_new_privs */
 static void nnp_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
-        struct check_row *r;
-        int e;
         (void)x;
-        r = row(rows, n, "no_new_privs", "no_new_privs", NEED_DEFAULT);
-        e = attempt(p_nnp, NULL, NULL);
-        errno_evidence(r, "prctl(PR_SET_NO_NEW_PRIVS)", e);
-        r->status = e ? CHECK_MISSING : CHECK_OK;
+        attempt_row(rows, n, "no_new_privs", "no_new_privs", NEED_DEFAULT, p_nnp, NULL,
+                    "prctl(PR_SET_NO_NEW_PRIVS)", CHECK_MISSING, NULL);
 }
 
 /* the ambient capability set */
@@ -733,23 +739,14 @@ static void seccomp_rows(struct check_row *rows, size_t *n, const struct check_c
                                  "use a kernel built with CONFIG_SECCOMP_FILTER=y");
         }
         if (!x->spec) {
-                r = row(rows, n, "seccomp_notify", "seccomp user notification", NEED_OPTIONAL);
-                e = attempt(p_notify, NULL, NULL);
-                errno_evidence(r, "SECCOMP_FILTER_FLAG_NEW_LISTENER", e);
-                r->status = e ? CHECK_MISSING : CHECK_OK;
-                if (e)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "seccomp user notification needs "
-                                 "Linux 5.0");
+                attempt_row(rows, n, "seccomp_notify", "seccomp user notification", NEED_OPTIONAL,
+                            p_notify, NULL, "SECCOMP_FILTER_FLAG_NEW_LISTENER", CHECK_MISSING,
+                            "seccomp user notification needs Linux 5.0");
 
-                r = row(rows, n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL);
-                e = attempt(p_clone_filter, NULL, NULL);
-                errno_evidence(r, "seccomp(4, 0, -1)", e);
-                r->status = e ? CHECK_MISSING : CHECK_OK;
-                if (e)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "a proposed kernel operation (2025), not in mainline: crib loads "
-                                 "its ready program instead");
+                attempt_row(rows, n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL,
+                            p_clone_filter, NULL, "seccomp(4, 0, -1)", CHECK_MISSING,
+                            "a proposed kernel operation (2025), not in mainline: crib loads its "
+                            "ready program instead");
         }
 }
 
