@@ -10,13 +10,13 @@
  * The plan stands alone: it owns all its memory, one block (`arena`) freed by plan_free(), and
  * points into nothing else: not into the spec (which may be freed right after planning), not
  * into crib's binary (string constants are copied in too). So it can be written to a file and
- * read back by another process (a state directory for `crib create`/`start`/`exec`): write the
- * struct with each pointer turned into its offset in the arena (NULL stays NULL), then the
- * arena's `arena_size` bytes; to read, load both, check every offset (and every string's NUL)
- * lies inside the arena, and add the arena's new address back. The pointers are: rootfs,
- * spec_path, cwd, hostname, mounts[].src/.dst/.data, argv and envp (arrays of strings), groups,
- * masked and readonly (and their items), pass_fds, seccomp.insns. Nothing else holds an
- * address: file descriptors are not part of the plan (the parent opens what it needs).
+ * read back by another process (a state directory for `crib create`/`start`/`exec`;
+ * planfile.c): the struct with each pointer turned into its offset in the arena (NULL stays
+ * NULL), then the arena's `arena_size` bytes; reading loads both, checks every offset (and
+ * every string's NUL) lies inside the arena, and adds the arena's new address back. The pointers
+ * are: rootfs, spec_path, cwd, hostname, mounts[].src/.dst/.data, argv and envp (arrays of
+ * strings), groups, masked and readonly (and their items), pass_fds, seccomp.insns. Nothing else
+ * holds an address: file descriptors are not part of the plan (the parent opens what it needs).
  */
 #ifndef CRIB_PLAN_H
 #define CRIB_PLAN_H
@@ -180,5 +180,10 @@ struct plan {
 int plan_build(const struct spec *spec, const struct plan_host *host, bool trace, struct plan *ret,
                struct error *err);
 void plan_free(struct plan *p);
+
+/* planfile.c: the plan as bytes for a file (malloc'd, in *ret), and back; reading checks every
+ * count, offset and string against the block it read, and refuses another crib's format. */
+int plan_to_bytes(const struct plan *p, void **ret, size_t *ret_len, struct error *err);
+int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error *err);
 
 #endif

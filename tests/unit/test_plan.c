@@ -161,6 +161,53 @@ static void plan_outlives_spec(void)
            "the host without AppArmor: a warning, from the host's facts");
         for (size_t i = 0; i < 64; i++)
                 free(junk[i]);
+
+        /* written as bytes (a state file) and read back, by what would be another process */
+        void *bytes;
+        size_t len;
+        ok(plan_to_bytes(&p, &bytes, &len, &err) == 0, "the plan as bytes (%zu)", len);
+        struct plan q;
+        ok(plan_from_bytes(bytes, len, &q, &err) == 0, "read back: %s", q.rootfs ? "" : err.msg);
+        ok(all_in_arena(&q) && q.arena != p.arena, "every pointer points into its new arena");
+        ok(q.argv && !strcmp(q.argv[1], "hello world") && !q.argv[2] && has_env(&q, "A=1") &&
+                   !strcmp(q.cwd, "/srv") && !strcmp(q.hostname, "box") && q.pass_fds[0] == 7 &&
+                   !strcmp(q.masked->items[3], "/proc/kcore") && q.readonly->n == 5 &&
+                   find_mount(&q, "/t") && !strcmp(find_mount(&q, "/t")->data, "size=1m"),
+           "strings, lists and mounts the same");
+        ok(q.seccomp.n == p.seccomp.n &&
+                   !memcmp(q.seccomp.insns, p.seccomp.insns,
+                           p.seccomp.n * sizeof *p.seccomp.insns) &&
+                   q.cap_bounding == p.cap_bounding && q.uid == p.uid &&
+                   q.clone_flags == p.clone_flags,
+           "the seccomp program, capabilities, ids and namespaces the same");
+        plan_free(&q);
+        ok(plan_from_bytes(bytes, len - 1, &q, &err) < 0 && strstr(err.msg, "length"),
+           "a short file is refused: %s", err.msg);
+        char *bad = malloc(len);
+        memcpy(bad, bytes, len);
+        bad[0] = 'X';
+        ok(plan_from_bytes(bad, len, &q, &err) < 0 && strstr(err.msg, "not written by this crib"),
+           "another format is refused");
+        /* a pointer of the struct moved past the end of the block */
+        memcpy(bad, bytes, len);
+        struct plan *hdr_plan = (struct plan *)(bad + (len - p.arena_size - sizeof(struct plan)));
+        hdr_plan->cwd = (const char *)(uintptr_t)(p.arena_size + 100);
+        ok(plan_from_bytes(bad, len, &q, &err) < 0 && strstr(err.msg, "outside its memory"),
+           "an offset outside the block is refused");
+        /* a count beyond its array */
+        memcpy(bad, bytes, len);
+        hdr_plan->nmounts = PLAN_MAX_MOUNTS + 1;
+        ok(plan_from_bytes(bad, len, &q, &err) < 0 && strstr(err.msg, "count out of range"),
+           "a count out of range is refused");
+        /* a string without its end: the rootfs at the block's last byte, which is not NUL */
+        memcpy(bad, bytes, len);
+        hdr_plan->rootfs = (char *)(uintptr_t)p.arena_size; /* 1 + the last byte's offset */
+        bad[len - 1] = 'x';
+        ok(plan_from_bytes(bad, len, &q, &err) < 0 && strstr(err.msg, "outside its memory"),
+           "a string that runs off the end of the block is refused");
+        free(bad);
+        free(bytes);
+
         plan_free(&p);
         ok(!p.arena && !p.argv && !p.nmounts, "plan_free clears the plan");
 }

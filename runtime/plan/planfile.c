@@ -1,0 +1,188 @@
+/* planfile.c - a plan written to a file and read back by another crib process (the state
+ * directory of `crib run -d`, `exec`, and the OCI front end's `create` then `start`).
+ *
+ * No kernel feature: a plan owns one block of memory (plan.h), so writing it is the struct with
+ * each pointer turned into 1 + its offset in that block (0 for NULL), then the block with the
+ * pointers inside it (argv's and envp's strings, the masked and read-only paths) turned the
+ * same way. Reading checks everything before it trusts anything: the header (this crib's
+ * format and struct size: a plan is read by the crib that wrote it), every count against its
+ * array, every offset against the block, every string's NUL and every list's end inside it.
+ * What the checks cannot tell is whether someone else wrote the file: that is the state
+ * directory's to ensure (runtime/state: a directory only its owner may write).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define PLANFILE_MAGIC "crib-plan-v1\n"
+
+struct planfile_head {
+        char magic[16];
+        uint32_t plan_size; /* sizeof(struct plan) of the writer */
+        uint32_t pad;
+        uint64_t arena_size;
+};
+
+/* Turning pointers into offsets (out) or offsets back into pointers (in), checked. Out, the
+ * pointers hold addresses in `base`, the block being written, and the arrays changed in place
+ * are its copy at `at`; in, both are the block just read. */
+struct reloc {
+        char *base, *at;
+        size_t size;
+        bool in;
+        bool bad;
+};
+
+/* a pointer to `need` bytes in the block, or NULL */
+static void *rel(struct reloc *r, const void *p, size_t need)
+{
+        if (!r->in)
+                return p ? (void *)((uintptr_t)((const char *)p - r->base) + 1) : NULL;
+        uintptr_t off = (uintptr_t)p;
+        if (!off)
+                return NULL;
+        off--;
+        if (off > r->size || need > r->size - off) {
+                r->bad = true;
+                return NULL;
+        }
+        return r->base + off;
+}
+
+/* where the array at `p` (an address in the block) is to be changed */
+static void *editable(struct reloc *r, const void *p)
+{
+        return r->in ? (void *)p : r->at + ((const char *)p - r->base);
+}
+
+static char *rel_str(struct reloc *r, const char *s)
+{
+        char *p = rel(r, s, r->in ? 1 : 0);
+        if (r->in && p && !memchr(p, '\0', r->size - (size_t)(p - r->base))) {
+                r->bad = true;
+                return NULL;
+        }
+        return p;
+}
+
+/* a NULL-terminated array of strings, and its strings */
+static char **rel_strv(struct reloc *r, char **v)
+{
+        char **a = r->in ? rel(r, v, sizeof *a) : v;
+        if (!a)
+                return NULL;
+        char **e = editable(r, a);
+        size_t room = (r->size - (size_t)((char *)a - r->base)) / sizeof *a;
+        size_t i = 0;
+        for (; i < room && e[i]; i++)
+                if (!(e[i] = rel_str(r, e[i])))
+                        r->bad = true;
+        if (i == room)
+                r->bad = true; /* no NULL at the end inside the block */
+        return r->in ? a : rel(r, v, 0);
+}
+
+static const struct spec_paths *rel_paths(struct reloc *r, const struct spec_paths *l)
+{
+        const struct spec_paths *a = r->in ? rel(r, l, sizeof *a) : l;
+        if (!a)
+                return NULL;
+        struct spec_paths *e = editable(r, a);
+        if (e->n > SPEC_MAX_PATHS) {
+                r->bad = true;
+                return NULL;
+        }
+        for (size_t i = 0; i < e->n; i++)
+                if (!(e->items[i] = rel_str(r, e->items[i])))
+                        r->bad = true;
+        return r->in ? a : rel(r, l, 0);
+}
+
+/* Every pointer of the plan (the same list as plan.c's pack_walk), out or in. The arrays in the
+ * block are changed in place; the struct's own pointers in `p`. */
+static void walk(struct plan *p, struct reloc *r)
+{
+        p->rootfs = rel_str(r, p->rootfs);
+        p->spec_path = rel_str(r, p->spec_path);
+        p->cwd = rel_str(r, p->cwd);
+        p->hostname = rel_str(r, p->hostname);
+        for (size_t i = 0; i < p->nmounts; i++) {
+                p->mounts[i].src = rel_str(r, p->mounts[i].src);
+                p->mounts[i].dst = rel_str(r, p->mounts[i].dst);
+                p->mounts[i].data = rel_str(r, p->mounts[i].data);
+        }
+        p->argv = rel_strv(r, p->argv);
+        p->envp = rel_strv(r, p->envp);
+        p->groups = rel(r, p->groups, p->ngroups * sizeof *p->groups);
+        p->masked = rel_paths(r, p->masked);
+        p->readonly = rel_paths(r, p->readonly);
+        p->pass_fds = rel(r, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
+        p->seccomp.insns = rel(r, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+}
+
+int plan_to_bytes(const struct plan *p, void **ret, size_t *ret_len, struct error *err)
+{
+        struct planfile_head h = {.plan_size = sizeof *p, .arena_size = p->arena_size};
+        memcpy(h.magic, PLANFILE_MAGIC, sizeof PLANFILE_MAGIC - 1);
+        size_t len = sizeof h + sizeof *p + p->arena_size;
+        char *out = calloc(1, len);
+        if (!out)
+                return error_set(err, ENOMEM, "cannot allocate");
+        struct plan *copy = (struct plan *)(out + sizeof h);
+        char *arena = out + sizeof h + sizeof *p;
+        memcpy(out, &h, sizeof h);
+        memcpy(copy, p, sizeof *p);
+        memcpy(arena, p->arena, p->arena_size);
+        struct reloc r = {.base = p->arena, .at = arena, .size = p->arena_size, .in = false};
+        walk(copy, &r);
+        copy->arena = NULL;
+        *ret = out;
+        *ret_len = len;
+        return 0;
+}
+
+int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error *err)
+{
+        struct planfile_head h;
+        memset(ret, 0, sizeof *ret);
+        if (len < sizeof h)
+                return error_set(err, EINVAL, "the plan file is too short");
+        memcpy(&h, buf, sizeof h);
+        if (memcmp(h.magic, PLANFILE_MAGIC, sizeof PLANFILE_MAGIC - 1) ||
+            h.plan_size != sizeof *ret)
+                return error_set(err, EINVAL,
+                                 "the plan file was not written by this crib (another version "
+                                 "or architecture)");
+        if (h.arena_size != len - sizeof h - sizeof *ret || len < sizeof h + sizeof *ret)
+                return error_set(err, EINVAL, "the plan file's length does not match its header");
+        struct plan p;
+        memcpy(&p, (const char *)buf + sizeof h, sizeof p);
+        /* the counts, against the arrays they count, before anything is followed */
+        if (p.nmounts > PLAN_MAX_MOUNTS || p.nrlimits > SPEC_NLIMITS ||
+            p.nwarnings > sizeof p.warnings / sizeof p.warnings[0] ||
+            p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
+            p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
+            p.seccomp.n > 65536)
+                return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
+        p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
+        p.apparmor[sizeof p.apparmor - 1] = '\0';
+        for (size_t i = 0; i < sizeof p.warnings / sizeof p.warnings[0]; i++)
+                p.warnings[i][sizeof p.warnings[i] - 1] = '\0';
+        p.arena = malloc(h.arena_size ? h.arena_size : 1);
+        if (!p.arena)
+                return error_set(err, ENOMEM, "cannot allocate");
+        memcpy(p.arena, (const char *)buf + sizeof h + sizeof p, h.arena_size);
+        p.arena_size = h.arena_size;
+        struct reloc r = {.base = p.arena, .at = p.arena, .size = p.arena_size, .in = true};
+        walk(&p, &r);
+        if (r.bad || !p.rootfs || !p.argv || !p.argv[0] || !p.envp || !p.masked || !p.readonly) {
+                free(p.arena);
+                return error_set(err, EINVAL,
+                                 "the plan file is damaged (a pointer outside its memory)");
+        }
+        *ret = p;
+        return 0;
+}
