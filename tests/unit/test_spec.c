@@ -18,6 +18,140 @@ static int load(const char *text, struct spec *s, struct error *err)
         return r;
 }
 
+/* One value for each key, and whether the field it sets holds it. */
+struct key_sample {
+        const char *value;
+        bool (*holds)(const struct spec *s);
+};
+static bool has_env_a1(const struct spec *s)
+{
+        for (size_t i = 0; i < s->nenv; i++)
+                if (!strcmp(s->env[i], "A=1"))
+                        return true;
+        return false;
+}
+#define HOLDS(name, expr)                                                                          \
+        static bool name(const struct spec *s)                                                     \
+        {                                                                                          \
+                return (expr);                                                                     \
+        }
+HOLDS(rootfs_set, !strcmp(s->rootfs, "/srv/root"))
+HOLDS(hostname_set, s->hostname && !strcmp(s->hostname, "box"))
+HOLDS(ro_set, s->readonly_rootfs)
+HOLDS(args_set, !strcmp(s->args[0], "/bin/echo") && !strcmp(s->args[2], "b") && !s->args[3])
+HOLDS(cwd_set, s->cwd && !strcmp(s->cwd, "/srv"))
+HOLDS(user_set, s->uid == 1000 && s->gid == 1001)
+HOLDS(groups_set, s->groups_set && s->ngroups == 2 && s->groups[1] == 7)
+HOLDS(umask_set, s->umask == 077)
+HOLDS(terminal_set, s->terminal == TERMINAL_YES)
+HOLDS(init_set, !s->init)
+HOLDS(fds_set, s->npass_fds == 1 && s->pass_fds[0] == 3)
+HOLDS(nsuser_set, !s->ns_user)
+HOLDS(nsmount_set, s->path != NULL) /* the mount namespace is not optional: "yes" is all */
+HOLDS(nspid_set, !s->ns_pid)
+HOLDS(nsipc_set, !s->ns_ipc)
+HOLDS(nsuts_set, !s->ns_uts)
+HOLDS(nsnet_set, !s->ns_net)
+HOLDS(nscgroup_set, !s->ns_cgroup)
+HOLDS(uid_set, s->uidmap.n == 1 && s->uidmap.ranges[0].outside == 100000 &&
+                       s->uidmap.ranges[0].count == 65536)
+HOLDS(gid_set, s->gidmap.n == 1 && s->gidmap.ranges[0].outside == 200000)
+HOLDS(bind_set,
+      s->nmounts == 1 && s->mounts[0].kind == SPEC_MOUNT_BIND && !strcmp(s->mounts[0].dst, "/b"))
+HOLDS(tmpfs_set,
+      s->nmounts == 1 && s->mounts[0].kind == SPEC_MOUNT_TMPFS && !strcmp(s->mounts[0].dst, "/t"))
+HOLDS(level_set, !strcmp(s->level, "strict"))
+HOLDS(caps_set, s->caps == 0)
+HOLDS(nnp_set, !s->no_new_privileges)
+HOLDS(masked_set, s->masked.n == 1 && !strcmp(s->masked.items[0], "/x"))
+HOLDS(readonly_set, s->readonly.n == 1 && !strcmp(s->readonly.items[0], "/y"))
+HOLDS(seccomp_set, !strcmp(s->seccomp, "unconfined"))
+HOLDS(seccomp_mode_set, s->seccomp_require)
+HOLDS(apparmor_set, !strcmp(s->apparmor, "unconfined"))
+HOLDS(apparmor_mode_set, s->apparmor_require)
+#undef HOLDS
+
+static const struct key_sample samples[] = {
+        [SPEC_KEY_CONTAINER_ROOTFS] = {"/srv/root", rootfs_set},
+        [SPEC_KEY_CONTAINER_HOSTNAME] = {"box", hostname_set},
+        [SPEC_KEY_CONTAINER_READONLY_ROOTFS] = {"yes", ro_set},
+        [SPEC_KEY_PROCESS_ARGS] = {"/bin/echo a b", args_set},
+        [SPEC_KEY_PROCESS_ENV] = {"A=1", has_env_a1},
+        [SPEC_KEY_PROCESS_CWD] = {"/srv", cwd_set},
+        [SPEC_KEY_PROCESS_USER] = {"1000:1001", user_set},
+        [SPEC_KEY_PROCESS_GROUPS] = {"5 7", groups_set},
+        [SPEC_KEY_PROCESS_UMASK] = {"0077", umask_set},
+        [SPEC_KEY_PROCESS_TERMINAL] = {"yes", terminal_set},
+        [SPEC_KEY_PROCESS_INIT] = {"no", init_set},
+        [SPEC_KEY_PROCESS_PASS_FDS] = {"3", fds_set},
+        [SPEC_KEY_NAMESPACES_USER] = {"no", nsuser_set},
+        [SPEC_KEY_NAMESPACES_MOUNT] = {"yes", nsmount_set},
+        [SPEC_KEY_NAMESPACES_PID] = {"no", nspid_set},
+        [SPEC_KEY_NAMESPACES_IPC] = {"no", nsipc_set},
+        [SPEC_KEY_NAMESPACES_UTS] = {"no", nsuts_set},
+        [SPEC_KEY_NAMESPACES_NET] = {"no", nsnet_set},
+        [SPEC_KEY_NAMESPACES_CGROUP] = {"no", nscgroup_set},
+        [SPEC_KEY_IDMAP_UID] = {"0 100000 65536", uid_set},
+        [SPEC_KEY_IDMAP_GID] = {"0 200000 65536", gid_set},
+        [SPEC_KEY_MOUNTS_BIND] = {"/a /b ro", bind_set},
+        [SPEC_KEY_MOUNTS_TMPFS] = {"/t size=1m", tmpfs_set},
+        [SPEC_KEY_SECURITY_LEVEL] = {"strict", level_set},
+        [SPEC_KEY_SECURITY_CAPABILITIES] = {"none", caps_set},
+        [SPEC_KEY_SECURITY_NO_NEW_PRIVILEGES] = {"no", nnp_set},
+        [SPEC_KEY_SECURITY_MASKED_PATHS] = {"/x", masked_set},
+        [SPEC_KEY_SECURITY_READONLY_PATHS] = {"/y", readonly_set},
+        [SPEC_KEY_SECURITY_SECCOMP] = {"unconfined", seccomp_set},
+        [SPEC_KEY_SECURITY_SECCOMP_MODE] = {"require", seccomp_mode_set},
+        [SPEC_KEY_SECURITY_APPARMOR] = {"unconfined", apparmor_set},
+        [SPEC_KEY_SECURITY_APPARMOR_MODE] = {"require", apparmor_mode_set},
+};
+
+/* `key` set to its sample, alone in its section (with the rootfs and args every spec needs):
+ * the field holds the value, and the origin is this file's line */
+static void key_value_check(enum spec_key k, const char *sec, const char *key)
+{
+        char text[512];
+        const char *value = k < sizeof samples / sizeof samples[0] ? samples[k].value : NULL;
+        int limit = -1;
+        for (int r = 0; r < SPEC_NLIMITS; r++)
+                if (spec_limit_key(r) == k)
+                        limit = r;
+        if (limit >= 0)
+                value = "7:9";
+        if (!value) {
+                ok(0, "%s.%s has a sample value in this test", sec, key);
+                return;
+        }
+        int n = 0;
+        if (k != SPEC_KEY_CONTAINER_ROOTFS && k != SPEC_KEY_PROCESS_ARGS)
+                n = snprintf(text, sizeof text, "[container]\nrootfs = r\n[process]\nargs = x\n");
+        else if (k == SPEC_KEY_CONTAINER_ROOTFS)
+                n = snprintf(text, sizeof text, "[process]\nargs = x\n");
+        else
+                n = snprintf(text, sizeof text, "[container]\nrootfs = r\n");
+        /* a map needs its partner, given first so the key's line stays the last */
+        const char *partner = k == SPEC_KEY_IDMAP_UID   ? "gid = 0 200000 65536\n"
+                              : k == SPEC_KEY_IDMAP_GID ? "uid = 0 100000 65536\n"
+                                                        : "";
+        snprintf(text + n, sizeof text - (size_t)n, "[%s]\n%s%s = %s\n", sec, partner, key, value);
+        unsigned line = 1;
+        for (const char *c = text; *c; c++)
+                line += *c == '\n';
+        line -= 1; /* the key's line is the last */
+        struct spec s;
+        struct error err;
+        if (load(text, &s, &err) < 0) {
+                ok(0, "%s.%s = %s parses: %s", sec, key, value, err.msg);
+                return;
+        }
+        bool holds = limit >= 0 ? s.limits[limit].set && s.limits[limit].soft == 7 &&
+                                          s.limits[limit].hard == 9
+                                : samples[k].holds(&s);
+        ok(holds && spec_in_file(&s, k) && spec_line(&s, k) == line,
+           "%s.%s = %s sets its field, from t.ini:%u", sec, key, value, line);
+        spec_free(&s);
+}
+
 static void invalid_files(const char *dir)
 {
         DIR *d = opendir(dir);
@@ -189,13 +323,14 @@ int main(int argc, char **argv)
         fclose(f);
         spec_free(&s);
 
-        /* every key in the table parses with a plausible value (keeps the table and parsers in
-         * step) */
+        /* every key in the table: one value, parsed into its field, from this file's line */
         const char *sec, *key;
         size_t nkeys = 0;
-        for (size_t i = 0; spec_key_at(i, &sec, &key); i++)
+        for (size_t i = 0; spec_key_at(i, &sec, &key); i++) {
                 nkeys++;
-        ok(nkeys >= 20, "key table lists %zu keys", nkeys);
+                key_value_check((enum spec_key)i, sec, key);
+        }
+        ok(nkeys == SPEC_NKEYS, "the key table lists every one of the %zu keys", nkeys);
 
         invalid_files(argc > 1 ? argv[1] : "tests/data/invalid");
 
