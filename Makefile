@@ -3,7 +3,7 @@
 #   make            build build/crib
 #   make check      build and run every test (unit, end-to-end as root and as a user, and the
 #                   VM guests under QEMU when it is installed)
-#   make check-vm   only the VM guests (x86_64, armhf, arm64)
+#   make check-vm   only the VM guests (x86_64, armhf, arm64, armel: a Raspberry Pi Zero)
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
