@@ -3,7 +3,7 @@
 #   make            build build/crib
 #   make check      build and run every test (unit, end-to-end as root and as a user, and the
 #                   VM guests under QEMU when it is installed)
-#   make check-vm   only the VM guests (x86_64, armhf, arm64)
+#   make check-vm   only the VM guests (x86_64, armhf, arm64, armel: a Raspberry Pi Zero)
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
@@ -13,11 +13,22 @@
 CROSS      ?=
 CC         := $(CROSS)gcc
 # cross builds (CROSS=arm-linux-gnueabihf- or aarch64-linux-gnu-) find the target's libraries
-# in Debian's multiarch directories
+# in Debian's multiarch directories, where their -dev packages are installed. Where they are not
+# (armel, CROSS=arm-linux-gnueabi-: the crib of every Raspberry Pi, whose multiarch packages do
+# not install beside a newer host's), rootfs-tools/cross-sysroot unpacks them into a sysroot
+# under build/sysroots, and pkg-config is pointed there; libc is the cross compiler's own.
 ifeq ($(CROSS),)
 PKG_CONFIG ?= pkg-config
-else
+else ifneq ($(wildcard /usr/lib/$(CROSS:%-=%)/pkgconfig/libseccomp.pc),)
 PKG_CONFIG ?= env PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS:%-=%)/pkgconfig:/usr/share/pkgconfig pkg-config
+else ifeq ($(filter-out clean format deps,$(or $(MAKECMDGOALS),all)),)
+PKG_CONFIG ?= true # goals that compile nothing need no sysroot
+else
+SYSROOT    := $(shell rootfs-tools/cross-sysroot $(CROSS:%-=%) build/sysroots)
+$(if $(SYSROOT),,$(error no libraries for $(CROSS:%-=%): rootfs-tools/cross-sysroot failed (above)))
+PKG_CONFIG ?= env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+              PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS:%-=%)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+              pkg-config
 endif
 PREFIX     ?= /usr/local
 DESTDIR    ?=

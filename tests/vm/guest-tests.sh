@@ -40,6 +40,7 @@ e2e() {
 	for t in /vm/e2e/*.t; do
 		name=$(basename "$t" .t)
 		for role in root user; do
+			t0=$(cut -d. -f1 /proc/uptime)
 			# (the rootfs swap race gets 20 s of the guest's time limit, not 90)
 			env="CRIB=/bin/crib ROOTFS=/rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race RACE_SECONDS=20 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
@@ -62,12 +63,16 @@ e2e() {
 				echo "VMTEST not ok $n - e2e $role $name: ended without a plan"
 				tail -n 5 /tmp/e2e.out | sed 's/^/VMTEST #   /'
 			}
+			echo "VMTEST # e2e $role $name took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 		done
 	done
 }
 
 echo
 echo "VMTEST # guest kernel $(uname -r) $(uname -m), cmdline: $(cat /proc/cmdline)"
+[ -r /proc/device-tree/model ] && echo "VMTEST # machine: $(tr -d '\0' </proc/device-tree/model)"
+# crib check's report, for the console log only (tests/vm/run passes on VMTEST lines alone)
+crib check 2>&1 | sed "s/^/crib check [$variant]| /"
 
 # the initramfs run before switch_root: pivot_root fails there, crib falls back
 early=$(cat /vm/early 2>/dev/null)
@@ -185,6 +190,18 @@ EOF2
 	grep -A2 '^\[apparmor\]' /tmp/check.ini | grep -q 'status = "disabled"'
 	ok $? "crib check: AppArmor disabled"
 	has "$(cat /tmp/check.ini)" "apparmor=1 security=apparmor" "crib check names the command line fix"
+	# on a Raspberry Pi the command line is the one line of a file the firmware reads, and the
+	# remedies name it: /boot/firmware/cmdline.txt, or /boot/cmdline.txt before bookworm
+	if grep -q "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
+		has "$(cat /tmp/check.ini)" "command line in /boot/cmdline.txt" "a Raspberry Pi without /boot/firmware: crib check names /boot/cmdline.txt"
+		mkdir -p /boot/firmware
+		sed 's/crib\.[^ ]*//g' /proc/cmdline >/boot/firmware/cmdline.txt
+		crib check --format=ini >/tmp/check.ini
+		has "$(cat /tmp/check.ini)" "command line in /boot/firmware/cmdline.txt" "with /boot/firmware/cmdline.txt (Raspberry Pi OS bookworm): crib check names that file"
+		crib run /tmp/h.ini >/dev/null 2>/tmp/err
+		has "$(cat /tmp/err)" "command line in /boot/firmware/cmdline.txt" "and so does the require error"
+		rm -r /boot/firmware
+	fi
 	;;
 nouserns)
 	spec /tmp/h.ini <<'EOF2'
