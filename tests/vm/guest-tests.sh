@@ -79,6 +79,22 @@ early=$(cat /vm/early 2>/dev/null)
 has "$early" "rc=0" "on the initramfs itself crib still runs the container (MS_MOVE + chroot)"
 has "$early" "pivot_root is not possible here" "and warns that the chroot is escapable"
 
+# an ARMv6 board (the Pi Zero guest) given Debian's armhf busybox, built for ARMv7: crib reads
+# its build attributes and refuses it with the reason, where the kernel would run it into SIGILL
+if [ "$variant" = default ] && [ -x /rootfs/bin/busybox-armv7 ]; then
+	spec /tmp/v7.ini <<'EOF2'
+[process]
+args = /bin/busybox-armv7 true
+[security]
+apparmor = unconfined
+EOF2
+	crib run /tmp/v7.ini >/dev/null 2>/tmp/err
+	is "$?" 126 "an ARMv7 program on an ARMv6 board: 126, not SIGILL (132)"
+	has "$(cat /tmp/err)" "'/bin/busybox-armv7': it is built for ARMv7; this machine is ARMv6KZ (armv6l)" \
+		"and the error says which ARM each is"
+	has "$(cat /tmp/err)" "Debian's armel" "and which rootfs to use"
+fi
+
 case "$variant" in
 default)
 	spec /tmp/h.ini <<'EOF2'
