@@ -107,25 +107,48 @@ static const struct spec_paths *pack_paths(struct packer *k, const struct spec_p
         return out;
 }
 
-/* Every pointer of the plan, in the order plan.h lists them for writing it to a file. */
+void plan_walk(struct plan *p, const struct plan_walker *w)
+{
+        p->rootfs = w->str(w->ctx, p->rootfs);
+        p->spec_path = w->str(w->ctx, p->spec_path);
+        p->cwd = w->str(w->ctx, p->cwd);
+        p->hostname = w->str(w->ctx, p->hostname);
+        for (size_t i = 0; i < p->nmounts; i++) {
+                p->mounts[i].src = w->str(w->ctx, p->mounts[i].src);
+                p->mounts[i].dst = w->str(w->ctx, p->mounts[i].dst);
+                p->mounts[i].data = w->str(w->ctx, p->mounts[i].data);
+        }
+        p->argv = w->strv(w->ctx, p->argv);
+        p->envp = w->strv(w->ctx, p->envp);
+        p->groups = w->blob(w->ctx, p->groups, p->ngroups * sizeof *p->groups);
+        p->masked = w->paths(w->ctx, p->masked);
+        p->readonly = w->paths(w->ctx, p->readonly);
+        p->pass_fds = w->blob(w->ctx, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
+        p->seccomp.insns =
+                w->blob(w->ctx, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+}
+
+static char *packer_str(void *k, const char *s)
+{
+        return pack_str(k, s);
+}
+static char **packer_strv(void *k, char **v)
+{
+        return pack_strv(k, v);
+}
+static const struct spec_paths *packer_paths(void *k, const struct spec_paths *l)
+{
+        return pack_paths(k, l);
+}
+static void *packer_blob(void *k, const void *p, size_t n)
+{
+        return pack(k, p, n);
+}
+
 static void pack_walk(struct plan *p, struct packer *k)
 {
-        p->rootfs = pack_str(k, p->rootfs);
-        p->spec_path = pack_str(k, p->spec_path);
-        p->cwd = pack_str(k, p->cwd);
-        p->hostname = pack_str(k, p->hostname);
-        for (size_t i = 0; i < p->nmounts; i++) {
-                p->mounts[i].src = pack_str(k, p->mounts[i].src);
-                p->mounts[i].dst = pack_str(k, p->mounts[i].dst);
-                p->mounts[i].data = pack_str(k, p->mounts[i].data);
-        }
-        p->argv = pack_strv(k, p->argv);
-        p->envp = pack_strv(k, p->envp);
-        p->groups = pack(k, p->groups, p->ngroups * sizeof *p->groups);
-        p->masked = pack_paths(k, p->masked);
-        p->readonly = pack_paths(k, p->readonly);
-        p->pass_fds = pack(k, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
-        p->seccomp.insns = pack(k, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+        const struct plan_walker w = {packer_str, packer_strv, packer_paths, packer_blob, k};
+        plan_walk(p, &w);
 }
 
 /* Copy everything the plan points to into one block of its own: afterwards it points into

@@ -13,10 +13,9 @@
  * read back by another process (a state directory for `crib create`/`start`/`exec`;
  * planfile.c): the struct with each pointer turned into its offset in the arena (NULL stays
  * NULL), then the arena's `arena_size` bytes; reading loads both, checks every offset (and
- * every string's NUL) lies inside the arena, and adds the arena's new address back. The pointers
- * are: rootfs, spec_path, cwd, hostname, mounts[].src/.dst/.data, argv and envp (arrays of
- * strings), groups, masked and readonly (and their items), pass_fds, seccomp.insns. Nothing else
- * holds an address: file descriptors are not part of the plan (the parent opens what it needs).
+ * every string's NUL) lies inside the arena, and adds the arena's new address back. plan_walk()
+ * (plan.c) is the one list of the pointers, used both to pack and to write. Nothing else holds
+ * an address: file descriptors are not part of the plan (the parent opens what it needs).
  */
 #ifndef CRIB_PLAN_H
 #define CRIB_PLAN_H
@@ -180,6 +179,18 @@ struct plan {
 int plan_build(const struct spec *spec, const struct plan_host *host, bool trace, struct plan *ret,
                struct error *err);
 void plan_free(struct plan *p);
+
+/* Every pointer of the plan, each handed to the walker's function for its kind, which returns
+ * the pointer to store in its place: plan.c packs the plan into its arena with it, planfile.c
+ * turns the pointers into offsets and back. The one list of the plan's pointers. */
+struct plan_walker {
+        char *(*str)(void *ctx, const char *s);
+        char **(*strv)(void *ctx, char **v);
+        const struct spec_paths *(*paths)(void *ctx, const struct spec_paths *l);
+        void *(*blob)(void *ctx, const void *p, size_t n);
+        void *ctx;
+};
+void plan_walk(struct plan *p, const struct plan_walker *w);
 
 /* planfile.c: the plan as bytes for a file (malloc'd, in *ret), and back; reading checks every
  * count, offset and string against the block it read, and refuses another crib's format. */

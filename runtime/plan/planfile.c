@@ -101,26 +101,29 @@ static const struct spec_paths *rel_paths(struct reloc *r, const struct spec_pat
         return r->in ? a : rel(r, l, 0);
 }
 
-/* Every pointer of the plan (the same list as plan.c's pack_walk), out or in. The arrays in the
- * block are changed in place; the struct's own pointers in `p`. */
+static char *reloc_str(void *r, const char *s)
+{
+        return rel_str(r, s);
+}
+static char **reloc_strv(void *r, char **v)
+{
+        return rel_strv(r, v);
+}
+static const struct spec_paths *reloc_paths(void *r, const struct spec_paths *l)
+{
+        return rel_paths(r, l);
+}
+static void *reloc_blob(void *r, const void *p, size_t n)
+{
+        return rel(r, p, n);
+}
+
+/* Every pointer of the plan (plan_walk), out or in. The arrays in the block are changed in
+ * place; the struct's own pointers in `p`. */
 static void walk(struct plan *p, struct reloc *r)
 {
-        p->rootfs = rel_str(r, p->rootfs);
-        p->spec_path = rel_str(r, p->spec_path);
-        p->cwd = rel_str(r, p->cwd);
-        p->hostname = rel_str(r, p->hostname);
-        for (size_t i = 0; i < p->nmounts; i++) {
-                p->mounts[i].src = rel_str(r, p->mounts[i].src);
-                p->mounts[i].dst = rel_str(r, p->mounts[i].dst);
-                p->mounts[i].data = rel_str(r, p->mounts[i].data);
-        }
-        p->argv = rel_strv(r, p->argv);
-        p->envp = rel_strv(r, p->envp);
-        p->groups = rel(r, p->groups, p->ngroups * sizeof *p->groups);
-        p->masked = rel_paths(r, p->masked);
-        p->readonly = rel_paths(r, p->readonly);
-        p->pass_fds = rel(r, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
-        p->seccomp.insns = rel(r, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+        const struct plan_walker w = {reloc_str, reloc_strv, reloc_paths, reloc_blob, r};
+        plan_walk(p, &w);
 }
 
 int plan_to_bytes(const struct plan *p, void **ret, size_t *ret_len, struct error *err)
