@@ -38,7 +38,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -132,11 +131,12 @@ int step_lock_mounts(struct child *c, struct error *err)
         close(ready[0]);
         int r = -1;
         const char *failed = "fork(2)";
+        bool maps_failed = false; /* err says why already */
         if (n == 1) {
                 trace_line(&c->trace, "  fork() = %d: unshare(CLONE_NEWUSER), dumpable",
                            (int)child);
-                failed = "writing its id maps";
                 r = userns_write_nested_maps(p, child, &c->trace, err);
+                maps_failed = r < 0;
                 if (r == 0) {
                         failed = "setns(2)";
                         r = join_userns(c, child);
@@ -152,7 +152,7 @@ int step_lock_mounts(struct child *c, struct error *err)
                 e = WIFEXITED(status) && WEXITSTATUS(status) ? WEXITSTATUS(status) : EIO;
                 failed = "unshare(CLONE_NEWUSER)";
         }
-        if (r < 0 && !strcmp(failed, "writing its id maps"))
+        if (maps_failed)
                 return error_wrap(err, "cannot give the workload, which keeps CAP_SYS_ADMIN, a "
                                        "user namespace of its own");
         if (r < 0)
