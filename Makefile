@@ -79,13 +79,13 @@ CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD
 # crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
-LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib)
+LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib json-c)
 ifeq ($(filter -static,$(LDFLAGS)),)
 LDLIBS   := -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic
 else
 LDLIBS   := $(LIBS)
 endif
-CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib json-c)
 
 # runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
 # path, so a file names a header by its name alone
