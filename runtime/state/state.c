@@ -134,6 +134,12 @@ int state_open(int root, const char *name, struct error *err)
         return fd;
 }
 
+int state_open_path(const char *root_path, uid_t uid, const char *name, struct error *err)
+{
+        _cleanup_close_ int root = state_open_root(root_path, uid, err);
+        return root < 0 ? -1 : state_open(root, name, err);
+}
+
 int state_lock(int dir, bool wait, struct error *err)
 {
         int r;

@@ -43,6 +43,10 @@ int state_name_generate(int root, uint32_t seed, char *buf, size_t len, struct e
 int state_create(int root, const char *name, struct error *err);
 /* Open NAME's directory (ENOENT: no such container). A descriptor, or -1. */
 int state_open(int root, const char *name, struct error *err);
+/* Open NAME's directory from the root's path (state_open_root's checks, then state_open), and
+ * hold nothing else: for a process that must not keep descriptors of the state tree open
+ * while it starts a container (its setup process would inherit them). */
+int state_open_path(const char *root_path, uid_t uid, const char *name, struct error *err);
 /* Take the container's lock (flock(2) on its directory): wait for it, or fail with
  * EWOULDBLOCK when `wait` is false. Released when the descriptor closes. */
 int state_lock(int dir, bool wait, struct error *err);

@@ -1,0 +1,199 @@
+/* record.c - a container's records in its state directory; see record.h.
+ *
+ * Kernel features: /proc/PID/stat's start time (field 22) to tell a recorded process from a
+ * later one with the same pid, and /proc/sys/kernel/random/boot_id to tell this boot from the
+ * one a record was written in (a --root on a disk outlives a restart; /run does not).
+ *
+ * Each file is lines of KEY=VALUE. Values are written by crib, but read back as untrusted:
+ * lengths are bounded, numbers parsed strictly, unknown keys ignored.
+ */
+#define _GNU_SOURCE
+#include "record.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+void record_boot_id(char *buf, size_t len)
+{
+        buf[0] = '\0';
+        _cleanup_fclose_ FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+        if (f && fgets(buf, (int)len, f))
+                buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* printable, one line: control characters become '?' */
+static void one_line(char *s)
+{
+        for (; *s; s++)
+                if ((unsigned char)*s < 0x20 || *s == 0x7f)
+                        *s = '?';
+}
+
+int record_write_info(int dir, const struct record *r, struct error *err)
+{
+        struct record c = *r;
+        one_line(c.command);
+        one_line(c.spec);
+        one_line(c.boot);
+        char buf[2048];
+        int n = snprintf(buf, sizeof buf,
+                         "name=%s\ncommand=%s\nspec=%s\nboot=%s\ncreated=%" PRId64
+                         "\ndetached=%d\n",
+                         c.name, c.command, c.spec, c.boot, c.created, c.detached ? 1 : 0);
+        if (n < 0 || (size_t)n >= sizeof buf)
+                return error_set(err, ENAMETOOLONG, "the container's record is too long");
+        return state_write(dir, "info", buf, (size_t)n, err);
+}
+
+static int write_process(int dir, const char *file, pid_t pid, struct error *err)
+{
+        char buf[128];
+        int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\n", (int)pid,
+                         state_proc_start(pid), (long long)time(NULL));
+        return state_write(dir, file, buf, (size_t)n, err);
+}
+
+int record_write_monitor(int dir, pid_t pid, struct error *err)
+{
+        return write_process(dir, "monitor", pid, err);
+}
+
+int record_write_pid(int dir, pid_t pid, struct error *err)
+{
+        return write_process(dir, "pid", pid, err);
+}
+
+int record_write_exit(int dir, int exit_status, struct error *err)
+{
+        char buf[64];
+        int n = snprintf(buf, sizeof buf, "status=%d\ntime=%lld\n", exit_status,
+                         (long long)time(NULL));
+        return state_write(dir, "exit", buf, (size_t)n, err);
+}
+
+/* the value of KEY in `text` (lines of KEY=VALUE), copied into buf; false when absent */
+static bool value(const char *text, const char *key, char *buf, size_t len)
+{
+        size_t k = strlen(key);
+        for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+                if (strncmp(l, key, k) || l[k] != '=')
+                        continue;
+                const char *v = l + k + 1;
+                size_t n = strcspn(v, "\n");
+                if (n >= len)
+                        n = len - 1;
+                memcpy(buf, v, n);
+                buf[n] = '\0';
+                return true;
+        }
+        return false;
+}
+
+static bool number(const char *text, const char *key, int64_t min, int64_t max, int64_t *ret)
+{
+        char buf[32], *end;
+        if (!value(text, key, buf, sizeof buf) || !buf[0])
+                return false;
+        errno = 0;
+        long long v = strtoll(buf, &end, 10);
+        if (errno || *end || v < min || v > max)
+                return false;
+        *ret = v;
+        return true;
+}
+
+/* a process record: pid, start time and its time; false when absent or malformed */
+static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start, int64_t *when)
+{
+        char text[256];
+        struct error ignored;
+        int64_t p, s, t = 0;
+        if (state_read(dir, file, text, sizeof text, &ignored) < 0)
+                return false;
+        if (!number(text, "pid", 1, INT32_MAX, &p) || !number(text, "start", 0, INT64_MAX, &s))
+                return false;
+        number(text, "time", 0, INT64_MAX, &t);
+        *pid = (pid_t)p;
+        *start = (uint64_t)s;
+        if (when)
+                *when = t;
+        return true;
+}
+
+static bool alive(pid_t pid, uint64_t start)
+{
+        return pid > 0 && start && state_proc_start(pid) == start;
+}
+
+int record_read(int dir, const char *name, struct record *ret, struct error *err)
+{
+        char text[2048], now_boot[64];
+        int64_t v;
+        *ret = (struct record){0};
+        snprintf(ret->name, sizeof ret->name, "%s", name);
+        if (state_read(dir, "info", text, sizeof text, err) >= 0) {
+                value(text, "command", ret->command, sizeof ret->command);
+                value(text, "spec", ret->spec, sizeof ret->spec);
+                value(text, "boot", ret->boot, sizeof ret->boot);
+                if (number(text, "created", 0, INT64_MAX, &v))
+                        ret->created = v;
+                if (number(text, "detached", 0, 1, &v))
+                        ret->detached = v == 1;
+        } else if (err->errnum != ENOENT) {
+                return -1;
+        }
+        bool have_monitor = read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL);
+        bool have_pid = read_process(dir, "pid", &ret->pid, &ret->pid_start, &ret->started);
+        if (state_read(dir, "exit", text, sizeof text, err) >= 0 &&
+            number(text, "status", 0, 255, &v)) {
+                ret->has_exit = true;
+                ret->exit_status = (int)v;
+                if (number(text, "time", 0, INT64_MAX, &v))
+                        ret->finished = v;
+        }
+        record_boot_id(now_boot, sizeof now_boot);
+        bool this_boot = !ret->boot[0] || !now_boot[0] || !strcmp(ret->boot, now_boot);
+        ret->monitor_alive = this_boot && have_monitor && alive(ret->monitor, ret->monitor_start);
+        ret->pid_alive = this_boot && have_pid && alive(ret->pid, ret->pid_start);
+
+        if (ret->has_exit)
+                ret->phase = RECORD_STOPPED;
+        else if (ret->pid_alive)
+                ret->phase = RECORD_RUNNING;
+        else if (!have_pid && ret->monitor_alive)
+                ret->phase = RECORD_CREATED;
+        else if (have_pid && ret->monitor_alive)
+                ret->phase = RECORD_RUNNING; /* ended this instant: its monitor is recording it */
+        else {
+                ret->phase = RECORD_STOPPED;
+                if (!this_boot)
+                        ret->why = "the machine restarted since";
+                else if (!have_monitor)
+                        ret->why = "crib was killed while creating it";
+                else if (!have_pid)
+                        ret->why = "crib was killed while starting it";
+                else
+                        ret->why = "crib's monitor was killed";
+        }
+        return 0;
+}
+
+const char *record_phase_name(enum record_phase p)
+{
+        switch (p) {
+        case RECORD_CREATED:
+                return "created";
+        case RECORD_RUNNING:
+                return "running";
+        case RECORD_STOPPED:
+                return "stopped";
+        }
+        return "?";
+}
