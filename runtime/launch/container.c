@@ -163,6 +163,9 @@ static int on_message(struct run *r, struct error *err)
         if (n <= 0) {
                 close(r->chan.fd);
                 r->chan.fd = -1;
+                /* EOF after SYNC_EXEC and no error: the exec succeeded (sync.h) */
+                if (n == 0 && r->exec_seen && !r->have_error && r->hooks->running)
+                        r->hooks->running(r->hooks->ctx, r->pid);
                 return n;
         }
         switch (m.type) {

@@ -5,10 +5,16 @@
 #include "error.h"
 #include "plan.h"
 
-/* How the runtime hands lines to cmd/ (the only printer). Either may be NULL. */
+#include <sys/types.h>
+
+/* How the runtime hands lines to cmd/ (the only printer), and says when the workload runs.
+ * Any may be NULL. */
 struct container_hooks {
         void (*trace)(void *ctx, const char *line);
         void (*warn)(void *ctx, const char *line);
+        /* the workload runs (it exec'd); `pid` is the container's first process: crib's init,
+         * or the workload itself with init = no */
+        void (*running)(void *ctx, pid_t pid);
         void *ctx;
 };
 
