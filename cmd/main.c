@@ -18,6 +18,9 @@
 
 #include "cleanup.h"
 #include "container.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "monitor.h"
 #include "plan.h"
 #include "sealed.h"
 #include "spec.h"
@@ -35,7 +38,18 @@ static const char example_spec[] =
         ;
 
 static const char usage[] =
-        "usage: crib run [--trace] SPEC.ini [-- PROGRAM ARGS...]\n"
+        "usage: crib [--root DIR] COMMAND ...\n"
+        "       crib run [--trace] [-d] [--name NAME] [--log-size BYTES] SPEC.ini\n"
+        "                [-- PROGRAM ARGS...]\n"
+        "                          run a container; -d: in the background, print its name\n"
+        "       crib ps [-a] [--format=table|ini|json]\n"
+        "                          list the running (-a: all) containers\n"
+        "       crib stop [-t SECONDS] NAME   SIGTERM, then SIGKILL after SECONDS (10)\n"
+        "       crib kill NAME [SIGNAL]       send a signal (TERM unless told)\n"
+        "       crib rm [-f] NAME...          forget a stopped container (-f: kill it first)\n"
+        "       crib wait NAME                wait for it to end; its exit status\n"
+        "       crib logs [-f] [--tail N] NAME\n"
+        "                          a detached container's output\n"
         "       crib spec          print an annotated example spec that runs as is\n"
         "       crib levels        print the security levels side by side\n"
         "       crib check [--spec SPEC] [--rootfs DIR] [--format=ini]\n"
@@ -88,10 +102,35 @@ static bool said_this_boot(const char *what)
         return false;
 }
 
+/* BYTES, or with a k or M suffix; at least LOG_LIMIT_MIN, at most 1 GiB */
+static int parse_size(const char *s, uint64_t *ret)
+{
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || end == s || s[0] == '-')
+                return -1;
+        if (*end == 'k' || *end == 'K')
+                v *= 1024, end++;
+        else if (*end == 'M')
+                v *= 1024 * 1024, end++;
+        if (*end || v < LOG_LIMIT_MIN || v > 1024ULL * 1024 * 1024)
+                return -1;
+        *ret = v;
+        return 0;
+}
+
+static void record_running(void *ctx, pid_t pid)
+{
+        lifecycle_record_running(ctx, pid);
+}
+
 static int cmd_run(int argc, char **argv)
 {
-        bool trace = false;
+        bool trace = false, detach = false;
         const char *path = NULL;
+        char name[STATE_NAME_MAX + 1] = "";
+        uint64_t log_limit = LOG_LIMIT_DEFAULT;
         char **override = NULL;
         struct error err;
         error_clear(&err);
@@ -104,6 +143,20 @@ static int cmd_run(int argc, char **argv)
                         break;
                 } else if (!strcmp(argv[i], "--trace")) {
                         trace = true;
+                } else if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--detach")) {
+                        detach = true;
+                } else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+                        if (!state_name_valid(argv[++i]))
+                                return usage_error("'%s' is not a container name (1 to 64 "
+                                                   "letters, digits, '_', '.' or '-', starting "
+                                                   "with a letter or digit)",
+                                                   argv[i]);
+                        snprintf(name, sizeof name, "%s", argv[i]);
+                } else if (!strcmp(argv[i], "--log-size") && i + 1 < argc) {
+                        if (parse_size(argv[++i], &log_limit) < 0)
+                                return usage_error("'%s' is not a size for the log (bytes, or "
+                                                   "with k or M; at least 8k)",
+                                                   argv[i]);
                 } else if (argv[i][0] == '-' && argv[i][1]) {
                         return usage_error("unknown option '%s' for 'crib run'", argv[i]);
                 } else if (!path) {
@@ -147,6 +200,8 @@ static int cmd_run(int argc, char **argv)
         /* the host's facts planning depends on: ids, terminal, environment, kernel */
         struct plan_host host;
         plan_host_gather(&spec, &host);
+        if (detach)
+                host.stdin_tty = false; /* its stdin is /dev/null: terminal = auto gives none */
         /* root's containers map root's own range of ids: give it one the first time */
         if (host.euid == 0 && host.initial_userns && spec.ns_user &&
             (!spec_in_file(&spec, SPEC_KEY_IDMAP_UID) || spec.uidmap.is_auto ||
@@ -179,13 +234,40 @@ static int cmd_run(int argc, char **argv)
 
         struct container_hooks hooks = {.trace = output_trace_line, .warn = output_warning_line};
         int status = 0, code;
+        if ((detach || name[0]) &&
+            lifecycle_create(&plan, path, name, sizeof name, detach, &err) < 0) {
+                plan_free(&plan);
+                return output_error(&err);
+        }
+        if (detach) {
+                char root[4096];
+                pid_t monitor;
+                struct monitor_opts mo = {.root = root,
+                                          .uid = geteuid(),
+                                          .name = name,
+                                          .log_limit = log_limit,
+                                          .exit_status = lifecycle_exit_status};
+                if (lifecycle_root_path(root, sizeof root, &err) < 0 ||
+                    monitor_start(&plan, &mo, &hooks, &monitor, &err) < 0)
+                        code = output_error(&err);
+                else
+                        code = printf("%s\n", name) < 0 ? EXIT_CRIB_ERROR : 0;
+                plan_free(&plan);
+                return code;
+        }
+        if (name[0]) {
+                /* listed while it runs: this process is its monitor */
+                lifecycle_record_self(name);
+                hooks.running = record_running;
+                hooks.ctx = name;
+        }
         uint64_t t1 = trace_now_us();
         if (container_run(&plan, &hooks, &status, &err) < 0)
                 code = output_error(&err);
-        else if (WIFEXITED(status))
-                code = WEXITSTATUS(status);
         else
-                code = 128 + WTERMSIG(status);
+                code = lifecycle_exit_status(status);
+        if (name[0])
+                lifecycle_forget(name);
         if (trace)
                 fprintf(stderr,
                         "crib: trace: parent: container exited, status %d, %llu us after clone\n",
@@ -202,11 +284,24 @@ int cmd_bench(int argc, char **argv);
 int main(int argc, char **argv)
 {
         main_argv = argv;
+        if (argc >= 3 && !strcmp(argv[1], "--root")) {
+                lifecycle_root_override = argv[2];
+                argc -= 2;
+                argv += 2;
+        }
         if (argc < 2)
                 return usage_error("%s", "no command given");
         const char *cmd = argv[1];
         if (!strcmp(cmd, "run"))
                 return cmd_run(argc - 2, argv + 2);
+        static const struct {
+                const char *name;
+                int (*run)(int argc, char **argv);
+        } lifecycle[] = {{"ps", cmd_ps}, {"stop", cmd_stop}, {"kill", cmd_kill},
+                         {"rm", cmd_rm}, {"wait", cmd_wait}, {"logs", cmd_logs}};
+        for (size_t i = 0; i < sizeof lifecycle / sizeof lifecycle[0]; i++)
+                if (!strcmp(cmd, lifecycle[i].name))
+                        return lifecycle[i].run(argc - 2, argv + 2);
         if (!strcmp(cmd, "bench"))
                 return cmd_bench(argc - 2, argv + 2);
         if (!strcmp(cmd, "check"))

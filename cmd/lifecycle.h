@@ -1,0 +1,36 @@
+/* lifecycle.h - the commands of containers that outlive `crib run` (lifecycle.c), and what
+ * `crib run --name` and `-d` (main.c) record with them. */
+#ifndef CRIB_LIFECYCLE_H
+#define CRIB_LIFECYCLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "plan.h"
+
+/* `crib --root DIR`: the state root, else NULL for the default (state.h) */
+extern const char *lifecycle_root_override;
+
+/* crib's exit status for a container's wait status: the workload's, or 128+N for signal N */
+int lifecycle_exit_status(int status);
+int lifecycle_root_path(char *buf, size_t len, struct error *err);
+
+/* Make the container's state directory (a name is generated into `name` when it is empty;
+ * a name in use is an error) with its record and its plan. */
+int lifecycle_create(const struct plan *p, const char *spec_path, char *name, size_t name_len,
+                     bool detached, struct error *err);
+/* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
+void lifecycle_record_self(const char *name);
+void lifecycle_record_running(const char *name, pid_t pid);
+int lifecycle_forget(const char *name);
+
+int cmd_ps(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_kill(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
+int cmd_logs(int argc, char **argv);
+
+#endif
