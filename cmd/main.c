@@ -38,8 +38,7 @@ static const char example_spec[] =
         ;
 
 static const char usage[] =
-        "usage: crib [--root DIR] COMMAND ...\n"
-        "       crib run [--trace] [-d] [--name NAME] [--log-size BYTES] SPEC.ini\n"
+        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] SPEC.ini\n"
         "                [-- PROGRAM ARGS...]\n"
         "                          run a container; -d: in the background, print its name\n"
         "       crib ps [-a] [--format=table|ini|json]\n"
@@ -58,6 +57,7 @@ static const char usage[] =
         "                          measure what the sandbox costs\n"
         "       crib seccomp export|show|explain|builtin ...\n"
         "                          the seccomp programs ('crib seccomp help')\n"
+        "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
         "\n"

@@ -134,7 +134,7 @@ root_range() {
 children_of() {
 	_parent=$1
 	for _s in /proc/[0-9]*/stat; do
-		read -r _line <"$_s" 2>/dev/null || continue
+		read -r _line 2>/dev/null <"$_s" || continue
 		# shellcheck disable=SC2086
 		set -- ${_line##*) }
 		if [ "$2" = "$_parent" ]; then
