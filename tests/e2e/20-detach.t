@@ -112,7 +112,7 @@ cr stop -t 1 stubborn
 t1=$(date +%s)
 assert_eq "$rc" 0 "stop of a workload that ignores SIGTERM exits 0"
 assert_contains "$err" "did not stop within 1 s of SIGTERM: SIGKILL" "and says it had to kill it"
-assert_eq "$([ $((t1 - t0)) -ge 1 ] && [ $((t1 - t0)) -le 5 ] && echo yes)" yes \
+assert_eq "$([ $((t1 - t0)) -ge 1 ] && [ $((t1 - t0)) -le 10 ] && echo yes)" yes \
 	"after the timeout, not before and not much after ($((t1 - t0)) s)"
 assert_eq "$(C wait stubborn)" 137 "its exit status: SIGKILL (137)"
 assert_eq "$(state_of stubborn):$([ -e /proc/$spid ] && echo alive)" "stopped:" "its init is gone"
@@ -248,18 +248,22 @@ assert_eq "$?:$([ -e "$S/fg" ] && echo left)" "143:" "stop ends it (143), and it
 if [ "$ROLE" = root ]; then
 	run_crib run -d --name "dflt$$" "$T/sleep.ini"
 	assert_eq "$([ -d "/run/crib/dflt$$" ] && echo yes)" yes "root's default state root: /run/crib"
-	other=$(setpriv --reuid=crib-test --regid=crib-test --init-groups --reset-env \
-		"$CRIB" --root /run/crib ps 2>&1)
-	assert_eq "$?" 125 "another user cannot list root's containers"
-	assert_contains "$other" "cannot open the state directory '/run/crib'" "and is told why"
-	setpriv --reuid=crib-test --regid=crib-test --init-groups --reset-env \
-		"$CRIB" --root /run/crib stop "dflt$$" >/dev/null 2>&1
-	assert_eq "$?:$("$CRIB" ps | awk -v n="dflt$$" '$1 == n {print $2}')" 125:running \
-		"nor stop them"
-	mkdir -p "$T/other" && chown crib-test "$T/other" && chmod 700 "$T/other"
-	run_crib --root "$T/other" ps
-	assert_eq "$rc" 125 "root refuses a state root that another user owns"
-	assert_contains "$err" "is not yours alone" "and says why"
+	if id crib-test >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+		other=$(setpriv --reuid=crib-test --regid=crib-test --init-groups --reset-env \
+			"$CRIB" --root /run/crib ps 2>&1)
+		assert_eq "$?" 125 "another user cannot list root's containers"
+		assert_contains "$other" "cannot open the state directory '/run/crib'" "and is told why"
+		setpriv --reuid=crib-test --regid=crib-test --init-groups --reset-env \
+			"$CRIB" --root /run/crib stop "dflt$$" >/dev/null 2>&1
+		assert_eq "$?:$("$CRIB" ps | awk -v n="dflt$$" '$1 == n {print $2}')" 125:running \
+			"nor stop them"
+		mkdir -p "$T/other" && chown crib-test "$T/other" && chmod 700 "$T/other"
+		run_crib --root "$T/other" ps
+		assert_eq "$rc" 125 "root refuses a state root that another user owns"
+		assert_contains "$err" "is not yours alone" "and says why"
+	else
+		skips 5 "no user crib-test or no setpriv here (a VM guest); tested on the host"
+	fi
 	"$CRIB" rm -f "dflt$$"
 else
 	mkdir -p "$T/xdg" && chmod 700 "$T/xdg"
@@ -279,20 +283,33 @@ mounts_before=$(host_mounts)
 procs_before=$(crib_procs | sort | tr '\n' ' ')
 n=0
 i=0
+t0=$(awk '{print int($1 * 1000)}' /proc/uptime)
 while [ $i -lt 50 ]; do
 	i=$((i + 1))
 	C run -d --name "many$i" "$T/sleep.ini" >/dev/null 2>"$T/many.err" && n=$((n + 1))
 done
+t1=$(awk '{print int($1 * 1000)}' /proc/uptime)
+echo "# 50 detached containers started in $((t1 - t0)) ms; crib's processes and memory then:"
+# proportional set size (a page shared by N processes counts 1/N in each) and private memory
+pss=0
+priv=0
+for p in $(crib_procs); do
+	set -- $(awk '/^Pss:/{p=$2} /^Private_(Clean|Dirty):/{v+=$2} END{print p+0, v+0}' \
+		"/proc/$p/smaps_rollup" 2>/dev/null || echo 0 0)
+	pss=$((pss + $1))
+	priv=$((priv + $2))
+done
+echo "# $(crib_procs | wc -l) processes (monitor, init; as a user, sleep too): PSS $((pss / 1024)) MiB, private $((priv / 1024)) MiB in all"
 assert_eq "$n" 50 "50 detached containers start"
 assert_eq "$(C ps | grep -c '^many[0-9]* *running')" 50 "ps lists 50 running"
-t0=$(date +%s%N)
+t0=$(awk '{print int($1 * 1000)}' /proc/uptime)
 i=0
 while [ $i -lt 50 ]; do
 	i=$((i + 1))
 	C rm -f "many$i"
 done
-t1=$(date +%s%N)
-echo "# 50 containers removed with rm -f in $(((t1 - t0) / 1000000)) ms"
+t1=$(awk '{print int($1 * 1000)}' /proc/uptime)
+echo "# 50 containers removed with rm -f in $((t1 - t0)) ms"
 assert_eq "$(crib_procs | sort | tr '\n' ' ')" "$procs_before" "no process left behind"
 assert_eq "$(host_mounts)" "$mounts_before" "no mount left behind"
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
