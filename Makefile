@@ -182,6 +182,9 @@ $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
+$(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c
