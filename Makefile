@@ -203,7 +203,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/rootfs/.done \
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
 		$(CHECK_EXTRA)
 	tests/run-all $(BUILD)
 	$(CHECK_SANITIZE)
@@ -215,7 +215,7 @@ check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
 check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
-		$(BUILD)/tests/tools/old-kernel
+		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter
 	tests/run-all --e2e-only $(BUILD)
 
 demo:

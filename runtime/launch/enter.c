@@ -90,7 +90,6 @@
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
-#include "state.h"
 #include "sync.h"
 
 #ifndef SYS_pidfd_open
@@ -150,7 +149,8 @@ static void emit_over_sync(void *ctx, const char *line)
 
 /* --- the parent: before any join ---------------------------------------------------------- */
 
-/* Field 4 (ppid) and 22 (start time) of /proc/PID/stat, read through its directory. */
+/* Field 4 (ppid) and 22 (start time) of /proc/PID/stat, read through its directory; -1 also
+ * for a process that has exited (a zombie, state Z or X, waiting to be reaped). */
 static int read_stat(int dir, pid_t *ret_ppid, uint64_t *ret_start)
 {
         char buf[1024];
@@ -163,6 +163,8 @@ static int read_stat(int dir, pid_t *ret_ppid, uint64_t *ret_start)
         if (!p)
                 return -1;
         p++;
+        if (p[0] != ' ' || p[1] == 'Z' || p[1] == 'X')
+                return -1;
         unsigned long long v[19] = {0}; /* fields 4 to 22 */
         int field = 2;                  /* the last one read */
         char *save = NULL;
@@ -246,8 +248,10 @@ static int container_gone(pid_t pid, struct error *err)
 /* The container's first process is still the one the caller recorded; its start time. */
 static int check_first(const struct enter_request *rq, uint64_t *ret_start, struct error *err)
 {
-        uint64_t start = state_proc_start(rq->pid);
-        if (!start)
+        _cleanup_close_ int dir = open_proc_dir(rq->pid);
+        pid_t ppid;
+        uint64_t start;
+        if (dir < 0 || read_stat(dir, &ppid, &start) < 0)
                 return container_gone(rq->pid, err);
         if (rq->start && start != rq->start) {
                 error_set(err, ESRCH,
@@ -359,7 +363,7 @@ static int merge_env(struct enter *e, struct error *err)
         for (size_t i = 0; i < na; i++) {
                 const char *eq = strchr(add[i], '=');
                 if (!eq || eq == add[i]) {
-                        error_set(err, EINVAL, "environment entry '%s' is not NAME=VALUE", add[i]);
+                        error_set(err, 0, "environment entry '%s' is not NAME=VALUE", add[i]);
                         return error_hint(err, "write it as -e NAME=VALUE");
                 }
                 size_t k = (size_t)(eq - add[i]) + 1;
@@ -380,11 +384,11 @@ static int plan_exec(struct enter *e, struct error *err)
         const struct plan *p = e->plan;
         const struct enter_request *rq = e->rq;
         if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])
-                return error_set(err, EINVAL, "'crib exec' needs a program to run");
+                return error_set(err, 0, "'crib exec' needs a program to run");
         if (rq->user_set && p->userns) {
                 if (idmap_outside(&p->uidmap, rq->uid) < 0 ||
                     idmap_outside(&p->gidmap, rq->gid) < 0) {
-                        error_set(err, EINVAL, "%s %u is not mapped in the container",
+                        error_set(err, 0, "%s %u is not mapped in the container",
                                   idmap_outside(&p->uidmap, rq->uid) < 0 ? "uid" : "gid",
                                   idmap_outside(&p->uidmap, rq->uid) < 0 ? (unsigned)rq->uid
                                                                          : (unsigned)rq->gid);
@@ -393,7 +397,7 @@ static int plan_exec(struct enter *e, struct error *err)
                 }
         }
         if (rq->cwd && rq->cwd[0] != '/') {
-                error_set(err, EINVAL, "working directory '%s' is not an absolute path", rq->cwd);
+                error_set(err, 0, "working directory '%s' is not an absolute path", rq->cwd);
                 return error_hint(err, "give the directory inside the container from its root, "
                                        "such as /tmp");
         }
