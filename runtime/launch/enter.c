@@ -71,6 +71,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/nsfs.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -78,7 +79,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -486,6 +489,126 @@ static int joiner_limits(struct child *c, struct error *err)
         return rlimits_apply(c->plan, 0, &c->trace, err);
 }
 
+/* The namespaces a fallback join opens, in the order it joins those of one user namespace
+ * (nsenter's: mount last). */
+static const struct {
+        int flag;
+        const char *name;
+} ns_files[] = {
+        {CLONE_NEWIPC, "ipc"},   {CLONE_NEWUTS, "uts"},       {CLONE_NEWNET, "net"},
+        {CLONE_NEWPID, "pid"},   {CLONE_NEWCGROUP, "cgroup"}, {CLONE_NEWNS, "mnt"},
+        {CLONE_NEWUSER, "user"}, /* last here: joined apart, level by level */
+};
+#define N_NS_FILES       (sizeof ns_files / sizeof ns_files[0])
+#define MAX_USERNS_DEPTH 8
+
+static bool same_file(int a, int b)
+{
+        struct stat sa, sb;
+        return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+               sa.st_ino == sb.st_ino;
+}
+
+/* Joiner, before Linux 5.8: the files of /proc/PID/ns, through the checked directory. A
+ * namespace may only be joined with CAP_SYS_ADMIN in the user namespace that owns it, and the
+ * workload's namespaces are owned by two of them when it has its own (lockmounts.c): so the
+ * user namespaces are joined from ours down to the workload's (NS_GET_PARENT), and after each
+ * the namespaces it owns (NS_GET_USERNS), all opened and sorted before the first join. */
+static int join_by_files(struct child *c, struct enter *e, int flags, struct error *err)
+{
+        int fds[N_NS_FILES], owner[N_NS_FILES], chain[MAX_USERNS_DEPTH];
+        size_t depth = 0;
+        int ret = -1, self = -1;
+        for (size_t i = 0; i < N_NS_FILES; i++)
+                fds[i] = owner[i] = -1;
+        for (size_t i = 0; i < N_NS_FILES; i++) {
+                char path[32];
+                if (!(flags & ns_files[i].flag))
+                        continue;
+                snprintf(path, sizeof path, "ns/%s", ns_files[i].name);
+                fds[i] = openat(e->procdir, path, O_RDONLY | O_CLOEXEC);
+                if (fds[i] < 0) {
+                        if (errno == ESRCH || errno == ENOENT)
+                                container_gone(e->wpid, err);
+                        else
+                                error_set(err, errno, "cannot open /proc/%d/%s", (int)e->wpid,
+                                          path);
+                        goto out;
+                }
+                if (ns_files[i].flag != CLONE_NEWUSER)
+                        owner[i] = ioctl(fds[i], NS_GET_USERNS);
+        }
+        size_t user = N_NS_FILES - 1;
+        self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+        if (fds[user] >= 0) {
+                /* the chain of user namespaces from the workload's up to below ours */
+                int u = dup(fds[user]);
+                while (u >= 0 && !same_file(u, self) && depth < MAX_USERNS_DEPTH) {
+                        chain[depth++] = u;
+                        u = ioctl(u, NS_GET_PARENT);
+                }
+                if (u < 0 || depth == MAX_USERNS_DEPTH) {
+                        error_set(err, u < 0 ? errno : ELOOP,
+                                  "cannot find the user namespaces between crib's and the "
+                                  "container's");
+                        if (u >= 0)
+                                close(u);
+                        goto out;
+                }
+                close(u);
+        }
+        /* level by level: those our own user namespace owns, then each user namespace of the
+         * chain, outermost first, and those it owns */
+        for (size_t k = depth + 1; k-- > 0;) {
+                int level = k == depth ? self : chain[k];
+                if (k < depth) {
+                        if (setns(chain[k], CLONE_NEWUSER) < 0) {
+                                error_set(err, errno,
+                                          "cannot join the user namespace of the container");
+                                goto out;
+                        }
+                        trace_line(&c->trace,
+                                   "  setns(user namespace %zu of %zu, CLONE_NEWUSER) = 0",
+                                   depth - k, depth);
+                }
+                for (size_t i = 0; i + 1 < N_NS_FILES; i++) {
+                        if (fds[i] < 0 || owner[i] < 0 || !same_file(owner[i], level))
+                                continue;
+                        if (setns(fds[i], ns_files[i].flag) < 0) {
+                                error_set(err, errno,
+                                          "cannot join the %s namespace of the container",
+                                          ns_files[i].name);
+                                goto out;
+                        }
+                        trace_line(&c->trace, "  setns(/proc/%d/ns/%s) = 0", (int)e->wpid,
+                                   ns_files[i].name);
+                        close(fds[i]);
+                        fds[i] = -1;
+                }
+        }
+        for (size_t i = 0; i + 1 < N_NS_FILES; i++)
+                if (fds[i] >= 0) { /* owned by no user namespace on the way: not ours to join */
+                        error_set(err, EPERM,
+                                  "cannot join the %s namespace of the container: "
+                                  "its owner is not on the way to the workload's",
+                                  ns_files[i].name);
+                        goto out;
+                }
+        ret = 0;
+out:
+        for (size_t i = 0; i < N_NS_FILES; i++) {
+                if (fds[i] >= 0)
+                        close(fds[i]);
+                if (owner[i] >= 0)
+                        close(owner[i]);
+        }
+        for (size_t k = 0; k < depth; k++)
+                close(chain[k]);
+        if (self >= 0)
+                close(self);
+        return ret;
+}
+
 /* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
 static int joiner_setns(struct child *c, struct error *err)
 {
@@ -514,51 +637,7 @@ static int joiner_setns(struct child *c, struct error *err)
                            "/proc/%d/ns/* one at a time",
                            (int)e->wpid);
         }
-        /* user first, for the capabilities to join the others; mount last (nsenter's order) */
-        static const struct {
-                int flag;
-                const char *name;
-        } order[] = {
-                {CLONE_NEWUSER, "user"}, {CLONE_NEWIPC, "ipc"}, {CLONE_NEWUTS, "uts"},
-                {CLONE_NEWNET, "net"},   {CLONE_NEWPID, "pid"}, {CLONE_NEWCGROUP, "cgroup"},
-                {CLONE_NEWNS, "mnt"},
-        };
-        enum { N = sizeof order / sizeof order[0] };
-        int fds[N];
-        for (size_t i = 0; i < N; i++) {
-                char path[32];
-                fds[i] = -1;
-                if (!(flags & order[i].flag))
-                        continue;
-                snprintf(path, sizeof path, "ns/%s", order[i].name);
-                /* all opened first, while we are still ourselves: through the checked dir */
-                fds[i] = openat(e->procdir, path, O_RDONLY | O_CLOEXEC);
-                if (fds[i] < 0) {
-                        int oe = errno;
-                        for (size_t j = 0; j < i; j++)
-                                if (fds[j] >= 0)
-                                        close(fds[j]);
-                        if (oe == ESRCH || oe == ENOENT)
-                                return container_gone(e->wpid, err);
-                        return error_set(err, oe, "cannot open /proc/%d/%s", (int)e->wpid, path);
-                }
-        }
-        int ret = 0;
-        for (size_t i = 0; i < N; i++) {
-                if (fds[i] < 0)
-                        continue;
-                int r = ret < 0 ? 0 : setns(fds[i], order[i].flag);
-                if (ret == 0 && r < 0)
-                        ret = error_set(err, errno,
-                                        "cannot join the %s namespace of the "
-                                        "container",
-                                        order[i].name);
-                else if (ret == 0)
-                        trace_line(&c->trace, "  setns(/proc/%d/ns/%s) = 0", (int)e->wpid,
-                                   order[i].name);
-                close(fds[i]);
-        }
-        return ret;
+        return join_by_files(c, e, flags, err);
 }
 
 static const struct step joiner_steps[] = {

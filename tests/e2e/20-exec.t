@@ -96,6 +96,34 @@ capabilities = default +SYS_ADMIN
 EOF2
 compare "+SYS_ADMIN (the workload's nested namespaces)" "$T/admin.ini"
 
+# root's container without a user namespace: the others joined, as root
+if [ "$ROLE" = root ]; then
+	spec "$T/nouser.ini" <<'EOF2'
+[namespaces]
+user = no
+EOF2
+	compare "user = no" "$T/nouser.ini"
+else
+	skips 5 "user = no is root's only"
+fi
+
+# before Linux 5.3 (no pidfd_open): the namespaces joined one at a time through /proc/PID/ns,
+# the same ones, nested included, and the trace says so
+if [ -z "${OLD_KERNEL:-}" ]; then
+	skips 2 "no old-kernel helper here (OLD_KERNEL is unset)"
+elif start "$T/admin.ini"; then
+	out=$("$OLD_KERNEL" "$ENTER" --trace "$T/admin.ini" "$first" -- /bin/sh -c "$ns_links" 2>"$T/.stderr" </dev/null)
+	rc=$?
+	want=$(for n in user mnt pid ipc uts net cgroup; do readlink "/proc/$work/ns/$n"; done)
+	assert_eq "$rc:$out" "0:$want" "without pidfd_open: every namespace of the workload, nested ones included"
+	assert_contains "$(cat "$T/.stderr")" "no pidfd_open(2) (before Linux 5.3): joining /proc/$work/ns/* one at a time" "and the trace says how"
+	stop
+else
+	ok 1 "the container of admin.ini started"
+	skip "the container did not start"
+	stop
+fi
+
 spec "$T/noinit.ini" <<'EOF2'
 [process]
 init = no
