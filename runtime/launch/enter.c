@@ -703,7 +703,7 @@ static _Noreturn void joiner_main(struct enter *e)
                 .init_ready = -1,
                 .init_go = -1,
                 .procfd = e->hostproc,
-                .nsteps = sizeof joiner_steps / sizeof joiner_steps[0] + 1 + entered.n,
+                .nsteps = sizeof joiner_steps / sizeof joiner_steps[0] + entered.n,
         };
         c->trace.ctx = c;
         forwarded_signals(&c->forwarded);

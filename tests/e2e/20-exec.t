@@ -96,6 +96,13 @@ capabilities = default +SYS_ADMIN
 EOF2
 compare "+SYS_ADMIN (the workload's nested namespaces)" "$T/admin.ini"
 
+# no pid namespace: the workload is init's child that started first
+spec "$T/nopid.ini" <<'EOF2'
+[namespaces]
+pid = no
+EOF2
+compare "pid = no" "$T/nopid.ini"
+
 # root's container without a user namespace: the others joined, as root
 if [ "$ROLE" = root ]; then
 	spec "$T/nouser.ini" <<'EOF2'
