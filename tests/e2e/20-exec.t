@@ -170,6 +170,54 @@ else
 	skips 6 "$(id -un) has no /etc/subuid range to map uid 1000"
 fi
 
+# the container's view of a process entering it, stopped before its first step that gives
+# something up (CRIB_TEST_STOP_AT: it waits there until crib exec is gone, then is killed with
+# it): not dumpable, so container root with CAP_SYS_PTRACE reads nothing of it; an exec'd
+# process (the control) it can read
+spec "$T/ptrace.ini" <<'EOF2'
+[security]
+capabilities = default +SYS_PTRACE
+EOF2
+peek='for p in $(cat /tmp/pids); do cat /proc/$p/environ >/dev/null 2>&1 && echo environ; ls /proc/$p/fd >/dev/null 2>&1 && echo fd; readlink /proc/$p/root >/dev/null 2>&1 && echo root; done; true'
+if start "$T/ptrace.ini"; then
+	CRIB_TEST_STOP_AT="limit the capability bounding set" "$ENTER" "$T/ptrace.ini" "$first" -- /bin/true </dev/null >/dev/null 2>&1 &
+	e=$!
+	entered=
+	i=0
+	while [ -z "$entered" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		for c in $(children_of "$e" 2>/dev/null); do
+			# the entered process is in the container's pid namespace (NSpid has two pids)
+			[ "$(awk '/^NSpid:/{print NF}' "/proc/$c/status" 2>/dev/null)" -gt 2 ] 2>/dev/null && entered=$c
+		done
+		i=$((i + 1))
+	done
+	if [ -n "$entered" ]; then
+		inner=$(awk '/^NSpid:/{print $NF}' "/proc/$entered/status")
+		enter "$T/ptrace.ini" "$first" -- /bin/sh -c "echo $inner > /tmp/pids; $peek"
+		assert_eq "$rc:$(echo $out)" "0:" "a process entering the container, holding container root's capabilities: its environ, fds and root are closed to the container (not dumpable)"
+		kill -KILL "$e"
+		wait "$e" 2>/dev/null
+		i=0
+		while [ -e "/proc/$entered" ] && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		assert_eq "$([ -e "/proc/$entered" ] || echo gone)" gone "killed with crib exec before it ran anything"
+	else
+		ok 1 "the entered process stopped at its step (none found below $e)"
+		skip "no entered process to check"
+		kill -KILL "$e"
+	fi
+	inner=$(awk '/^NSpid:/{print $NF}' "/proc/$work/status")
+	enter "$T/ptrace.ini" "$first" -- /bin/sh -c "echo $inner > /tmp/pids; $peek"
+	assert_eq "$rc:$(echo $out)" "0:environ fd root" "the control: the workload's environ, fds and root are open to container root with CAP_SYS_PTRACE"
+else
+	ok 1 "the container of ptrace.ini started"
+	skips 2 "the container did not start"
+fi
+stop
+
 # the request: program on the container's PATH, environment, cwd, exit status, errors
 if start "$T/a.ini"; then
 	enter "$T/a.ini" "$first" -- sh -c 'exit 7'
