@@ -278,6 +278,12 @@ if start "$T/a.ini"; then
 	assert_eq "$(echo "$out" | grep -E '^(/dev/pts/|stdin-tty)' | tr '\n' ' ')" "/dev/pts/0 stdin-tty " "-t: a pty of the container's own devpts"
 	assert_contains "$out" "read: typed line" "-t: input is relayed to the pty"
 	stop
+	# crib's init dies of its parent-death signal, a moment after crib
+	i=0
+	while [ -e "/proc/$first" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	enter "$T/a.ini" "$first" -- /bin/true
 	assert_eq "$rc" 125 "the container stopped: 125"
 	assert_contains "$err" "is gone" "and says so"
