@@ -6,9 +6,11 @@
  * with ESRCH once the process is gone, so a container that stops between the lookup and the
  * join is never mistaken for another process with the same pid; on older kernels the files of
  * /proc/PID/ns, opened through a /proc/PID directory checked to be that process, one setns(2)
- * each (the trace says so). clone(2) with CLONE_PARENT, so the process that runs in the
- * container is crib exec's own child though another process made it; chroot(2) into the root
- * of the workload, opened through /proc/PID/root.
+ * each (the trace says so), user namespaces level by level from crib's down (ioctl_ns(2):
+ * NS_GET_PARENT, NS_GET_USERNS, Linux 4.9), since the workload's namespaces may be owned by two
+ * of them and joining one needs CAP_SYS_ADMIN in its owner. clone(2) with CLONE_PARENT, so the
+ * process that runs in the container is crib exec's own child though another process made it;
+ * chroot(2) into the root of the workload, opened through /proc/PID/root.
  *
  * Which process: the workload's, not crib's init, because a workload that keeps CAP_SYS_ADMIN
  * lives in namespaces of its own below the container's (lockmounts.c: plan->nest_flags). With
