@@ -182,6 +182,9 @@ $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
+$(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
 $(BUILD)/probe: tests/probe/probe.c
@@ -200,7 +203,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/rootfs/.done \
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
 		$(CHECK_EXTRA)
 	tests/run-all $(BUILD)
 	$(CHECK_SANITIZE)
@@ -212,7 +215,7 @@ check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
 check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
-		$(BUILD)/tests/tools/old-kernel
+		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter
 	tests/run-all --e2e-only $(BUILD)
 
 demo:

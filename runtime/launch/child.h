@@ -47,6 +47,9 @@ struct child {
         size_t nsteps;       /* how many steps this container's setup has */
         uint64_t step_start; /* when the step running started (for the trace) */
         const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (steps.c) */
+        /* a /proc the container cannot have mounted over, for the AppArmor request (`crib
+         * exec` opens the host's before it joins: enter.c), or -1 for the container's own */
+        int procfd;
 };
 
 /* One step of a table: its name as --trace prints it, and the function that runs it. */

@@ -37,6 +37,7 @@
 #include "cleanup.h"
 #include "mountapi.h"
 #include "pty.h"
+#include "relay.h"
 #include "rlimits.h"
 #include "sync.h"
 #include "userns.h"
@@ -52,15 +53,7 @@ void forwarded_signals(sigset_t *ret)
                 sigaddset(ret, forwarded[i]);
 }
 
-struct relay {
-        int master;      /* the container's pty, or -1 */
-        bool stdin_open; /* still reading our stdin into it */
-        bool hung_up;    /* the container closed its side */
-        bool raw;        /* our terminal is in raw mode, to restore */
-        struct termios saved;
-};
-
-static void relay_start(struct relay *r, int master)
+void relay_start(struct relay *r, int master)
 {
         r->master = master;
         r->stdin_open = true;
@@ -85,8 +78,7 @@ static void write_all(int fd, const char *buf, size_t n)
         }
 }
 
-/* Copy what the container's terminal wrote to our stdout; false once it is closed. */
-static bool relay_out(struct relay *r)
+bool relay_out(struct relay *r)
 {
         char buf[4096];
         ssize_t n = read(r->master, buf, sizeof buf);
@@ -98,7 +90,7 @@ static bool relay_out(struct relay *r)
         return true;
 }
 
-static void relay_in(struct relay *r)
+void relay_in(struct relay *r)
 {
         char buf[4096];
         ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
@@ -115,7 +107,7 @@ static void relay_in(struct relay *r)
         write_all(r->master, buf, (size_t)n);
 }
 
-static void relay_end(struct relay *r)
+void relay_end(struct relay *r)
 {
         if (r->master < 0)
                 return;

@@ -242,6 +242,7 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .rootfs_tree = -1,
                 .rootfd = -1,
                 .init_go = -1,
+                .procfd = -1,
                 .stop_at = getenv("CRIB_TEST_STOP_AT"),
                 .nsteps = setup.n + (plan->init ? 1 : 0) + workload.n,
         };

@@ -13,6 +13,9 @@
  *                     SYNC_PTY    the terminal's master side, as SCM_RIGHTS
  *                     SYNC_EXEC   about to execve the workload (EOF next means it runs)
  *                     SYNC_ERROR  setup or exec failed; carries the struct error
+ *                     SYNC_PID    `crib exec` only (enter.c): the pid of the process that
+ *                                 will exec, as crib sees it (it was started in the
+ *                                 container's pid namespace by the process that joined it)
  */
 #ifndef CRIB_SYNC_H
 #define CRIB_SYNC_H
@@ -29,6 +32,7 @@ enum sync_type {
         SYNC_EXEC,
         SYNC_ERROR,
         SYNC_ROOTFS,
+        SYNC_PID,
 };
 
 struct sync_msg {
@@ -37,6 +41,7 @@ struct sync_msg {
         union {
                 struct error err;
                 char text[1024];
+                int32_t pid;
         } u;
 };
 

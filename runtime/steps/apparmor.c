@@ -72,11 +72,14 @@ int step_apparmor(struct child *c, struct error *err)
                 return 0;
         }
         snprintf(req, sizeof req, "exec %s", p->apparmor);
-        const char *path = "/proc/self/attr/apparmor/exec";
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        /* the thread's own files, under the /proc we were given (enter.c) or the container's */
+        int dir = c->procfd >= 0 ? c->procfd : AT_FDCWD;
+        const char *path =
+                c->procfd >= 0 ? "thread-self/attr/apparmor/exec" : "/proc/self/attr/apparmor/exec";
+        int fd = openat(dir, path, O_WRONLY | O_CLOEXEC);
         if (fd < 0 && errno == ENOENT) {
-                path = "/proc/self/attr/exec";
-                fd = open(path, O_WRONLY | O_CLOEXEC);
+                path = c->procfd >= 0 ? "thread-self/attr/exec" : "/proc/self/attr/exec";
+                fd = openat(dir, path, O_WRONLY | O_CLOEXEC);
         }
         ssize_t n = fd < 0 ? -1 : write(fd, req, strlen(req));
         int e = errno;

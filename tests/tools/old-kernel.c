@@ -1,7 +1,8 @@
 /* old-kernel PROGRAM [ARGS...] - run PROGRAM as on a kernel before Linux 5.2: open_tree(2),
- * move_mount(2), openat2(2) and mount_setattr(2) fail with ENOSYS (a seccomp filter, which
- * PROGRAM and its children inherit). tests/e2e/12-rootfs-devices.t runs crib under it to test
- * the fallbacks that machines with those kernels take. */
+ * move_mount(2), openat2(2), mount_setattr(2) and pidfd_open(2) fail with ENOSYS (a seccomp
+ * filter, which PROGRAM and its children inherit). tests/e2e/12-rootfs-devices.t runs crib
+ * under it to test the fallbacks that machines with those kernels take, 20-exec.t crib exec's
+ * (its namespaces joined through /proc/PID/ns). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/filter.h>
@@ -28,15 +29,19 @@
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
 #endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
 
 int main(int argc, char **argv)
 {
         struct sock_filter f[] = {
                 BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open_tree, 4, 0),
-                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_move_mount, 3, 0),
-                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 2, 0),
-                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mount_setattr, 1, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open_tree, 5, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_move_mount, 4, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 3, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mount_setattr, 2, 0),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 1, 0),
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
                 BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
         };

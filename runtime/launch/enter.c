@@ -1,0 +1,1014 @@
+/* enter.c - `crib exec`: a new process in a running container, in the same namespaces, root and
+ * security settings as its workload.
+ *
+ * Kernel features: pidfd_open(2) (Linux 5.3) and setns(2) with a pidfd and several CLONE_NEW*
+ * flags at once (Linux 5.8), which joins every namespace of that process in one call, or fails
+ * with ESRCH once the process is gone, so a container that stops between the lookup and the
+ * join is never mistaken for another process with the same pid; on older kernels the files of
+ * /proc/PID/ns, opened through a /proc/PID directory checked to be that process, one setns(2)
+ * each (the trace says so), user namespaces level by level from crib's down (ioctl_ns(2):
+ * NS_GET_PARENT, NS_GET_USERNS, Linux 4.9), since the workload's namespaces may be owned by two
+ * of them and joining one needs CAP_SYS_ADMIN in its owner. clone(2) with CLONE_PARENT, so the
+ * process that runs in the container is crib exec's own child though another process made it;
+ * chroot(2) into the root of the workload, opened through /proc/PID/root.
+ *
+ * Which process: the workload's, not crib's init, because a workload that keeps CAP_SYS_ADMIN
+ * lives in namespaces of its own below the container's (lockmounts.c: plan->nest_flags). With
+ * init = no it is the container's first process itself; with crib's init it is init's child
+ * whose pid in the container's pid namespace is 2 (the last field of NSpid in /proc/PID/status:
+ * init clones it first, and the container ends when it does, so no other process can get that
+ * number meanwhile); without a pid namespace, init's child that started first (the others are
+ * orphans of the workload, started after it). Init's children are read from
+ * /proc/PID/task/PID/children, or else from every process's PPid. Each pid is checked against
+ * its start time (field 22 of /proc/PID/stat), before and after its pidfd and /proc directory
+ * are open, so a pid that was reused by another process is refused.
+ *
+ * Three processes. crib exec's own (the parent) stays outside the container: it relays the
+ * terminal, forwards signals and waits, as container.c does for `crib run`. The joiner, forked
+ * from it, joins the namespaces, and since setns(CLONE_NEWPID) moves only the children of the
+ * caller into the pid namespace, starts the process that will exec (the entered process) with
+ * clone(CLONE_PARENT): a child of the parent, in the container's pid namespace. The joiner
+ * sends its pid to the parent (SYNC_PID) and exits; the entered process waits for that exit (a
+ * pipe's EOF) before it speaks, so their messages on the one sync socket stay in order. The
+ * entered process runs the table at the end of this file, made of the workload's own steps
+ * (runtime/steps), and execs; EOF after SYNC_EXEC means it runs, as for `crib run`.
+ *
+ * The order, and why:
+ *   1. the parent: everything that needs no privilege in the container, before any join: the
+ *      exec's plan (argv, environment, cwd, ids; the ids checked against the id maps), the
+ *      workload's pid, its pidfd, its /proc directory and root, the host's /proc; signals
+ *      blocked.
+ *   2. the joiner: death signal, then not dumpable (PR_SET_DUMPABLE 0) BEFORE the setns, so
+ *      that while it and the entered process hold every capability of the container's user
+ *      namespace, no process of the container can ptrace(2) them or open their /proc/PID files:
+ *      that needs CAP_SYS_PTRACE in the user namespace that owns their memory, the host's (crib
+ *      was exec'd there). The flag is inherited by the entered process and reset only by its
+ *      exec, when the workload's settings are all in place; the change of ids (which may set it
+ *      to fs.suid_dumpable) is followed by another PR_SET_DUMPABLE 0. The plan's limits are set
+ *      here, still outside, where root may raise a hard limit (as the parent does for `crib
+ *      run`: rlimits.c).
+ *   3. the entered process: root of the user namespace (as the setup was), killed with the
+ *      parent, the workload's root; then, in the workload's order, no_new_privs and the plan's
+ *      seccomp program (so every later step runs under the filter, as the workload's table
+ *      does), the bounding set, ids and groups, capabilities, umask and cwd, descriptors
+ *      close-on-exec (only 0, 1, 2 survive: none of the plan's pass_fds, which were `crib
+ *      run`'s), the AppArmor profile for exec, exec. Its status shows what the workload's
+ *      does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the same Seccomp_filters count as the
+ *      workload's (crib's init has one more, its own: init.c), ids, the links of /proc/self/ns.
+ *
+ * What the container can do to it: replace any program in its rootfs (exec runs what the
+ * container has, looked up on its PATH, as the container user); signal it (it is in the
+ * container's pid namespace: the workload, as container root, may kill it: a denial of
+ * service only); not ptrace it nor open its /proc files (not dumpable, above). A workload with
+ * CAP_SYS_ADMIN could mount over /proc in its own mount namespace, which the entered process
+ * joins, to swallow the AppArmor request (CVE-2025-52881 did this to runc): so the request goes
+ * through the host's /proc, opened before the join (child.h: procfd), a descriptor that no
+ * exec'd code ever holds (close-on-exec, and the process is not dumpable). With a terminal,
+ * the pty is opened at /dev/ptmx of the container, as `crib run` does.
+ */
+#define _GNU_SOURCE
+#include "enter.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nsfs.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "cleanup.h"
+#include "pty.h"
+#include "relay.h"
+#include "rlimits.h"
+#include "sync.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* The namespaces a process of the container can be in. */
+#define NS_FLAGS                                                                                   \
+        (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | \
+         CLONE_NEWCGROUP)
+
+/* The state of crib exec, from the parent's first step to its last; the joiner and the entered
+ * process get their copies with the fork. */
+struct enter {
+        struct child c; /* the joiner's and the entered process's (steps read `c.plan`) */
+        const struct plan *plan;
+        struct plan q; /* the exec's plan: the container's, with the request's argv, ... */
+        char **envp;   /* q's environment (malloc'd) */
+        const struct enter_request *rq;
+        const struct container_hooks *hooks;
+        struct trace trace;
+        pid_t wpid;      /* the workload's process, as the host sees it */
+        uint64_t wstart; /* and its start time */
+        int pidfd;       /* its pidfd, or -1 (before Linux 5.3) */
+        int procdir;     /* its /proc/PID, checked to be it */
+        int rootfd;      /* its root */
+        int hostproc;    /* the host's /proc, for the AppArmor request */
+        struct sync_chan chan;
+        int child_end; /* the joiner's end of the sync socket, until the fork */
+        int sigfd;
+        bool blocked;
+        sigset_t old, pending;
+        pid_t joiner, proc; /* the joiner, the entered process (from SYNC_PID), or -1 */
+        bool joiner_reaped, proc_reaped, exec_seen, have_error;
+        int status;
+        struct error child_err;
+        struct relay relay;
+};
+
+#define ENTER(child) ((struct enter *)((char *)(child)-offsetof(struct enter, c)))
+
+static void emit_hook(void *ctx, const char *line)
+{
+        const struct container_hooks *h = ctx;
+        if (h->trace)
+                h->trace(h->ctx, line);
+}
+
+static void emit_over_sync(void *ctx, const char *line)
+{
+        struct child *c = ctx;
+        struct sync_msg m = {.type = SYNC_TRACE};
+        struct error ignored;
+        snprintf(m.u.text, sizeof m.u.text, "%s", line);
+        sync_send(&c->chan, &m, -1, &ignored);
+}
+
+/* --- the parent: before any join ---------------------------------------------------------- */
+
+/* Field 4 (ppid) and 22 (start time) of /proc/PID/stat, read through its directory; -1 also
+ * for a process that has exited (a zombie, state Z or X, waiting to be reaped). */
+static int read_stat(int dir, pid_t *ret_ppid, uint64_t *ret_start)
+{
+        char buf[1024];
+        _cleanup_close_ int fd = openat(dir, "stat", O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+        if (n <= 0)
+                return -1;
+        buf[n] = '\0';
+        char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
+        if (!p)
+                return -1;
+        p++;
+        if (p[0] != ' ' || p[1] == 'Z' || p[1] == 'X')
+                return -1;
+        unsigned long long v[19] = {0}; /* fields 4 to 22 */
+        int field = 2;                  /* the last one read */
+        char *save = NULL;
+        for (char *t = strtok_r(p, " ", &save); t && field < 22; t = strtok_r(NULL, " ", &save)) {
+                field++;
+                if (field >= 4)
+                        v[field - 4] = strtoull(t, NULL, 10);
+        }
+        if (field < 22)
+                return -1;
+        *ret_ppid = (pid_t)v[0];
+        *ret_start = v[18];
+        return 0;
+}
+
+/* The pid in the innermost pid namespace (the last field of NSpid), or -1. */
+static long read_inner_pid(int dir)
+{
+        char line[256];
+        long last = -1;
+        int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+        _cleanup_fclose_ FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
+        if (!f) {
+                if (fd >= 0)
+                        close(fd);
+                return -1;
+        }
+        while (fgets(line, sizeof line, f))
+                if (!strncmp(line, "NSpid:", 6)) {
+                        char *save = NULL;
+                        for (char *t = strtok_r(line + 6, " \t\n", &save); t;
+                             t = strtok_r(NULL, " \t\n", &save))
+                                last = strtol(t, NULL, 10);
+                        break;
+                }
+        return last;
+}
+
+static int open_proc_dir(pid_t pid)
+{
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d", (int)pid);
+        return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* The children of `parent`: /proc/PID/task/PID/children (one thread: crib's init has one),
+ * or else every process whose PPid is `parent`. How many, at most `max`. */
+static size_t list_children(pid_t parent, pid_t *ret, size_t max)
+{
+        char path[96];
+        size_t n = 0;
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)parent, (int)parent);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        if (f) {
+                long v;
+                while (n < max && fscanf(f, "%ld", &v) == 1)
+                        ret[n++] = (pid_t)v;
+                return n;
+        }
+        _cleanup_closedir_ DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && n < max && (e = readdir(d))) {
+                if (!isdigit((unsigned char)e->d_name[0]))
+                        continue;
+                pid_t pid = (pid_t)atoi(e->d_name);
+                _cleanup_close_ int dir = open_proc_dir(pid);
+                pid_t ppid;
+                uint64_t start;
+                if (dir >= 0 && read_stat(dir, &ppid, &start) == 0 && ppid == parent)
+                        ret[n++] = pid;
+        }
+        return n;
+}
+
+static int container_gone(pid_t pid, struct error *err)
+{
+        error_set(err, ESRCH, "the container's process %d is gone", (int)pid);
+        return error_hint(err, "the container has stopped");
+}
+
+/* The container's first process is still the one the caller recorded; its start time. */
+static int check_first(const struct enter_request *rq, uint64_t *ret_start, struct error *err)
+{
+        _cleanup_close_ int dir = open_proc_dir(rq->pid);
+        pid_t ppid;
+        uint64_t start;
+        if (dir < 0 || read_stat(dir, &ppid, &start) < 0)
+                return container_gone(rq->pid, err);
+        if (rq->start && start != rq->start) {
+                error_set(err, ESRCH,
+                          "pid %d is not the container's process any more (it started at tick "
+                          "%llu, the container at %llu)",
+                          (int)rq->pid, (unsigned long long)start, (unsigned long long)rq->start);
+                return error_hint(err, "the container has stopped, and another process got its "
+                                       "pid");
+        }
+        *ret_start = start;
+        return 0;
+}
+
+/* The workload's process: see the top of this file. */
+static int find_workload(struct enter *e, struct error *err)
+{
+        const struct plan *p = e->plan;
+        const struct enter_request *rq = e->rq;
+        uint64_t first_start;
+        if (check_first(rq, &first_start, err) < 0)
+                return -1;
+        e->wpid = rq->pid;
+        e->wstart = first_start;
+        if (p->init) {
+                pid_t kids[256];
+                size_t n = list_children(rq->pid, kids, 256);
+                bool pidns = p->clone_flags & CLONE_NEWPID;
+                e->wpid = -1;
+                for (size_t i = 0; i < n; i++) {
+                        _cleanup_close_ int dir = open_proc_dir(kids[i]);
+                        pid_t ppid;
+                        uint64_t start;
+                        if (dir < 0 || read_stat(dir, &ppid, &start) < 0 || ppid != rq->pid)
+                                continue;
+                        if (pidns ? read_inner_pid(dir) != 2
+                                  : e->wpid > 0 && (start > e->wstart ||
+                                                    (start == e->wstart && kids[i] > e->wpid)))
+                                continue;
+                        e->wpid = kids[i];
+                        e->wstart = start;
+                }
+                if (e->wpid < 0) {
+                        error_set(err, ESRCH, "crib's init (pid %d) has no workload process",
+                                  (int)rq->pid);
+                        return error_hint(err, "the container is starting or stopping; try "
+                                               "again");
+                }
+        }
+        /* pinned now: the pidfd and the directory each name one process for good */
+        e->pidfd = (int)syscall(SYS_pidfd_open, e->wpid, 0);
+        int pidfd_errno = errno;
+        e->procdir = open_proc_dir(e->wpid);
+        pid_t ppid;
+        uint64_t start;
+        if (e->procdir < 0 || read_stat(e->procdir, &ppid, &start) < 0)
+                return container_gone(e->wpid, err);
+        if (start != e->wstart || (p->init && ppid != rq->pid)) {
+                error_set(err, ESRCH,
+                          "the container's workload (pid %d) changed while crib "
+                          "looked it up",
+                          (int)e->wpid);
+                return error_hint(err, "the container has stopped, or is stopping");
+        }
+        if (p->init && check_first(rq, &first_start, err) < 0)
+                return -1;
+        trace_line(&e->trace, "  the workload is pid %d (start tick %llu%s); pidfd_open() = %d%s%s",
+                   (int)e->wpid, (unsigned long long)e->wstart,
+                   p->init ? (p->clone_flags & CLONE_NEWPID ? ", crib's init's child, pid 2 inside"
+                                                            : ", crib's init's first child")
+                           : "",
+                   e->pidfd, e->pidfd < 0 ? " " : "", e->pidfd < 0 ? strerror(pidfd_errno) : "");
+        return 0;
+}
+
+/* Its root, which the entered process takes with chroot(2), and the host's /proc. */
+static int open_root(struct enter *e, struct error *err)
+{
+        e->rootfd = openat(e->procdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (e->rootfd < 0) {
+                if (errno == ESRCH || errno == ENOENT)
+                        return container_gone(e->wpid, err);
+                return error_set(err, errno,
+                                 "cannot open the root of the container's workload "
+                                 "(/proc/%d/root)",
+                                 (int)e->wpid);
+        }
+        e->hostproc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (e->hostproc < 0)
+                return error_set(err, errno, "cannot open '/proc'");
+        trace_line(&e->trace, "  open(\"/proc/%d/root\") = %d; open(\"/proc\") = %d", (int)e->wpid,
+                   e->rootfd, e->hostproc);
+        return 0;
+}
+
+/* The plan's environment with the request's K=V added or put in place of the same K. */
+static int merge_env(struct enter *e, struct error *err)
+{
+        char **base = e->plan->envp, **add = e->rq->env;
+        size_t nb = 0, na = 0;
+        while (base[nb])
+                nb++;
+        while (add && add[na])
+                na++;
+        e->envp = calloc(nb + na + 1, sizeof *e->envp);
+        if (!e->envp)
+                return error_set(err, ENOMEM, "cannot build the environment");
+        memcpy(e->envp, base, nb * sizeof *base);
+        size_t n = nb;
+        for (size_t i = 0; i < na; i++) {
+                const char *eq = strchr(add[i], '=');
+                if (!eq || eq == add[i]) {
+                        error_set(err, 0, "environment entry '%s' is not NAME=VALUE", add[i]);
+                        return error_hint(err, "write it as -e NAME=VALUE");
+                }
+                size_t k = (size_t)(eq - add[i]) + 1;
+                size_t j = 0;
+                while (j < n && strncmp(e->envp[j], add[i], k))
+                        j++;
+                e->envp[j] = add[i];
+                if (j == n)
+                        n++;
+        }
+        return 0;
+}
+
+/* The exec's plan: the container's, with the request's program, environment, working
+ * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. */
+static int plan_exec(struct enter *e, struct error *err)
+{
+        const struct plan *p = e->plan;
+        const struct enter_request *rq = e->rq;
+        if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])
+                return error_set(err, 0, "'crib exec' needs a program to run");
+        if (rq->user_set && p->userns) {
+                if (idmap_outside(&p->uidmap, rq->uid) < 0 ||
+                    idmap_outside(&p->gidmap, rq->gid) < 0) {
+                        error_set(err, 0, "%s %u is not mapped in the container",
+                                  idmap_outside(&p->uidmap, rq->uid) < 0 ? "uid" : "gid",
+                                  idmap_outside(&p->uidmap, rq->uid) < 0 ? (unsigned)rq->uid
+                                                                         : (unsigned)rq->gid);
+                        return error_hint(err, "the container's ids are those its uid and gid "
+                                               "maps name ('crib run --trace' shows them)");
+                }
+        }
+        if (rq->cwd && rq->cwd[0] != '/') {
+                error_set(err, 0, "working directory '%s' is not an absolute path", rq->cwd);
+                return error_hint(err, "give the directory inside the container from its root, "
+                                       "such as /tmp");
+        }
+        if (merge_env(e, err) < 0)
+                return -1;
+        e->q = *p;
+        e->q.argv = rq->argv;
+        e->q.envp = e->envp;
+        if (rq->cwd)
+                e->q.cwd = rq->cwd;
+        if (rq->user_set) {
+                e->q.uid = rq->uid;
+                e->q.gid = rq->gid;
+                e->q.groups = NULL; /* no supplementary groups, where they can be set */
+                e->q.ngroups = 0;
+        }
+        e->q.terminal = rq->tty;
+        e->q.init = false;
+        e->q.pass_fds = NULL;
+        e->q.npass_fds = 0;
+        return 0;
+}
+
+static int open_sync(struct enter *e, struct error *err)
+{
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return error_set(err, errno, "cannot create the sync socket");
+        e->chan.fd = sv[0];
+        e->child_end = sv[1];
+        return 0;
+}
+
+static int block_signals(struct enter *e, struct error *err)
+{
+        sigset_t set;
+        forwarded_signals(&set);
+        sigaddset(&set, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &set, &e->old);
+        e->blocked = true;
+        e->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (e->sigfd < 0)
+                return error_set(err, errno, "cannot create a signalfd");
+        return 0;
+}
+
+/* --- the joiner --------------------------------------------------------------------------- */
+
+static _Noreturn void joiner_main(struct enter *e);
+
+static int fork_joiner(struct enter *e, struct error *err)
+{
+        e->joiner = fork();
+        if (e->joiner == 0)
+                joiner_main(e);
+        int fork_errno = errno;
+        close(e->child_end);
+        e->child_end = -1;
+        trace_line(&e->trace, "  fork() = %d (the joiner)", (int)e->joiner);
+        if (e->joiner < 0)
+                return error_set(err, fork_errno, "cannot fork");
+        return 0;
+}
+
+/* Joiner: killed with crib exec, and (as the setup process is once its maps are written) not
+ * dumpable, before it joins anything. */
+static int joiner_attributes(struct child *c, struct error *err)
+{
+        int r = prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        int d = r < 0 ? -1 : prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        trace_line(&c->trace,
+                   "  prctl(PR_SET_PDEATHSIG, SIGKILL) = %d; prctl(PR_SET_DUMPABLE, 0) "
+                   "= %d",
+                   r, d);
+        if (r < 0 || d < 0)
+                return error_set(err, errno, "cannot set the attributes of the joining process");
+        struct pollfd pfd = {.fd = c->chan.fd, .events = POLLIN};
+        if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)))
+                _exit(125); /* crib exec is gone */
+        return 0;
+}
+
+/* Joiner: still outside, where root may raise a hard limit. */
+static int joiner_limits(struct child *c, struct error *err)
+{
+        return rlimits_apply(c->plan, 0, &c->trace, err);
+}
+
+/* The namespaces a fallback join opens, in the order it joins those of one user namespace
+ * (nsenter's: mount last). */
+static const struct {
+        int flag;
+        const char *name;
+} ns_files[] = {
+        {CLONE_NEWIPC, "ipc"},   {CLONE_NEWUTS, "uts"},       {CLONE_NEWNET, "net"},
+        {CLONE_NEWPID, "pid"},   {CLONE_NEWCGROUP, "cgroup"}, {CLONE_NEWNS, "mnt"},
+        {CLONE_NEWUSER, "user"}, /* last here: joined apart, level by level */
+};
+#define N_NS_FILES       (sizeof ns_files / sizeof ns_files[0])
+#define MAX_USERNS_DEPTH 8
+
+static bool same_file(int a, int b)
+{
+        struct stat sa, sb;
+        return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+               sa.st_ino == sb.st_ino;
+}
+
+/* Joiner, before Linux 5.8: the files of /proc/PID/ns, through the checked directory. A
+ * namespace may only be joined with CAP_SYS_ADMIN in the user namespace that owns it, and the
+ * workload's namespaces are owned by two of them when it has its own (lockmounts.c): so the
+ * user namespaces are joined from ours down to the workload's (NS_GET_PARENT), and after each
+ * the namespaces it owns (NS_GET_USERNS), all opened and sorted before the first join. */
+static int join_by_files(struct child *c, struct enter *e, int flags, struct error *err)
+{
+        int fds[N_NS_FILES], owner[N_NS_FILES], chain[MAX_USERNS_DEPTH];
+        size_t depth = 0;
+        int ret = -1, self = -1;
+        for (size_t i = 0; i < N_NS_FILES; i++)
+                fds[i] = owner[i] = -1;
+        for (size_t i = 0; i < N_NS_FILES; i++) {
+                char path[32];
+                if (!(flags & ns_files[i].flag))
+                        continue;
+                snprintf(path, sizeof path, "ns/%s", ns_files[i].name);
+                fds[i] = openat(e->procdir, path, O_RDONLY | O_CLOEXEC);
+                if (fds[i] < 0) {
+                        if (errno == ESRCH || errno == ENOENT)
+                                container_gone(e->wpid, err);
+                        else
+                                error_set(err, errno, "cannot open /proc/%d/%s", (int)e->wpid,
+                                          path);
+                        goto out;
+                }
+                if (ns_files[i].flag != CLONE_NEWUSER)
+                        owner[i] = ioctl(fds[i], NS_GET_USERNS);
+        }
+        size_t user = N_NS_FILES - 1;
+        self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+        if (fds[user] >= 0) {
+                /* the chain of user namespaces from the workload's up to below ours */
+                int u = dup(fds[user]);
+                while (u >= 0 && !same_file(u, self) && depth < MAX_USERNS_DEPTH) {
+                        chain[depth++] = u;
+                        u = ioctl(u, NS_GET_PARENT);
+                }
+                if (u < 0 || depth == MAX_USERNS_DEPTH) {
+                        error_set(err, u < 0 ? errno : ELOOP,
+                                  "cannot find the user namespaces between crib's and the "
+                                  "container's");
+                        if (u >= 0)
+                                close(u);
+                        goto out;
+                }
+                close(u);
+        }
+        /* level by level: those our own user namespace owns, then each user namespace of the
+         * chain, outermost first, and those it owns */
+        for (size_t k = depth + 1; k-- > 0;) {
+                int level = k == depth ? self : chain[k];
+                if (k < depth) {
+                        if (setns(chain[k], CLONE_NEWUSER) < 0) {
+                                error_set(err, errno,
+                                          "cannot join the user namespace of the container");
+                                goto out;
+                        }
+                        trace_line(&c->trace,
+                                   "  setns(user namespace %zu of %zu, CLONE_NEWUSER) = 0",
+                                   depth - k, depth);
+                }
+                for (size_t i = 0; i + 1 < N_NS_FILES; i++) {
+                        if (fds[i] < 0 || owner[i] < 0 || !same_file(owner[i], level))
+                                continue;
+                        if (setns(fds[i], ns_files[i].flag) < 0) {
+                                error_set(err, errno,
+                                          "cannot join the %s namespace of the container",
+                                          ns_files[i].name);
+                                goto out;
+                        }
+                        trace_line(&c->trace, "  setns(/proc/%d/ns/%s) = 0", (int)e->wpid,
+                                   ns_files[i].name);
+                        close(fds[i]);
+                        fds[i] = -1;
+                }
+        }
+        for (size_t i = 0; i + 1 < N_NS_FILES; i++)
+                if (fds[i] >= 0) { /* owned by no user namespace on the way: not ours to join */
+                        error_set(err, EPERM,
+                                  "cannot join the %s namespace of the container: "
+                                  "its owner is not on the way to the workload's",
+                                  ns_files[i].name);
+                        goto out;
+                }
+        ret = 0;
+out:
+        for (size_t i = 0; i < N_NS_FILES; i++) {
+                if (fds[i] >= 0)
+                        close(fds[i]);
+                if (owner[i] >= 0)
+                        close(owner[i]);
+        }
+        for (size_t k = 0; k < depth; k++)
+                close(chain[k]);
+        if (self >= 0)
+                close(self);
+        return ret;
+}
+
+/* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
+static int joiner_setns(struct child *c, struct error *err)
+{
+        struct enter *e = ENTER(c);
+        const struct plan *p = c->plan;
+        int flags = (p->clone_flags | p->nest_flags) & NS_FLAGS;
+        char names[256];
+        trace_clone_flags((unsigned long)flags, names, sizeof names);
+        if (e->pidfd >= 0) {
+                int r = setns(e->pidfd, flags);
+                int se = errno;
+                trace_line(&c->trace, "  setns(pidfd of %d, %s) = %d", (int)e->wpid, names, r);
+                if (r == 0)
+                        return 0;
+                if (se == ESRCH)
+                        return container_gone(e->wpid, err);
+                if (se != EINVAL)
+                        return error_set(err, se, "cannot join the namespaces of the container");
+                trace_line(&c->trace,
+                           "  setns(2) takes no pidfd (before Linux 5.8): joining "
+                           "/proc/%d/ns/* one at a time",
+                           (int)e->wpid);
+        } else {
+                trace_line(&c->trace,
+                           "  no pidfd_open(2) (before Linux 5.3): joining "
+                           "/proc/%d/ns/* one at a time",
+                           (int)e->wpid);
+        }
+        return join_by_files(c, e, flags, err);
+}
+
+static const struct step joiner_steps[] = {
+        /* first: nothing of the container may reach into this process from now on */
+        {"set the parent-death signal and make this process not dumpable", joiner_attributes},
+        /* before the join: the host's CAP_SYS_RESOURCE (root's) still counts */
+        {"set the limits", joiner_limits},
+        /* not dumpable already; the pidfd fails with ESRCH if the workload is gone */
+        {"join the workload's namespaces", joiner_setns},
+};
+
+/* The entered process's table, at the end of this file. */
+static const struct table entered;
+
+/* Joiner: start the entered process in the container's pid namespace, a child of crib exec,
+ * tell crib exec its pid, and exit. */
+static _Noreturn void spawn(struct enter *e)
+{
+        struct child *c = &e->c;
+        struct error err;
+        error_clear(&err);
+        int hold[2];
+        if (pipe2(hold, O_CLOEXEC) < 0) {
+                error_set(&err, errno, "cannot create a pipe");
+                step_failed(c, &err);
+        }
+        pid_t pid = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, NULL);
+        if (pid == 0) {
+                /* speak only once the joiner is gone: its SYNC_PID comes first */
+                char b;
+                close(hold[1]);
+                while (read(hold[0], &b, 1) < 0 && errno == EINTR)
+                        ;
+                close(hold[0]);
+                c->chan.send_seq++; /* the joiner's SYNC_PID */
+                steps_run(c, &entered);
+                _exit(125); /* not reached: the last step execs or fails */
+        }
+        if (pid < 0) {
+                error_set(&err, errno, "cannot start a process in the container");
+                step_failed(c, &err);
+        }
+        /* one message, and nothing else after the clone (the entered process counts on it) */
+        struct sync_msg m = {.type = SYNC_PID};
+        m.u.pid = pid;
+        if (sync_send(&c->chan, &m, -1, &err) < 0)
+                kill(pid, SIGKILL);
+        _exit(0); /* closes `hold`: the entered process goes on */
+}
+
+static _Noreturn void joiner_main(struct enter *e)
+{
+        close(e->chan.fd);
+        close(e->sigfd);
+        struct child *c = &e->c;
+        *c = (struct child){
+                .plan = &e->q,
+                .chan = {.fd = e->child_end},
+                .trace = {.on = e->plan->trace, .emit = emit_over_sync},
+                .pty_slave = -1,
+                .rootfd = -1,
+                .rootfs_tree = -1,
+                .init_ready = -1,
+                .init_go = -1,
+                .procfd = e->hostproc,
+                /* the fault tests' hook, as for crib run (steps.c): wait before that step */
+                .stop_at = getenv("CRIB_TEST_STOP_AT"),
+                .nsteps = sizeof joiner_steps / sizeof joiner_steps[0] + entered.n,
+        };
+        c->trace.ctx = c;
+        forwarded_signals(&c->forwarded);
+        steps_run(c, &(struct table){joiner_steps, sizeof joiner_steps / sizeof joiner_steps[0]});
+        spawn(e);
+}
+
+/* --- the entered process ------------------------------------------------------------------ */
+
+/* Entered: the workload's root (setns(CLONE_NEWNS) gave the mount namespace's), as its cwd
+ * too until the plan's cwd; the descriptors that named the workload are closed. */
+static int enter_root(struct child *c, struct error *err)
+{
+        struct enter *e = ENTER(c);
+        int r = fchdir(e->rootfd);
+        if (r == 0)
+                r = chroot(".");
+        int ce = errno;
+        trace_line(&c->trace, "  fchdir(/proc/%d/root); chroot(\".\") = %d", (int)e->wpid, r);
+        if (r < 0)
+                return error_set(err, ce, "cannot enter the root of the container");
+        close(e->rootfd);
+        close(e->procdir);
+        if (e->pidfd >= 0)
+                close(e->pidfd);
+        e->rootfd = e->procdir = e->pidfd = -1;
+        return 0;
+}
+
+/* Entered: the change of ids may have made us dumpable again (fs.suid_dumpable): not so. */
+static int stay_not_dumpable(struct child *c, struct error *err)
+{
+        int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot make the process not dumpable");
+        return 0;
+}
+
+/* The entered process: in the container's namespaces and pid namespace, every capability of
+ * its user namespace (from the setns), not dumpable. The workload's steps, in its order. */
+static const struct step entered_steps[] = {
+        /* the setup's ids: what it creates (a pty) is container root's */
+        {"become root in the user namespace", step_become_root},
+        /* after the id change, which clears it: crib exec dying kills us */
+        {"set the parent-death signal", step_parent_death},
+        /* the workload's root: names from here on are the container's */
+        {"enter the workload's root", enter_root},
+        /* -t: in the container's devpts, as the setup opens the workload's */
+        {"open the terminal", step_open_terminal},
+        /* before the filter, which needs it */
+        {"set no_new_privs", step_no_new_privs},
+        /* the steps below run under the filter, as the workload's table does */
+        {"load the seccomp filter", step_seccomp},
+        /* a session of its own; the pty as controlling terminal */
+        {"attach to the terminal", step_attach_terminal},
+        /* while we still hold CAP_SETPCAP */
+        {"limit the capability bounding set", step_bounding_set},
+        /* last change of ids */
+        {"switch to the container user", step_switch_user},
+        /* the change of ids may have reset it */
+        {"stay not dumpable", stay_not_dumpable},
+        /* every set as the plan says */
+        {"set capabilities", step_capabilities},
+        /* as the container user */
+        {"set umask and working directory", step_umask_cwd},
+        /* only 0, 1, 2 survive the exec */
+        {"mark crib's descriptors close-on-exec", step_close_fds},
+        /* through the host's /proc (procfd), last before exec */
+        {"set the AppArmor profile for exec", step_apparmor},
+        /* on success the sync socket closes: crib exec sees EOF */
+        {"exec the program", step_exec},
+};
+
+static const struct table entered = {entered_steps, sizeof entered_steps / sizeof entered_steps[0]};
+
+/* --- the parent: following the two --------------------------------------------------------- */
+
+static void forward(struct enter *e, int sig)
+{
+        if (e->proc > 0 && !e->proc_reaped) {
+                trace_line(&e->trace, "parent: kill(%d, %s) (forwarded)", (int)e->proc,
+                           sigabbrev_np(sig));
+                kill(e->proc, sig);
+        } else {
+                sigaddset(&e->pending, sig); /* passed on once we know the process */
+        }
+}
+
+static void reap(struct enter *e)
+{
+        int st;
+        if (!e->joiner_reaped && e->joiner > 0 && waitpid(e->joiner, &st, WNOHANG) == e->joiner)
+                e->joiner_reaped = true;
+        if (!e->proc_reaped && e->proc > 0 && waitpid(e->proc, &e->status, WNOHANG) == e->proc)
+                e->proc_reaped = true;
+}
+
+static int on_message(struct enter *e, struct error *err)
+{
+        struct sync_msg m;
+        int fd = -1;
+        int n = sync_recv(&e->chan, &m, &fd, err);
+        if (n <= 0) {
+                close(e->chan.fd);
+                e->chan.fd = -1;
+                return n;
+        }
+        switch (m.type) {
+        case SYNC_TRACE:
+                emit_hook((void *)e->hooks, m.u.text);
+                break;
+        case SYNC_WARN:
+                if (e->hooks->warn)
+                        e->hooks->warn(e->hooks->ctx, m.u.text);
+                break;
+        case SYNC_PID:
+                if (e->proc > 0 || m.u.pid <= 0)
+                        return error_set(err, EPROTO, "unexpected pid message");
+                e->proc = m.u.pid;
+                trace_line(&e->trace,
+                           "  the joiner's clone(CLONE_PARENT) = %d: our child, in the "
+                           "container's pid namespace",
+                           (int)e->proc);
+                for (int sig = 1; sig < NSIG; sig++)
+                        if (sigismember(&e->pending, sig) == 1)
+                                forward(e, sig);
+                sigemptyset(&e->pending);
+                break;
+        case SYNC_PTY:
+                if (fd < 0)
+                        return error_set(err, EPROTO, "terminal message without a descriptor");
+                relay_start(&e->relay, fd);
+                fd = -1;
+                break;
+        case SYNC_EXEC:
+                e->exec_seen = true;
+                break;
+        case SYNC_ERROR:
+                if (!e->have_error) {
+                        e->child_err = m.u.err;
+                        e->child_err.msg[sizeof e->child_err.msg - 1] = '\0';
+                        e->child_err.hint[sizeof e->child_err.hint - 1] = '\0';
+                        e->have_error = true;
+                }
+                break;
+        default:
+                if (fd >= 0)
+                        close(fd);
+                return error_set(err, EPROTO, "unexpected sync message %u", m.type);
+        }
+        if (fd >= 0)
+                close(fd);
+        return 1;
+}
+
+static void on_signal(struct enter *e)
+{
+        struct signalfd_siginfo si;
+        while (read(e->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+                int sig = (int)si.ssi_signo;
+                if (sig == SIGCHLD)
+                        continue; /* reaped below */
+                if (sig == SIGWINCH && e->relay.master >= 0)
+                        pty_copy_size(STDIN_FILENO, e->relay.master);
+                forward(e, sig);
+        }
+}
+
+/* Until the joiner is reaped, the entered process too (when there is one), and the socket
+ * closed: every message read. */
+static int follow(struct enter *e, struct error *err)
+{
+        for (;;) {
+                reap(e);
+                if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped))
+                        break;
+                struct pollfd pfd[4];
+                int n = 0, i_chan = -1, i_sig, i_in = -1, i_master = -1;
+                if (e->chan.fd >= 0)
+                        pfd[i_chan = n++] = (struct pollfd){.fd = e->chan.fd, .events = POLLIN};
+                pfd[i_sig = n++] = (struct pollfd){.fd = e->sigfd, .events = POLLIN};
+                if (e->relay.master >= 0 && !e->relay.hung_up) {
+                        pfd[i_master = n++] =
+                                (struct pollfd){.fd = e->relay.master, .events = POLLIN};
+                        if (e->relay.stdin_open)
+                                pfd[i_in = n++] =
+                                        (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+                }
+                if (poll(pfd, (nfds_t)n, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return error_set(err, errno, "poll");
+                }
+                if (i_chan >= 0 && pfd[i_chan].revents && on_message(e, err) < 0)
+                        return -1;
+                if (pfd[i_sig].revents)
+                        on_signal(e);
+                if (i_master >= 0 && pfd[i_master].revents && !relay_out(&e->relay)) {
+                        e->relay.hung_up = true;
+                        e->relay.stdin_open = false;
+                }
+                if (i_in >= 0 && pfd[i_in].revents)
+                        relay_in(&e->relay);
+        }
+        relay_end(&e->relay);
+        return 0;
+}
+
+struct parent_step {
+        const char *name;
+        int (*run)(struct enter *e, struct error *err);
+};
+
+/* crib exec's own steps, in order: all it needs before the fork, then following the two. */
+static const struct parent_step parent_steps[] = {
+        /* the request checked against the plan: bad input changes nothing */
+        {"plan the exec", plan_exec},
+        /* by pid, start time, pidfd and /proc directory: this very process, or an error */
+        {"find the workload's process", find_workload},
+        /* opened while we are still outside: its root, and the host's /proc */
+        {"open its root", open_root},
+        /* the messages of the joiner and the entered process (sync.h) */
+        {"create the sync socket", open_sync},
+        /* before the fork, so none sent early is lost */
+        {"block the forwarded signals", block_signals},
+        /* it joins the namespaces and starts the entered process */
+        {"fork the joiner", fork_joiner},
+        /* until the entered process exits */
+        {"follow the process", follow},
+};
+
+int container_enter(const struct plan *p, const struct enter_request *rq,
+                    const struct container_hooks *h, int *ret_status, struct error *err)
+{
+        /* large (the plan's copy): on the heap */
+        struct enter *e = calloc(1, sizeof *e);
+        if (!e)
+                return error_set(err, ENOMEM, "cannot start crib exec");
+        e->plan = p;
+        e->rq = rq;
+        e->hooks = h;
+        e->trace = (struct trace){.on = p->trace, .emit = emit_hook, .ctx = (void *)h};
+        e->pidfd = e->procdir = e->rootfd = e->hostproc = -1;
+        e->chan.fd = e->child_end = e->sigfd = -1;
+        e->joiner = e->proc = -1;
+        e->relay.master = -1;
+        sigemptyset(&e->pending);
+        int ret = -1;
+        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
+        for (size_t i = 0; i < n; i++) {
+                trace_line(&e->trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
+                if (parent_steps[i].run(e, err) < 0) {
+                        if (e->proc > 0 && !e->proc_reaped) {
+                                kill(e->proc, SIGKILL);
+                                while (waitpid(e->proc, NULL, 0) < 0 && errno == EINTR)
+                                        ;
+                        }
+                        if (e->joiner > 0 && !e->joiner_reaped) {
+                                kill(e->joiner, SIGKILL);
+                                while (waitpid(e->joiner, NULL, 0) < 0 && errno == EINTR)
+                                        ;
+                        }
+                        relay_end(&e->relay);
+                        goto out;
+                }
+        }
+        if (e->have_error) {
+                *err = e->child_err;
+                goto out;
+        }
+        if (!e->exec_seen) {
+                if (e->proc > 0 && WIFSIGNALED(e->status))
+                        error_set(err, 0,
+                                  "the process entering the container was killed by signal %d "
+                                  "(%s) before it ran '%s'",
+                                  WTERMSIG(e->status), sigabbrev_np(WTERMSIG(e->status)),
+                                  rq->argv[0]);
+                else
+                        error_set(err, 0,
+                                  "the process entering the container ended before it "
+                                  "ran '%s'",
+                                  rq->argv[0]);
+                goto out;
+        }
+        *ret_status = e->status;
+        ret = 0;
+out:
+        int fds[] = {e->pidfd, e->procdir, e->rootfd, e->hostproc};
+        for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+                if (fds[i] >= 0)
+                        close(fds[i]);
+        if (e->chan.fd >= 0)
+                close(e->chan.fd);
+        if (e->child_end >= 0)
+                close(e->child_end);
+        if (e->sigfd >= 0)
+                close(e->sigfd);
+        if (e->blocked)
+                sigprocmask(SIG_SETMASK, &e->old, NULL);
+        free(e->envp);
+        free(e);
+        return ret;
+}

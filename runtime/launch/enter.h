@@ -1,0 +1,33 @@
+/* enter.h - a new process in a running container: `crib exec`. */
+#ifndef CRIB_ENTER_H
+#define CRIB_ENTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "container.h"
+#include "error.h"
+#include "plan.h"
+
+struct enter_request {
+        pid_t pid; /* the container's first process: crib's init (init = yes), else the workload */
+        uint64_t start; /* its start time when recorded (state_proc_start(), runtime/state), to
+                         * refuse a pid that was reused by another process; 0: not recorded */
+        char **argv; /* program and arguments, NULL-terminated; looked up on the container's PATH */
+        char **env;  /* K=V to add to / replace in the plan's environment, or NULL */
+        const char *cwd; /* NULL: the plan's */
+        bool user_set;   /* -u UID:GID; else the plan's uid and gid (and groups) */
+        uid_t uid;
+        gid_t gid;
+        bool tty; /* -t: a new pty from the container's own devpts, relayed like crib run's */
+};
+
+/* Run rq->argv in the container whose plan is `p` (the plan written when it started; the lead reads
+ * it back with plan_from_bytes()). On success *ret_status is the wait status of the process; on
+ * failure err->kind/exit status as for container_run (125 setup, 126 cannot execute, 127 not
+ * found). */
+int container_enter(const struct plan *p, const struct enter_request *rq,
+                    const struct container_hooks *h, int *ret_status, struct error *err);
+
+#endif
