@@ -7,6 +7,8 @@
  *   crib rm [-f] NAME                -f: kill it first if it runs
  *   crib wait NAME                   until it ends; prints and exits with its exit status
  *   crib logs [-f] [--tail N] NAME   a detached container's output
+ *   crib exec [-t] [-u UID:GID] [-e K=V]... [-w DIR] NAME -- PROGRAM ARGS...
+ *                                    a new process in a running container (runtime/launch/enter.c)
  *
  * Global: `crib --root DIR COMMAND ...` puts the state somewhere else, as runc's flag does.
  * The state directory is runtime/state (state.h, record.h, log.h); the process that follows a
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "enter.h"
 #include "log.h"
 #include "output.h"
 #include "record.h"
@@ -603,4 +606,110 @@ int cmd_ps(int argc, char **argv)
                 print_json(rows, n);
         free(rows);
         return 0;
+}
+
+/* ---- crib exec ---- */
+
+/* Read the plan the container was started with (its state directory's `plan`). */
+static int read_plan(int dir, struct plan *ret, struct error *err)
+{
+        const size_t max = 16 << 20;
+        _cleanup_free_ char *buf = malloc(max);
+        if (!buf)
+                return error_set(err, ENOMEM, "cannot read the container's plan");
+        ssize_t n = state_read(dir, "plan", buf, max, err);
+        if (n < 0)
+                return error_wrap(err, "the container's plan");
+        if (plan_from_bytes(buf, (size_t)n, ret, err) < 0) {
+                error_wrap(err, "the container's plan");
+                return error_hint(err, "it was written by another build of crib: restart the "
+                                       "container with this one");
+        }
+        return 0;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+        struct error err;
+        error_clear(&err);
+        static const char use[] =
+                "usage: crib exec [-t] [-u UID:GID] [-e K=V]... [-w DIR] NAME -- PROGRAM ARGS...";
+        struct enter_request rq = {0};
+        char *env[65];
+        size_t nenv = 0;
+        const char *name = NULL;
+        int i = 0;
+        for (; i < argc && !name; i++) {
+                const char *a = argv[i];
+                if (!strcmp(a, "-t") || !strcmp(a, "--tty")) {
+                        rq.tty = true;
+                } else if ((!strcmp(a, "-u") || !strcmp(a, "--user")) && i + 1 < argc) {
+                        unsigned long u, g;
+                        char *end;
+                        u = strtoul(argv[++i], &end, 10);
+                        if (end == argv[i] || *end != ':' || argv[i][0] == '-')
+                                return usage("'%s' is not UID:GID (numbers, as inside the "
+                                             "container)",
+                                             argv[i]);
+                        const char *gs = end + 1;
+                        g = strtoul(gs, &end, 10);
+                        if (end == gs || *end || *gs == '-' || u > 0xfffffffe || g > 0xfffffffe)
+                                return usage("'%s' is not UID:GID (numbers, as inside the "
+                                             "container)",
+                                             argv[i]);
+                        rq.user_set = true;
+                        rq.uid = (uid_t)u;
+                        rq.gid = (gid_t)g;
+                } else if ((!strcmp(a, "-e") || !strcmp(a, "--env")) && i + 1 < argc) {
+                        if (!strchr(argv[++i], '=') || argv[i][0] == '=')
+                                return usage("'%s' is not K=V", argv[i]);
+                        if (nenv == 64)
+                                return usage("%s", "at most 64 -e");
+                        env[nenv++] = argv[i];
+                } else if ((!strcmp(a, "-w") || !strcmp(a, "--workdir")) && i + 1 < argc) {
+                        rq.cwd = argv[++i];
+                        if (rq.cwd[0] != '/')
+                                return usage("'%s' is not an absolute path in the container",
+                                             rq.cwd);
+                } else if (a[0] == '-') {
+                        return usage("unknown option '%s' for 'crib exec'", a);
+                } else {
+                        name = a;
+                }
+        }
+        if (i < argc && !strcmp(argv[i], "--"))
+                i++;
+        if (!name || i >= argc)
+                return usage("%s", use);
+        env[nenv] = NULL;
+        rq.argv = &argv[i];
+        rq.env = nenv ? env : NULL;
+
+        struct opened o = {.root = -1, .dir = -1};
+        struct plan plan;
+        bool planned = false;
+        int code = 0;
+        if (open_container(name, &o, &err) < 0) {
+                code = output_error(&err);
+        } else if (!o.rec.pid_alive) {
+                error_set(&err, 0, "'%s' is not running", name);
+                code = output_error(&err);
+        } else if (read_plan(o.dir, &plan, &err) < 0) {
+                code = output_error(&err);
+        } else {
+                planned = true;
+                rq.pid = o.rec.pid;
+                rq.start = o.rec.pid_start;
+        }
+        opened_close(&o); /* nothing of the state tree goes along into the container */
+        if (planned) {
+                struct container_hooks hooks = {.warn = output_warning_line};
+                int status;
+                if (container_enter(&plan, &rq, &hooks, &status, &err) < 0)
+                        code = output_error(&err);
+                else
+                        code = lifecycle_exit_status(status);
+                plan_free(&plan);
+        }
+        return code;
 }

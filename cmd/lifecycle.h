@@ -32,5 +32,6 @@ int cmd_kill(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 #endif

@@ -43,6 +43,8 @@ static const char usage[] =
         "                          run a container; -d: in the background, print its name\n"
         "       crib ps [-a] [--format=table|ini|json]\n"
         "                          list the running (-a: all) containers\n"
+        "       crib exec [-t] [-u UID:GID] [-e K=V]... [-w DIR] NAME -- PROGRAM ARGS...\n"
+        "                          run a program in a running container\n"
         "       crib stop [-t SECONDS] NAME   SIGTERM, then SIGKILL after SECONDS (10)\n"
         "       crib kill NAME [SIGNAL]       send a signal (TERM unless told)\n"
         "       crib rm [-f] NAME...          forget a stopped container (-f: kill it first)\n"
@@ -297,8 +299,8 @@ int main(int argc, char **argv)
         static const struct {
                 const char *name;
                 int (*run)(int argc, char **argv);
-        } lifecycle[] = {{"ps", cmd_ps}, {"stop", cmd_stop}, {"kill", cmd_kill},
-                         {"rm", cmd_rm}, {"wait", cmd_wait}, {"logs", cmd_logs}};
+        } lifecycle[] = {{"ps", cmd_ps},     {"stop", cmd_stop}, {"kill", cmd_kill}, {"rm", cmd_rm},
+                         {"wait", cmd_wait}, {"logs", cmd_logs}, {"exec", cmd_exec}};
         for (size_t i = 0; i < sizeof lifecycle / sizeof lifecycle[0]; i++)
                 if (!strcmp(cmd, lifecycle[i].name))
                         return lifecycle[i].run(argc - 2, argv + 2);

@@ -67,6 +67,46 @@ cr ps --format=json
 assert_contains "$out" "\"name\":\"$name\"" "ps --format=json"
 assert_contains "$out" "\"state\":\"running\"" "ps --format=json says running"
 
+# --- exec: into the workload's namespaces, with its filter and capabilities
+work=$(children_of "$pid" | head -n 1)
+cr exec "$name" -- /bin/sh -c 'grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status; cat /proc/1/comm'
+want=$(grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" "/proc/$work/status")
+assert_eq "$rc:$out" "0:$want
+crib" "exec: the workload's CapEff, CapBnd, NoNewPrivs and Seccomp: 2, below crib's init"
+cr exec "$name" -- /bin/sh -c 'for n in user mnt pid ipc uts net cgroup; do readlink /proc/self/ns/$n; done'
+assert_eq "$out" "$(for n in user mnt pid ipc uts net cgroup; do readlink "/proc/$work/ns/$n"; done)" \
+	"exec: every namespace of the workload"
+if [ "$ROLE" = root ]; then
+	cr exec -u 1000:1000 -e GREETING=hi -w /tmp "$name" -- /bin/sh -c 'echo $GREETING; pwd; id -u; exit 9'
+	assert_eq "$rc:$(echo $out)" "9:hi /tmp 1000" "exec -u -e -w, and the program's exit status"
+else
+	# a user's container maps the user's own id alone (no uid = auto)
+	cr exec -e GREETING=hi -w /tmp "$name" -- /bin/sh -c 'echo $GREETING; pwd; id -u; exit 9'
+	assert_eq "$rc:$(echo $out)" "9:hi /tmp 0" "exec -e -w, and the program's exit status"
+	cr exec -u 1000:1000 "$name" -- /bin/true
+	assert_contains "$rc:$err" "125:crib: uid 1000 is not mapped in the container" \
+		"exec -u with an id the container does not map: 125"
+fi
+cr exec "$name" -- /no/such
+assert_eq "$rc" 127 "exec of a program that is not there: 127"
+cr exec nosuch -- /bin/true
+assert_eq "$rc" 125 "exec into no such container: 125"
+cr exec "$name"
+assert_eq "$rc" 125 "exec without a program: 125"
+spec "$T/admin.ini" <<'EOF2'
+[process]
+args = /bin/sleep 1000
+[security]
+capabilities = default +SYS_ADMIN
+EOF2
+cr run -d --name admin "$T/admin.ini"
+awork=$(children_of "$(pid_of admin)" | head -n 1)
+cr exec admin -- /bin/sh -c 'for n in user mnt uts net cgroup; do readlink /proc/self/ns/$n; done; umount /sys/firmware 2>/dev/null || echo refused; ls /sys/firmware | wc -l'
+assert_eq "$out" "$(for n in user mnt uts net cgroup; do readlink "/proc/$awork/ns/$n"; done)
+refused
+0" "exec with +SYS_ADMIN: the workload's own nested namespaces, where the masks are locked"
+C rm -f admin
+
 # --- names: taken, invalid; two at once: exactly one wins
 cr run -d --name "$name" "$T/sleep.ini"
 assert_eq "$rc" 125 "a name in use: 125"
@@ -100,6 +140,9 @@ assert_eq "$(state_of sig)" stopped "ps -a lists it as stopped"
 assert_eq "$(C ps | awk '$1 == "sig"')" "" "plain ps leaves it out"
 cr ps -a --format=ini
 assert_contains "$out" "exit_status = 42" "ps -a shows its exit status"
+cr exec sig -- /bin/true
+assert_eq "$rc" 125 "exec into a stopped container: 125"
+assert_contains "$err" "'sig' is not running" "and says so"
 
 spec "$T/stubborn.ini" <<'EOF2'
 [process]
@@ -258,12 +301,15 @@ if [ "$ROLE" = root ]; then
 			"$CRIB" --root /run/crib stop "dflt$$" >/dev/null 2>&1
 		assert_eq "$?:$("$CRIB" ps | awk -v n="dflt$$" '$1 == n {print $2}')" 125:running \
 			"nor stop them"
+		setpriv --reuid=crib-test --regid=crib-test --init-groups --reset-env \
+			"$CRIB" --root /run/crib exec "dflt$$" -- /bin/true >/dev/null 2>&1
+		assert_eq "$?" 125 "nor enter them"
 		mkdir -p "$T/other" && chown crib-test "$T/other" && chmod 700 "$T/other"
 		run_crib --root "$T/other" ps
 		assert_eq "$rc" 125 "root refuses a state root that another user owns"
 		assert_contains "$err" "is not yours alone" "and says why"
 	else
-		skips 5 "no user crib-test or no setpriv here (a VM guest); tested on the host"
+		skips 6 "no user crib-test or no setpriv here (a VM guest); tested on the host"
 	fi
 	"$CRIB" rm -f "dflt$$"
 else

@@ -1,6 +1,7 @@
 #!/bin/sh
-# crib exec's mechanism (runtime/launch/enter.c), through its test driver ($ENTER, until the
-# command exists): a process started in a running container has the workload's namespaces
+# crib exec's mechanism (runtime/launch/enter.c), through its test driver ($ENTER, which plans
+# the spec afresh and takes any pid and start time, so it can aim at what the command line
+# cannot; `crib exec` itself is tested in 20-detach.t): a process started in a running container has the workload's namespaces
 # (its own nested ones with +SYS_ADMIN), ids, capabilities, no_new_privs and seccomp filter,
 # runs with the container's PATH, the request's environment, cwd and ids, gives back its exit
 # status as `crib run` does, and refuses a container that is gone or a pid that is not it.
