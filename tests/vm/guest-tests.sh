@@ -42,7 +42,7 @@ e2e() {
 		for role in root user; do
 			t0=$(cut -d. -f1 /proc/uptime)
 			# (the rootfs swap race gets 20 s of the guest's time limit, not 90)
-			env="CRIB=/bin/crib ROOTFS=/rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race RACE_SECONDS=20 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
+			env="CRIB=/bin/crib ROOTFS=/rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else
