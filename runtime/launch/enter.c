@@ -995,7 +995,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         }
         *ret_status = e->status;
         ret = 0;
-out:
+out:;
         int fds[] = {e->pidfd, e->procdir, e->rootfd, e->hostproc};
         for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
                 if (fds[i] >= 0)
