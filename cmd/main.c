@@ -97,7 +97,8 @@ static bool said_this_boot(const char *what)
         _cleanup_close_ int root = state_open_root(path, geteuid(), &err);
         if (root < 0)
                 return false;
-        snprintf(file, sizeof file, "said-%s", what);
+        /* "_" first: never a container's name, which starts with a letter or digit */
+        snprintf(file, sizeof file, "_said-%s", what);
         if (state_read(root, file, was, sizeof was, &err) >= 0 && !strcmp(was, boot))
                 return true;
         state_write(root, file, boot, strlen(boot), &err);

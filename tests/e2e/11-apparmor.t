@@ -15,11 +15,11 @@ why="it is not built into this kernel"
 # where crib remembers it said so: root's /run/crib, a user's XDG_RUNTIME_DIR/crib (a private
 # one here); forgotten first, so this test sees the first time
 if [ "$ROLE" = root ]; then
-	said=/run/crib/said-apparmor-off
+	said=/run/crib/_said-apparmor-off
 else
 	export XDG_RUNTIME_DIR="$T/run"
 	mkdir -m 0700 "$XDG_RUNTIME_DIR"
-	said=$XDG_RUNTIME_DIR/crib/said-apparmor-off
+	said=$XDG_RUNTIME_DIR/crib/_said-apparmor-off
 fi
 rm -f "$said"
 

@@ -273,7 +273,7 @@ cr rm -f "$name"
 assert_eq "$rc:$([ -e "$S/$name" ] && echo left):$([ -e "/proc/$pid" ] && echo alive)" "0::" \
 	"rm -f kills it and removes its state"
 cr rm sig k seven chatty slow mk ik half boot stubborn
-assert_eq "$rc:$(ls "$S" | grep -v '^said-')" "0:" "rm of stopped containers leaves an empty root"
+assert_eq "$rc:$(ls "$S" | grep -v '^_said-')" "0:" "rm of stopped containers leaves an empty root"
 
 # --- a named container in the foreground: listed while it runs, gone after
 "$CRIB" --root "$S" run --name fg "$T/sleep.ini" >/dev/null 2>&1 &
@@ -359,6 +359,6 @@ t1=$(awk '{print int($1 * 1000)}' /proc/uptime)
 echo "# 50 containers removed with rm -f in $((t1 - t0)) ms"
 assert_eq "$(crib_procs | sort | tr '\n' ' ')" "$procs_before" "no process left behind"
 assert_eq "$(host_mounts)" "$mounts_before" "no mount left behind"
-assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
+assert_eq "$(ls "$S" | grep -v '^_said-')" "" "no state directory left behind"
 
 done_testing

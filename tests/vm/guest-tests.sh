@@ -189,7 +189,7 @@ EOF2
 	;;
 apparmor0)
 	# said once per boot: forget an earlier run's (the initramfs run above) record
-	rm -f /run/crib/said-apparmor-off
+	rm -f /run/crib/_said-apparmor-off
 	spec /tmp/h.ini <<'EOF2'
 [process]
 args = /bin/echo hello
