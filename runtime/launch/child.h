@@ -93,6 +93,8 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
  * renamed it meanwhile): the parent's check before the clone, and the child's by name. */
 int mounts_rootfs_replaced(const char *rootfs, struct error *err);
 
+/* Child: a --trace line to the parent, over the sync socket (the trace's emit function). */
+void child_emit_over_sync(void *ctx, const char *line);
 /* Child: send a warning for the parent to print. */
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 

@@ -179,9 +179,7 @@ static int on_message(struct run *r, struct error *err)
                 break;
         case SYNC_ERROR:
                 if (!r->have_error) {
-                        r->child_err = m.u.err;
-                        r->child_err.msg[sizeof r->child_err.msg - 1] = '\0';
-                        r->child_err.hint[sizeof r->child_err.hint - 1] = '\0';
+                        sync_error_of(&m, &r->child_err);
                         r->have_error = true;
                 }
                 break;

@@ -143,15 +143,6 @@ static void emit_hook(void *ctx, const char *line)
                 h->trace(h->ctx, line);
 }
 
-static void emit_over_sync(void *ctx, const char *line)
-{
-        struct child *c = ctx;
-        struct sync_msg m = {.type = SYNC_TRACE};
-        struct error ignored;
-        snprintf(m.u.text, sizeof m.u.text, "%s", line);
-        sync_send(&c->chan, &m, -1, &ignored);
-}
-
 /* --- the parent: before any join ---------------------------------------------------------- */
 
 /* Field 4 (ppid) and 22 (start time) of /proc/PID/stat, read through its directory; -1 also
@@ -698,7 +689,7 @@ static _Noreturn void joiner_main(struct enter *e)
         *c = (struct child){
                 .plan = &e->q,
                 .chan = {.fd = e->child_end},
-                .trace = {.on = e->plan->trace, .emit = emit_over_sync},
+                .trace = {.on = e->plan->trace, .emit = child_emit_over_sync},
                 .pty_slave = -1,
                 .rootfd = -1,
                 .rootfs_tree = -1,
@@ -848,9 +839,7 @@ static int on_message(struct enter *e, struct error *err)
                 break;
         case SYNC_ERROR:
                 if (!e->have_error) {
-                        e->child_err = m.u.err;
-                        e->child_err.msg[sizeof e->child_err.msg - 1] = '\0';
-                        e->child_err.hint[sizeof e->child_err.hint - 1] = '\0';
+                        sync_error_of(&m, &e->child_err);
                         e->have_error = true;
                 }
                 break;

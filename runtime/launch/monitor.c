@@ -296,9 +296,7 @@ int monitor_start(const struct plan *p, const struct monitor_opts *o,
                         *ret_pid = pid;
                         return 0;
                 } else if (n > 0 && m.type == SYNC_ERROR) {
-                        *err = m.u.err;
-                        err->msg[sizeof err->msg - 1] = '\0';
-                        err->hint[sizeof err->hint - 1] = '\0';
+                        sync_error_of(&m, err);
                         break;
                 } else if (n == 0) {
                         error_set(err, 0, "crib's monitor ended before the container ran");

@@ -100,7 +100,7 @@ static const struct table workload = TABLE(workload_steps);
  * workload's process, which runs the workload's table (init.c). */
 static const char start_init[] = "start crib's init as pid 1";
 
-static void emit_over_sync(void *ctx, const char *line)
+void child_emit_over_sync(void *ctx, const char *line)
 {
         struct child *c = ctx;
         struct sync_msg m = {.type = SYNC_TRACE};
@@ -236,7 +236,7 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .plan = plan,
                 .fds = fds,
                 .chan = {.fd = sync_fd},
-                .trace = {.on = plan->trace, .emit = emit_over_sync},
+                .trace = {.on = plan->trace, .emit = child_emit_over_sync},
                 .pty_slave = -1,
                 .init_ready = -1,
                 .rootfs_tree = -1,

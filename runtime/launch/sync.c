@@ -86,3 +86,10 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
         }
         return -1;
 }
+
+void sync_error_of(const struct sync_msg *m, struct error *ret)
+{
+        *ret = m->u.err;
+        ret->msg[sizeof ret->msg - 1] = '\0';
+        ret->hint[sizeof ret->hint - 1] = '\0';
+}

@@ -55,4 +55,7 @@ int sync_send(struct sync_chan *c, struct sync_msg *m, int pass_fd, struct error
 /* Receive one message: 1 = got one, 0 = EOF, -1 = error. *ret_fd gets a passed fd or -1. */
 int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error *err);
 
+/* The error a SYNC_ERROR message carries, its strings terminated whatever the sender wrote. */
+void sync_error_of(const struct sync_msg *m, struct error *ret);
+
 #endif
