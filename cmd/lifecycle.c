@@ -154,9 +154,12 @@ static int parse_signal(const char *s)
 }
 
 /* A process by pid, if it is still the one recorded: a pidfd (Linux 5.3), or -2 when the kernel
- * has none (then kill(2) after the same check), or -1 when it is gone. */
+ * has none (then kill(2) after the same check), or -1 when it is gone or was never recorded. */
 static int open_process(pid_t pid, uint64_t start)
 {
+        /* no record (pid 0): kill(2) would take 0 for crib's own process group */
+        if (pid <= 0 || !start)
+                return -1;
         int fd = (int)syscall(SYS_pidfd_open, pid, 0);
         if (fd < 0 && errno != ENOSYS)
                 return -1;
