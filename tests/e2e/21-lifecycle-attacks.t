@@ -53,6 +53,23 @@ else
 	skips 2 "no old-kernel helper here (OLD_KERNEL is unset)"
 fi
 
+# --- a FIFO planted in a container's state directory: every crib command that read it hung
+cr run -d --name fifo "$T/seven.ini"
+C wait fifo >/dev/null 2>&1
+m=$(sed -n 's/^pid=//p' "$S/fifo/monitor")
+i=0
+while [ -e "/proc/$m" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+for f in info exit log; do
+	rm -f "$S/fifo/$f"
+	mkfifo "$S/fifo/$f"
+done
+timeout -s KILL 10 "$CRIB" --root "$S" ps -a >"$T/ps" 2>&1
+assert_eq "$?:$(awk '$1 == "fifo" {print $2}' "$T/ps")" "0:stopped" "ps -a with FIFOs for records: no hang"
+timeout -s KILL 10 "$CRIB" --root "$S" logs fifo >"$T/logs" 2>&1
+assert_eq "$?" 0 "logs with a FIFO for the log: no hang"
+timeout -s KILL 10 "$CRIB" --root "$S" rm fifo >"$T/rm" 2>&1
+assert_eq "$?:$(ls "$S" | grep -c fifo)" "0:0" "rm removes it"
+
 # --- nothing of the above left behind
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
 
