@@ -314,6 +314,18 @@ int cmd_stop(int argc, char **argv)
         return code;
 }
 
+/* Once the lock is ours: what was opened may have been removed meanwhile (and the name taken
+ * by a new container, which must not be removed for it), or changed; read it again. */
+static int locked_again(struct opened *o, const char *name, struct error *err)
+{
+        struct stat st;
+        if (fstat(o->dir, &st) == 0 && st.st_nlink == 0) {
+                error_set(err, ENOENT, "no container named '%s'", name);
+                return error_hint(err, "another crib command removed it meanwhile");
+        }
+        return record_read(o->dir, name, &o->rec, err);
+}
+
 int cmd_rm(int argc, char **argv)
 {
         struct error err;
@@ -329,7 +341,8 @@ int cmd_rm(int argc, char **argv)
         for (int i = 0; i < argc; i++) {
                 struct opened o = {.root = -1, .dir = -1};
                 const char *name = argv[i];
-                if (open_container(name, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0) {
+                if (open_container(name, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
+                    locked_again(&o, name, &err) < 0) {
                         code = output_error(&err);
                 } else if (active(&o.rec) && !force) {
                         error_set(&err, 0, "'%s' is %s", name, record_phase_name(o.rec.phase));

@@ -70,6 +70,25 @@ assert_eq "$?" 0 "logs with a FIFO for the log: no hang"
 timeout -s KILL 10 "$CRIB" --root "$S" rm fifo >"$T/rm" 2>&1
 assert_eq "$?:$(ls "$S" | grep -c fifo)" "0:0" "rm removes it"
 
+# --- crib rm waiting for the lock while another command removes the container and a new one
+# takes its name: it removed the new one's state, leaving that container running unrecorded
+cr run -d --name old "$T/seven.ini"
+C wait old >/dev/null 2>&1
+flock "$S/old" sleep 2 & # another crib command holds its lock...
+f=$!
+sleep 0.3
+C rm old >"$T/rm" 2>&1 &
+r=$!
+sleep 0.3
+rm -r "$S/old" # ...and removes it meanwhile
+cr run -d --name old "$T/sleep.ini"
+wait $f
+wait $r
+assert_eq "$?:$(C ps | awk '$1 == "old" {print $2}')" "125:running" \
+	"crib rm of a container removed while it waited: refused, the new one keeps its state"
+assert_contains "$(cat "$T/rm")" "no container named 'old'" "and says why"
+C rm -f old >/dev/null 2>&1
+
 # --- nothing of the above left behind
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
 
