@@ -76,6 +76,13 @@ int lifecycle_create(const struct plan *p, const char *spec_path, char *name, si
         _cleanup_close_ int dir = state_create(root, name, err);
         if (dir < 0)
                 return -1;
+        /* under the lock, this crib the monitor first (its own replaces it): `crib rm` (which
+         * reads again once it has the lock) never takes a container being made for stopped */
+        if (state_lock(dir, false, err) < 0 || record_write_monitor(dir, getpid(), err) < 0) {
+                struct error ignored;
+                state_remove(root, name, &ignored);
+                return -1;
+        }
         struct record r = {.created = time(NULL), .detached = detached};
         snprintf(r.name, sizeof r.name, "%s", name);
         size_t used = 0;

@@ -89,6 +89,23 @@ assert_eq "$?:$(C ps | awk '$1 == "old" {print $2}')" "125:running" \
 assert_contains "$(cat "$T/rm")" "no container named 'old'" "and says why"
 C rm -f old >/dev/null 2>&1
 
+# --- crib rm (without -f) while `crib run -d --name` is still making the container: it took
+# the new directory, without a monitor record yet, for a stopped container and removed it
+ok_runs=0
+refused=0
+i=0
+while [ $i -lt 20 ]; do
+	i=$((i + 1))
+	"$CRIB" --root "$S" run -d --name "new$i" "$T/sleep.ini" >/dev/null 2>&1 </dev/null &
+	p=$!
+	while [ ! -d "$S/new$i" ] && kill -0 $p 2>/dev/null; do :; done
+	C rm "new$i" >/dev/null 2>&1 || refused=$((refused + 1))
+	wait $p && ok_runs=$((ok_runs + 1))
+	C rm -f "new$i" >/dev/null 2>&1
+done
+assert_eq "$ok_runs:$refused" "20:20" \
+	"20 crib rm at the moment crib run -d makes the container: each refused, each run starts"
+
 # --- nothing of the above left behind
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
 
