@@ -76,6 +76,13 @@ int lifecycle_create(const struct plan *p, const char *spec_path, char *name, si
         _cleanup_close_ int dir = state_create(root, name, err);
         if (dir < 0)
                 return -1;
+        /* under the lock, this crib the monitor first (its own replaces it): `crib rm` (which
+         * reads again once it has the lock) never takes a container being made for stopped */
+        if (state_lock(dir, false, err) < 0 || record_write_monitor(dir, getpid(), err) < 0) {
+                struct error ignored;
+                state_remove(root, name, &ignored);
+                return -1;
+        }
         struct record r = {.created = time(NULL), .detached = detached};
         snprintf(r.name, sizeof r.name, "%s", name);
         size_t used = 0;
@@ -154,9 +161,12 @@ static int parse_signal(const char *s)
 }
 
 /* A process by pid, if it is still the one recorded: a pidfd (Linux 5.3), or -2 when the kernel
- * has none (then kill(2) after the same check), or -1 when it is gone. */
+ * has none (then kill(2) after the same check), or -1 when it is gone or was never recorded. */
 static int open_process(pid_t pid, uint64_t start)
 {
+        /* no record (pid 0): kill(2) would take 0 for crib's own process group */
+        if (pid <= 0 || !start)
+                return -1;
         int fd = (int)syscall(SYS_pidfd_open, pid, 0);
         if (fd < 0 && errno != ENOSYS)
                 return -1;
@@ -311,6 +321,18 @@ int cmd_stop(int argc, char **argv)
         return code;
 }
 
+/* Once the lock is ours: what was opened may have been removed meanwhile (and the name taken
+ * by a new container, which must not be removed for it), or changed; read it again. */
+static int locked_again(struct opened *o, const char *name, struct error *err)
+{
+        struct stat st;
+        if (fstat(o->dir, &st) == 0 && st.st_nlink == 0) {
+                error_set(err, ENOENT, "no container named '%s'", name);
+                return error_hint(err, "another crib command removed it meanwhile");
+        }
+        return record_read(o->dir, name, &o->rec, err);
+}
+
 int cmd_rm(int argc, char **argv)
 {
         struct error err;
@@ -326,7 +348,8 @@ int cmd_rm(int argc, char **argv)
         for (int i = 0; i < argc; i++) {
                 struct opened o = {.root = -1, .dir = -1};
                 const char *name = argv[i];
-                if (open_container(name, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0) {
+                if (open_container(name, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
+                    locked_again(&o, name, &err) < 0) {
                         code = output_error(&err);
                 } else if (active(&o.rec) && !force) {
                         error_set(&err, 0, "'%s' is %s", name, record_phase_name(o.rec.phase));

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/capability.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,6 +288,9 @@ int cmd_bench(int argc, char **argv);
 int main(int argc, char **argv)
 {
         main_argv = argv;
+        /* a caller that ignores SIGCHLD (SIG_IGN survives exec) would have the kernel reap our
+         * children, and crib's init the workload, unseen: the container would never end */
+        signal(SIGCHLD, SIG_DFL);
         if (argc >= 3 && !strcmp(argv[1], "--root")) {
                 lifecycle_root_override = argv[2];
                 argc -= 2;

@@ -19,7 +19,9 @@
 
 static int open_log(int dir)
 {
-        return openat(dir, "log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+        /* O_NONBLOCK: a FIFO in its place fails (ENXIO) rather than hang the monitor */
+        return openat(dir, "log",
+                      O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                       0600);
 }
 
@@ -145,8 +147,10 @@ static int copy_range(int in, off_t from, off_t to, int out)
 
 int64_t log_copy(int dir, int out, long tail, struct error *err)
 {
-        _cleanup_close_ int old = openat(dir, "log.1", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        _cleanup_close_ int cur = openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        _cleanup_close_ int old =
+                openat(dir, "log.1", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        _cleanup_close_ int cur =
+                openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         struct stat so = {0}, sc = {0};
         if (cur < 0 && errno != ENOENT)
                 return error_set(err, errno, "cannot read the log");
@@ -176,7 +180,7 @@ int64_t log_copy(int dir, int out, long tail, struct error *err)
 int log_follow(int dir, int out, int64_t offset, bool (*more)(void *ctx), void *ctx,
                struct error *err)
 {
-        _cleanup_close_ int fd = openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        _cleanup_close_ int fd = openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         off_t at = (off_t)offset;
         for (;;) {
                 bool last =
@@ -196,7 +200,7 @@ int log_follow(int dir, int out, int64_t offset, bool (*more)(void *ctx), void *
                                         copy_range(fd, at, st.st_size, out);
                                 close(fd);
                         }
-                        fd = openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                        fd = openat(dir, "log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
                         at = 0;
                         continue;
                 }

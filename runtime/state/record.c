@@ -146,7 +146,7 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
                         ret->created = v;
                 if (number(text, "detached", 0, 1, &v))
                         ret->detached = v == 1;
-        } else if (err->errnum != ENOENT) {
+        } else if (err->errnum != ENOENT && err->errnum != EINVAL) { /* EINVAL: not a file */
                 return -1;
         }
         bool have_monitor = read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL);

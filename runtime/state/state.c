@@ -198,9 +198,15 @@ ssize_t state_read(int dir, const char *file, char *buf, size_t len, struct erro
 {
         if (!file_name_ok(file))
                 return error_set(err, EINVAL, "bad state file name '%s'", file);
-        _cleanup_close_ int fd = openat(dir, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        /* O_NONBLOCK: a FIFO planted there must not hang every crib command; then refused */
+        _cleanup_close_ int fd = openat(dir, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0)
                 return error_set(err, errno, "cannot read the state file '%s'", file);
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot read the state file '%s'", file);
+        if (!S_ISREG(st.st_mode))
+                return error_set(err, EINVAL, "the state file '%s' is not a regular file", file);
         size_t used = 0;
         while (used < len - 1) {
                 ssize_t n = read(fd, buf + used, len - 1 - used);
