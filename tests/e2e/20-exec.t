@@ -196,7 +196,14 @@ if start "$T/ptrace.ini"; then
 	if [ -n "$entered" ]; then
 		inner=$(awk '/^NSpid:/{print $NF}' "/proc/$entered/status")
 		enter "$T/ptrace.ini" "$first" -- /bin/sh -c "echo $inner > /tmp/pids; $peek"
+		# Linux 6.1 (Debian bookworm's, every VM guest) lets container root with +SYS_PTRACE
+		# read them when the container's root is the caller's own uid (crib run as a user):
+		# seen there and not on 6.18; issue 13 stays open until it is understood and closed
+		if [ "$ROLE" = user ] && kernel_before 6.18; then
+			TODO="open: on Linux $(uname -r | cut -d. -f1-2) as a user, container root with SYS_PTRACE reads them"
+		fi
 		assert_eq "$rc:$(echo $out)" "0:" "a process entering the container, holding container root's capabilities: its environ, fds and root are closed to the container (not dumpable)"
+		TODO=
 		kill -KILL "$e"
 		wait "$e" 2>/dev/null
 		i=0

@@ -19,11 +19,22 @@ trap 'rm -rf "$T"' EXIT
 ok() { # ok COND-STATUS DESCRIPTION
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $_n - $2"
+		echo "ok $_n - $2${TODO:+ # TODO $TODO}"
+	elif [ -n "${TODO:-}" ]; then
+		# a known failure, written down where it is seen (TAP's TODO): not counted, not hidden
+		echo "not ok $_n - $2 # TODO $TODO"
 	else
 		echo "not ok $_n - $2"
 		_failed=$((_failed + 1))
 	fi
+}
+
+# kernel_before MAJOR.MINOR: the running kernel is older
+kernel_before() {
+	_have=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
+	_want=$(echo "$1" | tr . ' ')
+	set -- $_have $_want
+	[ "$1" -lt "$3" ] || { [ "$1" -eq "$3" ] && [ "$2" -lt "$4" ]; }
 }
 
 assert_eq() { # assert_eq GOT WANT DESCRIPTION
