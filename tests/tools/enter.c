@@ -1,10 +1,10 @@
 /* enter [--trace] [-t] [-u UID:GID] [-e K=V]... [-w DIR] [--start TICKS] SPEC PID -- CMD...
  *
  * The test driver of container_enter() (runtime/launch/enter.c), beside `crib exec`, which
- * reads the plan and the pid from a container's state: this one plans SPEC as `crib run` does (spec_load, plan_host_gather, plan_build) and runs CMD in the
- * container whose first process is PID (crib run's clone child). Exits as `crib run` does:
- * the program's status, 128+N for a signal, 125/126/127 with the error on stderr.
- * tests/e2e/20-exec.t uses it. */
+ * reads the plan and the pid from a container's state: this one plans SPEC as `crib run` does
+ * (spec_load, plan_host_gather, plan_build) and runs CMD in the container whose first process is
+ * PID (crib run's clone child). Exits as `crib run` does: the program's status, 128+N for a signal,
+ * 125/126/127 with the error on stderr. tests/e2e/20-exec.t uses it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>

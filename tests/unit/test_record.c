@@ -60,8 +60,8 @@ int main(void)
         snprintf(r.spec, sizeof r.spec, "/srv/web.ini");
         record_boot_id(r.boot, sizeof r.boot);
         ok(record_write_info(dir, &r, &err) == 0, "info written");
-        ok(record_read(dir, "c1", &got, &err) == 0 && got.phase == RECORD_STOPPED &&
-                   got.why && strstr(got.why, "killed while creating"),
+        ok(record_read(dir, "c1", &got, &err) == 0 && got.phase == RECORD_STOPPED && got.why &&
+                   strstr(got.why, "killed while creating"),
            "info alone: stopped, crib was killed while creating it");
         ok(!strcmp(got.command, "/bin/sh -c 'echo a?b'") && !strcmp(got.spec, "/srv/web.ini") &&
                    got.created == 1000 && got.detached,
