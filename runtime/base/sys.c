@@ -137,3 +137,21 @@ int sys_mknodat(const struct trace *t, int dirfd, const char *name, const char *
                 return error_set(err, e, "cannot create device node '%s'", shown);
         return 0;
 }
+
+int sys_write_all(int fd, const void *buf, size_t n)
+{
+        const char *p = buf;
+        while (n) {
+                ssize_t w = write(fd, p, n);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w <= 0) {
+                        if (w == 0)
+                                errno = EIO;
+                        return -1;
+                }
+                p += w;
+                n -= (size_t)w;
+        }
+        return 0;
+}

@@ -27,4 +27,9 @@ int sys_symlinkat(const struct trace *t, const char *target, int dirfd, const ch
 int sys_mknodat(const struct trace *t, int dirfd, const char *name, const char *shown, mode_t mode,
                 dev_t dev, struct error *err);
 
+/* Not traced: write all `n` bytes of `buf`, again after EINTR and short writes. 0, or -1 with
+ * errno (EIO when the file took nothing more). The one loop for a terminal relay, a log, a
+ * state file. */
+int sys_write_all(int fd, const void *buf, size_t n);
+
 #endif

@@ -40,6 +40,7 @@
 #include "relay.h"
 #include "rlimits.h"
 #include "sync.h"
+#include "sys.h"
 #include "userns.h"
 
 /* The signals crib passes on: from the parent to the setup process, from crib's init to the
@@ -65,19 +66,6 @@ void relay_start(struct relay *r, int master)
         }
 }
 
-static void write_all(int fd, const char *buf, size_t n)
-{
-        while (n) {
-                ssize_t w = write(fd, buf, n);
-                if (w < 0 && errno == EINTR)
-                        continue;
-                if (w <= 0)
-                        return;
-                buf += w;
-                n -= (size_t)w;
-        }
-}
-
 bool relay_out(struct relay *r)
 {
         char buf[4096];
@@ -86,7 +74,7 @@ bool relay_out(struct relay *r)
                 return true;
         if (n <= 0)
                 return false;
-        write_all(STDOUT_FILENO, buf, (size_t)n);
+        sys_write_all(STDOUT_FILENO, buf, (size_t)n);
         return true;
 }
 
@@ -100,11 +88,11 @@ void relay_in(struct relay *r)
                 /* end of a non-terminal stdin: pass the terminal's end-of-file character on */
                 struct termios t;
                 if (tcgetattr(r->master, &t) == 0)
-                        write_all(r->master, (const char *)&t.c_cc[VEOF], 1);
+                        sys_write_all(r->master, (const char *)&t.c_cc[VEOF], 1);
                 r->stdin_open = false;
                 return;
         }
-        write_all(r->master, buf, (size_t)n);
+        sys_write_all(r->master, buf, (size_t)n);
 }
 
 void relay_end(struct relay *r)

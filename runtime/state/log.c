@@ -16,6 +16,7 @@
 
 #include "cleanup.h"
 #include "state.h"
+#include "sys.h"
 
 static int open_log(int dir)
 {
@@ -64,15 +65,13 @@ void log_write(struct log_writer *w, const char *buf, size_t n)
                 buf += n - w->limit / 2;
                 n = w->limit / 2;
         }
-        while (n) {
-                ssize_t r = write(w->fd, buf, n);
-                if (r < 0 && errno == EINTR)
-                        continue;
-                if (r <= 0)
-                        return;
-                buf += r;
-                n -= (size_t)r;
-                w->size += (uint64_t)r;
+        /* a write that fails is dropped; what it may have written counts at the next fstat */
+        if (sys_write_all(w->fd, buf, n) == 0) {
+                w->size += n;
+        } else {
+                struct stat st;
+                if (fstat(w->fd, &st) == 0)
+                        w->size = (uint64_t)st.st_size;
         }
 }
 
@@ -132,14 +131,8 @@ static int copy_range(int in, off_t from, off_t to, int out)
                         continue;
                 if (n <= 0)
                         break;
-                for (ssize_t done = 0; done < n;) {
-                        ssize_t w = write(out, buf + done, (size_t)(n - done));
-                        if (w < 0 && errno == EINTR)
-                                continue;
-                        if (w <= 0)
-                                return -1;
-                        done += w;
-                }
+                if (sys_write_all(out, buf, (size_t)n) < 0)
+                        return -1;
                 from += n;
         }
         return 0;

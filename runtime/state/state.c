@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "sys.h"
 
 int state_root_path(const char *override, uid_t euid, const char *runtime_dir, char *buf,
                     size_t len, struct error *err)
@@ -168,18 +169,7 @@ int state_write(int dir, const char *file, const void *data, size_t len, struct 
         int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
                 return error_set(err, errno, "cannot write the state file '%s'", file);
-        const char *p = data;
-        size_t left = len;
-        int e = 0;
-        while (left && !e) {
-                ssize_t n = write(fd, p, left);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        e = n < 0 ? errno : EIO;
-                else
-                        p += n, left -= (size_t)n;
-        }
+        int e = sys_write_all(fd, data, len) < 0 ? errno : 0;
         if (!e && fsync(fd) < 0)
                 e = errno;
         if (close(fd) < 0 && !e)
