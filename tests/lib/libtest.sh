@@ -29,14 +29,6 @@ ok() { # ok COND-STATUS DESCRIPTION
 	fi
 }
 
-# kernel_before MAJOR.MINOR: the running kernel is older
-kernel_before() {
-	_have=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
-	_want=$(echo "$1" | tr . ' ')
-	set -- $_have $_want
-	[ "$1" -lt "$3" ] || { [ "$1" -eq "$3" ] && [ "$2" -lt "$4" ]; }
-}
-
 assert_eq() { # assert_eq GOT WANT DESCRIPTION
 	if [ "$1" = "$2" ]; then
 		ok 0 "$3"
