@@ -37,12 +37,21 @@ int log_open(struct log_writer *w, int dir, struct error *err)
         return 0;
 }
 
+/* `log` in dir is the file we write: not a new container's of the same name, made after `crib
+ * rm -f` removed ours while this monitor was still ending */
+static bool ours(int dir, int fd)
+{
+        struct stat a, b;
+        return fstatat(dir, "log", &a, AT_SYMLINK_NOFOLLOW) == 0 && fstat(fd, &b) == 0 &&
+               a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* log -> log.1, and a new log; on any failure the old one goes on (and is truncated) */
 static void rotate(struct log_writer *w)
 {
         struct error ignored;
         _cleanup_close_ int dir = state_open_path(w->root, w->uid, w->name, &ignored);
-        if (dir >= 0 && renameat(dir, "log", dir, "log.1") == 0) {
+        if (dir >= 0 && ours(dir, w->fd) && renameat(dir, "log", dir, "log.1") == 0) {
                 int fd = open_log(dir);
                 if (fd >= 0) {
                         close(w->fd);

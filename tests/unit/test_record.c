@@ -151,6 +151,17 @@ int main(void)
         log_write(&w, big, sizeof big);
         total = file_size(dir, "log") + file_size(dir, "log.1");
         ok(total <= 8192, "one write larger than the limit keeps only its end (%ld bytes)", total);
+
+        /* `crib rm -f` removed the container while its monitor was ending, and a new one of the
+         * same name has its own log: the old writer never rotates it away */
+        unlinkat(dir, "log", 0);
+        unlinkat(dir, "log.1", 0);
+        put(dir, "log", "the new container's\n");
+        for (int i = 0; i < 400; i++)
+                log_write(&w, "old\n", 4);
+        ok(file_size(dir, "log") == 20 && faccessat(dir, "log.1", F_OK, AT_SYMLINK_NOFOLLOW) < 0,
+           "a writer whose log was replaced rotates only its own file (log: %ld bytes, no log.1)",
+           file_size(dir, "log"));
         log_close(&w);
 
         /* a symlink planted as the log is never written through */
