@@ -69,6 +69,8 @@ struct monitor {
         const struct container_hooks *h; /* crib's printers: to stderr, the log from now on */
         struct sync_chan chan;           /* to crib, until the workload runs; then fd -1 */
         bool running;
+        bool has_failed; /* the workload ran but could not be recorded: stopped, and `failed` */
+        struct error failed;
         struct pump *pump; /* the log, and its thread once started */
         pthread_t thread;
         bool pumping;
@@ -107,13 +109,24 @@ static void on_running(void *ctx, pid_t pid)
 {
         struct monitor *m = ctx;
         struct error err;
+        /* first the pid record: without it no crib command could find the workload, so a
+         * container that cannot be recorded (its filesystem full) is stopped, and its start
+         * fails as any other setup error */
+        _cleanup_close_ int dir = state_open_path(m->o->root, m->o->uid, m->o->name, &err);
+        if (dir < 0 || record_write_pid(dir, pid, &err) < 0) {
+                kill(pid, SIGKILL);
+                error_hint(&err,
+                           "the container was stopped: no crib command could have found it. "
+                           "Make room where crib keeps its state (%s)",
+                           m->o->root);
+                m->failed = err;
+                m->has_failed = true;
+                return;
+        }
         m->running = true;
         close_inherited(m->plan, -1, true); /* the workload has the passed ones now */
         m->pumping = start_pump(m->pump, &m->thread, &err) == 0;
         if (!m->pumping)
-                on_warn(m, err.msg);
-        _cleanup_close_ int dir = state_open_path(m->o->root, m->o->uid, m->o->name, &err);
-        if (dir < 0 || record_write_pid(dir, pid, &err) < 0)
                 on_warn(m, err.msg);
         prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
         struct sync_msg msg = {.type = SYNC_EXEC};
@@ -208,20 +221,22 @@ static bool passed(const struct plan *p, int fd)
  * `all`, once the workload has them, those too. */
 static void close_inherited(const struct plan *p, int keep, bool all)
 {
-        int fds[1024];
-        size_t n = 0;
-        DIR *d = opendir("/proc/self/fd");
-        struct dirent *e;
-        while (d && n < sizeof fds / sizeof fds[0] && (e = readdir(d))) {
-                int fd = atoi(e->d_name);
-                if (fd > 2 && fd != keep && fd != dirfd(d) && (all || !passed(p, fd)))
-                        fds[n++] = fd;
-        }
-        if (d)
-                closedir(d);
-        for (size_t i = 0; i < n; i++)
-                if (!all || passed(p, fds[i]))
+        int fds[256];
+        size_t n;
+        do { /* a batch at a time, closed after the scan: as many as there are */
+                n = 0;
+                DIR *d = opendir("/proc/self/fd");
+                struct dirent *e;
+                while (d && n < sizeof fds / sizeof fds[0] && (e = readdir(d))) {
+                        int fd = atoi(e->d_name);
+                        if (fd > 2 && fd != keep && fd != dirfd(d) && all == passed(p, fd))
+                                fds[n++] = fd;
+                }
+                if (d)
+                        closedir(d);
+                for (size_t i = 0; i < n; i++)
                         close(fds[i]);
+        } while (n == sizeof fds / sizeof fds[0]);
 }
 
 static _Noreturn void monitor_main(const struct plan *p, const struct monitor_opts *o,
@@ -241,7 +256,10 @@ static _Noreturn void monitor_main(const struct plan *p, const struct monitor_op
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != crib)
                 _exit(125); /* crib is gone already */
         close_inherited(p, chan, false);
-        if (start_log(&m, &pump, &err) < 0 || container_run(p, &mine, &status, &err) < 0) {
+        if (start_log(&m, &pump, &err) < 0 || container_run(p, &mine, &status, &err) < 0 ||
+            m.has_failed) {
+                if (m.has_failed)
+                        err = m.failed;
                 if (!m.running) {
                         /* crib prints the error; nothing of the container stays */
                         struct sync_msg msg = {.type = SYNC_ERROR};

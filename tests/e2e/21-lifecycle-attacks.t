@@ -111,6 +111,30 @@ done
 assert_eq "$ok_runs:$refused" "20:20" \
 	"20 crib rm at the moment crib run -d makes the container: each refused, each run starts"
 
+# --- a state root whose filesystem fills up while the container starts: room for six inodes
+# (the root, the container's directory, plan, info, monitor, log), none for the pid record.
+# The workload ran unrecorded: listed as "created" forever, beyond crib stop's reach
+if [ "$(id -u)" = 0 ]; then
+	full="$T/full"
+	mkdir -p "$full"
+	if mount -t tmpfs -o nr_inodes=6,mode=0700 crib-test-full "$full" 2>/dev/null; then
+		run_crib --root "$full" run -d --name full "$T/sleep.ini" -- /bin/sleep 1001 </dev/null
+		assert_eq "$rc:$(echo "$err" | grep -c "state file 'pid'")" "125:1" "no room for the pid record: the start fails (125) and says which record"
+		sleep 0.2
+		assert_eq "$(pgrep -f 'sleep 1001' | wc -l)" 0 "and the workload that ran is stopped"
+		assert_eq "$(ls -A "$full")" "" "and its state directory removed"
+		umount "$full" 2>/dev/null || { # (a failed check left the container running)
+			pkill -KILL -f 'sleep 1001'
+			sleep 0.2
+			umount -l "$full"
+		}
+	else
+		skips 3 "cannot mount a tmpfs at $full"
+	fi
+else
+	skips 3 "filling a filesystem on purpose needs root (a tmpfs of six inodes)"
+fi
+
 # --- nothing of the above left behind
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
 
