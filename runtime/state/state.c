@@ -1,9 +1,11 @@
 /* state.c - the state directory; see state.h.
  *
  * Kernel features: openat(2) family relative to a directory descriptor with O_NOFOLLOW (no
- * symlink in the state tree is ever followed), mkdirat(2) as the atomic "create or fail",
- * flock(2) for the per-container lock, renameat(2) over the old file for atomic updates, and
- * fsync(2) of the file and the directory so a crash leaves the old or the new content.
+ * symlink in the state tree is ever followed), renameat2(2) with RENAME_NOREPLACE (Linux
+ * 3.15) as the atomic "create or fail" of a directory made and locked under another name
+ * (mkdirat(2) where that flag is missing), flock(2) for the per-container lock, renameat(2) over
+ * the old file for atomic updates, and fsync(2) of the file and the directory so a crash leaves the
+ * old or the new content.
  */
 #define _GNU_SOURCE
 #include "state.h"
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -105,6 +108,28 @@ int state_name_generate(int root, uint32_t seed, char *buf, size_t len, struct e
         return error_set(err, EEXIST, "cannot find a free container name");
 }
 
+/* Left by a crib killed between its mkdir and its rename (below): `.new-` directories whose
+ * lock nobody holds, empty (nothing is written before the rename). */
+static void remove_stale_new(int root)
+{
+        _cleanup_close_ int fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *d = fd < 0 ? NULL : fdopendir(fd);
+        if (!d)
+                return;
+        fd = -1; /* the DIR has it */
+        struct dirent *e;
+        while ((e = readdir(d))) {
+                if (strncmp(e->d_name, ".new-", 5))
+                        continue;
+                int dir = openat(root, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0)
+                        unlinkat(root, e->d_name, AT_REMOVEDIR);
+                if (dir >= 0)
+                        close(dir);
+        }
+        closedir(d);
+}
+
 int state_create(int root, const char *name, struct error *err)
 {
         if (!state_name_valid(name))
@@ -112,14 +137,45 @@ int state_create(int root, const char *name, struct error *err)
                                  "'%s' is not a container name (1 to %d letters, digits, '_', "
                                  "'.' or '-', starting with a letter or digit)",
                                  name, STATE_NAME_MAX);
-        if (mkdirat(root, name, 0700) < 0) {
-                if (errno == EEXIST) {
+        /* made under a name no crib command takes for a container's, locked, then renamed to
+         * NAME only if NAME is free: the directory appears already locked, so no other crib
+         * command can find it in between and take it for a stopped container */
+        char tmp[STATE_NAME_MAX + 32];
+        snprintf(tmp, sizeof tmp, ".new-%s-%d", name, (int)getpid());
+        remove_stale_new(root);
+        if (mkdirat(root, tmp, 0700) < 0)
+                return error_set(err, errno, "cannot make the state of '%s'", name);
+        int fd = openat(root, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int r = fd < 0 ? -1 : flock(fd, LOCK_EX | LOCK_NB);
+        if (r == 0)
+                r = (int)syscall(SYS_renameat2, root, tmp, root, name, RENAME_NOREPLACE);
+        if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
+                /* a filesystem or kernel without RENAME_NOREPLACE (before Linux 3.15): mkdir
+                 * is atomic too, and the lock follows at once */
+                unlinkat(root, tmp, AT_REMOVEDIR);
+                if (fd >= 0)
+                        close(fd);
+                fd = -1;
+                r = mkdirat(root, name, 0700);
+                if (r == 0) {
+                        fd = state_open(root, name, err);
+                        if (fd < 0)
+                                return -1;
+                        r = flock(fd, LOCK_EX | LOCK_NB);
+                }
+        }
+        if (r < 0) {
+                int e = errno;
+                unlinkat(root, tmp, AT_REMOVEDIR);
+                if (fd >= 0)
+                        close(fd);
+                if (e == EEXIST) {
                         error_set(err, EEXIST, "the name '%s' is taken", name);
                         return error_hint(err, "choose another, or 'crib rm %s' first", name);
                 }
-                return error_set(err, errno, "cannot make the state of '%s'", name);
+                return error_set(err, e, "cannot make the state of '%s'", name);
         }
-        return state_open(root, name, err);
+        return fd;
 }
 
 int state_open(int root, const char *name, struct error *err)

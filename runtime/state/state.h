@@ -39,7 +39,8 @@ bool state_name_valid(const char *name);
 /* A readable name that is not in use under `root`, such as "quiet_otter", from `seed`. */
 int state_name_generate(int root, uint32_t seed, char *buf, size_t len, struct error *err);
 
-/* Make NAME's directory and open it; EEXIST says the name is taken. A descriptor, or -1. */
+/* Make NAME's directory and open it, locked (state_lock) before anyone can see it; EEXIST
+ * says the name is taken. A descriptor, or -1. */
 int state_create(int root, const char *name, struct error *err);
 /* Open NAME's directory (ENOENT: no such container). A descriptor, or -1. */
 int state_open(int root, const char *name, struct error *err);

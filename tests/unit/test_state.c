@@ -2,11 +2,13 @@
  * (one of two wins), locks, atomic writes that never follow a planted symlink, removal, and a
  * process's start time. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +87,36 @@ int main(void)
                 state_remove(root, name, &err);
         }
         ok(wins == 20, "two creates of one name at once: exactly one wins, 20 times of 20");
+
+        /* a new directory appears locked by its maker, through its name never unlocked */
+        int made = state_create(root, "made", &err);
+        int other = state_open(root, "made", &err);
+        ok(made >= 0 && other >= 0 && state_lock(other, false, &err) < 0,
+           "a new directory is locked by its maker when it appears");
+        close(made);
+        close(other);
+        state_remove(root, "made", &err);
+        /* what a crib killed between its mkdir and its rename leaves: removed once nobody
+         * holds it */
+        mkdirat(root, ".new-gone-1", 0700);
+        mkdirat(root, ".new-busy-2", 0700);
+        int busy = openat(root, ".new-busy-2", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        flock(busy, LOCK_EX);
+        close(state_create(root, "after", &err));
+        ok(faccessat(root, ".new-gone-1", F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+                   faccessat(root, ".new-busy-2", F_OK, AT_SYMLINK_NOFOLLOW) == 0,
+           "a stale '.new-' directory is removed, one being made is not");
+        close(busy);
+        unlinkat(root, ".new-busy-2", AT_REMOVEDIR);
+        state_remove(root, "after", &err);
+        DIR *listing = fdopendir(openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        int leftovers = 0;
+        for (struct dirent *de; listing && (de = readdir(listing));)
+                leftovers += !strncmp(de->d_name, ".new-", 5);
+        ok(listing && leftovers == 0, "no '.new-' directory left by the creates above (%d)",
+           leftovers);
+        if (listing)
+                closedir(listing);
 
         ok(state_lock(a, false, &err) == 0, "lock 'web'");
         int b = state_open(root, "web", &err);
