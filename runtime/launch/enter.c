@@ -25,46 +25,47 @@
  *
  * Three processes. crib exec's own (the parent) stays outside the container: it relays the
  * terminal, forwards signals and waits, as container.c does for `crib run`. The joiner, forked
- * from it, joins the namespaces, and since setns(CLONE_NEWPID) moves only the children of the
- * caller into the pid namespace, starts the process that will exec (the entered process) with
- * clone(CLONE_PARENT): a child of the parent, in the container's pid namespace. The joiner
- * sends its pid to the parent (SYNC_PID) and exits; the entered process waits for that exit (a
- * pipe's EOF) before it speaks, so their messages on the one sync socket stay in order. The
- * entered process runs the table at the end of this file, made of the workload's own steps
- * (runtime/steps), and execs; EOF after SYNC_EXEC means it runs, as for `crib run`.
+ * from it, joins the namespaces and takes on the workload's settings; since setns(CLONE_NEWPID)
+ * moves only the children of the caller into the pid namespace, it then starts the process that
+ * will exec (the entered process) with clone(CLONE_PARENT): a child of the parent, in the
+ * container's pid namespace. The joiner sends its pid to the parent (SYNC_PID) and exits; the
+ * entered process waits for that exit (a pipe's EOF) before it speaks, so their messages on the
+ * one sync socket stay in order. EOF after SYNC_EXEC means the program runs, as for `crib run`.
  *
- * The order, and why:
+ * The order, and why: no process the container can see is ever more privileged than its
+ * workload (tests/e2e/20-exec.t holds each moment and looks).
  *   1. the parent: everything that needs no privilege in the container, before any join: the
  *      exec's plan (argv, environment, cwd, ids; the ids checked against the id maps), the
  *      workload's pid, its pidfd, its /proc directory and root, the host's /proc; signals
  *      blocked.
- *   2. the joiner: death signal, then not dumpable (PR_SET_DUMPABLE 0) BEFORE the setns, so
- *      that while it and the entered process hold every capability of the container's user
- *      namespace, no process of the container can ptrace(2) them or open their /proc/PID files:
- *      that needs CAP_SYS_PTRACE in the user namespace that owns their memory, the host's (crib
- *      was exec'd there). The flag is inherited by the entered process and reset only by its
- *      exec, when the workload's settings are all in place; the change of ids (which may set it
- *      to fs.suid_dumpable) is followed by another PR_SET_DUMPABLE 0. The plan's limits are set
- *      here, still outside, where root may raise a hard limit (as the parent does for `crib
- *      run`: rlimits.c).
- *   3. the entered process: root of the user namespace (as the setup was), killed with the
- *      parent, the workload's root; then, in the workload's order, no_new_privs and the plan's
- *      seccomp program (so every later step runs under the filter, as the workload's table
- *      does), the bounding set, ids and groups, capabilities, umask and cwd, descriptors
- *      close-on-exec (only 0, 1, 2 survive: none of the plan's pass_fds, which were `crib
- *      run`'s), the AppArmor profile for exec, exec. Its status shows what the workload's
+ *   2. the joiner: death signal, then not dumpable (PR_SET_DUMPABLE 0) BEFORE the setns; the
+ *      plan's limits, still outside, where root may raise a hard limit (as the parent does for
+ *      `crib run`: rlimits.c); the join. From here it holds every capability of the container's
+ *      user namespace, and is in none of its pid namespaces: no process of the container can
+ *      name it, so none can signal, ptrace or read it. In the workload's order it becomes root
+ *      of the user namespace, takes the workload's root, opens the terminal, sets no_new_privs,
+ *      limits the bounding set, switches to the container user (then not dumpable again: the
+ *      change of ids may set it to fs.suid_dumpable), sets the capabilities, umask and cwd, and
+ *      asks AppArmor for the workload's profile at exec, through the host's /proc, which it
+ *      then closes. Only then the clone.
+ *   3. the entered process: born with all of that (ids, capabilities, no_new_privs, root, cwd,
+ *      the AppArmor request, not dumpable: a fork copies each), so from its first instruction
+ *      it is no more privileged than the workload; it loads the plan's seccomp program, takes
+ *      the terminal, marks descriptors close-on-exec (only 0, 1, 2 survive: none of the plan's
+ *      pass_fds, which were `crib run`'s), and execs. Its status shows what the workload's
  *      does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the same Seccomp_filters count as the
  *      workload's (crib's init has one more, its own: init.c), ids, the links of /proc/self/ns.
  *
  * What the container can do to it: replace any program in its rootfs (exec runs what the
- * container has, looked up on its PATH, as the container user); signal it (it is in the
- * container's pid namespace: the workload, as container root, may kill it: a denial of
- * service only); not ptrace it nor open its /proc files (not dumpable, above). A workload with
- * CAP_SYS_ADMIN could mount over /proc in its own mount namespace, which the entered process
- * joins, to swallow the AppArmor request (CVE-2025-52881 did this to runc): so the request goes
- * through the host's /proc, opened before the join (child.h: procfd), a descriptor that no
- * exec'd code ever holds (close-on-exec, and the process is not dumpable). With a terminal,
- * the pty is opened at /dev/ptmx of the container, as `crib run` does.
+ * container has, looked up on its PATH, as the container user); signal the entered process (in
+ * the container's pid namespace: the workload, as container root, may kill it: a denial of
+ * service only); not ptrace it nor open its /proc files (not dumpable: that needs
+ * CAP_SYS_PTRACE in the user namespace that owns its memory, the host's, where crib was exec'd).
+ * A workload with CAP_SYS_ADMIN could mount over /proc in its own mount namespace, which the
+ * joiner joins, to swallow the AppArmor request (CVE-2025-52881 did this to runc): so the
+ * request goes through the host's /proc, opened before the join (child.h: procfd), a
+ * descriptor that neither the entered process nor exec'd code ever holds. With a terminal, the
+ * pty is opened at /dev/ptmx of the container, as `crib run` does.
  */
 #define _GNU_SOURCE
 #include "enter.h"
@@ -602,6 +603,9 @@ out:
         return ret;
 }
 
+static int enter_root(struct child *c, struct error *err);
+static int stay_not_dumpable(struct child *c, struct error *err);
+
 /* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
 static int joiner_setns(struct child *c, struct error *err)
 {
@@ -633,6 +637,22 @@ static int joiner_setns(struct child *c, struct error *err)
         return join_by_files(c, e, flags, err);
 }
 
+/* Joiner: the AppArmor request written, it needs the host's /proc no more; the entered
+ * process never holds it. */
+static int close_host_proc(struct child *c, struct error *err)
+{
+        (void)err;
+        struct enter *e = ENTER(c);
+        close(e->hostproc);
+        e->hostproc = c->procfd = -1;
+        trace_line(&c->trace, "  close(host /proc)");
+        return 0;
+}
+
+/* The joiner's table. It is in no pid namespace of the container (setns(CLONE_NEWPID) moves
+ * only its children there), so no process of the container can name it, let alone signal,
+ * ptrace or read it: it holds every capability of the container's user namespace while it
+ * takes on the workload's settings, and the entered process it starts is born with them. */
 static const struct step joiner_steps[] = {
         /* first: nothing of the container may reach into this process from now on */
         {"set the parent-death signal and make this process not dumpable", joiner_attributes},
@@ -640,6 +660,28 @@ static const struct step joiner_steps[] = {
         {"set the limits", joiner_limits},
         /* not dumpable already; the pidfd fails with ESRCH if the workload is gone */
         {"join the workload's namespaces", joiner_setns},
+        /* the setup's ids: what it creates (a pty) is container root's */
+        {"become root in the user namespace", step_become_root},
+        /* the workload's root: names from here on are the container's */
+        {"enter the workload's root", enter_root},
+        /* -t: in the container's devpts, as the setup opens the workload's */
+        {"open the terminal", step_open_terminal},
+        /* before the filter (the entered process loads it), which needs it */
+        {"set no_new_privs", step_no_new_privs},
+        /* while we still hold CAP_SETPCAP */
+        {"limit the capability bounding set", step_bounding_set},
+        /* last change of ids */
+        {"switch to the container user", step_switch_user},
+        /* the change of ids may have reset it */
+        {"stay not dumpable", stay_not_dumpable},
+        /* every set as the plan says: what the entered process is born with */
+        {"set capabilities", step_capabilities},
+        /* as the container user */
+        {"set umask and working directory", step_umask_cwd},
+        /* through the host's /proc (procfd); inherited by the entered process, for its exec */
+        {"set the AppArmor profile for exec", step_apparmor},
+        /* before the clone */
+        {"close the host's /proc", close_host_proc},
 };
 
 /* The entered process's table, at the end of this file. */
@@ -706,9 +748,9 @@ static _Noreturn void joiner_main(struct enter *e)
         spawn(e);
 }
 
-/* --- the entered process ------------------------------------------------------------------ */
+/* --- the joiner's steps after the join, and the entered process's --------------------------- */
 
-/* Entered: the workload's root (setns(CLONE_NEWNS) gave the mount namespace's), as its cwd
+/* Joiner: the workload's root (setns(CLONE_NEWNS) gave the mount namespace's), as its cwd
  * too until the plan's cwd; the descriptors that named the workload are closed. */
 static int enter_root(struct child *c, struct error *err)
 {
@@ -728,7 +770,7 @@ static int enter_root(struct child *c, struct error *err)
         return 0;
 }
 
-/* Entered: the change of ids may have made us dumpable again (fs.suid_dumpable): not so. */
+/* Joiner: the change of ids may have made us dumpable again (fs.suid_dumpable): not so. */
 static int stay_not_dumpable(struct child *c, struct error *err)
 {
         int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -738,37 +780,17 @@ static int stay_not_dumpable(struct child *c, struct error *err)
         return 0;
 }
 
-/* The entered process: in the container's namespaces and pid namespace, every capability of
- * its user namespace (from the setns), not dumpable. The workload's steps, in its order. */
+/* The entered process: in the container's namespaces and pid namespace, born with the
+ * workload's ids, capabilities, no_new_privs, root and cwd (the joiner's), not dumpable. */
 static const struct step entered_steps[] = {
-        /* the setup's ids: what it creates (a pty) is container root's */
-        {"become root in the user namespace", step_become_root},
-        /* after the id change, which clears it: crib exec dying kills us */
+        /* first: crib exec dying kills us (a fork does not inherit it) */
         {"set the parent-death signal", step_parent_death},
-        /* the workload's root: names from here on are the container's */
-        {"enter the workload's root", enter_root},
-        /* -t: in the container's devpts, as the setup opens the workload's */
-        {"open the terminal", step_open_terminal},
-        /* before the filter, which needs it */
-        {"set no_new_privs", step_no_new_privs},
         /* the steps below run under the filter, as the workload's table does */
         {"load the seccomp filter", step_seccomp},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
-        /* while we still hold CAP_SETPCAP */
-        {"limit the capability bounding set", step_bounding_set},
-        /* last change of ids */
-        {"switch to the container user", step_switch_user},
-        /* the change of ids may have reset it */
-        {"stay not dumpable", stay_not_dumpable},
-        /* every set as the plan says */
-        {"set capabilities", step_capabilities},
-        /* as the container user */
-        {"set umask and working directory", step_umask_cwd},
         /* only 0, 1, 2 survive the exec */
         {"mark crib's descriptors close-on-exec", step_close_fds},
-        /* through the host's /proc (procfd), last before exec */
-        {"set the AppArmor profile for exec", step_apparmor},
         /* on success the sync socket closes: crib exec sees EOF */
         {"exec the program", step_exec},
 };

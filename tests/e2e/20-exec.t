@@ -171,10 +171,14 @@ else
 	skips 6 "$(id -un) has no /etc/subuid range to map uid 1000"
 fi
 
-# the container's view of a process entering it, stopped before its first step that gives
-# something up (CRIB_TEST_STOP_AT: it waits there until crib exec is gone, then is killed with
-# it): not dumpable, so container root with CAP_SYS_PTRACE reads nothing of it; an exec'd
-# process (the control) it can read
+# No window in which a process entering the container is more privileged than the workload,
+# as the container sees it. Two moments, each held with CRIB_TEST_STOP_AT (the process waits
+# there until crib exec is gone, then is killed with it): the joiner while it holds every
+# capability of the container's user namespace (before it limits the bounding set) is in no
+# pid namespace of the container, so nothing there can name it; the entered process before its
+# first step (the filter) already has the workload's ids, capabilities and no_new_privs, and is
+# not dumpable, so container root with CAP_SYS_PTRACE reads nothing of it. The controls: the
+# workload is readable, crib's init is not.
 spec "$T/ptrace.ini" <<'EOF2'
 [security]
 capabilities = default +SYS_PTRACE
@@ -182,34 +186,57 @@ EOF2
 # (the pid goes in the environment: a file in the rootfs may be another role's, and not ours to
 # overwrite; "exists" shows the check looked at a live process)
 peek='p=$PEEK; [ -r /proc/$p/status ] && echo exists; cat /proc/$p/environ >/dev/null 2>&1 && echo environ; ls /proc/$p/fd >/dev/null 2>&1 && echo fd; (: </proc/$p/fd/1) 2>/dev/null && echo fd1; readlink /proc/$p/root >/dev/null 2>&1 && echo root; true'
-if start "$T/ptrace.ini"; then
-	CRIB_TEST_STOP_AT="limit the capability bounding set" "$ENTER" "$T/ptrace.ini" "$first" -- /bin/true </dev/null >/dev/null 2>&1 &
+caps='^(Uid|Gid|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):'
+# held STEP: start an exec stopped before STEP; $e is the driver, $held its child that stopped
+# there, if any (the joiner, or the entered process: both are the driver's children)
+held() {
+	CRIB_TEST_STOP_AT="$1" "$ENTER" "$T/ptrace.ini" "$first" -- /bin/true </dev/null >/dev/null 2>&1 &
 	e=$!
-	entered=
-	i=0
-	while [ -z "$entered" ] && [ $i -lt 50 ]; do
+	held=
+	_i=0
+	while [ -z "$held" ] && [ $_i -lt 50 ]; do
 		sleep 0.1
 		for c in $(children_of "$e" 2>/dev/null); do
-			# the entered process is in the container's pid namespace (NSpid has two pids)
-			[ "$(awk '/^NSpid:/{print NF}' "/proc/$c/status" 2>/dev/null)" -gt 2 ] 2>/dev/null && entered=$c
+			case "$1" in # the entered process is in the container's pid namespace
+			"load the seccomp filter") [ "$(awk '/^NSpid:/{print NF}' "/proc/$c/status" 2>/dev/null)" = 3 ] && held=$c ;;
+			*) held=$c ;;
+			esac
 		done
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
-	if [ -n "$entered" ]; then
-		inner=$(awk '/^NSpid:/{print $NF}' "/proc/$entered/status")
-		enter "$T/ptrace.ini" "$first" -e PEEK="$inner" -- /bin/sh -c "$peek"
-		assert_eq "$rc:$(echo $out)" "0:exists" "a process entering the container, holding container root's capabilities: its environ, fds and root are closed to the container (not dumpable)"
-		kill -KILL "$e"
-		wait "$e" 2>/dev/null
-		i=0
-		while [ -e "/proc/$entered" ] && [ $i -lt 50 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		assert_eq "$([ -e "/proc/$entered" ] || echo gone)" gone "killed with crib exec before it ran anything"
+}
+release() {
+	kill -KILL "$e"
+	wait "$e" 2>/dev/null
+	_i=0
+	while [ -e "/proc/$held" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	assert_eq "$([ -e "/proc/$held" ] || echo gone)" gone "$1: killed with crib exec before it ran anything"
+}
+if start "$T/ptrace.ini"; then
+	held "limit the capability bounding set"
+	if [ -n "$held" ]; then
+		assert_eq "$(grep -c '^CapEff:.*ffffff' "/proc/$held/status"):$(awk '/^NSpid:/{print NF - 1}' "/proc/$held/status")" "1:1" \
+			"the joiner, holding every capability of the container's user namespace, is in the host's pid namespace only"
+		enter "$T/ptrace.ini" "$first" -- /bin/sh -c 'for s in /proc/[0-9]*/status; do grep -q "^CapEff:.*ffffff" $s && echo "$s"; done; true'
+		assert_eq "$rc:$out" "0:" "inside, no process of the container holds every capability meanwhile"
+		release "the joiner"
 	else
-		ok 1 "the entered process stopped at its step (none found below $e)"
-		skip "no entered process to check"
+		skips 3 "no joiner found below $e"
+		kill -KILL "$e"
+	fi
+	held "load the seccomp filter"
+	if [ -n "$held" ]; then
+		assert_eq "$(grep -E "$caps" "/proc/$held/status")" "$(grep -E "$caps" "/proc/$work/status")" \
+			"the entered process, before its first step: the workload's ids, capabilities and no_new_privs already"
+		inner=$(awk '/^NSpid:/{print $NF}' "/proc/$held/status")
+		enter "$T/ptrace.ini" "$first" -e PEEK="$inner" -- /bin/sh -c "$peek"
+		assert_eq "$rc:$(echo $out)" "0:exists" "and its environ, fds and root are closed to container root with CAP_SYS_PTRACE (not dumpable)"
+		release "the entered process"
+	else
+		skips 3 "no entered process found below $e"
 		kill -KILL "$e"
 	fi
 	inner=$(awk '/^NSpid:/{print $NF}' "/proc/$work/status")
@@ -219,7 +246,7 @@ if start "$T/ptrace.ini"; then
 	assert_eq "$rc:$(echo $out)" "0:exists" "crib's init (pid 1, not dumpable, crib's memory): closed to container root with CAP_SYS_PTRACE as well"
 else
 	ok 1 "the container of ptrace.ini started"
-	skips 3 "the container did not start"
+	skips 7 "the container did not start"
 fi
 stop
 
