@@ -532,6 +532,101 @@ static int parse_limit(struct spec *s, const struct key *k, const struct ini_ent
         return 0;
 }
 
+/* --- [resources] ------------------------------------------------------------------------- */
+
+/* Bytes: a number with K, M, G or T (powers of 1024), or max. */
+static int bytes_value(const char *v, int64_t *ret)
+{
+        if (!strcmp(v, "max")) {
+                *ret = CGROUP_MAX;
+                return 0;
+        }
+        if (!isdigit((unsigned char)*v))
+                return -1;
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        const char *units = "KMGT";
+        const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+        unsigned shift = u ? 10 * (unsigned)(u - units + 1) : 0;
+        if (errno || (*end && (!u || end[1])) || n > (unsigned long long)(INT64_MAX >> shift))
+                return -1;
+        *ret = (int64_t)(n << shift);
+        return 0;
+}
+
+static int parse_res_bytes(struct spec *s, const struct key *k, const struct ini_entry *e,
+                           struct error *err)
+{
+        int64_t v;
+        if (bytes_value(e->value, &v) < 0)
+                return bad_value(err, s, e,
+                                 "'%s' must be a size in bytes (K, M, G, T allowed, as in 256M) "
+                                 "or max, not '%s'",
+                                 k->name, e->value);
+        *FIELD(s, k, int64_t) = v;
+        s->resources.need |= CGROUP_BIT(CGROUP_MEMORY);
+        return 0;
+}
+
+static int parse_cpus(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        (void)k;
+        char *end;
+        errno = 0;
+        double v = strtod(e->value, &end);
+        if (errno || *end || !isdigit((unsigned char)e->value[0]) || v < 0.01 || v > 1024)
+                return bad_value(err, s, e,
+                                 "'cpus' must be a number of CPUs from 0.01 to 1024, as in 1.5, "
+                                 "not '%s'",
+                                 e->value);
+        s->resources.cpu_period = 100000;
+        s->resources.cpu_quota = (uint32_t)(v * 100000 + 0.5);
+        s->resources.need |= CGROUP_BIT(CGROUP_CPU);
+        return 0;
+}
+
+static int parse_weight(struct spec *s, const struct key *k, const struct ini_entry *e,
+                        struct error *err)
+{
+        uint32_t v;
+        if (parse_u32(e->value, 10000, &v) < 0 || v < 1)
+                return bad_value(err, s, e, "'%s' must be a number from 1 to 10000, not '%s'",
+                                 k->name, e->value);
+        *FIELD(s, k, uint32_t) = v;
+        s->resources.need |= CGROUP_BIT(!strcmp(k->name, "io_weight") ? CGROUP_IO : CGROUP_CPU);
+        return 0;
+}
+
+static int parse_pids(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err)
+{
+        (void)k;
+        uint32_t v;
+        if (!strcmp(e->value, "max"))
+                s->resources.pids_max = CGROUP_MAX;
+        else if (parse_u32(e->value, 4194304, &v) == 0 && v >= 1)
+                s->resources.pids_max = v;
+        else
+                return bad_value(err, s, e,
+                                 "'pids' must be a number of processes from 1 up, or max, not "
+                                 "'%s'",
+                                 e->value);
+        s->resources.need |= CGROUP_BIT(CGROUP_PIDS);
+        return 0;
+}
+
+static int parse_res_mode(struct spec *s, const struct key *k, const struct ini_entry *e,
+                          struct error *err)
+{
+        if (strcmp(e->value, "require") && strcmp(e->value, "prefer"))
+                return bad_value(err, s, e, "'%s' must be require or prefer, not '%s'", k->name,
+                                 e->value);
+        s->resources_prefer = !strcmp(e->value, "prefer");
+        return 0;
+}
+
 /* --- [security] -------------------------------------------------------------------------- */
 
 static bool in_default_level; /* guards the recursion of `default` inside the default level */
@@ -905,6 +1000,17 @@ static const struct key keys[] = {
         LIMIT(RTPRIO, "rtprio"),
         LIMIT(RTTIME, "rttime"),
 #undef LIMIT
+        KEY(RESOURCES_MEMORY, "resources", "memory", parse_res_bytes, F(resources.memory_max), 0),
+        KEY(RESOURCES_MEMORY_HIGH, "resources", "memory_high", parse_res_bytes,
+            F(resources.memory_high), 0),
+        KEY(RESOURCES_MEMORY_SWAP, "resources", "memory_swap", parse_res_bytes,
+            F(resources.memory_swap), 0),
+        KEY(RESOURCES_CPUS, "resources", "cpus", parse_cpus, 0, 0),
+        KEY(RESOURCES_CPU_WEIGHT, "resources", "cpu_weight", parse_weight, F(resources.cpu_weight),
+            0),
+        KEY(RESOURCES_PIDS, "resources", "pids", parse_pids, 0, 0),
+        KEY(RESOURCES_IO_WEIGHT, "resources", "io_weight", parse_weight, F(resources.io_weight), 0),
+        KEY(RESOURCES_MODE, "resources", "resources_mode", parse_res_mode, 0, 0),
 };
 #undef KEY
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -932,7 +1038,7 @@ _Static_assert(SPEC_KEY_LIMITS_RTTIME - SPEC_KEY_LIMITS_CPU == SPEC_NLIMITS - 1,
                "one [limits] key per RLIMIT_*");
 
 static const char *const sections[] = {"container", "process",  "namespaces", "idmap",
-                                       "mounts",    "security", "limits"};
+                                       "mounts",    "security", "limits",     "resources"};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key)
@@ -1072,6 +1178,8 @@ static void spec_defaults(struct spec *s)
         s->init = true;
         s->no_new_privileges = true;
         s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
+        s->resources.memory_max = s->resources.memory_high = s->resources.memory_swap =
+                s->resources.pids_max = CGROUP_UNSET;
 }
 
 static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)

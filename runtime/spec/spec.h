@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 
 #define SPEC_MAX_ENV    1024
@@ -81,6 +82,15 @@ enum spec_key {
         SPEC_KEY_LIMITS_NICE,
         SPEC_KEY_LIMITS_RTPRIO,
         SPEC_KEY_LIMITS_RTTIME,
+        /* [resources]: cgroup v2 (runtime/cgroup) */
+        SPEC_KEY_RESOURCES_MEMORY,
+        SPEC_KEY_RESOURCES_MEMORY_HIGH,
+        SPEC_KEY_RESOURCES_MEMORY_SWAP,
+        SPEC_KEY_RESOURCES_CPUS,
+        SPEC_KEY_RESOURCES_CPU_WEIGHT,
+        SPEC_KEY_RESOURCES_PIDS,
+        SPEC_KEY_RESOURCES_IO_WEIGHT,
+        SPEC_KEY_RESOURCES_MODE,
         SPEC_NKEYS
 };
 
@@ -185,6 +195,10 @@ struct spec {
 
         /* [limits], indexed by RLIMIT_* */
         struct spec_limit limits[SPEC_NLIMITS];
+
+        /* [resources]: the cgroup's limits (need 0: none asked for) */
+        struct cgroup_limits resources;
+        bool resources_prefer; /* resources_mode = prefer: skip, saying so, what cannot be set */
 
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];

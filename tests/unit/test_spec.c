@@ -69,6 +69,16 @@ HOLDS(seccomp_set, !strcmp(s->seccomp, "unconfined"))
 HOLDS(seccomp_mode_set, s->seccomp_require)
 HOLDS(apparmor_set, !strcmp(s->apparmor, "unconfined"))
 HOLDS(apparmor_mode_set, s->apparmor_require)
+HOLDS(memory_set,
+      s->resources.memory_max == 256LL << 20 && s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
+HOLDS(memory_high_set, s->resources.memory_high == 3LL << 30)
+HOLDS(memory_swap_set, s->resources.memory_swap == CGROUP_MAX)
+HOLDS(cpus_set, s->resources.cpu_quota == 150000 && s->resources.cpu_period == 100000 &&
+                        s->resources.need == CGROUP_BIT(CGROUP_CPU))
+HOLDS(cpu_weight_set, s->resources.cpu_weight == 200)
+HOLDS(pids_set, s->resources.pids_max == 64 && s->resources.need == CGROUP_BIT(CGROUP_PIDS))
+HOLDS(io_weight_set, s->resources.io_weight == 50 && s->resources.need == CGROUP_BIT(CGROUP_IO))
+HOLDS(resources_mode_set, s->resources_prefer)
 #undef HOLDS
 
 static const struct key_sample samples[] = {
@@ -104,6 +114,14 @@ static const struct key_sample samples[] = {
         [SPEC_KEY_SECURITY_SECCOMP_MODE] = {"require", seccomp_mode_set},
         [SPEC_KEY_SECURITY_APPARMOR] = {"unconfined", apparmor_set},
         [SPEC_KEY_SECURITY_APPARMOR_MODE] = {"require", apparmor_mode_set},
+        [SPEC_KEY_RESOURCES_MEMORY] = {"256M", memory_set},
+        [SPEC_KEY_RESOURCES_MEMORY_HIGH] = {"3g", memory_high_set},
+        [SPEC_KEY_RESOURCES_MEMORY_SWAP] = {"max", memory_swap_set},
+        [SPEC_KEY_RESOURCES_CPUS] = {"1.5", cpus_set},
+        [SPEC_KEY_RESOURCES_CPU_WEIGHT] = {"200", cpu_weight_set},
+        [SPEC_KEY_RESOURCES_PIDS] = {"64", pids_set},
+        [SPEC_KEY_RESOURCES_IO_WEIGHT] = {"50", io_weight_set},
+        [SPEC_KEY_RESOURCES_MODE] = {"prefer", resources_mode_set},
 };
 
 /* `key` set to its sample, alone in its section (with the rootfs and args every spec needs):

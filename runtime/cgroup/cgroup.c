@@ -1,0 +1,415 @@
+/* cgroup.c - a container's cgroup; see cgroup.h.
+ *
+ * Kernel features: the cgroup v2 filesystem (Linux 4.5; cpu in it 4.15), its files
+ * cgroup.controllers and cgroup.subtree_control (which controllers a cgroup's children get:
+ * "no internal processes", so only a cgroup without processes of its own, or the root, may
+ * enable one), memory.max, memory.high, memory.swap.max, memory.events, cpu.max, cpu.weight,
+ * pids.max, io.weight; cgroup.kill (Linux 5.14) to end every process of a cgroup at once;
+ * /proc/cgroups for a controller disabled at boot (cgroup_disable=, as Raspberry Pi OS does for
+ * memory) or bound to a cgroup v1 hierarchy; clone3(2) with CLONE_INTO_CGROUP (Linux 5.7),
+ * which container.c uses.
+ */
+#define _GNU_SOURCE
+#include "cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bootline.h"
+#include "cleanup.h"
+#include "sys.h"
+
+static const char *const names[CGROUP_NCTRL] = {"memory", "cpu", "pids", "io"};
+
+const char *cgroup_ctrl_name(enum cgroup_ctrl c)
+{
+        return names[c];
+}
+
+/* the controllers named in a cgroup.controllers file */
+static unsigned read_controllers(const char *dir)
+{
+        char path[1100], buf[512];
+        snprintf(path, sizeof path, "%s/cgroup.controllers", dir);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+        if (n <= 0)
+                return 0;
+        buf[n] = '\0';
+        unsigned got = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+                for (int c = 0; c < CGROUP_NCTRL; c++)
+                        if (!strcmp(t, names[c]))
+                                got |= CGROUP_BIT(c);
+        return got;
+}
+
+/* the cgroup2 mount point and the cgroup its root shows (field 4 of mountinfo) */
+static bool find_mount(char *mnt, size_t len, char *root, size_t rlen)
+{
+        char line[1024];
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+        while (f && fgets(line, sizeof line, f)) {
+                char r[512], m[512], fstype[64];
+                const char *dash = strstr(line, " - ");
+                if (!dash || sscanf(dash + 3, "%63s", fstype) != 1 || strcmp(fstype, "cgroup2") ||
+                    sscanf(line, "%*s %*s %*s %511s %511s", r, m) != 2)
+                        continue;
+                snprintf(mnt, len, "%s", m);
+                snprintf(root, rlen, "%s", r);
+                return true;
+        }
+        return false;
+}
+
+/* our own cgroup, from /proc/self/cgroup's "0::" line */
+static bool own_cgroup(char *buf, size_t len)
+{
+        char line[1024];
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/cgroup", "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "0::", 3)) {
+                        line[strcspn(line, "\n")] = '\0';
+                        snprintf(buf, len, "%s", line + 3);
+                        return true;
+                }
+        return false;
+}
+
+/* /proc/cgroups: is the controller known, enabled, and on a v1 hierarchy (hierarchy id > 0)? */
+static void proc_cgroups(const char *name, bool *known, bool *enabled, bool *v1)
+{
+        char line[256];
+        *known = *enabled = *v1 = false;
+        _cleanup_fclose_ FILE *f = fopen("/proc/cgroups", "re");
+        while (f && fgets(line, sizeof line, f)) {
+                char n[64];
+                int hier, num, en;
+                if (sscanf(line, "%63s %d %d %d", n, &hier, &num, &en) == 4 && !strcmp(n, name)) {
+                        *known = true;
+                        *enabled = en != 0;
+                        *v1 = hier > 0;
+                }
+        }
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+        struct utsname u;
+        int a = 0, b = 0;
+        if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &a, &b) != 2)
+                return false;
+        return a > major || (a == major && b >= minor);
+}
+
+/* why a controller is not there to use, and the fix */
+static void explain(struct cgroup_host *h, int c, bool root)
+{
+        bool known, enabled, v1;
+        proc_cgroups(names[c], &known, &enabled, &v1);
+        char *why = h->ctrl_why[c], *fix = h->ctrl_fix[c];
+        size_t wl = sizeof h->ctrl_why[c], fl = sizeof h->ctrl_fix[c];
+        if (!known && c != CGROUP_IO) { /* io has no /proc/cgroups line of its own (blkio) */
+                snprintf(why, wl, "this kernel has no %s controller", names[c]);
+                snprintf(fix, fl,
+                         "use a kernel built with it (Debian's and Raspberry Pi OS's are)");
+        } else if (known && !enabled) {
+                snprintf(why, wl, "the %s controller is disabled at boot (cgroup_disable=%s)",
+                         names[c], names[c]);
+                snprintf(fix, fl,
+                         "add cgroup_enable=%s to the kernel command line%s, and reboot (on a "
+                         "Raspberry Pi with kernel 6.12 or later the disable comes from the "
+                         "device tree; cgroup_enable= in cmdline.txt still overrides it)",
+                         names[c], bootline_where());
+        } else if (v1) {
+                snprintf(why, wl, "the %s controller is on a cgroup v1 hierarchy here", names[c]);
+                snprintf(fix, fl, "boot with systemd.unified_cgroup_hierarchy=1%s (cgroup v2)",
+                         bootline_where());
+        } else if (root) {
+                snprintf(why, wl, "the %s controller is not in the cgroup v2 root", names[c]);
+                snprintf(fix, fl, "is another cgroup v1 mount holding it? see /proc/cgroups");
+        } else {
+                snprintf(why, wl, "the %s controller is not delegated to you", names[c]);
+                snprintf(fix, fl,
+                         "systemd delegates cpu, memory and pids (bookworm); for others, a "
+                         "drop-in /etc/systemd/system/user@.service.d/delegate.conf with "
+                         "[Service] Delegate=cpu cpuset io memory pids");
+        }
+}
+
+void cgroup_host_gather(struct cgroup_host *h)
+{
+        memset(h, 0, sizeof *h);
+        char root[512], own[1024];
+        h->clone_into = kernel_at_least(5, 7);
+        bool as_root = geteuid() == 0;
+        if (!find_mount(h->mount, sizeof h->mount, root, sizeof root)) {
+                bool known, enabled, v1;
+                proc_cgroups("memory", &known, &enabled, &v1);
+                snprintf(h->why, sizeof h->why, "no cgroup v2 hierarchy is mounted%s",
+                         v1 ? " (cgroup v1 only)" : "");
+                snprintf(h->fix, sizeof h->fix, "boot with systemd.unified_cgroup_hierarchy=1%s",
+                         bootline_where());
+        } else if (as_root) {
+                h->v2 = true;
+                snprintf(h->base, sizeof h->base, "%s/crib", h->mount);
+                h->available = read_controllers(h->mount);
+        } else if (!own_cgroup(own, sizeof own)) {
+                h->v2 = true;
+                snprintf(h->why, sizeof h->why, "crib's own cgroup v2 is unknown");
+                snprintf(h->fix, sizeof h->fix, "is /proc mounted?");
+        } else {
+                h->v2 = true;
+                /* the parent of our own cgroup, as a path under the mount: a mount of a
+                 * cgroup (field 4 not "/") shows paths relative to it */
+                char *slash = strrchr(own, '/');
+                if (slash)
+                        *slash = '\0';
+                const char *rel = own;
+                size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+                if (rl && !strncmp(own, root, rl))
+                        rel = own + rl;
+                if ((size_t)snprintf(h->base, sizeof h->base, "%.500s%.500s", h->mount, rel) >=
+                    sizeof h->base)
+                        h->base[0] = '\0';
+                struct stat st;
+                char ctl[1100];
+                snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", h->base);
+                if (stat(h->base, &st) < 0 || st.st_uid != geteuid() || access(ctl, W_OK) < 0) {
+                        snprintf(h->why, sizeof h->why,
+                                 "no cgroup is delegated to you: the parent of crib's cgroup "
+                                 "(%.180s) is not yours",
+                                 h->base);
+                        snprintf(h->fix, sizeof h->fix,
+                                 "run crib in a delegated scope: systemd-run --user --scope -p "
+                                 "Delegate=yes crib run ...");
+                        h->base[0] = '\0';
+                } else {
+                        h->available = read_controllers(h->base);
+                }
+        }
+        for (int c = 0; c < CGROUP_NCTRL; c++)
+                if (!(h->available & CGROUP_BIT(c)))
+                        explain(h, c, as_root);
+}
+
+static int write_file(const char *dir, const char *file, const char *value, struct trace *t,
+                      struct error *err)
+{
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        int r = fd < 0 ? -1 : sys_write_all(fd, value, strlen(value));
+        int e = errno;
+        trace_line(t, "  write(\"%s\", \"%s\") = %d", path, value, r < 0 ? -1 : 0);
+        if (r < 0)
+                return error_set(err, e, "cannot write '%s' to '%s'", value, path);
+        return 0;
+}
+
+/* the controllers `need` in dir's children */
+static int enable(const char *dir, unsigned need, struct trace *t, struct error *err)
+{
+        for (int c = 0; c < CGROUP_NCTRL; c++) {
+                char v[32];
+                if (!(need & CGROUP_BIT(c)))
+                        continue;
+                snprintf(v, sizeof v, "+%s", names[c]);
+                if (write_file(dir, "cgroup.subtree_control", v, t, err) < 0) {
+                        if (err->errnum == EBUSY)
+                                return error_hint(err,
+                                                  "'%s' has processes of its own, and cgroup v2 "
+                                                  "gives controllers only to the children of a "
+                                                  "cgroup without any",
+                                                  dir);
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+void cgroup_format_bytes(int64_t v, char *buf, size_t len)
+{
+        static const char units[] = "KMGT";
+        if (v == CGROUP_MAX) {
+                snprintf(buf, len, "max");
+                return;
+        }
+        int u = -1;
+        while (u < 3 && v >= 1024 && v % 1024 == 0) {
+                v /= 1024;
+                u++;
+        }
+        if (u < 0)
+                snprintf(buf, len, "%" PRId64, v);
+        else
+                snprintf(buf, len, "%" PRId64 "%c", v, units[u]);
+}
+
+static void value(int64_t v, char *buf, size_t len)
+{
+        if (v == CGROUP_MAX)
+                snprintf(buf, len, "max");
+        else
+                snprintf(buf, len, "%" PRId64, v);
+}
+
+static int write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
+                        struct error *err)
+{
+        char v[64];
+        const struct {
+                const char *file;
+                int64_t v;
+        } sizes[] = {
+                {"memory.max", l->memory_max},
+                {"memory.high", l->memory_high},
+                {"memory.swap.max", l->memory_swap},
+                {"pids.max", l->pids_max},
+        };
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                if (sizes[i].v == CGROUP_UNSET)
+                        continue;
+                value(sizes[i].v, v, sizeof v);
+                if (write_file(dir, sizes[i].file, v, t, err) < 0)
+                        return -1;
+        }
+        if (l->cpu_quota) {
+                snprintf(v, sizeof v, "%u %u", l->cpu_quota, l->cpu_period);
+                if (write_file(dir, "cpu.max", v, t, err) < 0)
+                        return -1;
+        }
+        if (l->cpu_weight) {
+                snprintf(v, sizeof v, "%u", l->cpu_weight);
+                if (write_file(dir, "cpu.weight", v, t, err) < 0)
+                        return -1;
+        }
+        if (l->io_weight) {
+                snprintf(v, sizeof v, "default %u", l->io_weight);
+                if (write_file(dir, "io.weight", v, t, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* The cgroups of unnamed containers whose crib was killed (SIGKILL leaves no time to remove
+ * them): run-PID with PID gone; empty, or rmdir fails and leaves it. */
+static void remove_stale(const char *base, const char *prefix)
+{
+        _cleanup_closedir_ DIR *d = opendir(base);
+        struct dirent *e;
+        size_t n = strlen(prefix);
+        while (d && (e = readdir(d))) {
+                char path[1200];
+                if (strncmp(e->d_name, prefix, n))
+                        continue;
+                long pid = strtol(e->d_name + n, NULL, 10);
+                if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+                        continue;
+                snprintf(path, sizeof path, "%s/%s", base, e->d_name);
+                rmdir(path);
+        }
+}
+
+int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
+                char *ret_path, size_t len, struct error *err)
+{
+        bool as_root = geteuid() == 0;
+        if (as_root) {
+                /* the hierarchy's root may enable controllers though it has processes */
+                char top[1024];
+                snprintf(top, sizeof top, "%s", base);
+                char *slash = strrchr(top, '/');
+                if (slash)
+                        *slash = '\0';
+                if (enable(top, l->need, t, err) < 0)
+                        return -1;
+                if (mkdir(base, 0755) < 0 && errno != EEXIST)
+                        return error_set(err, errno, "cannot make the cgroup '%s'", base);
+        }
+        if (enable(base, l->need, t, err) < 0)
+                return -1;
+        remove_stale(base, as_root ? "run-" : "crib-run-");
+        snprintf(ret_path, len, "%s/%s%s", base, as_root ? "" : "crib-", name);
+        int r = mkdir(ret_path, 0755);
+        if (r < 0 && errno == EEXIST) {
+                /* a crashed run's, empty (its processes died with it: their parent-death
+                 * signal) and removed; one with processes is another container's, never ours
+                 * to end (the same name under another state root) */
+                if (rmdir(ret_path) < 0 && errno == EBUSY) {
+                        error_set(err, EEXIST, "the cgroup '%s' exists, with processes in it",
+                                  ret_path);
+                        return error_hint(err, "another container of that name runs (under "
+                                               "another --root?); choose another name");
+                }
+                r = mkdir(ret_path, 0755);
+        }
+        trace_line(t, "  mkdir(\"%s\") = %d", ret_path, r);
+        if (r < 0)
+                return error_set(err, errno, "cannot make the cgroup '%s'", ret_path);
+        if (write_limits(ret_path, l, t, err) < 0) {
+                cgroup_remove(ret_path);
+                return -1;
+        }
+        int fd = open(ret_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+                int e = errno;
+                cgroup_remove(ret_path);
+                return error_set(err, e, "cannot open the cgroup '%s'", ret_path);
+        }
+        return fd;
+}
+
+void cgroup_remove(const char *path)
+{
+        char file[1100], buf[4096];
+        if (!path[0])
+                return;
+        snprintf(file, sizeof file, "%s/cgroup.kill", path);
+        _cleanup_close_ int kfd = open(file, O_WRONLY | O_CLOEXEC);
+        if (kfd < 0 || write(kfd, "1", 1) != 1) {
+                /* before Linux 5.14: each process of it */
+                snprintf(file, sizeof file, "%s/cgroup.procs", path);
+                _cleanup_close_ int pfd = open(file, O_RDONLY | O_CLOEXEC);
+                ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
+                if (n > 0) {
+                        buf[n] = '\0';
+                        char *save = NULL;
+                        for (char *s = strtok_r(buf, "\n", &save); s;
+                             s = strtok_r(NULL, "\n", &save))
+                                kill((pid_t)atoi(s), SIGKILL);
+                }
+        }
+        /* rmdir fails with EBUSY until the last process is gone: up to a second */
+        for (int i = 0; i < 100; i++) {
+                if (rmdir(path) == 0 || errno == ENOENT)
+                        return;
+                if (errno != EBUSY)
+                        return;
+                nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+        }
+}
+
+bool cgroup_oom_killed(const char *path)
+{
+        char file[1100], line[128];
+        snprintf(file, sizeof file, "%s/memory.events", path);
+        _cleanup_fclose_ FILE *f = fopen(file, "re");
+        long long n;
+        while (f && fgets(line, sizeof line, f))
+                if (sscanf(line, "oom_kill %lld", &n) == 1)
+                        return n > 0;
+        return false;
+}

@@ -1,0 +1,76 @@
+/* cgroup.h - a container's cgroup (cgroup v2): where crib may make it, its limits, its end.
+ *
+ *   where                           who      made by crib
+ *   CGROUP2/crib/NAME               root     crib/ once, NAME for each container
+ *   PARENT/crib-NAME                a user   PARENT: the parent of crib's own cgroup, when it is
+ *                                            the user's (a delegated subtree: systemd's
+ *                                            Delegate=yes, or an administrator's chown)
+ *
+ * The container's setup process is cloned straight into its cgroup (clone3's CLONE_INTO_CGROUP),
+ * so every process of the container is in it from its first instruction and its cgroup
+ * namespace is rooted there: inside, /proc/self/cgroup says 0::/. Limits are written before that
+ * clone, so nothing of the workload ever runs unlimited.
+ */
+#ifndef CRIB_CGROUP_H
+#define CRIB_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "trace.h"
+
+enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCTRL };
+#define CGROUP_BIT(c) (1u << (c))
+const char *cgroup_ctrl_name(enum cgroup_ctrl c);
+
+#define CGROUP_UNSET (-1)
+#define CGROUP_MAX   INT64_MAX /* "max": no limit */
+
+/* A spec's [resources], as cgroup v2 file values. */
+struct cgroup_limits {
+        unsigned need;       /* CGROUP_BIT of each controller the limits below need; 0: none */
+        int64_t memory_max;  /* memory.max, bytes, or CGROUP_UNSET or CGROUP_MAX */
+        int64_t memory_high; /* memory.high */
+        int64_t memory_swap; /* memory.swap.max */
+        int64_t pids_max;    /* pids.max */
+        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset */
+        uint32_t cpu_period; /* microseconds */
+        uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
+        uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
+};
+
+/* The host, as far as cgroups go, for the invoking user. */
+struct cgroup_host {
+        bool v2;            /* a cgroup2 hierarchy is mounted */
+        char mount[512];    /* where */
+        char base[1024];    /* where containers' cgroups go ("" when nowhere: why, fix) */
+        unsigned available; /* controllers crib may enable there (CGROUP_BIT) */
+        bool clone_into;    /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
+        char why[256], fix[512];
+        char ctrl_why[CGROUP_NCTRL][192], ctrl_fix[CGROUP_NCTRL][320];
+};
+
+/* Look at the host: the cgroup2 mount, crib's own cgroup, whose its parent is, which
+ * controllers it has, and for each missing one why (disabled at boot, on cgroup v1, not
+ * delegated) and the fix. Only reads. */
+void cgroup_host_gather(struct cgroup_host *h);
+
+/* Make NAME's cgroup under base (for root, base's directory too), enable in each parent the
+ * controllers the limits need, write the limits. Its path in ret_path; an O_PATH descriptor of
+ * it for clone3, or -1. */
+int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
+                char *ret_path, size_t len, struct error *err);
+
+/* Kill what is left in it (cgroup.kill, Linux 5.14; else each pid of cgroup.procs) and remove
+ * it; a second call, or one for a cgroup that is gone, does nothing. */
+void cgroup_remove(const char *path);
+
+/* The memory controller killed a process of it for lack of memory (memory.events oom_kill). */
+bool cgroup_oom_killed(const char *path);
+
+/* "256M", "1.5G", for messages. */
+void cgroup_format_bytes(int64_t v, char *buf, size_t len);
+
+#endif
