@@ -33,6 +33,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "child.h"
 #include "cleanup.h"
 #include "mountapi.h"
@@ -125,9 +126,11 @@ struct run {
         int sigfd;             /* the forwarded signals and SIGCHLD, or -1 */
         bool blocked;          /* they are blocked; `old` is the mask to restore */
         sigset_t old;
-        struct launch_fds fds; /* what we open for the setup process */
-        int here, rootfd;      /* our working directory and the rootfs, until the clone */
-        pid_t pid;             /* the setup process (crib's init when init = yes), or -1 */
+        struct launch_fds fds;  /* what we open for the setup process */
+        int here, rootfd;       /* our working directory and the rootfs, until the clone */
+        int cgroup;             /* the container's cgroup (O_PATH), until the clone, or -1 */
+        char cgroup_path[1200]; /* and its path, "" for none */
+        pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
         bool exec_seen, have_error, reaped;
         int status;
         struct error child_err;
@@ -410,15 +413,53 @@ static int open_rootfs(struct run *r, struct error *err)
         return 0;
 }
 
+/* Parent: the container's cgroup, with its limits, before anything of it exists. */
+static int make_cgroup(struct run *r, struct error *err)
+{
+        const struct plan *p = r->plan;
+        if (!p->limits.need) {
+                trace_line(&r->trace, "  no [resources]: the container stays in crib's cgroup");
+                return 0;
+        }
+        char name[96];
+        if (p->cgroup_name[0])
+                snprintf(name, sizeof name, "%s", p->cgroup_name);
+        else
+                snprintf(name, sizeof name, "run-%d", (int)getpid());
+        r->cgroup = cgroup_make(p->cgroup_base, name, &p->limits, &r->trace, r->cgroup_path,
+                                sizeof r->cgroup_path, err);
+        return r->cgroup < 0 ? -1 : 0;
+}
+
+/* clone3(2)'s arguments, as linux/sched.h has them from Linux 5.7 */
+struct clone3_args {
+        uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
+                set_tid_size, cgroup;
+};
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#define CRIB_CLONE_INTO_CGROUP 0x200000000ULL
+
 /* Parent: the setup process, in the new namespaces; it runs child_main (steps.c). Then back
- * to our own working directory, and the descriptors that were for the child closed. */
+ * to our own working directory, and the descriptors that were for the child closed. With a
+ * cgroup, clone3(2) puts it there from its first instruction, its cgroup namespace rooted
+ * there. */
 static int clone_child(struct run *r, struct error *err)
 {
         const struct plan *p = r->plan;
         char flagbuf[256];
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
-        r->pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+        if (r->cgroup >= 0) {
+                struct clone3_args a = {.flags = (uint64_t)(unsigned)p->clone_flags |
+                                                 CRIB_CLONE_INTO_CGROUP,
+                                        .exit_signal = SIGCHLD,
+                                        .cgroup = (uint64_t)r->cgroup};
+                r->pid = (pid_t)syscall(SYS_clone3, &a, sizeof a);
+        } else {
+                r->pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+        }
         if (r->pid == 0) {
                 /* the child: only the sync socket's own end comes along */
                 close(r->chan.fd);
@@ -436,9 +477,13 @@ static int clone_child(struct run *r, struct error *err)
         close(r->here);
         close(r->rootfd);
         r->here = r->rootfd = -1;
-        trace_line(&r->trace, "  clone(%s) = %d  %llu us",
-                   trace_clone_flags(flags, flagbuf, sizeof flagbuf), (int)r->pid,
+        trace_line(&r->trace, "  %s(%s%s) = %d  %llu us", r->cgroup >= 0 ? "clone3" : "clone",
+                   trace_clone_flags(flags, flagbuf, sizeof flagbuf),
+                   r->cgroup >= 0 ? "|CLONE_INTO_CGROUP" : "", (int)r->pid,
                    (unsigned long long)(trace_now_us() - t0));
+        if (r->cgroup >= 0)
+                close(r->cgroup);
+        r->cgroup = -1;
         if (r->pid < 0)
                 return userns_clone_error(p->clone_flags, clone_errno, err);
         return 0;
@@ -515,6 +560,8 @@ static const struct parent_step parent_steps[] = {
         {"open the bind sources", open_bind_sources},
         /* the setup process starts in it: the directory the plan checked, by descriptor */
         {"open the rootfs", open_rootfs},
+        /* [resources]: the setup process is cloned into it, its limits already set */
+        {"make the cgroup", make_cgroup},
         /* the setup process, in the new namespaces: it runs the tables of steps.c */
         {"clone the setup process", clone_child},
         /* from outside its user namespace, where the maps can name more than our own ids */
@@ -542,6 +589,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 .here = -1,
                 .rootfd = -1,
                 .pid = -1,
+                .cgroup = -1,
                 .relay = {.master = -1},
         };
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
@@ -582,7 +630,18 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         }
         *ret_status = r.status;
         ret = 0;
+        if (r.cgroup_path[0] && cgroup_oom_killed(r.cgroup_path) && h->warn) {
+                char max[32], line[160];
+                cgroup_format_bytes(p->limits.memory_max, max, sizeof max);
+                snprintf(line, sizeof line,
+                         "the container was killed by the kernel: out of memory, memory.max = %s",
+                         max);
+                h->warn(h->ctx, line);
+        }
 out:
+        if (r.cgroup >= 0)
+                close(r.cgroup);
+        cgroup_remove(r.cgroup_path);
         launch_close(p, &r.fds);
         if (r.here >= 0)
                 close(r.here);

@@ -790,6 +790,74 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
         return 0;
 }
 
+/* Resources: where the container's cgroup goes, and which limits it gets. What cannot be
+ * applied fails the spec, or with resources_mode = prefer is dropped with a warning. */
+static unsigned resources_line(const struct spec *s)
+{
+        for (int k = SPEC_KEY_RESOURCES_MEMORY; k <= SPEC_KEY_RESOURCES_MODE; k++)
+                if (spec_line(s, (enum spec_key)k))
+                        return spec_line(s, (enum spec_key)k);
+        return 0;
+}
+
+static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
+                          struct error *err)
+{
+        const struct cgroup_host *c = &h->cgroup;
+        p->limits = s->resources;
+        if (!p->limits.need)
+                return 0;
+        const char *why = NULL, *fix = NULL;
+        char whybuf[256];
+        if (!c->base[0]) {
+                why = c->why;
+                fix = c->fix;
+        } else if (!c->clone_into) {
+                why = "crib needs clone3(2) with CLONE_INTO_CGROUP for them (Linux 5.7)";
+                fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
+        }
+        if (why) {
+                if (!s->resources_prefer) {
+                        error_at(err, s->path, resources_line(s),
+                                 "the [resources] limits cannot be applied: %s", why);
+                        return error_hint(err,
+                                          "%s; or set resources_mode = prefer to run "
+                                          "without them",
+                                          fix);
+                }
+                warn(p, "the [resources] limits are skipped: %s\n%s", why, fix);
+                p->limits.need = 0;
+                return 0;
+        }
+        for (int k = 0; k < CGROUP_NCTRL; k++) {
+                if (!(p->limits.need & CGROUP_BIT(k)) || (c->available & CGROUP_BIT(k)))
+                        continue;
+                snprintf(whybuf, sizeof whybuf, "%s", c->ctrl_why[k]);
+                if (!s->resources_prefer) {
+                        error_at(err, s->path, resources_line(s),
+                                 "the [resources] limits cannot be applied: %s", whybuf);
+                        return error_hint(err,
+                                          "%s; or set resources_mode = prefer to run "
+                                          "without the %s limits",
+                                          c->ctrl_fix[k], cgroup_ctrl_name(k));
+                }
+                warn(p, "the %s limits are skipped: %s\n%s", cgroup_ctrl_name(k), whybuf,
+                     c->ctrl_fix[k]);
+                p->limits.need &= ~CGROUP_BIT(k);
+                if (k == CGROUP_MEMORY)
+                        p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap =
+                                CGROUP_UNSET;
+                else if (k == CGROUP_PIDS)
+                        p->limits.pids_max = CGROUP_UNSET;
+                else if (k == CGROUP_IO)
+                        p->limits.io_weight = 0;
+                else
+                        p->limits.cpu_quota = p->limits.cpu_weight = 0;
+        }
+        snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
+        return 0;
+}
+
 /* May the child write its own id maps (and limits)? The kernel lets a process in the new user
  * namespace map its own euid and egid alone, the gid only with setgroups denied. Root's child
  * has no capability left in the parent namespace, so root's limits stay with the parent. */
@@ -847,7 +915,8 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         p->set_groups = !p->deny_setgroups;
         if (plan_rootfs(p, s, h, &sc, err) < 0 || plan_mounts(p, s, &sc, err) < 0 ||
             plan_env(p, s, h, &sc, err) < 0 || plan_security(p, s, h, err) < 0 ||
-            plan_seccomp(p, s, h, err) < 0 || plan_apparmor(p, s, h, err) < 0)
+            plan_seccomp(p, s, h, err) < 0 || plan_apparmor(p, s, h, err) < 0 ||
+            plan_resources(p, s, h, err) < 0)
                 goto fail;
         p->self_maps = self_maps(p, h);
         struct sock_filter *insns = p->seccomp.insns;

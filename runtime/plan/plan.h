@@ -84,6 +84,7 @@ struct plan_host {
         bool seccomp_filters; /* the kernel has seccomp filters (CONFIG_SECCOMP_FILTER) */
         bool apparmor;        /* AppArmor is on; else why not, and the remedy */
         char apparmor_why[256], apparmor_fix[512];
+        struct cgroup_host cgroup; /* gathered when the spec has [resources] (or without one) */
 };
 
 /* Ask the real host: ids, stdin, $TERM, the kernel's and crib's own capabilities and limits,
@@ -159,6 +160,12 @@ struct plan {
         char seccomp_how[768];          /* for the trace: cached load, or compiled, or why none */
         char apparmor[256];             /* the profile for the workload's exec, "" for none */
         bool apparmor_required;         /* fail (not warn) when it cannot be applied */
+
+        /* resources: the container's cgroup (runtime/cgroup), made by the parent before the
+         * clone, the setup process cloned into it; limits.need 0: none */
+        struct cgroup_limits limits;
+        char cgroup_base[1024];
+        char cgroup_name[80]; /* the container's name, or "" for crib-PID (cmd/ sets it) */
 
         /* things cmd/ should tell the user before the container starts; a line after the
          * first is a remedy */

@@ -1,0 +1,126 @@
+#!/bin/sh
+# [resources]: cgroup v2 limits (issue 14). Bad values are refused with FILE:LINE and 125
+# everywhere; the limits themselves are checked where this host's cgroup v2 has the controllers
+# (as root, and as a user in a delegated subtree: the VM guests set both up), read from inside
+# (/proc/self/cgroup) and from outside (the cgroup's files), and nothing is left behind.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+# --- bad values: refused before anything is made
+for bad in "memory = 12Q" "memory = -5" "cpus = 0" "cpus = lots" "pids = 0" "cpu_weight = 20000" \
+	"io_weight = x" "resources_mode = maybe"; do
+	spec "$T/bad.ini" <<EOF2
+[process]
+args = /bin/true
+[resources]
+$bad
+EOF2
+	run_crib run "$T/bad.ini"
+	assert_eq "$rc:$(echo "$err" | head -n 1 | grep -c "bad.ini:6: ")" "125:1" "'$bad': 125, and the error names FILE:LINE"
+done
+spec "$T/typo.ini" <<'EOF2'
+[process]
+args = /bin/true
+[resources]
+memroy = 64M
+EOF2
+run_crib run "$T/typo.ini"
+assert_eq "$rc:$(echo "$err" | grep -c 'memory')" "125:1" "a misspelt key is refused, not dropped (and the right one suggested)"
+
+# --- can this host apply them at all?
+own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo 2>/dev/null)
+[ -z "$mnt" ] && mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ "$ROLE" = root ]; then base=$mnt/crib; else base=$mnt${own%/*}; fi
+spec "$T/probe.ini" <<'EOF2'
+[process]
+args = /bin/true
+[resources]
+memory = 64M
+pids = 100
+cpus = 0.5
+EOF2
+run_crib run "$T/probe.ini"
+if [ "$rc" != 0 ]; then
+	why=$(echo "$err" | head -n 1 | sed 's/^crib: [^ ]*: //')
+	echo "# here: $why"
+	# the refusal itself is what a host without them must give: 125, the reason, the remedy
+	assert_eq "$rc:$(echo "$err" | grep -c '^crib: hint: ')" "125:1" "without the controllers: 125, the reason and a remedy"
+	sed -i 's/^cpus = 0.5/cpus = 0.5\nresources_mode = prefer/' "$T/probe.ini"
+	run_crib run "$T/probe.ini"
+	assert_eq "$rc:$(echo "$err" | grep -c 'skipped')" "0:$(echo "$err" | grep -c '^crib: warning:')" "resources_mode = prefer: it runs, and says what it skipped"
+	skips 11 "this host's cgroup v2 cannot take the limits ($why); the VM guests test them"
+	done_testing
+	exit
+fi
+ok 0 "this host applies [resources] ($base)"
+assert_eq "$(ls "$base" 2>/dev/null | grep -c "^\(crib-\)\{0,1\}run-")" 0 "and a container that ended left no cgroup behind"
+
+# --- from inside and outside: its own cgroup namespace, the limits in the files
+spec "$T/lim.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "cat /proc/self/cgroup; sleep 30"
+[resources]
+memory = 64M
+memory_high = 48M
+pids = 50
+cpus = 0.5
+cpu_weight = 50
+EOF2
+"$CRIB" run "$T/lim.ini" >"$T/lim.out" 2>"$T/lim.err" &
+c=$!
+if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
+i=0
+while [ ! -s "$T/lim.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+assert_eq "$(cat "$T/lim.out")" "0::/" "inside, the container's cgroup is its root: 0::/"
+assert_eq "$(cat "$cg/memory.max" "$cg/memory.high" "$cg/pids.max" "$cg/cpu.max" "$cg/cpu.weight" 2>&1 | tr '\n' ' ')" \
+	"67108864 50331648 50 50000 100000 50 " "outside, its cgroup ($cg) holds the limits"
+w=$(children_of "$c" | head -n 1)
+assert_eq "$(sed -n 's/^0:://p' "/proc/$w/cgroup" 2>/dev/null)" "${cg#"$mnt"}" "its first process is in it (seen from the host)"
+kill -TERM "$c"
+wait "$c"
+assert_eq "$([ -d "$cg" ] && echo left || echo gone)" gone "the cgroup is removed when the container ends"
+
+# --- a memory hog: killed by the kernel, and said so
+spec "$T/oom.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done"
+[resources]
+memory = 32M
+memory_swap = 0
+EOF2
+run_crib run "$T/oom.ini"
+assert_eq "$rc" 137 "a memory hog over memory.max = 32M: exit 137"
+assert_eq "$(echo "$err" | grep -c 'killed by the kernel: out of memory, memory.max = 32M')" 1 "and crib says the kernel killed it for memory.max = 32M"
+
+# --- a fork bomb stops at pids.max (counted with the shell's builtins: no fork is left)
+spec "$T/pids.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "i=0; while [ $i -lt 60 ]; do sleep 3 & i=$((i + 1)); done 2>/dev/null; n=0; for p in /proc/[0-9]*; do n=$((n + 1)); done; echo $n"
+[resources]
+pids = 20
+EOF2
+run_crib run "$T/pids.ini"
+assert_eq "$rc:$([ "${out:-99}" -le 20 ] && echo within)" "0:within" "60 forks under pids.max = 20: at most 20 processes ($out)"
+
+# --- cpu.max throttles: a busy loop at cpus = 0.1
+spec "$T/cpu.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "while :; do :; done"
+[resources]
+cpus = 0.1
+EOF2
+"$CRIB" run "$T/cpu.ini" >/dev/null 2>&1 &
+c=$!
+if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
+sleep 1
+thr=$(sed -n 's/^nr_throttled //p' "$cg/cpu.stat" 2>/dev/null)
+kill -KILL "$c"
+wait "$c" 2>/dev/null
+assert_eq "$([ "${thr:-0}" -gt 0 ] && echo throttled)" throttled "a busy loop at cpus = 0.1 is throttled (cpu.stat nr_throttled = ${thr:-none})"
+# crib killed with SIGKILL had no time to remove it: the next container's crib does
+i=0
+while [ -n "$(cat "$cg/cgroup.procs" 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+run_crib run "$T/probe.ini"
+assert_eq "$rc:$([ -d "$cg" ] && echo left || echo gone)" "0:gone" "crib killed with SIGKILL: its container dies with it, and the next run removes its cgroup"
+
+done_testing
