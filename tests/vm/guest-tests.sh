@@ -31,6 +31,30 @@ spec() { # spec FILE: the test rootfs, then stdin
 }
 as_user() { /bin/probe as 1000 1000 "$@"; }
 
+# cgroup v2, as a systemd host has it: every controller enabled from the root down, and a
+# subtree delegated to user 1000 (what Delegate=yes does: the directory and its cgroup.procs,
+# cgroup.subtree_control and cgroup.threads are the user's), whose leaf session.scope the user's
+# tests run in; crib, as that user, makes its containers' cgroups beside it (22-resources.t)
+cg=/sys/fs/cgroup
+user_cg=$cg/user.slice/user-1000.slice/user@1000.service
+if mkdir -p $cg && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 cgroup2 $cg; }; then
+	mkdir -p "$user_cg/session.scope"
+	for dir in $cg $cg/user.slice $cg/user.slice/user-1000.slice; do
+		for c in $(cat $cg/cgroup.controllers); do echo "+$c" >"$dir/cgroup.subtree_control"; done
+	done
+	chown 1000:1000 "$user_cg" "$user_cg/cgroup.procs" "$user_cg/cgroup.subtree_control" \
+		"$user_cg/cgroup.threads"
+	chown -R 1000:1000 "$user_cg/session.scope"
+	echo "VMTEST # cgroup v2 at $cg: $(cat $cg/cgroup.controllers); delegated to user 1000: $user_cg"
+else
+	user_cg=
+	echo "VMTEST # no cgroup v2 here"
+fi
+# as_user_in_session CMD...: CMD as user 1000, in the delegated subtree's leaf
+as_user_in_session() { # (a shell of its own moves itself: $$ of a subshell is the parent's)
+	sh -c '[ -n "$1" ] && echo $$ >"$1/session.scope/cgroup.procs"; shift; exec /bin/probe as 1000 1000 "$@"' - "$user_cg" "$@"
+}
+
 # the end-to-end suite of tests/e2e, as root and as user 1000, each TAP line counted here
 e2e() {
 	mkdir -p /tmp/e2e-root /tmp/e2e-user /tmp/home-root /tmp/home-user
@@ -46,7 +70,7 @@ e2e() {
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else
-				/bin/probe as 1000 1000 env $env sh "$t" >/tmp/e2e.out 2>&1
+				as_user_in_session env $env sh "$t" >/tmp/e2e.out 2>&1
 			fi
 			while IFS= read -r l; do
 				case "$l" in
