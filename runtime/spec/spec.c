@@ -1128,7 +1128,7 @@ static int unknown_section(const struct spec *s, const struct ini_entry *e, stru
                                 e->section, best);
         return error_at(err, s->path, e->line,
                         "unknown section [%s] (known: container, process, namespaces, idmap, "
-                        "mounts, security, limits)",
+                        "mounts, security, limits, resources)",
                         e->section);
 }
 
