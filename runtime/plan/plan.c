@@ -817,7 +817,7 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
                 fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
         }
         if (why) {
-                if (!s->resources_prefer) {
+                if (s->resources_require) {
                         error_at(err, s->path, resources_line(s),
                                  "the [resources] limits cannot be applied: %s", why);
                         return error_hint(err,
@@ -833,7 +833,7 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
                 if (!(p->limits.need & CGROUP_BIT(k)) || (c->available & CGROUP_BIT(k)))
                         continue;
                 snprintf(whybuf, sizeof whybuf, "%s", c->ctrl_why[k]);
-                if (!s->resources_prefer) {
+                if (s->resources_require) {
                         error_at(err, s->path, resources_line(s),
                                  "the [resources] limits cannot be applied: %s", whybuf);
                         return error_hint(err,

@@ -617,16 +617,6 @@ static int parse_pids(struct spec *s, const struct key *k, const struct ini_entr
         return 0;
 }
 
-static int parse_res_mode(struct spec *s, const struct key *k, const struct ini_entry *e,
-                          struct error *err)
-{
-        if (strcmp(e->value, "require") && strcmp(e->value, "prefer"))
-                return bad_value(err, s, e, "'%s' must be require or prefer, not '%s'", k->name,
-                                 e->value);
-        s->resources_prefer = !strcmp(e->value, "prefer");
-        return 0;
-}
-
 /* --- [security] -------------------------------------------------------------------------- */
 
 static bool in_default_level; /* guards the recursion of `default` inside the default level */
@@ -1010,7 +1000,7 @@ static const struct key keys[] = {
             0),
         KEY(RESOURCES_PIDS, "resources", "pids", parse_pids, 0, 0),
         KEY(RESOURCES_IO_WEIGHT, "resources", "io_weight", parse_weight, F(resources.io_weight), 0),
-        KEY(RESOURCES_MODE, "resources", "resources_mode", parse_res_mode, 0, 0),
+        KEY(RESOURCES_MODE, "resources", "resources_mode", parse_mode, F(resources_require), 0),
 };
 #undef KEY
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -1178,6 +1168,7 @@ static void spec_defaults(struct spec *s)
         s->init = true;
         s->no_new_privileges = true;
         s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
+        s->resources_require = true;
         s->resources.memory_max = s->resources.memory_high = s->resources.memory_swap =
                 s->resources.pids_max = CGROUP_UNSET;
 }

@@ -198,7 +198,8 @@ struct spec {
 
         /* [resources]: the cgroup's limits (need 0: none asked for) */
         struct cgroup_limits resources;
-        bool resources_prefer; /* resources_mode = prefer: skip, saying so, what cannot be set */
+        bool resources_require; /* resources_mode = require (the default); prefer skips, saying so,
+                                 * what cannot be applied */
 
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];

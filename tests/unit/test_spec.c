@@ -78,7 +78,7 @@ HOLDS(cpus_set, s->resources.cpu_quota == 150000 && s->resources.cpu_period == 1
 HOLDS(cpu_weight_set, s->resources.cpu_weight == 200)
 HOLDS(pids_set, s->resources.pids_max == 64 && s->resources.need == CGROUP_BIT(CGROUP_PIDS))
 HOLDS(io_weight_set, s->resources.io_weight == 50 && s->resources.need == CGROUP_BIT(CGROUP_IO))
-HOLDS(resources_mode_set, s->resources_prefer)
+HOLDS(resources_mode_set, !s->resources_require)
 #undef HOLDS
 
 static const struct key_sample samples[] = {
