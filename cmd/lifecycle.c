@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "enter.h"
 #include "log.h"
@@ -64,7 +65,7 @@ static int open_root(struct error *err)
 
 /* ---- crib run --name / -d: the record before the start ---- */
 
-int lifecycle_create(const struct plan *p, const char *spec_path, char *name, size_t name_len,
+int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t name_len,
                      bool detached, struct error *err)
 {
         _cleanup_close_ int root = open_root(err);
@@ -83,6 +84,9 @@ int lifecycle_create(const struct plan *p, const char *spec_path, char *name, si
                 state_remove(root, name, &ignored);
                 return -1;
         }
+        /* its cgroup, if [resources] makes one, is named after it (in the plan `crib exec`
+         * reads too) */
+        snprintf(p->cgroup_name, sizeof p->cgroup_name, "%s", name);
         struct record r = {.created = time(NULL), .detached = detached};
         snprintf(r.name, sizeof r.name, "%s", name);
         size_t used = 0;
@@ -333,6 +337,24 @@ static int locked_again(struct opened *o, const char *name, struct error *err)
         return record_read(o->dir, name, &o->rec, err);
 }
 
+static int read_plan(int dir, struct plan *ret, struct error *err);
+
+/* A stopped container's cgroup, left when its monitor was killed: removed if empty (rmdir, no
+ * kill: under another --root a running container may have the same name, and that cgroup). */
+static void remove_cgroup(int dir, const char *name)
+{
+        struct plan p;
+        struct error ignored;
+        char leaf[1200];
+        if (read_plan(dir, &p, &ignored) < 0)
+                return;
+        if (p.limits.need && p.cgroup_base[0]) {
+                cgroup_leaf(p.cgroup_base, name, leaf, sizeof leaf);
+                rmdir(leaf);
+        }
+        plan_free(&p);
+}
+
 int cmd_rm(int argc, char **argv)
 {
         struct error err;
@@ -364,8 +386,10 @@ int cmd_rm(int argc, char **argv)
                         if (!wait_stopped(&o, name, 10 * 1000)) {
                                 error_set(&err, 0, "'%s' is still running after SIGKILL", name);
                                 code = output_error(&err);
-                        } else if (state_remove(o.root, name, &err) < 0 && err.errnum != ENOENT) {
-                                code = output_error(&err);
+                        } else {
+                                remove_cgroup(o.dir, name);
+                                if (state_remove(o.root, name, &err) < 0 && err.errnum != ENOENT)
+                                        code = output_error(&err);
                         }
                 }
                 opened_close(&o);
@@ -443,7 +467,45 @@ int cmd_logs(int argc, char **argv)
 
 struct row {
         struct record rec;
+        struct cgroup_usage use; /* of its own cgroup ([resources]), else all -1 */
 };
+
+/* The usage of a running container's own cgroup: the one its first process is in, when that
+ * is named after the container (a container without [resources] stays in crib's). */
+static void usage_of(struct row *row)
+{
+        const struct record *r = &row->rec;
+        row->use = (struct cgroup_usage){-1, -1, -1};
+        char path[1200], leaf[160];
+        _cleanup_close_ int dir = -1;
+        if (r->phase != RECORD_RUNNING || !r->pid_alive)
+                return;
+        snprintf(path, sizeof path, "/proc/%d", (int)r->pid);
+        dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        cgroup_leaf("", r->name, leaf, sizeof leaf);
+        const char *tail = strrchr(path, '/');
+        if (dir < 0 || cgroup_of(dir, path, sizeof path) < 0 || !(tail = strrchr(path, '/')) ||
+            strcmp(tail, leaf) || state_proc_start(r->pid) != r->pid_start)
+                return;
+        cgroup_usage_read(path, &row->use);
+}
+
+static void human_bytes(int64_t v, char *buf, size_t len)
+{
+        const char *units = "KMGT";
+        double d = (double)v;
+        int u = -1;
+        while (d >= 1024 && u < 3) {
+                d /= 1024;
+                u++;
+        }
+        if (v < 0)
+                snprintf(buf, len, "-");
+        else if (u < 0)
+                snprintf(buf, len, "%lldB", (long long)v);
+        else
+                snprintf(buf, len, "%.*f%c", d < 10 ? 1 : 0, d, units[u]);
+}
 
 static int by_created(const void *a, const void *b)
 {
@@ -499,18 +561,26 @@ static void exit_text(const struct record *r, char *buf, size_t len)
 
 static void print_table(const struct row *rows, size_t n)
 {
-        printf("%-24s %-8s %-8s %-19s %-7s %-4s %s\n", "NAME", "STATE", "PID", "STARTED", "UPTIME",
-               "EXIT", "COMMAND");
+        printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %s\n", "NAME", "STATE", "PID",
+               "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "COMMAND");
         for (size_t i = 0; i < n; i++) {
                 const struct record *r = &rows[i].rec;
-                char pid[16] = "-", started[32], up[32], ex[8];
+                const struct cgroup_usage *u = &rows[i].use;
+                char pid[16] = "-", started[32], up[32], ex[8], mem[24], cpu[32] = "-",
+                     pids[24] = "-";
                 if (r->pid_alive)
                         snprintf(pid, sizeof pid, "%d", (int)r->pid);
                 when(r->started, started, sizeof started);
                 duration(uptime_of(r), up, sizeof up);
                 exit_text(r, ex, sizeof ex);
-                printf("%-24s %-8s %-8s %-19s %-7s %-4s %s\n", r->name, record_phase_name(r->phase),
-                       pid, started, up, ex, r->command);
+                human_bytes(u->memory, mem, sizeof mem);
+                if (u->cpu_usec >= 0)
+                        snprintf(cpu, sizeof cpu, "%.2fs", (double)u->cpu_usec / 1e6);
+                if (u->pids >= 0)
+                        snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
+                printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %s\n", r->name,
+                       record_phase_name(r->phase), pid, started, up, ex, mem, cpu, pids,
+                       r->command);
         }
         for (size_t i = 0; i < n; i++)
                 if (rows[i].rec.why)
@@ -534,6 +604,13 @@ static void print_ini(const struct row *rows, size_t n)
                        r->detached ? "yes" : "no");
                 if (r->why)
                         printf("why = %s\n", r->why);
+                const struct cgroup_usage *u = &rows[i].use;
+                if (u->memory >= 0)
+                        printf("memory_bytes = %lld\n", (long long)u->memory);
+                if (u->cpu_usec >= 0)
+                        printf("cpu_usec = %lld\n", (long long)u->cpu_usec);
+                if (u->pids >= 0)
+                        printf("pids = %lld\n", (long long)u->pids);
         }
 }
 
@@ -561,6 +638,14 @@ static void print_json(const struct row *rows, size_t n)
                 json_object_object_add(o, "detached", json_object_new_boolean(r->detached));
                 if (r->why)
                         json_object_object_add(o, "why", json_object_new_string(r->why));
+                const struct cgroup_usage *u = &rows[i].use;
+                json_object_object_add(o, "memory_bytes",
+                                       u->memory >= 0 ? json_object_new_int64(u->memory) : NULL);
+                json_object_object_add(o, "cpu_usec",
+                                       u->cpu_usec >= 0 ? json_object_new_int64(u->cpu_usec)
+                                                        : NULL);
+                json_object_object_add(o, "pids",
+                                       u->pids >= 0 ? json_object_new_int64(u->pids) : NULL);
                 json_object_array_add(a, o);
         }
         puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
@@ -616,7 +701,8 @@ int cmd_ps(int argc, char **argv)
                                 break;
                         rows = grown;
                 }
-                rows[n++].rec = rec;
+                rows[n].rec = rec;
+                usage_of(&rows[n++]);
         }
         closedir(d);
         if (n)

@@ -19,7 +19,7 @@ int lifecycle_root_path(char *buf, size_t len, struct error *err);
 
 /* Make the container's state directory (a name is generated into `name` when it is empty;
  * a name in use is an error) with its record and its plan. */
-int lifecycle_create(const struct plan *p, const char *spec_path, char *name, size_t name_len,
+int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t name_len,
                      bool detached, struct error *err);
 /* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
 void lifecycle_record_self(const char *name);

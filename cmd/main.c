@@ -243,8 +243,6 @@ static int cmd_run(int argc, char **argv)
                 plan_free(&plan);
                 return output_error(&err);
         }
-        if (name[0]) /* its cgroup, if [resources] makes one, is named after it */
-                snprintf(plan.cgroup_name, sizeof plan.cgroup_name, "%s", name);
         if (detach) {
                 char root[4096];
                 pid_t monitor;

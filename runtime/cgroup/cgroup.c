@@ -342,7 +342,7 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
         if (enable(base, l->need, t, err) < 0)
                 return -1;
         remove_stale(base, as_root ? "run-" : "crib-run-");
-        snprintf(ret_path, len, "%s/%s%s", base, as_root ? "" : "crib-", name);
+        cgroup_leaf(base, name, ret_path, len);
         int r = mkdir(ret_path, 0755);
         if (r < 0 && errno == EEXIST) {
                 /* a crashed run's, empty (its processes died with it: their parent-death
@@ -412,4 +412,58 @@ bool cgroup_oom_killed(const char *path)
                 if (sscanf(line, "oom_kill %lld", &n) == 1)
                         return n > 0;
         return false;
+}
+
+void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)
+{
+        snprintf(buf, len, "%s/%s%s", base, geteuid() == 0 ? "" : "crib-", name);
+}
+
+int cgroup_of(int procdir, char *buf, size_t len)
+{
+        char mnt[512], root[512], line[1024];
+        if (!find_mount(mnt, sizeof mnt, root, sizeof root))
+                return -1;
+        int fd = openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC);
+        _cleanup_fclose_ FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
+        if (!f) {
+                if (fd >= 0)
+                        close(fd);
+                return -1;
+        }
+        while (fgets(line, sizeof line, f)) {
+                if (strncmp(line, "0::/", 4))
+                        continue;
+                line[strcspn(line, "\n")] = '\0';
+                const char *rel = line + 3;
+                size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+                if (rl && !strncmp(rel, root, rl))
+                        rel += rl;
+                if (strstr(rel, "/..") ||
+                    (size_t)snprintf(buf, len, "%s%s", mnt, strcmp(rel, "/") ? rel : "") >= len)
+                        return -1;
+                return 0;
+        }
+        return -1;
+}
+
+static int64_t read_number(const char *dir, const char *file, const char *key)
+{
+        char path[1200], line[256];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        size_t kl = key ? strlen(key) : 0;
+        while (f && fgets(line, sizeof line, f)) {
+                if (key && (strncmp(line, key, kl) || line[kl] != ' '))
+                        continue;
+                return strtoll(line + (key ? kl + 1 : 0), NULL, 10);
+        }
+        return -1;
+}
+
+void cgroup_usage_read(const char *path, struct cgroup_usage *u)
+{
+        u->memory = read_number(path, "memory.current", NULL);
+        u->cpu_usec = read_number(path, "cpu.stat", "usage_usec");
+        u->pids = read_number(path, "pids.current", NULL);
 }

@@ -63,6 +63,21 @@ void cgroup_host_gather(struct cgroup_host *h);
 int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
                 char *ret_path, size_t len, struct error *err);
 
+/* NAME's cgroup under base, as cgroup_make makes it: BASE/NAME for root, BASE/crib-NAME for a
+ * user. */
+void cgroup_leaf(const char *base, const char *name, char *buf, size_t len);
+
+/* The cgroup v2 directory, on this host, of the process whose /proc/PID directory is procdir;
+ * -1 when there is none (no cgroup v2, or the process is gone). */
+int cgroup_of(int procdir, char *buf, size_t len);
+
+/* What a cgroup uses now: memory.current (bytes), cpu.stat's usage_usec, pids.current; -1 for
+ * what it does not count (its controller is off). */
+struct cgroup_usage {
+        int64_t memory, cpu_usec, pids;
+};
+void cgroup_usage_read(const char *path, struct cgroup_usage *u);
+
 /* Kill what is left in it (cgroup.kill, Linux 5.14; else each pid of cgroup.procs) and remove
  * it; a second call, or one for a cgroup that is gone, does nothing. */
 void cgroup_remove(const char *path);

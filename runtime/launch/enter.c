@@ -91,12 +91,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "child.h"
 #include "cleanup.h"
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
 #include "sync.h"
+#include "sys.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -117,12 +119,13 @@ struct enter {
         const struct enter_request *rq;
         const struct container_hooks *hooks;
         struct trace trace;
-        pid_t wpid;      /* the workload's process, as the host sees it */
-        uint64_t wstart; /* and its start time */
-        int pidfd;       /* its pidfd, or -1 (before Linux 5.3) */
-        int procdir;     /* its /proc/PID, checked to be it */
-        int rootfd;      /* its root */
-        int hostproc;    /* the host's /proc, for the AppArmor request */
+        pid_t wpid;              /* the workload's process, as the host sees it */
+        uint64_t wstart;         /* and its start time */
+        int pidfd;               /* its pidfd, or -1 (before Linux 5.3) */
+        int procdir;             /* its /proc/PID, checked to be it */
+        int rootfd;              /* its root */
+        int hostproc;            /* the host's /proc, for the AppArmor request */
+        char cgroup_procs[1300]; /* the workload's cgroup.procs, when it has a cgroup of its own */
         struct sync_chan chan;
         int child_end; /* the joiner's end of the sync socket, until the fork */
         int sigfd;
@@ -323,6 +326,30 @@ static int find_workload(struct enter *e, struct error *err)
         return 0;
 }
 
+/* The workload's cgroup, when [resources] gave the container one: the entered process joins it
+ * before it runs anything of its own (the parent moves it: see on_message). It must lie under
+ * the plan's cgroup base (a workload may have moved itself deeper, into a cgroup of its own
+ * subtree; never outside it). */
+static int find_cgroup(struct enter *e, struct error *err)
+{
+        const struct plan *p = e->plan;
+        char path[1200];
+        size_t bl = strlen(p->cgroup_base);
+        if (!p->limits.need || !bl)
+                return 0;
+        if (cgroup_of(e->procdir, path, sizeof path) < 0)
+                return container_gone(e->wpid, err);
+        if (strncmp(path, p->cgroup_base, bl) || path[bl] != '/') {
+                error_set(err, EPERM,
+                          "the container's workload is in the cgroup '%s', not under '%s'", path,
+                          p->cgroup_base);
+                return error_hint(err, "was it started by this crib?");
+        }
+        snprintf(e->cgroup_procs, sizeof e->cgroup_procs, "%s/cgroup.procs", path);
+        trace_line(&e->trace, "  its cgroup: %s", path);
+        return 0;
+}
+
 /* Its root, which the entered process takes with chroot(2), and the host's /proc. */
 static int open_root(struct enter *e, struct error *err)
 {
@@ -340,7 +367,7 @@ static int open_root(struct enter *e, struct error *err)
                 return error_set(err, errno, "cannot open '/proc'");
         trace_line(&e->trace, "  open(\"/proc/%d/root\") = %d; open(\"/proc\") = %d", (int)e->wpid,
                    e->rootfd, e->hostproc);
-        return 0;
+        return find_cgroup(e, err);
 }
 
 /* The plan's environment with the request's K=V added or put in place of the same K. */
@@ -780,11 +807,28 @@ static int stay_not_dumpable(struct child *c, struct error *err)
         return 0;
 }
 
+/* Entered: crib exec's go-ahead, once it has put us in the workload's cgroup. */
+static int entered_go(struct child *c, struct error *err)
+{
+        struct sync_msg m;
+        int r = sync_recv(&c->chan, &m, NULL, err);
+        if (r == 0)
+                _exit(125); /* crib exec is gone */
+        if (r < 0)
+                return -1;
+        if (m.type != SYNC_GO)
+                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
+        trace_line(&c->trace, "  read(sync) = GO");
+        return 0;
+}
+
 /* The entered process: in the container's namespaces and pid namespace, born with the
  * workload's ids, capabilities, no_new_privs, root and cwd (the joiner's), not dumpable. */
 static const struct step entered_steps[] = {
         /* first: crib exec dying kills us (a fork does not inherit it) */
         {"set the parent-death signal", step_parent_death},
+        /* in the workload's cgroup, if it has one, before anything else */
+        {"wait to join the workload's cgroup", entered_go},
         /* the steps below run under the filter, as the workload's table does */
         {"load the seccomp filter", step_seccomp},
         /* a session of its own; the pty as controlling terminal */
@@ -819,6 +863,24 @@ static void reap(struct enter *e)
                 e->proc_reaped = true;
 }
 
+/* The entered process waits (entered_go) until it is in the workload's cgroup: moved by us,
+ * whose ids may write its cgroup.procs (as they made the cgroup). */
+static int join_cgroup(struct enter *e, struct error *err)
+{
+        if (e->cgroup_procs[0]) {
+                char pid[16];
+                int n = snprintf(pid, sizeof pid, "%d", (int)e->proc);
+                _cleanup_close_ int fd = open(e->cgroup_procs, O_WRONLY | O_CLOEXEC);
+                int r = fd < 0 ? -1 : sys_write_all(fd, pid, (size_t)n);
+                trace_line(&e->trace, "  write(\"%s\", \"%s\") = %d", e->cgroup_procs, pid, r);
+                if (r < 0)
+                        return error_set(err, errno, "cannot move the process into '%s'",
+                                         e->cgroup_procs);
+        }
+        struct sync_msg go = {.type = SYNC_GO};
+        return sync_send(&e->chan, &go, -1, err);
+}
+
 static int on_message(struct enter *e, struct error *err)
 {
         struct sync_msg m;
@@ -849,6 +911,8 @@ static int on_message(struct enter *e, struct error *err)
                         if (sigismember(&e->pending, sig) == 1)
                                 forward(e, sig);
                 sigemptyset(&e->pending);
+                if (join_cgroup(e, err) < 0)
+                        return -1;
                 break;
         case SYNC_PTY:
                 if (fd < 0)
