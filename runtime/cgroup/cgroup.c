@@ -118,10 +118,11 @@ static bool kernel_at_least(int major, int minor)
 static void explain(struct cgroup_host *h, int c, bool root)
 {
         bool known, enabled, v1;
-        proc_cgroups(names[c], &known, &enabled, &v1);
+        /* io is blkio in /proc/cgroups (its cgroup v1 name) */
+        proc_cgroups(c == CGROUP_IO ? "blkio" : names[c], &known, &enabled, &v1);
         char *why = h->ctrl_why[c], *fix = h->ctrl_fix[c];
         size_t wl = sizeof h->ctrl_why[c], fl = sizeof h->ctrl_fix[c];
-        if (!known && c != CGROUP_IO) { /* io has no /proc/cgroups line of its own (blkio) */
+        if (!known) {
                 snprintf(why, wl, "this kernel has no %s controller", names[c]);
                 snprintf(fix, fl,
                          "use a kernel built with it (Debian's and Raspberry Pi OS's are)");

@@ -35,6 +35,7 @@
 #include "account.h"
 #include "apparmor.h"
 #include "bootline.h"
+#include "cgroup.h"
 #include "cleanup.h"
 #include "procfile.h"
 #include "seccomp.h"
@@ -566,28 +567,41 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
                          "for cgroup v2 boot with systemd.unified_cgroup_hierarchy=1%s",
                          bootline_where());
 
-        r = row(rows, n, "cgroup_delegation", "cgroup v2 subtree delegated to you", NEED_OPTIONAL);
-        char own[512] = "", dir[1100], procs[1200];
-        f = fopen("/proc/self/cgroup", "re");
-        while (f && fgets(line, sizeof line, f))
-                if (!strncmp(line, "0::", 3))
-                        sscanf(line + 3, "%511s", own);
-        if (f)
-                fclose(f);
-        if (!v2 || !own[0]) {
-                r->status = CHECK_MISSING;
-                snprintf(r->evidence, sizeof r->evidence, "no cgroup v2 hierarchy");
-                return;
+        /* where crib would make a container's cgroup, and each controller [resources] uses:
+         * there, or why not and the fix (runtime/cgroup decides, so this says what crib run
+         * will do) */
+        struct cgroup_host h;
+        cgroup_host_gather(&h);
+        r = row(rows, n, "cgroup_delegation",
+                geteuid() ? "cgroup v2 subtree delegated to you" : "cgroup v2 for containers",
+                NEED_OPTIONAL);
+        if (h.base[0]) {
+                r->status = CHECK_OK;
+                snprintf(r->evidence, sizeof r->evidence, "containers' cgroups go under %.400s",
+                         h.base);
+        } else {
+                r->status = h.v2 ? CHECK_RESTRICTED : CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence, "%s", h.why);
+                snprintf(r->remedy, sizeof r->remedy, "%s", h.fix);
         }
-        snprintf(dir, sizeof dir, "%s%s", v2mount, strcmp(own, "/") ? own : "");
-        snprintf(procs, sizeof procs, "%s/cgroup.procs", dir);
-        bool ok = access(dir, W_OK) == 0 && access(procs, W_OK) == 0;
-        r->status = ok ? CHECK_OK : CHECK_RESTRICTED;
-        snprintf(r->evidence, sizeof r->evidence, "%.300s is %swritable by uid %u", dir,
-                 ok ? "" : "not ", (unsigned)geteuid());
-        if (!ok)
-                snprintf(r->remedy, sizeof r->remedy,
-                         "with systemd: systemd-run --user --scope -p Delegate=yes crib run ...");
+        for (int c = 0; c < CGROUP_NCTRL; c++) {
+                char id[32], feature[64];
+                snprintf(id, sizeof id, "cgroup_%s", cgroup_ctrl_name(c));
+                snprintf(feature, sizeof feature, "cgroup v2 %s controller", cgroup_ctrl_name(c));
+                r = row(rows, n, id, feature, NEED_OPTIONAL);
+                if (h.available & CGROUP_BIT(c)) {
+                        r->status = CHECK_OK;
+                        snprintf(r->evidence, sizeof r->evidence, "available%s%.400s",
+                                 geteuid() ? " (delegated) in " : " in ", h.base);
+                        continue;
+                }
+                const char *why = h.base[0] ? h.ctrl_why[c] : h.why;
+                r->status = strstr(why, "disabled at boot") ? CHECK_DISABLED
+                            : strstr(why, "delegated")      ? CHECK_RESTRICTED
+                                                            : CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence, "%s", why);
+                snprintf(r->remedy, sizeof r->remedy, "%s", h.base[0] ? h.ctrl_fix[c] : h.fix);
+        }
 }
 
 /* user namespaces, for the invoking user and (as root) for an unprivileged one; writing maps */

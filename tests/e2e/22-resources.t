@@ -40,6 +40,10 @@ pids = 100
 cpus = 0.5
 EOF2
 run_crib run "$T/probe.ini"
+chk=$("$CRIB" check 2>/dev/null | awk '/^cgroup v2 (memory|cpu|pids) controller/ { print $5 }' | tr '\n' ' ')
+echo "# crib check: $("$CRIB" check 2>/dev/null | grep '^cgroup v2 ' | tr -s ' ' | tr '\n' ';')"
+assert_eq "$([ "$rc" = 0 ] && echo ok || echo no):$chk" "$([ "$rc" = 0 ] && echo "ok:ok ok ok " || echo "no:$(echo "$chk" | grep -v 'ok ok ok')")" \
+	"crib check's controller rows agree with what crib run can do"
 if [ "$rc" != 0 ]; then
 	why=$(echo "$err" | head -n 1 | sed 's/^crib: [^ ]*: //')
 	echo "# here: $why"
