@@ -1,7 +1,8 @@
 #!/bin/sh
 # Tests run inside a VM guest booted by tests/vm/run: crib on a stock kernel unlike the host's
-# (AppArmor built in and on, or switched off, or user namespaces off). Prints one
-# "VMTEST ok|not ok N - text" line a test and a final "VMTEST summary NONCE PASSED FAILED".
+# (AppArmor built in and on, or switched off, or user namespaces off), with cgroup2 and a subtree
+# delegated to the test user. Prints one "VMTEST ok|not ok N - text" line a test and a final
+# "VMTEST summary NONCE PASSED FAILED".
 exec </dev/null # the console is a terminal: keep crib's terminal = auto from using it
 n=0
 failed=0
@@ -29,39 +30,45 @@ has() { # has HAYSTACK NEEDLE TEXT
 spec() { # spec FILE: the test rootfs, then stdin
 	{ printf '[container]\nrootfs = /rootfs\n'; cat; } >"$1"
 }
-as_user() { /bin/probe as 1000 1000 "$@"; }
-
-# cgroup v2, as a systemd host has it: every controller enabled from the root down, and a
-# subtree delegated to user 1000 (what Delegate=yes does: the directory and its cgroup.procs,
-# cgroup.subtree_control and cgroup.threads are the user's), whose leaf session.scope the user's
-# tests run in; crib, as that user, makes its containers' cgroups beside it (22-resources.t)
-cg=/sys/fs/cgroup
-user_cg=$cg/user.slice/user-1000.slice/user@1000.service
-if mkdir -p $cg && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 cgroup2 $cg; }; then
-	mkdir -p "$user_cg/session.scope"
-	for dir in $cg $cg/user.slice $cg/user.slice/user-1000.slice; do
-		for c in $(cat $cg/cgroup.controllers); do echo "+$c" >"$dir/cgroup.subtree_control"; done
-	done
-	chown 1000:1000 "$user_cg" "$user_cg/cgroup.procs" "$user_cg/cgroup.subtree_control" \
-		"$user_cg/cgroup.threads"
-	chown -R 1000:1000 "$user_cg/session.scope"
-	echo "VMTEST # cgroup v2 at $cg: $(cat $cg/cgroup.controllers); delegated to user 1000: $user_cg"
-else
-	user_cg=
-	echo "VMTEST # no cgroup v2 here"
-fi
-# as_user_in_session CMD...: CMD as user 1000, in the delegated subtree's leaf
-as_user_in_session() { # (a shell of its own moves itself: $$ of a subshell is the parent's)
-	sh -c '[ -n "$1" ] && echo $$ >"$1/session.scope/cgroup.procs"; shift; exec /bin/probe as 1000 1000 "$@"' - "$user_cg" "$@"
+# the leaf of the cgroup subtree /vm/cgroups.sh delegated to uid 1000
+session=/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/session.scope
+[ -d $session ] || session=""
+# as_user CMD...: CMD as uid 1000, started (as root, before the switch) in the user's session
+# cgroup, as a program a user runs under systemd is; crib finds its delegated parent from there
+as_user() {
+	if [ -n "$session" ]; then
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec /bin/probe as 1000 1000 "$@"' as_user "$session" "$@"
+	else
+		/bin/probe as 1000 1000 "$@"
+	fi
 }
 
-# the end-to-end suite of tests/e2e, as root and as user 1000, each TAP line counted here
+# every cgroup directory, v2 or v1; the list from before the tests is the one to come back to
+cgroup_dirs() { find /sys/fs/cgroup -type d 2>/dev/null | sort; }
+cgroup_dirs >/tmp/cgroups.before
+cgroups_left() { cgroup_dirs | grep -vxF -f /tmp/cgroups.before; }
+# remove what cgroups_left lists, deepest first, its processes killed (cgroup.kill, cgroup v2),
+# so that the next test is not blamed for it
+remove_cgroups() {
+	cgroups_left | sort -r | while IFS= read -r d; do
+		[ -e "$d/cgroup.kill" ] && echo 1 >"$d/cgroup.kill"
+		tries=0
+		until rmdir "$d" 2>/dev/null || [ $tries -ge 20 ]; do
+			tries=$((tries + 1))
+			sleep 0.1
+		done
+	done
+}
+
+# e2e FILE...: these tests of tests/e2e, each as root (in the root cgroup) and as user 1000 (in
+# its session cgroup), each TAP line counted here; after each, no cgroup may be left behind
 e2e() {
 	mkdir -p /tmp/e2e-root /tmp/e2e-user /tmp/home-root /tmp/home-user
 	chown 1000:1000 /tmp/e2e-user /tmp/home-user
 	# root's rootfs copies live where other users cannot reach them (see tests/run-all)
 	chmod 0700 /tmp/e2e-root
-	for t in /vm/e2e/*.t; do
+	leaks_root=0 leaks_user=0
+	for t in "$@"; do
 		name=$(basename "$t" .t)
 		for role in root user; do
 			t0=$(cut -d. -f1 /proc/uptime)
@@ -70,7 +77,7 @@ e2e() {
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else
-				as_user_in_session env $env sh "$t" >/tmp/e2e.out 2>&1
+				as_user env $env sh "$t" >/tmp/e2e.out 2>&1
 			fi
 			while IFS= read -r l; do
 				case "$l" in
@@ -88,8 +95,23 @@ e2e() {
 				tail -n 5 /tmp/e2e.out | sed 's/^/VMTEST #   /'
 			}
 			echo "VMTEST # e2e $role $name took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+			left=$(cgroups_left)
+			if [ -n "$left" ]; then
+				if [ $role = root ]; then leaks_root=$((leaks_root + 1)); else leaks_user=$((leaks_user + 1)); fi
+				echo "$left" | sed "s/^/VMTEST # e2e $role $name left a cgroup behind: /"
+				remove_cgroups
+			fi
 		done
 	done
+	ok $leaks_root "e2e as root: no test left a cgroup behind ($leaks_root did)"
+	ok $leaks_user "e2e as user 1000: no test left a cgroup behind, only session.scope is in user@1000.service ($leaks_user did)"
+}
+
+# the last check of every guest, and the summary line tests/vm/run waits for
+finish() {
+	is "$(cgroups_left)" "" "no cgroup is left behind that was not there before the tests"
+	echo "VMTEST summary $nonce $((n - failed)) $failed"
+	exit 0
 }
 
 echo
@@ -97,6 +119,16 @@ echo "VMTEST # guest kernel $(uname -r) $(uname -m), cmdline: $(cat /proc/cmdlin
 [ -r /proc/device-tree/model ] && echo "VMTEST # machine: $(tr -d '\0' </proc/device-tree/model)"
 # crib check's report, for the console log only (tests/vm/run passes on VMTEST lines alone)
 crib check 2>&1 | sed "s/^/crib check [$variant]| /"
+
+# the cgroups /vm/cgroups.sh made
+if [ -n "$session" ]; then
+	echo "VMTEST # cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
+	echo "VMTEST # delegated to uid 1000: ${session%/*} (controllers: $(cat "${session%/*}/cgroup.controllers")), its tests start in session.scope"
+	is "$(cat /sys/fs/cgroup/cgroup.subtree_control)" "$(cat /sys/fs/cgroup/cgroup.controllers)" \
+		"cgroup2: every controller is enabled below the root"
+	is "$(cat /proc/self/cgroup)" "0::/" "tests as root run in the root cgroup"
+	is "$(as_user cat /proc/self/cgroup)" "0::${session#/sys/fs/cgroup}" "tests as user 1000 run in its delegated session.scope"
+fi
 
 # the initramfs run before switch_root: pivot_root fails there, crib falls back
 early=$(cat /vm/early 2>/dev/null)
@@ -141,11 +173,10 @@ EOF2
 	ok $? "crib check: seccomp filters ok"
 	grep -A2 '^\[apparmor\]' /tmp/check.ini | grep -q 'status = "ok"'
 	ok $? "crib check: AppArmor ok (built in and on)"
-	e2e
+	e2e /vm/e2e/*.t
 	if ! command -v apparmor_parser >/dev/null 2>&1; then
 		echo "VMTEST # no apparmor_parser in this guest: the AppArmor profile is tested in the x86_64 guest"
-		echo "VMTEST summary $nonce $((n - failed)) $failed"
-		exit 0
+		finish
 	fi
 	sed -i '/^apparmor = unconfined$/d' /tmp/h.ini
 	crib run /tmp/h.ini >/dev/null 2>/tmp/err
@@ -258,4 +289,4 @@ EOF2
 	ok $? "crib check: user namespace disabled"
 	;;
 esac
-echo "VMTEST summary $nonce $((n - failed)) $failed"
+finish
