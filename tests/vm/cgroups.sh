@@ -1,10 +1,27 @@
 #!/bin/sh
 # Run by the guest's /init in stage2, before the tests: the cgroup hierarchy a system's init would
 # have set up, so that crib meets in the guest what it meets on a host.
-# cgroup2 at /sys/fs/cgroup as systemd mounts it, every controller enabled below the root, and
-# what systemd does for a user who logs in: a subtree delegated to uid 1000 (user@1000.service,
-# Delegate=yes) with a leaf, session.scope, that guest-tests.sh starts each of the user's tests in.
+#   cgroup v2 (every guest but cgroupv1): cgroup2 at /sys/fs/cgroup as systemd mounts it, every
+#   controller enabled below the root, and what systemd does for a user who logs in: a subtree
+#   delegated to uid 1000 (user@1000.service, Delegate=yes) with a leaf, session.scope, that
+#   guest-tests.sh starts each of the user's tests in.
+#   crib.cgroupv1 on the command line: no cgroup2 at all, but a read-only tmpfs holding cgroup v1
+#   hierarchies, as a system booted with systemd.unified_cgroup_hierarchy=0 has. A cgroup2 that
+#   was never mounted leaves no "0::" line in /proc/PID/cgroup, as on such a system.
 cg=/sys/fs/cgroup
+
+if grep -q crib.cgroupv1 /proc/cmdline; then
+	mount -t tmpfs -o mode=755,size=64k,nosuid,nodev,noexec tmpfs $cg
+	for h in memory pids cpu,cpuacct; do
+		mkdir $cg/$h && mount -t cgroup -o nosuid,nodev,noexec,$h cgroup $cg/$h
+	done
+	ln -s cpu,cpuacct $cg/cpu
+	ln -s cpu,cpuacct $cg/cpuacct
+	# systemd's own hierarchy, with no controller: it tracks services by it
+	mkdir $cg/systemd && mount -t cgroup -o nosuid,nodev,noexec,none,name=systemd cgroup $cg/systemd
+	mount -o remount,ro $cg
+	exit 0
+fi
 
 grep -q " $cg cgroup2 " /proc/mounts ||
 	mount -t cgroup2 -o nosuid,nodev,noexec,nsdelegate,memory_recursiveprot cgroup2 $cg ||
