@@ -84,7 +84,9 @@ e2e() {
 			fi
 			while IFS= read -r l; do
 				case "$l" in
-				"ok "*"# SKIP"*) n=$((n + 1)); echo "VMTEST ok $n - e2e $role $name:${l#ok [0-9]*}" ;;
+				"ok "*"# SKIP"*)
+					r=${l#ok } # the whole test number goes, not only its first digit
+					n=$((n + 1)); echo "VMTEST ok $n - e2e $role $name:${r#"${r%%[!0-9]*}"}" ;;
 				"ok "*) n=$((n + 1)); echo "VMTEST ok $n - e2e $role $name:${l#ok [0-9]* -}" ;;
 				"not ok "*"# TODO"*) n=$((n + 1)); echo "VMTEST not ok $n - e2e $role $name:${l#not ok [0-9]* -}" ;;
 				"not ok "*) n=$((n + 1)); failed=$((failed + 1)); echo "VMTEST not ok $n - e2e $role $name:${l#not ok [0-9]* -}" ;;
