@@ -105,6 +105,18 @@ UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
 all: $(BUILD)/crib
 
+# crib-scope asks the user's systemd for a delegated scope (runtime/cgroup/systemd.c): a program
+# of its own, dynamic, as Debian ships libsystemd (sd-bus) only as a shared library; built where
+# libsystemd-dev is installed (rootfs-tools/install-deps), and found by crib beside itself
+HAVE_LIBSYSTEMD := $(shell $(PKG_CONFIG) --exists libsystemd 2>/dev/null && echo yes)
+ifeq ($(HAVE_LIBSYSTEMD),yes)
+all: $(BUILD)/crib-scope
+endif
+$(BUILD)/crib-scope: cmd/scope/crib-scope.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libsystemd) -o $@ $< \
+		$(shell $(PKG_CONFIG) --libs libsystemd)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD) $(INCLUDES) -c -o $@ $<
@@ -236,6 +248,7 @@ bench: all $(BUILD)/rootfs/.done
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
+	if [ -x $(BUILD)/crib-scope ]; then install -D -m 0755 $(BUILD)/crib-scope $(DESTDIR)$(PREFIX)/lib/crib/crib-scope; fi
 	install -D -m 0644 cmd/crib.1 $(DESTDIR)$(PREFIX)/share/man/man1/crib.1
 	install -D -m 0644 cmd/crib.ini.5 $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
 
@@ -276,10 +289,10 @@ deb:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \
-	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
+	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5 $(DESTDIR)$(PREFIX)/lib/crib/crib-scope
 
 format:
-	clang-format -i $(wildcard cmd/*.c cmd/*.h $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \
+	clang-format -i $(wildcard cmd/*.c cmd/*.h cmd/scope/*.c $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \
 		tests/*/*.c tests/*/*.h)
 
 clean:

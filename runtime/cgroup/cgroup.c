@@ -188,7 +188,11 @@ void cgroup_host_gather(struct cgroup_host *h)
                 struct stat st;
                 char ctl[1100];
                 snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", h->base);
-                if (stat(h->base, &st) < 0 || st.st_uid != geteuid() || access(ctl, W_OK) < 0) {
+                if ((stat(h->base, &st) < 0 || st.st_uid != geteuid() || access(ctl, W_OK) < 0) &&
+                    cgroup_systemd_gather(h)) {
+                        h->available = read_controllers(h->base);
+                } else if (stat(h->base, &st) < 0 || st.st_uid != geteuid() ||
+                           access(ctl, W_OK) < 0) {
                         snprintf(h->why, sizeof h->why,
                                  "no cgroup is delegated to you: the parent of crib's cgroup "
                                  "(%.180s) is not yours",

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "trace.h"
@@ -48,6 +49,8 @@ struct cgroup_host {
         char base[1024];    /* where containers' cgroups go ("" when nowhere: why, fix) */
         unsigned available; /* controllers crib may enable there (CGROUP_BIT) */
         bool clone_into;    /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
+        bool systemd;       /* base is user@UID.service: crib asks systemd for a scope in it */
+        char helper[512];   /* crib-scope, which asks (systemd.c) */
         char why[256], fix[512];
         char ctrl_why[CGROUP_NCTRL][192], ctrl_fix[CGROUP_NCTRL][320];
 };
@@ -56,6 +59,15 @@ struct cgroup_host {
  * controllers it has, and for each missing one why (disabled at boot, on cgroup v1, not
  * delegated) and the fix. Only reads. */
 void cgroup_host_gather(struct cgroup_host *h);
+
+/* systemd.c: where crib's own cgroup is not delegated, can the user's systemd give one
+ * (user@UID.service is the user's, its bus is reachable, crib-scope is installed)? Sets
+ * systemd, helper and base (user@UID.service) when it can. */
+bool cgroup_systemd_gather(struct cgroup_host *h);
+/* Ask for the scope (crib-scope), move this process into SCOPE/supervisor; SCOPE in ret_base,
+ * for cgroup_make. */
+int cgroup_systemd_scope(const char *helper, const char *name, struct trace *t, char *ret_base,
+                         size_t len, struct error *err);
 
 /* Make NAME's cgroup under base (for root, base's directory too), enable in each parent the
  * controllers the limits need, write the limits. Its path in ret_path; an O_PATH descriptor of

@@ -577,7 +577,9 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
                 NEED_OPTIONAL);
         if (h.base[0]) {
                 r->status = CHECK_OK;
-                snprintf(r->evidence, sizeof r->evidence, "containers' cgroups go under %.400s",
+                snprintf(r->evidence, sizeof r->evidence,
+                         h.systemd ? "your systemd gives each container a delegated scope in %.400s"
+                                   : "containers' cgroups go under %.400s",
                          h.base);
         } else {
                 r->status = h.v2 ? CHECK_RESTRICTED : CHECK_MISSING;

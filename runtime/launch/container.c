@@ -426,7 +426,12 @@ static int make_cgroup(struct run *r, struct error *err)
                 snprintf(name, sizeof name, "%s", p->cgroup_name);
         else
                 snprintf(name, sizeof name, "run-%d", (int)getpid());
-        r->cgroup = cgroup_make(p->cgroup_base, name, &p->limits, &r->trace, r->cgroup_path,
+        char base[1200];
+        snprintf(base, sizeof base, "%s", p->cgroup_base);
+        if (p->cgroup_systemd &&
+            cgroup_systemd_scope(p->cgroup_helper, name, &r->trace, base, sizeof base, err) < 0)
+                return -1;
+        r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
                                 sizeof r->cgroup_path, err);
         return r->cgroup < 0 ? -1 : 0;
 }

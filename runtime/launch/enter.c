@@ -347,6 +347,14 @@ static int find_cgroup(struct enter *e, struct error *err)
         }
         snprintf(e->cgroup_procs, sizeof e->cgroup_procs, "%s/cgroup.procs", path);
         trace_line(&e->trace, "  its cgroup: %s", path);
+        /* moving a process between two cgroups needs write access to their common ancestor:
+         * a user whose own cgroup systemd did not delegate gets a scope for crib exec too,
+         * beside the container's, in the subtree that is theirs */
+        char scope[1200], name[96];
+        snprintf(name, sizeof name, "exec-%s", p->cgroup_name[0] ? p->cgroup_name : "run");
+        if (p->cgroup_systemd &&
+            cgroup_systemd_scope(p->cgroup_helper, name, &e->trace, scope, sizeof scope, err) < 0)
+                return -1;
         return 0;
 }
 

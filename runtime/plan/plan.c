@@ -855,6 +855,8 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
                         p->limits.cpu_quota = p->limits.cpu_weight = 0;
         }
         snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
+        p->cgroup_systemd = c->systemd;
+        snprintf(p->cgroup_helper, sizeof p->cgroup_helper, "%s", c->helper);
         return 0;
 }
 

@@ -165,7 +165,9 @@ struct plan {
          * clone, the setup process cloned into it; limits.need 0: none */
         struct cgroup_limits limits;
         char cgroup_base[1024];
-        char cgroup_name[80]; /* the container's name, or "" for crib-PID (cmd/ sets it) */
+        char cgroup_name[80];    /* the container's name, or "" for crib-PID (cmd/ sets it) */
+        bool cgroup_systemd;     /* base is user@UID.service: a scope from systemd first */
+        char cgroup_helper[512]; /* crib-scope, which asks for it */
 
         /* things cmd/ should tell the user before the container starts; a line after the
          * first is a remedy */

@@ -1,0 +1,123 @@
+/* systemd.c - a delegated cgroup from the user's systemd, for a user whose own is not.
+ *
+ * Kernel features: none of its own; cgroup v2 as in cgroup.c. systemd's: a transient scope
+ * with Delegate=yes (systemd.resource-control(5)) made by the user's manager on request
+ * (crib-scope, over D-Bus), which moves crib's process into a cgroup that belongs to the
+ * user. crib then moves itself one level down (SCOPE/supervisor: cgroup v2 gives controllers
+ * only to the children of a cgroup without processes of its own) and makes the container's
+ * cgroup beside it (SCOPE/crib-NAME). The scope ends when its last process does (crib's, after
+ * the container's), and systemd removes it (CollectMode=inactive-or-failed).
+ *
+ *   user@UID.service/app.slice/crib-NAME-PID.scope/supervisor     crib (or its monitor)
+ *   user@UID.service/app.slice/crib-NAME-PID.scope/crib-NAME      the container
+ */
+#define _GNU_SOURCE
+#include "cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "sys.h"
+
+/* crib-scope: beside crib, or in ../lib/crib/ (make install) */
+static bool find_helper(char *buf, size_t len)
+{
+        char exe[1024];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+                return false;
+        exe[n] = '\0';
+        if (exe[0] != '/') /* a sealed copy (memfd): not crib's own directory */
+                return false;
+        char *dir = dirname(exe);
+        const char *const tries[] = {"%s/crib-scope", "%s/../lib/crib/crib-scope"};
+        for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+                snprintf(buf, len, tries[i], dir);
+                if (access(buf, X_OK) == 0)
+                        return true;
+        }
+        return false;
+}
+
+/* the user's manager has a bus we can reach */
+static bool user_bus(void)
+{
+        const char *addr = getenv("DBUS_SESSION_BUS_ADDRESS");
+        const char *run = getenv("XDG_RUNTIME_DIR");
+        char path[600];
+        if (addr && addr[0])
+                return true;
+        if (!run || !run[0])
+                return false;
+        snprintf(path, sizeof path, "%s/bus", run);
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+bool cgroup_systemd_gather(struct cgroup_host *h)
+{
+        char dir[1000];
+        struct stat st;
+        uid_t uid = geteuid();
+        snprintf(dir, sizeof dir, "%s/user.slice/user-%u.slice/user@%u.service", h->mount,
+                 (unsigned)uid, (unsigned)uid);
+        if (uid == 0 || stat(dir, &st) < 0 || st.st_uid != uid || !user_bus() ||
+            !find_helper(h->helper, sizeof h->helper))
+                return false;
+        h->systemd = true;
+        snprintf(h->base, sizeof h->base, "%s", dir);
+        return true;
+}
+
+int cgroup_systemd_scope(const char *helper, const char *name, struct trace *t, char *ret_base,
+                         size_t len, struct error *err)
+{
+        char unit[160], desc[160], pid[16], own[1100];
+        snprintf(unit, sizeof unit, "crib-%s-%d.scope", name, (int)getpid());
+        snprintf(desc, sizeof desc, "crib container %s", name);
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        pid_t child = fork();
+        if (child < 0)
+                return error_set(err, errno, "cannot fork");
+        if (child == 0) {
+                /* its errors go to our stderr, which the caller shows (a monitor's: the log) */
+                execl(helper, helper, unit, pid, desc, (char *)NULL);
+                _exit(127);
+        }
+        int st;
+        while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+                ;
+        trace_line(t, "  %s %s %s: exit %d", helper, unit, pid,
+                   WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+                error_set(err, 0, "your systemd did not give crib a delegated cgroup (scope '%s')",
+                          unit);
+                return error_hint(err, "see crib-scope's message above; or run crib in a "
+                                       "delegated scope yourself: systemd-run --user --scope -p "
+                                       "Delegate=yes crib run ...");
+        }
+        /* where systemd put us: the scope; then one level down, so the scope may hand out
+         * its controllers */
+        _cleanup_close_ int self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (self < 0 || cgroup_of(self, own, sizeof own) < 0)
+                return error_set(err, errno, "cannot find crib's cgroup after systemd moved it");
+        snprintf(ret_base, len, "%s", own);
+        char sup[1200];
+        snprintf(sup, sizeof sup, "%s/supervisor", own);
+        if (mkdir(sup, 0755) < 0 && errno != EEXIST)
+                return error_set(err, errno, "cannot make the cgroup '%s'", sup);
+        snprintf(sup, sizeof sup, "%s/supervisor/cgroup.procs", own);
+        _cleanup_close_ int fd = open(sup, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || sys_write_all(fd, pid, strlen(pid)) < 0)
+                return error_set(err, errno, "cannot move crib into '%s'", sup);
+        trace_line(t, "  systemd's scope: %s; crib moved to its supervisor cgroup", own);
+        return 0;
+}
