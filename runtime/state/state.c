@@ -13,6 +13,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +110,21 @@ int state_name_generate(int root, uint32_t seed, char *buf, size_t len, struct e
         return error_set(err, EEXIST, "cannot find a free container name");
 }
 
+/* The maker of `.new-NAME-PID` is gone: PID is no longer a process. A free lock alone is not
+ * enough, since a maker holds no lock between its mkdir and its flock, and a racing create
+ * that removed the directory in that moment made the maker fail for a name nobody had. */
+static bool new_maker_gone(const char *entry)
+{
+        const char *dash = strrchr(entry, '-');
+        char *end;
+        long pid = dash ? strtol(dash + 1, &end, 10) : 0;
+        if (!dash || end == dash + 1 || *end || pid <= 0)
+                return true; /* not a name state_create makes: nobody's */
+        return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
 /* Left by a crib killed between its mkdir and its rename (below): `.new-` directories whose
- * lock nobody holds, empty (nothing is written before the rename). */
+ * lock nobody holds and whose maker is gone, empty (nothing is written before the rename). */
 static void remove_stale_new(int root)
 {
         _cleanup_close_ int fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -122,7 +137,7 @@ static void remove_stale_new(int root)
                 if (strncmp(e->d_name, ".new-", 5))
                         continue;
                 int dir = openat(root, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0)
+                if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0 && new_maker_gone(e->d_name))
                         unlinkat(root, e->d_name, AT_REMOVEDIR);
                 if (dir >= 0)
                         close(dir);

@@ -98,17 +98,66 @@ int main(void)
         state_remove(root, "made", &err);
         /* what a crib killed between its mkdir and its rename leaves: removed once nobody
          * holds it */
-        mkdirat(root, ".new-gone-1", 0700);
-        mkdirat(root, ".new-busy-2", 0700);
-        int busy = openat(root, ".new-busy-2", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        pid_t dead = fork();
+        if (dead == 0)
+                _exit(0);
+        waitpid(dead, NULL, 0);
+        char gone[64], busy_name[64], unlocked[64];
+        snprintf(gone, sizeof gone, ".new-gone-%d", (int)dead);
+        snprintf(busy_name, sizeof busy_name, ".new-busy-%d", (int)dead);
+        /* a maker between its mkdir and its flock: alive, lock still free */
+        snprintf(unlocked, sizeof unlocked, ".new-unlocked-%d", (int)getpid());
+        mkdirat(root, gone, 0700);
+        mkdirat(root, busy_name, 0700);
+        mkdirat(root, unlocked, 0700);
+        int busy = openat(root, busy_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         flock(busy, LOCK_EX);
         close(state_create(root, "after", &err));
-        ok(faccessat(root, ".new-gone-1", F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-                   faccessat(root, ".new-busy-2", F_OK, AT_SYMLINK_NOFOLLOW) == 0,
+        ok(faccessat(root, gone, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+                   faccessat(root, busy_name, F_OK, AT_SYMLINK_NOFOLLOW) == 0,
            "a stale '.new-' directory is removed, one being made is not");
+        ok(faccessat(root, unlocked, F_OK, AT_SYMLINK_NOFOLLOW) == 0,
+           "nor one whose maker lives but has not locked it yet (the race of two creates)");
         close(busy);
-        unlinkat(root, ".new-busy-2", AT_REMOVEDIR);
+        unlinkat(root, busy_name, AT_REMOVEDIR);
+        unlinkat(root, unlocked, AT_REMOVEDIR);
         state_remove(root, "after", &err);
+        /* two creates of one name at once, many times: exactly one wins and the other is told
+         * the name is taken, never something else (each also sweeps the other's `.new-`) */
+        int rounds_bad = 0;
+        for (int round = 0; round < 200 && !rounds_bad; round++) {
+                int go[2];
+                if (pipe(go) < 0)
+                        break;
+                pid_t kid[2];
+                for (int k = 0; k < 2; k++) {
+                        kid[k] = fork();
+                        if (kid[k] == 0) {
+                                char c;
+                                close(go[1]);
+                                if (read(go[0], &c, 1) < 0)
+                                        _exit(3);
+                                struct error e = {0};
+                                int fd = state_create(root, "race", &e);
+                                if (fd >= 0)
+                                        _exit(0);
+                                _exit(e.errnum == EEXIST && strstr(e.msg, "is taken") ? 1 : 2);
+                        }
+                }
+                close(go[0]);
+                close(go[1]); /* both read EOF at once */
+                int ws[2];
+                waitpid(kid[0], &ws[0], 0);
+                waitpid(kid[1], &ws[1], 0);
+                int a0 = WEXITSTATUS(ws[0]), a1 = WEXITSTATUS(ws[1]);
+                if (a0 + a1 != 1 || (a0 != 0 && a1 != 0))
+                        rounds_bad = round + 1;
+                state_remove(root, "race", &err);
+        }
+        ok(!rounds_bad,
+           "200 rounds of two creates of one name: one wins, one is told it is "
+           "taken (first bad round: %d)",
+           rounds_bad);
         DIR *listing = fdopendir(openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
         int leftovers = 0;
         for (struct dirent *de; listing && (de = readdir(listing));)
