@@ -52,6 +52,22 @@ if [ "$rc" != 0 ]; then
 	sed -i 's/^cpus = 0.5/cpus = 0.5\nresources_mode = prefer/' "$T/probe.ini"
 	run_crib run "$T/probe.ini"
 	assert_eq "$rc:$(echo "$err" | grep -c 'skipped')" "0:$(echo "$err" | grep -c '^crib: warning:')" "resources_mode = prefer: it runs, and says what it skipped"
+	# a Raspberry Pi without the memory controller still gets the limits it has: pids here
+	if [ "$(echo "$chk" | awk '{ print $1 ":" $3 }')" = "disabled:ok" ]; then
+		spec "$T/pref.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "(while :; do sleep 10 & done) 2>/dev/null & wait; n=0; for p in /proc/[0-9]*; do n=$((n + 1)); done; echo $n"
+[resources]
+memory = 64M
+pids = 20
+resources_mode = prefer
+EOF2
+		run_crib run "$T/pref.ini"
+		assert_eq "$rc:$([ "${out:-0}" -le 20 ] && [ "${out:-0}" -ge 15 ] && echo "at the limit"):$(echo "$err" | grep -c 'memory limits are skipped')" "0:at the limit:1" \
+			"memory off at boot, prefer: the memory limit is skipped and said so, pids.max = 20 still holds a fork bomb ($out processes)"
+	else
+		skip "the pids-without-memory case needs the memory controller disabled at boot and pids available (the nomemcg guest)"
+	fi
 	skips 20 "this host's cgroup v2 cannot take the limits ($why); the VM guests test them"
 	done_testing
 	exit
