@@ -276,6 +276,28 @@ EOF2
 		has "$(cat /tmp/check.ini)" "command line in /boot/firmware/cmdline.txt" "with /boot/firmware/cmdline.txt (Raspberry Pi OS bookworm): crib check names that file"
 		crib run /tmp/h.ini >/dev/null 2>/tmp/err
 		has "$(cat /tmp/err)" "command line in /boot/firmware/cmdline.txt" "and so does the require error"
+		# Raspberry Pi OS also boots with the memory controller off (cgroup_disable=memory)
+		if grep -q '^memory.*0$' /proc/cgroups; then
+			spec /tmp/m.ini <<'EOF2'
+[process]
+args = /bin/echo hello
+[resources]
+memory = 64M
+EOF2
+			crib check >/tmp/check.out 2>&1
+			grep -A1 'cgroup v2 memory controller' /tmp/check.out | sed 's/^/VMTEST #   /'
+			has "$(grep -A1 'cgroup v2 memory controller' /tmp/check.out)" "cgroup_enable=memory to the kernel command line in /boot/firmware/cmdline.txt" "memory off at boot: crib check names cgroup_enable=memory and the file"
+			crib run /tmp/m.ini >/dev/null 2>/tmp/err
+			rc=$?
+			sed 's/^/VMTEST #   /' /tmp/err
+			is "$rc" 125 "a spec with memory = 64M: 125"
+			has "$(cat /tmp/err)" "cgroup_enable=memory to the kernel command line in /boot/firmware/cmdline.txt" "with the same remedy"
+			printf 'resources_mode = prefer\n' >>/tmp/m.ini
+			is "$(crib run /tmp/m.ini 2>/tmp/err)" hello "resources_mode = prefer: it runs"
+			has "$(cat /tmp/err)" "the memory limits are skipped" "and says what it skipped"
+		else
+			echo "VMTEST # the memory controller is on here: Raspberry Pi OS's cgroup_disable=memory not tested"
+		fi
 		rm -r /boot/firmware
 	fi
 	;;
