@@ -46,13 +46,15 @@ echo "VMTEST # guest kernel $(uname -r) $(uname -m), cmdline: $(cat /proc/cmdlin
 echo "VMTEST # systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), tests started $(cut -d' ' -f1 /proc/uptime) s after boot"
 
 # logind starts user@1000.service for the lingering tester on its own schedule, which this
-# service is not ordered after: wait for its bus (at most 60 s)
+# service is not ordered after: wait (at most 60 s) for its bus, and for the manager to have
+# started its units (the bus socket is there before: the service is still "activating")
 i=0
-while [ ! -S /run/user/1000/bus ] && [ $i -lt 600 ]; do
+until [ -S /run/user/1000/bus ] && [ "$(systemctl is-active user@1000.service)" = active ] ||
+	[ $i -ge 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-echo "VMTEST # the user bus after $((i / 10)) s of waiting ($(cut -d' ' -f1 /proc/uptime) s after boot)"
+echo "VMTEST # tester's manager and bus after $((i / 10)) s of waiting ($(cut -d' ' -f1 /proc/uptime) s after boot)"
 
 # --- the host crib meets: systemd, tester's manager, delegation, and a service's cgroup
 is "$(cat /proc/1/comm)" systemd "systemd is pid 1"
