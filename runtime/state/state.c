@@ -137,7 +137,9 @@ static void remove_stale_new(int root)
                 if (strncmp(e->d_name, ".new-", 5))
                         continue;
                 int dir = openat(root, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0 && new_maker_gone(e->d_name))
+                /* the maker first: a sweeper's lock, however brief, would fail a living
+                 * maker's own flock below */
+                if (dir >= 0 && new_maker_gone(e->d_name) && flock(dir, LOCK_EX | LOCK_NB) == 0)
                         unlinkat(root, e->d_name, AT_REMOVEDIR);
                 if (dir >= 0)
                         close(dir);
@@ -161,7 +163,9 @@ int state_create(int root, const char *name, struct error *err)
         if (mkdirat(root, tmp, 0700) < 0)
                 return error_set(err, errno, "cannot make the state of '%s'", name);
         int fd = openat(root, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        int r = fd < 0 ? -1 : flock(fd, LOCK_EX | LOCK_NB);
+        /* waits only for a sweeper that took this directory for a dead maker's (a reused
+         * pid), and let go at once */
+        int r = fd < 0 ? -1 : flock(fd, LOCK_EX);
         if (r == 0)
                 r = (int)syscall(SYS_renameat2, root, tmp, root, name, RENAME_NOREPLACE);
         if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
