@@ -348,7 +348,7 @@ static void remove_cgroup(int dir, const char *name)
         char leaf[1200];
         if (read_plan(dir, &p, &ignored) < 0)
                 return;
-        if (p.limits.need && p.cgroup_base[0]) {
+        if (p.cgroup && p.cgroup_base[0]) {
                 cgroup_leaf(p.cgroup_base, name, leaf, sizeof leaf);
                 rmdir(leaf);
         }

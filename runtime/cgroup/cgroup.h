@@ -97,6 +97,22 @@ void cgroup_remove(const char *path);
 /* The memory controller killed a process of it for lack of memory (memory.events oom_kill). */
 bool cgroup_oom_killed(const char *path);
 
+/* devices.c: a real-root container's device rule, for its device program: type 'c' or 'b',
+ * major from major_lo to major_hi, minor or -1 for any. */
+struct cgroup_device {
+        char type;
+        uint32_t major_lo, major_hi;
+        int32_t minor;
+};
+#define CGROUP_MAX_DEVICES 48
+
+/* Load the program that lets the cgroup at path, and every cgroup below it, open only the
+ * devices in allow (and make any node, which then does not open), and attach it there. */
+int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, size_t n,
+                         struct trace *t, struct error *err);
+/* "c 1:3", "c 136-143:*", for the trace and crib check */
+void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len);
+
 /* "256M", "1.5G", for messages. */
 void cgroup_format_bytes(int64_t v, char *buf, size_t len);
 

@@ -417,7 +417,9 @@ static int open_rootfs(struct run *r, struct error *err)
 static int make_cgroup(struct run *r, struct error *err)
 {
         const struct plan *p = r->plan;
-        if (!p->limits.need) {
+        if (p->devices_why[0])
+                trace_line(&r->trace, "  %s", p->devices_why);
+        if (!p->cgroup) {
                 trace_line(&r->trace, "  no [resources]: the container stays in crib's cgroup");
                 return 0;
         }
@@ -433,7 +435,13 @@ static int make_cgroup(struct run *r, struct error *err)
                 return -1;
         r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
                                 sizeof r->cgroup_path, err);
-        return r->cgroup < 0 ? -1 : 0;
+        if (r->cgroup < 0)
+                return -1;
+        /* before anything of the container is in it: its first open already goes through it */
+        if (p->device_program &&
+            cgroup_devices_apply(r->cgroup_path, p->devices, p->ndevices, &r->trace, err) < 0)
+                return -1;
+        return 0;
 }
 
 /* clone3(2)'s arguments, as linux/sched.h has them from Linux 5.7 */

@@ -326,7 +326,8 @@ static int find_workload(struct enter *e, struct error *err)
         return 0;
 }
 
-/* The workload's cgroup, when [resources] gave the container one: the entered process joins it
+/* The workload's cgroup, when the container has one ([resources], or the device program of a
+ * real-root container): the entered process joins it
  * before it runs anything of its own (the parent moves it: see on_message). It must lie under
  * the plan's cgroup base (a workload may have moved itself deeper, into a cgroup of its own
  * subtree; never outside it). */
@@ -335,7 +336,7 @@ static int find_cgroup(struct enter *e, struct error *err)
         const struct plan *p = e->plan;
         char path[1200];
         size_t bl = strlen(p->cgroup_base);
-        if (!p->limits.need || !bl)
+        if (!p->cgroup || !bl)
                 return 0;
         if (cgroup_of(e->procdir, path, sizeof path) < 0)
                 return container_gone(e->wpid, err);

@@ -62,7 +62,8 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
                 if (fcntl(s->pass_fds[i], F_GETFD) < 0)
                         h->closed_fd = s->pass_fds[i];
         h->term = getenv("TERM");
-        if (!s || s->resources.need)
+        /* the limits, and a real-root container's device program, need a cgroup */
+        if (!s || s->resources.need || !s->ns_user)
                 cgroup_host_gather(&h->cgroup);
 
         long last = procfile_long("/proc/sys/kernel/cap_last_cap");

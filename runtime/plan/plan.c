@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -800,8 +801,48 @@ static unsigned resources_line(const struct spec *s)
         return 0;
 }
 
-static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
-                          struct error *err)
+/* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
+ * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), and each device file the spec
+ * binds by name. */
+static void plan_devices(struct plan *p, const struct plan_host *h)
+{
+        const struct cgroup_host *c = &h->cgroup;
+        p->ndevices = 0;
+        if (p->userns)
+                return;
+        const char *why = !c->base[0]                  ? c->why
+                          : !c->clone_into             ? "no clone3(2) with CLONE_INTO_CGROUP"
+                          : access(c->mount, W_OK) < 0 ? "the cgroup v2 hierarchy is read-only here"
+                                                       : NULL;
+        if (why) {
+                snprintf(p->devices_why, sizeof p->devices_why,
+                         "no device program: %s (the nodev mounts keep host devices shut)", why);
+                return;
+        }
+        struct cgroup_device *d = p->devices;
+        d[p->ndevices++] = (struct cgroup_device){'c', 5, 5, 2};      /* /dev/pts/ptmx */
+        d[p->ndevices++] = (struct cgroup_device){'c', 136, 143, -1}; /* /dev/pts/N */
+        struct stat st;
+        for (size_t i = 0; i < p->nmounts && p->ndevices < CGROUP_MAX_DEVICES; i++) {
+                const struct mount_op *op = &p->mounts[i];
+                char type = 0;
+                dev_t dev = op->dev;
+                if (op->kind == MOP_DEV_NODE) {
+                        type = 'c';
+                } else if (op->kind == MOP_BIND && !op->src_is_dir && stat(op->src, &st) == 0 &&
+                           (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+                        type = S_ISCHR(st.st_mode) ? 'c' : 'b';
+                        dev = st.st_rdev;
+                }
+                if (type)
+                        d[p->ndevices++] = (struct cgroup_device){type, major(dev), major(dev),
+                                                                  (int32_t)minor(dev)};
+        }
+        p->device_program = true;
+}
+
+static int plan_limits(struct plan *p, const struct spec *s, const struct plan_host *h,
+                       struct error *err)
 {
         const struct cgroup_host *c = &h->cgroup;
         p->limits = s->resources;
@@ -854,9 +895,23 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
                 else
                         p->limits.cpu_quota = p->limits.cpu_weight = 0;
         }
-        snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
-        p->cgroup_systemd = c->systemd;
-        snprintf(p->cgroup_helper, sizeof p->cgroup_helper, "%s", c->helper);
+        return 0;
+}
+
+/* The container's cgroup: for its limits, and for a real-root container's device program. */
+static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
+                          struct error *err)
+{
+        const struct cgroup_host *c = &h->cgroup;
+        if (plan_limits(p, s, h, err) < 0)
+                return -1;
+        plan_devices(p, h);
+        p->cgroup = p->limits.need || p->device_program;
+        if (p->cgroup) {
+                snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
+                p->cgroup_systemd = c->systemd;
+                snprintf(p->cgroup_helper, sizeof p->cgroup_helper, "%s", c->helper);
+        }
         return 0;
 }
 

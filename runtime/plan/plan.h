@@ -168,6 +168,13 @@ struct plan {
         char cgroup_name[80];    /* the container's name, or "" for crib-PID (cmd/ sets it) */
         bool cgroup_systemd;     /* base is user@UID.service: a scope from systemd first */
         char cgroup_helper[512]; /* crib-scope, which asks for it */
+        bool cgroup;             /* the container gets a cgroup: for limits, or for devices */
+        /* user = no: the device program on its cgroup (runtime/cgroup/devices.c), which lets
+         * it open only these; devices_why says why there is none, for the trace */
+        bool device_program;
+        struct cgroup_device devices[CGROUP_MAX_DEVICES];
+        size_t ndevices;
+        char devices_why[320];
 
         /* things cmd/ should tell the user before the container starts; a line after the
          * first is a remedy */

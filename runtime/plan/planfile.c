@@ -168,10 +168,14 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.nwarnings > sizeof p.warnings / sizeof p.warnings[0] ||
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
-            p.seccomp.n > 65536)
+            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES)
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
         p.apparmor[sizeof p.apparmor - 1] = '\0';
+        p.cgroup_base[sizeof p.cgroup_base - 1] = '\0';
+        p.cgroup_name[sizeof p.cgroup_name - 1] = '\0';
+        p.cgroup_helper[sizeof p.cgroup_helper - 1] = '\0';
+        p.devices_why[sizeof p.devices_why - 1] = '\0';
         for (size_t i = 0; i < sizeof p.warnings / sizeof p.warnings[0]; i++)
                 p.warnings[i][sizeof p.warnings[i] - 1] = '\0';
         p.arena = malloc(h.arena_size ? h.arena_size : 1);
