@@ -350,7 +350,7 @@ static void remove_cgroup(int dir, const char *name)
                 return;
         if (p.cgroup && p.cgroup_base[0]) {
                 cgroup_leaf(p.cgroup_base, name, leaf, sizeof leaf);
-                rmdir(leaf);
+                cgroup_remove_empty(leaf);
         }
         plan_free(&p);
 }
@@ -483,9 +483,14 @@ static void usage_of(struct row *row)
         snprintf(path, sizeof path, "/proc/%d", (int)r->pid);
         dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
         cgroup_leaf("", r->name, leaf, sizeof leaf);
-        const char *tail = strrchr(path, '/');
+        /* its init runs in NAME/container; the limits and the counts are NAME's */
+        char *tail = NULL;
         if (dir < 0 || cgroup_of(dir, path, sizeof path) < 0 || !(tail = strrchr(path, '/')) ||
-            strcmp(tail, leaf) || state_proc_start(r->pid) != r->pid_start)
+            strcmp(tail, "/container"))
+                return;
+        *tail = '\0';
+        if (!(tail = strrchr(path, '/')) || strcmp(tail, leaf) ||
+            state_proc_start(r->pid) != r->pid_start)
                 return;
         cgroup_usage_read(path, &row->use);
 }

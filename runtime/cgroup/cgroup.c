@@ -309,6 +309,51 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
         return 0;
 }
 
+/* rmdir a cgroup and every cgroup below it, deepest first; a cgroup with processes (EBUSY) and
+ * its ancestors stay. true when path is gone. */
+static bool rmdir_tree(const char *path, int depth)
+{
+        _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+                char sub[1200];
+                if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                        continue;
+                if ((size_t)snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) < sizeof sub)
+                        rmdir_tree(sub, depth + 1);
+        }
+        return rmdir(path) == 0 || errno == ENOENT;
+}
+
+/* SIGKILL each process of path and of the cgroups below it (before cgroup.kill) */
+static void kill_tree(const char *path, int depth)
+{
+        char file[1200], buf[4096];
+        snprintf(file, sizeof file, "%s/cgroup.procs", path);
+        _cleanup_close_ int pfd = open(file, O_RDONLY | O_CLOEXEC);
+        ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
+        if (n > 0) {
+                buf[n] = '\0';
+                char *save = NULL;
+                for (char *s = strtok_r(buf, "\n", &save); s; s = strtok_r(NULL, "\n", &save))
+                        kill((pid_t)atoi(s), SIGKILL);
+        }
+        _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+                if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                        continue;
+                if ((size_t)snprintf(file, sizeof file, "%s/%s", path, e->d_name) < sizeof file)
+                        kill_tree(file, depth + 1);
+        }
+}
+
+void cgroup_remove_empty(const char *path)
+{
+        if (path[0])
+                rmdir_tree(path, 0);
+}
+
 /* The cgroups of unnamed containers whose crib was killed (SIGKILL leaves no time to remove
  * them): run-PID with PID gone; empty, or rmdir fails and leaves it. */
 static void remove_stale(const char *base, const char *prefix)
@@ -324,7 +369,7 @@ static void remove_stale(const char *base, const char *prefix)
                 if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
                         continue;
                 snprintf(path, sizeof path, "%s/%s", base, e->d_name);
-                rmdir(path);
+                rmdir_tree(path, 0);
         }
 }
 
@@ -353,7 +398,7 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
                 /* a crashed run's, empty (its processes died with it: their parent-death
                  * signal) and removed; one with processes is another container's, never ours
                  * to end (the same name under another state root) */
-                if (rmdir(ret_path) < 0 && errno == EBUSY) {
+                if (!rmdir_tree(ret_path, 0) && errno == EBUSY) {
                         error_set(err, EEXIST, "the cgroup '%s' exists, with processes in it",
                                   ret_path);
                         return error_hint(err, "another container of that name runs (under "
@@ -364,44 +409,46 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
         trace_line(t, "  mkdir(\"%s\") = %d", ret_path, r);
         if (r < 0)
                 return error_set(err, errno, "cannot make the cgroup '%s'", ret_path);
-        if (write_limits(ret_path, l, t, err) < 0) {
-                cgroup_remove(ret_path);
-                return -1;
+        /* the limits hold on NAME, whose files the container cannot reach; it runs in
+         * NAME/container, the root of its cgroup namespace, with a copy of them to read. A
+         * rootless container's cgroups are its user's, so a workload that mounts cgroup2 (with
+         * SYS_ADMIN in its user namespace) may write the copy, but not NAME's. */
+        char inner[1200];
+        snprintf(inner, sizeof inner, "%s/container", ret_path);
+        if (write_limits(ret_path, l, t, err) < 0 || enable(ret_path, l->need, t, err) < 0)
+                goto fail;
+        r = mkdir(inner, 0755);
+        trace_line(t, "  mkdir(\"%s\") = %d", inner, r);
+        if (r < 0) {
+                error_set(err, errno, "cannot make the cgroup '%s'", inner);
+                goto fail;
         }
-        int fd = open(ret_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (write_limits(inner, l, t, err) < 0)
+                goto fail;
+        int fd = open(inner, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
-                int e = errno;
-                cgroup_remove(ret_path);
-                return error_set(err, e, "cannot open the cgroup '%s'", ret_path);
+                error_set(err, errno, "cannot open the cgroup '%s'", inner);
+                goto fail;
         }
         return fd;
+fail:
+        cgroup_remove(ret_path);
+        return -1;
 }
 
 void cgroup_remove(const char *path)
 {
-        char file[1100], buf[4096];
+        char file[1100];
         if (!path[0])
                 return;
         snprintf(file, sizeof file, "%s/cgroup.kill", path);
         _cleanup_close_ int kfd = open(file, O_WRONLY | O_CLOEXEC);
-        if (kfd < 0 || write(kfd, "1", 1) != 1) {
-                /* before Linux 5.14: each process of it */
-                snprintf(file, sizeof file, "%s/cgroup.procs", path);
-                _cleanup_close_ int pfd = open(file, O_RDONLY | O_CLOEXEC);
-                ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
-                if (n > 0) {
-                        buf[n] = '\0';
-                        char *save = NULL;
-                        for (char *s = strtok_r(buf, "\n", &save); s;
-                             s = strtok_r(NULL, "\n", &save))
-                                kill((pid_t)atoi(s), SIGKILL);
-                }
-        }
+        bool killed = kfd >= 0 && write(kfd, "1", 1) == 1;
         /* rmdir fails with EBUSY until the last process is gone: up to a second */
         for (int i = 0; i < 100; i++) {
-                if (rmdir(path) == 0 || errno == ENOENT)
-                        return;
-                if (errno != EBUSY)
+                if (!killed) /* before Linux 5.14: each process, and again for late forks */
+                        kill_tree(path, 0);
+                if (rmdir_tree(path, 0) || errno != EBUSY)
                         return;
                 nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
         }

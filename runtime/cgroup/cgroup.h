@@ -4,12 +4,18 @@
  *   CGROUP2/crib/NAME               root     crib/ once, NAME for each container
  *   PARENT/crib-NAME                a user   PARENT: the parent of crib's own cgroup, when it is
  *                                            the user's (a delegated subtree: systemd's
- *                                            Delegate=yes, or an administrator's chown)
+ *                                            Delegate=yes, or an administrator's chown), or a
+ *                                            scope the user's systemd made for it (systemd.c)
+ *   .../NAME/container              both     where the container runs
  *
- * The container's setup process is cloned straight into its cgroup (clone3's CLONE_INTO_CGROUP),
- * so every process of the container is in it from its first instruction and its cgroup
- * namespace is rooted there: inside, /proc/self/cgroup says 0::/. Limits are written before that
- * clone, so nothing of the workload ever runs unlimited.
+ * The limits are written to NAME, and a copy to NAME/container for programs that read them
+ * from inside. The container's setup process is cloned straight into NAME/container (clone3's
+ * CLONE_INTO_CGROUP), so every process of the container is in it from its first instruction
+ * and its cgroup namespace is rooted there: inside, /proc/self/cgroup says 0::/. Limits are
+ * written before that clone, so nothing of the workload ever runs unlimited. Why two levels: a
+ * rootless container's cgroups are made by its user, who is its root, so a workload allowed to
+ * mount cgroup2 may write the files of its namespace's root; NAME, where the limits hold, is
+ * outside its namespace.
  */
 #ifndef CRIB_CGROUP_H
 #define CRIB_CGROUP_H
@@ -93,6 +99,10 @@ void cgroup_usage_read(const char *path, struct cgroup_usage *u);
 /* Kill what is left in it (cgroup.kill, Linux 5.14; else each pid of cgroup.procs) and remove
  * it; a second call, or one for a cgroup that is gone, does nothing. */
 void cgroup_remove(const char *path);
+
+/* Remove a stopped container's cgroup, and the cgroups below it, where they are empty; no
+ * process is killed. */
+void cgroup_remove_empty(const char *path);
 
 /* The memory controller killed a process of it for lack of memory (memory.events oom_kill). */
 bool cgroup_oom_killed(const char *path);
