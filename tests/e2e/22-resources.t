@@ -68,7 +68,7 @@ EOF2
 	else
 		skip "the pids-without-memory case needs the memory controller disabled at boot and pids available (the nomemcg guest)"
 	fi
-	skips 20 "this host's cgroup v2 cannot take the limits ($why); the VM guests test them"
+	skips 22 "this host's cgroup v2 cannot take the limits ($why); the VM guests test them"
 	done_testing
 	exit
 fi
@@ -95,7 +95,8 @@ assert_eq "$(cat "$T/lim.out")" "0::/" "inside, the container's cgroup is its ro
 assert_eq "$(cat "$cg/memory.max" "$cg/memory.high" "$cg/pids.max" "$cg/cpu.max" "$cg/cpu.weight" 2>&1 | tr '\n' ' ')" \
 	"67108864 50331648 50 50000 100000 50 " "outside, its cgroup ($cg) holds the limits"
 w=$(children_of "$c" | head -n 1)
-assert_eq "$(sed -n 's/^0:://p' "/proc/$w/cgroup" 2>/dev/null)" "${cg#"$mnt"}" "its first process is in it (seen from the host)"
+assert_eq "$(sed -n 's/^0:://p' "/proc/$w/cgroup" 2>/dev/null)" "${cg#"$mnt"}/container" "its first process is in its container cgroup below it (seen from the host)"
+assert_eq "$(cat "$cg/container/memory.max" "$cg/container/pids.max" 2>&1 | tr '\n' ' ')" "67108864 50 " "which has a copy of the limits, to be read from inside"
 kill -TERM "$c"
 wait "$c"
 assert_eq "$([ -d "$cg" ] && echo left || echo gone)" gone "the cgroup is removed when the container ends"
@@ -123,6 +124,24 @@ EOF2
 run_crib run "$T/pids.ini"
 assert_eq "$rc:$([ "${out:-0}" -le 20 ] && [ "${out:-0}" -ge 15 ] && echo "at the limit")" "0:at the limit" "a fork bomb under pids.max = 20 reaches it and stops there ($out processes)"
 
+# --- a workload that may mount cgroup2 (SYS_ADMIN in its user namespace) finds the root of its
+# cgroup namespace, which a rootless container's root owns: it raises what it can there, then
+# forks 30 sleeps. The limits crib set hold on the cgroup above, which it cannot see.
+spec "$T/raise.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg || exit 9; for f in pids.max memory.max; do echo max >/tmp/cg/$f 2>/dev/null && echo raised $f; done; (i=0; while [ $i -lt 30 ]; do sleep 10 & i=$((i + 1)); done) 2>/dev/null & wait; n=0; for p in /proc/[0-9]*; do n=$((n + 1)); done; echo $n"
+[resources]
+pids = 10
+memory = 64M
+[security]
+capabilities = default +SYS_ADMIN
+EOF2
+run_crib run "$T/raise.ini"
+n=$(echo "$out" | tail -n 1)
+echo "# $(echo "$out" | head -n 2 | tr '\n' ' ')"
+assert_eq "$rc:$([ "${n:-99}" -le 10 ] && echo held)" "0:held" \
+	"a workload that mounts cgroup2 and writes max to what it sees cannot lift pids.max = 10 ($n processes of 31)"
+
 # --- cpu.max throttles: a busy loop at cpus = 0.1
 spec "$T/cpu.ini" <<'EOF2'
 [process]
@@ -140,7 +159,7 @@ wait "$c" 2>/dev/null
 assert_eq "$([ "${thr:-0}" -gt 0 ] && echo throttled)" throttled "a busy loop at cpus = 0.1 is throttled (cpu.stat nr_throttled = ${thr:-none})"
 # crib killed with SIGKILL had no time to remove it: the next container's crib does
 i=0
-while [ -n "$(cat "$cg/cgroup.procs" 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while grep -q '^populated 1' "$cg/cgroup.events" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 run_crib run "$T/probe.ini"
 assert_eq "$rc:$([ -d "$cg" ] && echo left || echo gone)" "0:gone" "crib killed with SIGKILL: its container dies with it, and the next run removes its cgroup"
 
@@ -178,7 +197,7 @@ assert_eq "$([ -d "$(leaf hog)" ] && echo left || echo gone)" gone "its cgroup i
 C run -d --name orphan "$T/svc.ini" >/dev/null 2>&1
 kill -KILL "$(sed -n 's/^pid=//p' "$S/orphan/monitor")"
 i=0
-while [ -n "$(cat "$(leaf orphan)/cgroup.procs" 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while grep -q '^populated 1' "$(leaf orphan)/cgroup.events" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 assert_eq "$([ -d "$(leaf orphan)" ] && echo left)" left "its monitor killed, the container dies and its empty cgroup stays"
 C rm orphan >/dev/null 2>&1
 assert_eq "$([ -d "$(leaf orphan)" ] && echo left || echo gone)" gone "until crib rm removes it"
