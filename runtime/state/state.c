@@ -50,8 +50,17 @@ int state_root_path(const char *override, uid_t euid, const char *runtime_dir, c
 
 int state_open_root(const char *path, uid_t uid, struct error *err)
 {
-        if (mkdir(path, 0700) < 0 && errno != EEXIST)
-                return error_set(err, errno, "cannot make the state directory '%s'", path);
+        if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+                int e = errno;
+                error_set(err, e, "cannot make the state directory '%s'", path);
+                if (e == ENOENT)
+                        return error_hint(err, "its parent does not exist: is $XDG_RUNTIME_DIR "
+                                               "a directory? (--root DIR chooses another place)");
+                if (e == EACCES)
+                        return error_hint(err, "its parent is not writable by you: --root DIR "
+                                               "chooses another place");
+                return -1;
+        }
         int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
                 return error_set(err, errno, "cannot open the state directory '%s'", path);
