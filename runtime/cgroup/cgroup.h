@@ -120,6 +120,8 @@ struct cgroup_device {
  * devices in allow (and make any node, which then does not open), and attach it there. */
 int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, size_t n,
                          struct trace *t, struct error *err);
+/* Can this kernel load the program (CONFIG_CGROUP_BPF, and the caller's privilege)? */
+int cgroup_devices_probe(struct error *err);
 /* "c 1:3", "c 136-143:*", for the trace and crib check */
 void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len);
 

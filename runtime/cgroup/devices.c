@@ -114,22 +114,13 @@ void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len)
         snprintf(buf, len, "%c %s:%s", d->type, major, minor);
 }
 
-int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, size_t n,
-                         struct trace *t, struct error *err)
+static int load(const struct prog *p, struct error *err)
 {
-        if (n > CGROUP_MAX_DEVICES)
-                return error_set(err, E2BIG, "too many devices for the device program");
-        struct prog p;
-        build(&p, allow, n);
-        /* the attach target must be a real descriptor of the directory, not O_PATH */
-        _cleanup_close_ int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir < 0)
-                return error_set(err, errno, "cannot open the container's cgroup %s", path);
         union bpf_attr load;
         memset(&load, 0, sizeof load);
         load.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-        load.insns = (uintptr_t)p.insn;
-        load.insn_cnt = (uint32_t)p.n;
+        load.insns = (uintptr_t)p->insn;
+        load.insn_cnt = (uint32_t)p->n;
         load.license = (uintptr_t) "GPL";
         snprintf(load.prog_name, sizeof load.prog_name, "crib_devices");
         int prog = (int)sys_bpf(BPF_PROG_LOAD, &load);
@@ -147,6 +138,34 @@ int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, si
                                                  "runs as root for user = no)"
                                                : "see bpf(2)");
         }
+        return prog;
+}
+
+int cgroup_devices_probe(struct error *err)
+{
+        struct prog p;
+        build(&p, NULL, 0);
+        int prog = load(&p, err);
+        if (prog < 0)
+                return -1;
+        close(prog);
+        return 0;
+}
+
+int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, size_t n,
+                         struct trace *t, struct error *err)
+{
+        if (n > CGROUP_MAX_DEVICES)
+                return error_set(err, E2BIG, "too many devices for the device program");
+        struct prog p;
+        build(&p, allow, n);
+        /* the attach target must be a real descriptor of the directory, not O_PATH */
+        _cleanup_close_ int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0)
+                return error_set(err, errno, "cannot open the container's cgroup %s", path);
+        int prog = load(&p, err);
+        if (prog < 0)
+                return -1;
         union bpf_attr attach;
         memset(&attach, 0, sizeof attach);
         attach.target_fd = (uint32_t)dir;

@@ -604,6 +604,25 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
                 snprintf(r->evidence, sizeof r->evidence, "%s", why);
                 snprintf(r->remedy, sizeof r->remedy, "%s", h.base[0] ? h.ctrl_fix[c] : h.fix);
         }
+        if (geteuid() != 0)
+                return; /* user = no, which gets the device program, is root's only */
+        r = row(rows, n, "cgroup_devices", "device program for user = no", NEED_OPTIONAL);
+        struct error err;
+        error_clear(&err);
+        if (!h.base[0]) {
+                r->status = h.v2 ? CHECK_RESTRICTED : CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence,
+                         "%s: real-root containers rely on nodev mounts alone", h.why);
+                snprintf(r->remedy, sizeof r->remedy, "%s", h.fix);
+        } else if (cgroup_devices_probe(&err) < 0) {
+                r->status = CHECK_MISSING;
+                snprintf(r->evidence, sizeof r->evidence, "%.400s", err.msg);
+                snprintf(r->remedy, sizeof r->remedy, "%.400s", err.hint);
+        } else {
+                r->status = CHECK_OK;
+                snprintf(r->evidence, sizeof r->evidence,
+                         "BPF_PROG_TYPE_CGROUP_DEVICE loads: each user = no container gets one");
+        }
 }
 
 /* user namespaces, for the invoking user and (as root) for an unprivileged one; writing maps */
