@@ -180,7 +180,7 @@ void cgroup_host_gather(struct cgroup_host *h)
                         *slash = '\0';
                 const char *rel = own;
                 size_t rl = strcmp(root, "/") ? strlen(root) : 0;
-                if (rl && !strncmp(own, root, rl))
+                if (rl && !strncmp(own, root, rl) && (own[rl] == '/' || !own[rl]))
                         rel = own + rl;
                 if ((size_t)snprintf(h->base, sizeof h->base, "%.500s%.500s", h->mount, rel) >=
                     sizeof h->base)
@@ -309,28 +309,51 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
         return 0;
 }
 
-/* rmdir a cgroup and every cgroup below it, deepest first; a cgroup with processes (EBUSY) and
- * its ancestors stay. true when path is gone. */
-static bool rmdir_tree(const char *path, int depth)
+/* The cgroups below a container's are its workload's to make (with SYS_ADMIN in its namespaces),
+ * so they are walked by descriptor (names of any length) and no deeper than cgroup_make lets
+ * them go (cgroup.max.depth). */
+#define TREE_DEPTH (CGROUP_NEST_DEPTH + 2)
+
+/* rmdir every cgroup below dirfd, deepest first; true when none is left */
+static bool rmdir_below(int dirfd, int depth)
 {
-        _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
+        int fd = depth < TREE_DEPTH ? dup(dirfd) : -1;
+        _cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
+        if (!d) {
+                if (fd >= 0)
+                        close(fd);
+                return false;
+        }
+        bool all = true;
         struct dirent *e;
-        while (d && (e = readdir(d))) {
-                char sub[1200];
+        while ((e = readdir(d))) {
                 if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                         continue;
-                if ((size_t)snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) < sizeof sub)
-                        rmdir_tree(sub, depth + 1);
+                _cleanup_close_ int sub =
+                        openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub < 0 || !rmdir_below(sub, depth + 1) ||
+                    (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT))
+                        all = false;
         }
+        return all;
+}
+
+/* rmdir a cgroup and every cgroup below it; a cgroup with processes (EBUSY) and its ancestors
+ * stay. true when path is gone. */
+static bool rmdir_tree(const char *path)
+{
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOENT;
+        rmdir_below(fd, 0);
         return rmdir(path) == 0 || errno == ENOENT;
 }
 
-/* SIGKILL each process of path and of the cgroups below it (before cgroup.kill) */
-static void kill_tree(const char *path, int depth)
+/* SIGKILL each process of dirfd's cgroup and of the cgroups below it (before cgroup.kill) */
+static void kill_below(int dirfd, int depth)
 {
-        char file[1200], buf[4096];
-        snprintf(file, sizeof file, "%s/cgroup.procs", path);
-        _cleanup_close_ int pfd = open(file, O_RDONLY | O_CLOEXEC);
+        char buf[4096];
+        _cleanup_close_ int pfd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
         ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
         if (n > 0) {
                 buf[n] = '\0';
@@ -338,20 +361,47 @@ static void kill_tree(const char *path, int depth)
                 for (char *s = strtok_r(buf, "\n", &save); s; s = strtok_r(NULL, "\n", &save))
                         kill((pid_t)atoi(s), SIGKILL);
         }
-        _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
+        int fd = depth < TREE_DEPTH ? dup(dirfd) : -1;
+        _cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
+        if (!d) {
+                if (fd >= 0)
+                        close(fd);
+                return;
+        }
         struct dirent *e;
-        while (d && (e = readdir(d))) {
+        while ((e = readdir(d))) {
                 if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                         continue;
-                if ((size_t)snprintf(file, sizeof file, "%s/%s", path, e->d_name) < sizeof file)
-                        kill_tree(file, depth + 1);
+                _cleanup_close_ int sub =
+                        openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub >= 0)
+                        kill_below(sub, depth + 1);
         }
+}
+
+static void kill_tree(const char *path)
+{
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0)
+                kill_below(fd, 0);
+}
+
+/* cgroup.events says a process is in it or below it */
+static bool populated(const char *path)
+{
+        char file[1200], line[64];
+        snprintf(file, sizeof file, "%s/cgroup.events", path);
+        _cleanup_fclose_ FILE *f = fopen(file, "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "populated ", 10))
+                        return line[10] == '1';
+        return false;
 }
 
 void cgroup_remove_empty(const char *path)
 {
         if (path[0])
-                rmdir_tree(path, 0);
+                rmdir_tree(path);
 }
 
 /* The cgroups of unnamed containers whose crib was killed (SIGKILL leaves no time to remove
@@ -369,7 +419,7 @@ static void remove_stale(const char *base, const char *prefix)
                 if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
                         continue;
                 snprintf(path, sizeof path, "%s/%s", base, e->d_name);
-                rmdir_tree(path, 0);
+                rmdir_tree(path);
         }
 }
 
@@ -398,11 +448,16 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
                 /* a crashed run's, empty (its processes died with it: their parent-death
                  * signal) and removed; one with processes is another container's, never ours
                  * to end (the same name under another state root) */
-                if (!rmdir_tree(ret_path, 0) && errno == EBUSY) {
-                        error_set(err, EEXIST, "the cgroup '%s' exists, with processes in it",
-                                  ret_path);
-                        return error_hint(err, "another container of that name runs (under "
-                                               "another --root?); choose another name");
+                if (!rmdir_tree(ret_path)) {
+                        if (populated(ret_path)) {
+                                error_set(err, EEXIST,
+                                          "the cgroup '%s' exists, with processes in it", ret_path);
+                                return error_hint(err, "another container of that name runs "
+                                                       "(under another --root?); choose another "
+                                                       "name");
+                        }
+                        return error_set(err, errno, "the cgroup '%s' exists and cannot be removed",
+                                         ret_path);
                 }
                 r = mkdir(ret_path, 0755);
         }
@@ -415,7 +470,11 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
          * SYS_ADMIN in its user namespace) may write the copy, but not NAME's. */
         char inner[1200];
         snprintf(inner, sizeof inner, "%s/container", ret_path);
-        if (write_limits(ret_path, l, t, err) < 0 || enable(ret_path, l->need, t, err) < 0)
+        char depth[16];
+        snprintf(depth, sizeof depth, "%d", CGROUP_NEST_DEPTH);
+        if (write_limits(ret_path, l, t, err) < 0 || enable(ret_path, l->need, t, err) < 0 ||
+            write_file(ret_path, "cgroup.max.depth", depth, t, err) < 0 ||
+            write_file(ret_path, "cgroup.max.descendants", "256", t, err) < 0)
                 goto fail;
         r = mkdir(inner, 0755);
         trace_line(t, "  mkdir(\"%s\") = %d", inner, r);
@@ -447,8 +506,8 @@ void cgroup_remove(const char *path)
         /* rmdir fails with EBUSY until the last process is gone: up to a second */
         for (int i = 0; i < 100; i++) {
                 if (!killed) /* before Linux 5.14: each process, and again for late forks */
-                        kill_tree(path, 0);
-                if (rmdir_tree(path, 0) || errno != EBUSY)
+                        kill_tree(path);
+                if (rmdir_tree(path) || errno != EBUSY)
                         return;
                 nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
         }
@@ -473,30 +532,44 @@ void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)
 
 int cgroup_of(int procdir, char *buf, size_t len)
 {
-        char mnt[512], root[512], line[1024];
+        char mnt[512], root[512], text[8192];
         if (!find_mount(mnt, sizeof mnt, root, sizeof root))
                 return -1;
-        int fd = openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC);
-        _cleanup_fclose_ FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
-        if (!f) {
-                if (fd >= 0)
-                        close(fd);
+        /* the whole file, and exactly one "0::" line: cgroup v1 names are the workload's to
+         * choose where it may mount a v1 hierarchy, and one with "\n0::/..." in it would add a
+         * line of its own */
+        _cleanup_close_ int fd = openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC);
+        size_t used = 0;
+        ssize_t n;
+        while (fd >= 0 && used < sizeof text - 1 &&
+               (n = read(fd, text + used, sizeof text - 1 - used)) > 0)
+                used += (size_t)n;
+        if (fd < 0 || used == 0 || used >= sizeof text - 1)
                 return -1;
-        }
-        while (fgets(line, sizeof line, f)) {
-                if (strncmp(line, "0::/", 4))
-                        continue;
-                line[strcspn(line, "\n")] = '\0';
-                const char *rel = line + 3;
-                size_t rl = strcmp(root, "/") ? strlen(root) : 0;
-                if (rl && !strncmp(rel, root, rl))
-                        rel += rl;
-                if (strstr(rel, "/..") ||
-                    (size_t)snprintf(buf, len, "%s%s", mnt, strcmp(rel, "/") ? rel : "") >= len)
-                        return -1;
-                return 0;
-        }
-        return -1;
+        text[used] = '\0';
+        const char *line = NULL;
+        for (const char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+                if (!strncmp(at, "0::", 3)) {
+                        if (line)
+                                return -1;
+                        line = at;
+                }
+        if (!line || strncmp(line, "0::/", 4))
+                return -1;
+        char rel_buf[4096];
+        size_t ll = strcspn(line + 3, "\n");
+        if (ll >= sizeof rel_buf)
+                return -1;
+        memcpy(rel_buf, line + 3, ll);
+        rel_buf[ll] = '\0';
+        const char *rel = rel_buf;
+        size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+        if (rl && !strncmp(rel, root, rl) && (rel[rl] == '/' || !rel[rl]))
+                rel += rl;
+        if (strstr(rel, "/..") ||
+            (size_t)snprintf(buf, len, "%s%s", mnt, strcmp(rel, "/") && rel[0] ? rel : "") >= len)
+                return -1;
+        return 0;
 }
 
 static int64_t read_number(const char *dir, const char *file, const char *key)
@@ -518,4 +591,22 @@ void cgroup_usage_read(const char *path, struct cgroup_usage *u)
         u->memory = read_number(path, "memory.current", NULL);
         u->cpu_usec = read_number(path, "cpu.stat", "usage_usec");
         u->pids = read_number(path, "pids.current", NULL);
+}
+
+/* clone3(2)'s arguments, as linux/sched.h has them from Linux 5.7 */
+struct clone3_args {
+        uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
+                set_tid_size, cgroup;
+};
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#define CRIB_CLONE_INTO_CGROUP 0x200000000ULL
+
+pid_t cgroup_clone_into(int cgroup_fd, uint64_t flags)
+{
+        struct clone3_args a = {.flags = flags | CRIB_CLONE_INTO_CGROUP,
+                                .exit_signal = SIGCHLD,
+                                .cgroup = (uint64_t)cgroup_fd};
+        return (pid_t)syscall(SYS_clone3, &a, sizeof a);
 }

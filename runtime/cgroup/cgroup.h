@@ -72,14 +72,23 @@ void cgroup_host_gather(struct cgroup_host *h);
 bool cgroup_systemd_gather(struct cgroup_host *h);
 /* Ask for the scope (crib-scope), move this process into SCOPE/supervisor; SCOPE in ret_base,
  * for cgroup_make. */
-int cgroup_systemd_scope(const char *helper, const char *name, struct trace *t, char *ret_base,
-                         size_t len, struct error *err);
+int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
+                         struct error *err);
 
 /* Make NAME's cgroup under base (for root, base's directory too), enable in each parent the
  * controllers the limits need, write the limits. Its path in ret_path; an O_PATH descriptor of
  * it for clone3, or -1. */
 int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
                 char *ret_path, size_t len, struct error *err);
+
+/* How deep the cgroups below a container's may go (cgroup.max.depth of NAME: container, and
+ * what a workload allowed to make cgroups makes in it) */
+#define CGROUP_NEST_DEPTH 8
+
+/* fork(2), or with flags (CLONE_NEW*) clone(2), into the cgroup of cgroup_fd (an O_PATH
+ * descriptor is enough): clone3(2) with CLONE_INTO_CGROUP, Linux 5.7. The child returns 0, as
+ * from fork; it shares nothing with its parent but what fork shares. */
+pid_t cgroup_clone_into(int cgroup_fd, uint64_t flags);
 
 /* NAME's cgroup under base, as cgroup_make makes it: BASE/NAME for root, BASE/crib-NAME for a
  * user. */
