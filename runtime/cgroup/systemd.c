@@ -77,10 +77,13 @@ bool cgroup_systemd_gather(struct cgroup_host *h)
         return true;
 }
 
-int cgroup_systemd_scope(const char *helper, const char *name, struct trace *t, char *ret_base,
-                         size_t len, struct error *err)
+int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
+                         struct error *err)
 {
-        char unit[160], desc[160], pid[16], own[1100];
+        char unit[160], desc[160], pid[16], own[1100], helper[512];
+        /* found again here, never taken from a plan file: it runs outside every namespace */
+        if (!find_helper(helper, sizeof helper))
+                return error_set(err, ENOENT, "crib-scope is not installed beside crib");
         snprintf(unit, sizeof unit, "crib-%s-%d.scope", name, (int)getpid());
         snprintf(desc, sizeof desc, "crib container %s", name);
         snprintf(pid, sizeof pid, "%d", (int)getpid());
@@ -109,6 +112,18 @@ int cgroup_systemd_scope(const char *helper, const char *name, struct trace *t, 
         _cleanup_close_ int self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (self < 0 || cgroup_of(self, own, sizeof own) < 0)
                 return error_set(err, errno, "cannot find crib's cgroup after systemd moved it");
+        /* the scope asked for, in the user's manager's subtree, the user's own */
+        char mine[1000];
+        struct stat sst;
+        snprintf(mine, sizeof mine, "/user.slice/user-%u.slice/user@%u.service/",
+                 (unsigned)geteuid(), (unsigned)geteuid());
+        size_t ol = strlen(own), ul = strlen(unit);
+        if (ol <= ul || own[ol - ul - 1] != '/' || strcmp(own + ol - ul, unit) ||
+            !strstr(own, mine) || strstr(own, "/..") || stat(own, &sst) < 0 ||
+            sst.st_uid != geteuid())
+                return error_set(err, EPERM,
+                                 "systemd put crib in '%s', not in a scope '%s' of yours", own,
+                                 unit);
         snprintf(ret_base, len, "%s", own);
         char sup[1200];
         snprintf(sup, sizeof sup, "%s/supervisor", own);

@@ -430,8 +430,7 @@ static int make_cgroup(struct run *r, struct error *err)
                 snprintf(name, sizeof name, "run-%d", (int)getpid());
         char base[1200];
         snprintf(base, sizeof base, "%s", p->cgroup_base);
-        if (p->cgroup_systemd &&
-            cgroup_systemd_scope(p->cgroup_helper, name, &r->trace, base, sizeof base, err) < 0)
+        if (p->cgroup_systemd && cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0)
                 return -1;
         r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
                                 sizeof r->cgroup_path, err);
@@ -444,16 +443,6 @@ static int make_cgroup(struct run *r, struct error *err)
         return 0;
 }
 
-/* clone3(2)'s arguments, as linux/sched.h has them from Linux 5.7 */
-struct clone3_args {
-        uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
-                set_tid_size, cgroup;
-};
-#ifndef SYS_clone3
-#define SYS_clone3 435
-#endif
-#define CRIB_CLONE_INTO_CGROUP 0x200000000ULL
-
 /* Parent: the setup process, in the new namespaces; it runs child_main (steps.c). Then back
  * to our own working directory, and the descriptors that were for the child closed. With a
  * cgroup, clone3(2) puts it there from its first instruction, its cgroup namespace rooted
@@ -465,11 +454,7 @@ static int clone_child(struct run *r, struct error *err)
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
         if (r->cgroup >= 0) {
-                struct clone3_args a = {.flags = (uint64_t)(unsigned)p->clone_flags |
-                                                 CRIB_CLONE_INTO_CGROUP,
-                                        .exit_signal = SIGCHLD,
-                                        .cgroup = (uint64_t)r->cgroup};
-                r->pid = (pid_t)syscall(SYS_clone3, &a, sizeof a);
+                r->pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)p->clone_flags);
         } else {
                 r->pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
         }

@@ -119,13 +119,13 @@ struct enter {
         const struct enter_request *rq;
         const struct container_hooks *hooks;
         struct trace trace;
-        pid_t wpid;              /* the workload's process, as the host sees it */
-        uint64_t wstart;         /* and its start time */
-        int pidfd;               /* its pidfd, or -1 (before Linux 5.3) */
-        int procdir;             /* its /proc/PID, checked to be it */
-        int rootfd;              /* its root */
-        int hostproc;            /* the host's /proc, for the AppArmor request */
-        char cgroup_procs[1300]; /* the workload's cgroup.procs, when it has a cgroup of its own */
+        pid_t wpid;      /* the workload's process, as the host sees it */
+        uint64_t wstart; /* and its start time */
+        int pidfd;       /* its pidfd, or -1 (before Linux 5.3) */
+        int procdir;     /* its /proc/PID, checked to be it */
+        int rootfd;      /* its root */
+        int hostproc;    /* the host's /proc, for the AppArmor request */
+        int cgroupfd;    /* the workload's cgroup, when it has one; else -1 */
         struct sync_chan chan;
         int child_end; /* the joiner's end of the sync socket, until the fork */
         int sigfd;
@@ -326,27 +326,76 @@ static int find_workload(struct enter *e, struct error *err)
         return 0;
 }
 
+/* path lies in the container's own cgroup, NAME/container, or below it: under the plan's base,
+ * in the leaf cgroup_make made for this container's name (crib-NAME as a user; an unnamed one's
+ * is run-PID), in systemd's scope for it (crib-NAME-PID.scope) when there is one. Nothing else
+ * of the workload's choosing: with SYS_ADMIN it can make cgroups of its own, and another
+ * container's must never be joined. */
+static bool container_cgroup(const struct plan *p, const char *path)
+{
+        size_t bl = strlen(p->cgroup_base);
+        if (strncmp(path, p->cgroup_base, bl) || path[bl] != '/' || strstr(path, "/.."))
+                return false;
+        const char *rest = path + bl;
+        const char *user = geteuid() ? "crib-" : "";
+        char want[160];
+        if (p->cgroup_systemd) {
+                /* .../crib-NAME-PID.scope/crib-NAME/container */
+                snprintf(want, sizeof want, "/crib-%s-",
+                         p->cgroup_name[0] ? p->cgroup_name : "run");
+                const char *scope = strstr(rest, want);
+                if (!scope)
+                        return false;
+                rest = scope + strlen(want);
+                rest += strspn(rest, "0123456789");
+                if (strncmp(rest, ".scope/", 7))
+                        return false;
+                rest += 6;
+        }
+        size_t ul = strlen(user);
+        if (rest[0] != '/' || strncmp(rest + 1, user, ul))
+                return false;
+        rest += 1 + ul;
+        size_t nl = strcspn(rest, "/");
+        if (p->cgroup_name[0]) {
+                if (nl != strlen(p->cgroup_name) || strncmp(rest, p->cgroup_name, nl))
+                        return false;
+        } else if (nl <= 4 || strncmp(rest, "run-", 4) ||
+                   strspn(rest + 4, "0123456789") != nl - 4) {
+                return false;
+        }
+        rest += nl;
+        return !strncmp(rest, "/container", 10) && (rest[10] == '\0' || rest[10] == '/');
+}
+
 /* The workload's cgroup, when the container has one ([resources], or the device program of a
- * real-root container): the entered process joins it
- * before it runs anything of its own (the parent moves it: see on_message). It must lie under
- * the plan's cgroup base (a workload may have moved itself deeper, into a cgroup of its own
- * subtree; never outside it). */
+ * real-root container): the joiner is cloned into it (clone3's CLONE_INTO_CGROUP), so it and
+ * the entered process it makes are in it before they touch anything of the container's (the
+ * device program judges the joiner's open of /dev/ptmx too). The workload may have moved
+ * itself deeper, into a cgroup of its own; never anywhere else (container_cgroup). */
 static int find_cgroup(struct enter *e, struct error *err)
 {
         const struct plan *p = e->plan;
         char path[1200];
-        size_t bl = strlen(p->cgroup_base);
-        if (!p->cgroup || !bl)
+        if (!p->cgroup || !p->cgroup_base[0])
                 return 0;
-        if (cgroup_of(e->procdir, path, sizeof path) < 0)
-                return container_gone(e->wpid, err);
-        if (strncmp(path, p->cgroup_base, bl) || path[bl] != '/') {
+        if (cgroup_of(e->procdir, path, sizeof path) < 0) {
+                if (kill(e->wpid, 0) < 0)
+                        return container_gone(e->wpid, err);
+                error_set(err, EPERM, "cannot tell the cgroup of the container's workload");
+                return error_hint(err, "its /proc/%d/cgroup does not say one cgroup v2 path",
+                                  (int)e->wpid);
+        }
+        if (!container_cgroup(p, path)) {
                 error_set(err, EPERM,
-                          "the container's workload is in the cgroup '%s', not under '%s'", path,
-                          p->cgroup_base);
+                          "the container's workload is in the cgroup '%s', not in its "
+                          "container's under '%s'",
+                          path, p->cgroup_base);
                 return error_hint(err, "was it started by this crib?");
         }
-        snprintf(e->cgroup_procs, sizeof e->cgroup_procs, "%s/cgroup.procs", path);
+        e->cgroupfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (e->cgroupfd < 0)
+                return error_set(err, errno, "cannot open the workload's cgroup '%s'", path);
         trace_line(&e->trace, "  its cgroup: %s", path);
         /* moving a process between two cgroups needs write access to their common ancestor:
          * a user whose own cgroup systemd did not delegate gets a scope for crib exec too,
@@ -354,7 +403,7 @@ static int find_cgroup(struct enter *e, struct error *err)
         char scope[1200], name[96];
         snprintf(name, sizeof name, "exec-%s", p->cgroup_name[0] ? p->cgroup_name : "run");
         if (p->cgroup_systemd &&
-            cgroup_systemd_scope(p->cgroup_helper, name, &e->trace, scope, sizeof scope, err) < 0)
+            cgroup_systemd_scope(name, &e->trace, scope, sizeof scope, err) < 0)
                 return -1;
         return 0;
 }
@@ -483,13 +532,20 @@ static _Noreturn void joiner_main(struct enter *e);
 
 static int fork_joiner(struct enter *e, struct error *err)
 {
-        e->joiner = fork();
+        e->joiner = e->cgroupfd >= 0 ? cgroup_clone_into(e->cgroupfd, 0) : fork();
         if (e->joiner == 0)
                 joiner_main(e);
         int fork_errno = errno;
         close(e->child_end);
         e->child_end = -1;
-        trace_line(&e->trace, "  fork() = %d (the joiner)", (int)e->joiner);
+        trace_line(&e->trace, "  %s = %d (the joiner)",
+                   e->cgroupfd >= 0 ? "clone3(CLONE_INTO_CGROUP), into the workload's cgroup"
+                                    : "fork()",
+                   (int)e->joiner);
+        if (e->joiner < 0 && fork_errno == EAGAIN && e->cgroupfd >= 0) {
+                error_set(err, EAGAIN, "cannot start a process in the container's cgroup");
+                return error_hint(err, "it may be at its pids limit (pids.max)");
+        }
         if (e->joiner < 0)
                 return error_set(err, fork_errno, "cannot fork");
         return 0;
@@ -816,7 +872,7 @@ static int stay_not_dumpable(struct child *c, struct error *err)
         return 0;
 }
 
-/* Entered: crib exec's go-ahead, once it has put us in the workload's cgroup. */
+/* Entered: crib exec's go-ahead, once it knows our pid (and forwards signals to us). */
 static int entered_go(struct child *c, struct error *err)
 {
         struct sync_msg m;
@@ -836,8 +892,8 @@ static int entered_go(struct child *c, struct error *err)
 static const struct step entered_steps[] = {
         /* first: crib exec dying kills us (a fork does not inherit it) */
         {"set the parent-death signal", step_parent_death},
-        /* in the workload's cgroup, if it has one, before anything else */
-        {"wait to join the workload's cgroup", entered_go},
+        /* crib exec knows us (we are in the workload's cgroup already, from the joiner) */
+        {"wait for crib exec's go-ahead", entered_go},
         /* the steps below run under the filter, as the workload's table does */
         {"load the seccomp filter", step_seccomp},
         /* a session of its own; the pty as controlling terminal */
@@ -872,20 +928,10 @@ static void reap(struct enter *e)
                 e->proc_reaped = true;
 }
 
-/* The entered process waits (entered_go) until it is in the workload's cgroup: moved by us,
- * whose ids may write its cgroup.procs (as they made the cgroup). */
-static int join_cgroup(struct enter *e, struct error *err)
+/* The entered process waits (entered_go) for our go-ahead: we know its pid, so a signal for it
+ * is forwarded from here on. It is in the workload's cgroup already, from the joiner's. */
+static int send_go(struct enter *e, struct error *err)
 {
-        if (e->cgroup_procs[0]) {
-                char pid[16];
-                int n = snprintf(pid, sizeof pid, "%d", (int)e->proc);
-                _cleanup_close_ int fd = open(e->cgroup_procs, O_WRONLY | O_CLOEXEC);
-                int r = fd < 0 ? -1 : sys_write_all(fd, pid, (size_t)n);
-                trace_line(&e->trace, "  write(\"%s\", \"%s\") = %d", e->cgroup_procs, pid, r);
-                if (r < 0)
-                        return error_set(err, errno, "cannot move the process into '%s'",
-                                         e->cgroup_procs);
-        }
         struct sync_msg go = {.type = SYNC_GO};
         return sync_send(&e->chan, &go, -1, err);
 }
@@ -920,7 +966,7 @@ static int on_message(struct enter *e, struct error *err)
                         if (sigismember(&e->pending, sig) == 1)
                                 forward(e, sig);
                 sigemptyset(&e->pending);
-                if (join_cgroup(e, err) < 0)
+                if (send_go(e, err) < 0)
                         return -1;
                 break;
         case SYNC_PTY:
@@ -1035,7 +1081,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->rq = rq;
         e->hooks = h;
         e->trace = (struct trace){.on = p->trace, .emit = emit_hook, .ctx = (void *)h};
-        e->pidfd = e->procdir = e->rootfd = e->hostproc = -1;
+        e->pidfd = e->procdir = e->rootfd = e->hostproc = e->cgroupfd = -1;
         e->chan.fd = e->child_end = e->sigfd = -1;
         e->joiner = e->proc = -1;
         e->relay.master = -1;
@@ -1080,7 +1126,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         *ret_status = e->status;
         ret = 0;
 out:;
-        int fds[] = {e->pidfd, e->procdir, e->rootfd, e->hostproc};
+        int fds[] = {e->pidfd, e->procdir, e->rootfd, e->hostproc, e->cgroupfd};
         for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
                 if (fds[i] >= 0)
                         close(fds[i]);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apparmor.h"
@@ -57,6 +58,10 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         h->setgroups_denied = !strncmp(sg, "deny", 4);
 
         h->stdin_tty = isatty(STDIN_FILENO);
+        for (int fd = 0; fd < 3; fd++) {
+                struct stat st;
+                h->stdio_chr[fd] = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? st.st_rdev : 0;
+        }
         h->closed_fd = -1;
         for (size_t i = 0; s && i < s->npass_fds && h->closed_fd < 0; i++)
                 if (fcntl(s->pass_fds[i], F_GETFD) < 0)

@@ -665,7 +665,8 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                  (s->masked.n || s->readonly.n || s->readonly_rootfs))
                 warn(p, "user = no with SYS_ADMIN: the container is host root and can undo its "
                         "masked and read-only paths (the kernel locks mounts only for a user "
-                        "namespace below the one that made them)");
+                        "namespace below the one that made them), and leave its cgroup and "
+                        "with it the device program");
 
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
@@ -802,8 +803,8 @@ static unsigned resources_line(const struct spec *s)
 }
 
 /* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
- * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), and each device file the spec
- * binds by name. */
+ * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), each device file the spec binds
+ * by name, and a character device crib's stdio is (a serial console). */
 static void plan_devices(struct plan *p, const struct plan_host *h)
 {
         const struct cgroup_host *c = &h->cgroup;
@@ -836,6 +837,14 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
                 }
                 if (type)
                         d[p->ndevices++] = (struct cgroup_device){type, major(dev), major(dev),
+                                                                  (int32_t)minor(dev)};
+        }
+        /* crib's own stdio, which the workload has already: a serial console or a VT opens
+         * again as /dev/stdin (pts are in the list above) */
+        for (int fd = 0; fd < 3 && p->ndevices < CGROUP_MAX_DEVICES; fd++) {
+                dev_t dev = h->stdio_chr[fd];
+                if (dev && (major(dev) < 136 || major(dev) > 143))
+                        d[p->ndevices++] = (struct cgroup_device){'c', major(dev), major(dev),
                                                                   (int32_t)minor(dev)};
         }
         p->device_program = true;
@@ -910,7 +919,6 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
         if (p->cgroup) {
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
                 p->cgroup_systemd = c->systemd;
-                snprintf(p->cgroup_helper, sizeof p->cgroup_helper, "%s", c->helper);
         }
         return 0;
 }

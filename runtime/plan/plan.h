@@ -70,6 +70,7 @@ struct plan_host {
         bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r) */
         bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did) */
         bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
+        dev_t stdio_chr[3];      /* the character device on fd 0, 1, 2 (a serial console), or 0 */
         int closed_fd;           /* the first of the spec's pass_fds crib does not have open, or
                                   * -1 (0 also means none: fd 0 is never passed by number) */
         const char *term;        /* $TERM, NULL when unset; copied into the plan */
@@ -165,10 +166,9 @@ struct plan {
          * clone, the setup process cloned into it; limits.need 0: none */
         struct cgroup_limits limits;
         char cgroup_base[1024];
-        char cgroup_name[80];    /* the container's name, or "" for crib-PID (cmd/ sets it) */
-        bool cgroup_systemd;     /* base is user@UID.service: a scope from systemd first */
-        char cgroup_helper[512]; /* crib-scope, which asks for it */
-        bool cgroup;             /* the container gets a cgroup: for limits, or for devices */
+        char cgroup_name[80]; /* the container's name, or "" for crib-PID (cmd/ sets it) */
+        bool cgroup_systemd;  /* base is user@UID.service: a scope from systemd first */
+        bool cgroup;          /* the container gets a cgroup: for limits, or for devices */
         /* user = no: the device program on its cgroup (runtime/cgroup/devices.c), which lets
          * it open only these; devices_why says why there is none, for the trace */
         bool device_program;

@@ -174,7 +174,6 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
         p.apparmor[sizeof p.apparmor - 1] = '\0';
         p.cgroup_base[sizeof p.cgroup_base - 1] = '\0';
         p.cgroup_name[sizeof p.cgroup_name - 1] = '\0';
-        p.cgroup_helper[sizeof p.cgroup_helper - 1] = '\0';
         p.devices_why[sizeof p.devices_why - 1] = '\0';
         for (size_t i = 0; i < sizeof p.warnings / sizeof p.warnings[0]; i++)
                 p.warnings[i][sizeof p.warnings[i] - 1] = '\0';

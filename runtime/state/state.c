@@ -54,8 +54,9 @@ int state_open_root(const char *path, uid_t uid, struct error *err)
                 int e = errno;
                 error_set(err, e, "cannot make the state directory '%s'", path);
                 if (e == ENOENT)
-                        return error_hint(err, "its parent does not exist: is $XDG_RUNTIME_DIR "
-                                               "a directory? (--root DIR chooses another place)");
+                        return error_hint(err, "its parent does not exist (crib keeps state in "
+                                               "$XDG_RUNTIME_DIR/crib, as root in /run/crib): "
+                                               "--root DIR chooses another place");
                 if (e == EACCES)
                         return error_hint(err, "its parent is not writable by you: --root DIR "
                                                "chooses another place");

@@ -13,7 +13,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -31,6 +35,14 @@ int step_open_terminal(struct child *c, struct error *err)
         trace_line(&c->trace, "  open(\"/dev/ptmx\") = %d", master);
         if (master < 0)
                 return error_set(err, errno, "cannot open '/dev/ptmx' in the container");
+        /* the container's /dev is the workload's to change (crib exec opens it there later): a
+         * pty master of a devpts, or nothing is done with it */
+        struct stat st;
+        struct statfs sfs;
+        if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 5 ||
+            minor(st.st_rdev) != 2 || fstatfs(master, &sfs) < 0 || sfs.f_type != DEVPTS_SUPER_MAGIC)
+                return error_set(err, EPERM,
+                                 "the container's /dev/ptmx is not a devpts pty master");
         if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
                 return error_set(err, errno, "cannot unlock the pty");
         int slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
