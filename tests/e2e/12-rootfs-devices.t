@@ -236,10 +236,11 @@ assert_eq "$?:$(cat "$T/db.out" | tr '\n' ' ')" "0:mknod 3 not permitted " \
 	"a device the spec binds by name (/dev/kmsg) opens, even through a node made elsewhere: the control"
 assert_eq "$(ls "$cg2/crib" 2>/dev/null | grep -c '^run-')" 0 "and the cgroups of the containers above are gone"
 # crib exec joins the container's cgroup, so its process meets the same program
-"$CRIB" run -d --name devx "$T/devprog.ini" -- /bin/sleep 60 >/dev/null 2>"$T/dx.err"
-"$CRIB" exec devx -- /bin/sh -c "$probe" >"$T/dx.out" 2>>"$T/dx.err"
+"$CRIB" --root "$T/state" run -d --name devx "$T/devprog.ini" -- /bin/sleep 60 >/dev/null 2>"$T/dx.err"
+"$CRIB" --root "$T/state" exec devx -- /bin/sh -c "$probe" >"$T/dx.out" 2>>"$T/dx.err"
 assert_eq "$?:$(cat "$T/dx.out" | tr '\n' ' ')" "0:mknod 3 not permitted not permitted " \
 	"crib exec into it: its process is in the cgroup, under the same program"
-"$CRIB" rm -f devx >/dev/null 2>&1
+sed 's/^/#   stderr: /' "$T/dx.err"
+"$CRIB" --root "$T/state" rm -f devx >/dev/null 2>&1
 assert_eq "$([ -d "$cg2/crib/devx" ] && echo left || echo gone)" gone "crib rm removes its cgroup"
 done_testing

@@ -135,6 +135,62 @@ else
 	skips 3 "filling a filesystem on purpose needs root (a tmpfs of six inodes)"
 fi
 
+# --- crib exec and the cgroup the workload says it is in (found by the review of issue 14): a
+# real-root workload with SYS_ADMIN and the host's cgroup namespace mounts a named cgroup v1
+# hierarchy and moves itself into a cgroup whose path is long enough that its /proc/PID/cgroup
+# line breaks, in a 1024-byte read, just before ".../0::/crib/vict/container". crib exec read
+# the file line by line and took that piece for the cgroup v2 line: it joined the other
+# container's cgroup, and with it left its own device program. A cgroup the workload makes
+# below its own is still where crib exec goes.
+cg2=$(awk '$9 == "cgroup2" { print $5 " " $4; exit }' /proc/self/mountinfo)
+if [ "$ROLE" != root ] || [ -z "$cg2" ]; then
+	skips 4 "needs root (user = no) and a cgroup v2 hierarchy (the VM guests have one)"
+else
+	spec "$T/real.ini" <<'EOF2'
+[process]
+args = /bin/sleep 1000
+[namespaces]
+user = no
+[security]
+capabilities = default +SYS_ADMIN
+EOF2
+	sed 's/^user = no/user = no\ncgroup = no/' "$T/real.ini" >"$T/liar.ini"
+	cat >"$T/liar.sh" <<'EOF2'
+mkdir -p /tmp/v1 && mount -t cgroup -o none,name=cribliar none /tmp/v1 || exit 9
+pre=$(grep ':name=cribliar:' /proc/self/cgroup | sed 's/:name=cribliar:.*//')
+left=$((1023 - ${#pre} - 15 - 5))
+a() { head -c "$1" /dev/zero | tr '\0' a; }
+q=$((left / 4))
+d="/tmp/v1/$(a $q)/$(a $q)/$(a $q)/$(a $((left - 3 * q)))/0::/crib/vict/container"
+mkdir -p "$d" && echo $$ >"$d/cgroup.procs" && touch /tmp/ready && exec sleep 1000
+EOF2
+	C run -d --name vict "$T/real.ini" >/dev/null 2>&1
+	C run -d --name liar "$T/liar.ini" -- /bin/sh -c "$(cat "$T/liar.sh")" >/dev/null 2>&1
+	i=0
+	while ! C exec liar -- /bin/test -e /tmp/ready 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	cr exec liar -- /bin/sh -c 'grep "^0::" /proc/self/cgroup'
+	assert_eq "$rc:$out" "0:0::/crib/liar/container" "a workload whose /proc/PID/cgroup line breaks before a forged '0::/crib/vict/container': crib exec stays in its own container's cgroup"
+	[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
+	C run -d --name deep "$T/real.ini" -- /bin/sh -c 'mkdir -p /tmp/v2 && mount -t cgroup2 none /tmp/v2 && mkdir /tmp/v2/deeper && echo $$ >/tmp/v2/deeper/cgroup.procs && touch /tmp/ready && exec sleep 1000' >/dev/null 2>&1
+	i=0
+	while ! C exec deep -- /bin/test -e /tmp/ready 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	cr exec deep -- /bin/sh -c 'grep "^0::" /proc/self/cgroup'
+	assert_eq "$rc:$out" "0:0::/deeper" "a workload that moved itself into a cgroup below its own: crib exec joins it there"
+	# crib exec -t opened the container's /dev/ptmx before it was in the container's cgroup:
+	# as host root, outside the device program. The workload puts a block device there (loop0).
+	C run -d --name pt "$T/real.ini" -- /bin/sh -c 'mount -o remount,dev /dev && rm /dev/ptmx && mknod -m 666 /dev/ptmx b 7 0 && touch /tmp/ready && exec sleep 1000' >/dev/null 2>&1
+	i=0
+	while ! C exec pt -- /bin/test -e /tmp/ready 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	cr exec -t pt -- /bin/true
+	assert_eq "$rc:$(echo "$err" | grep -c "cannot open '/dev/ptmx' in the container: Operation not permitted")" "125:1" \
+		"crib exec -t where the workload made /dev/ptmx a block device: the open is the device program's to refuse (it was host root's)"
+	C rm -f vict liar deep pt >/dev/null 2>&1
+	# the named hierarchy outlives its mount while the liar's cgroups are in it
+	mkdir -p "$T/v1" && mount -t cgroup -o none,name=cribliar none "$T/v1" 2>/dev/null &&
+		find "$T/v1" -mindepth 1 -depth -type d -exec rmdir {} + && umount "$T/v1"
+	assert_eq "$(ls "${cg2%% *}/crib" 2>/dev/null | grep -c -e '^vict$' -e '^liar$' -e '^deep$')" 0 "crib rm -f removes their cgroups, the liar's deep v2 path too"
+fi
+
 # --- nothing of the above left behind
 assert_eq "$(ls "$S" | grep -v '^said-')" "" "no state directory left behind"
 
