@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -36,7 +37,9 @@
 #include "cgroup.h"
 #include "cleanup.h"
 
-#define MAX_INSNS (8 + CGROUP_MAX_DEVICES * 6 + 2)
+/* the preamble (10), the longest rule (6: type, a major range, a minor; return) each, the
+ * final return (2) */
+#define MAX_INSNS (10 + CGROUP_MAX_DEVICES * 6 + 2)
 
 struct prog {
         struct bpf_insn insn[MAX_INSNS];
@@ -45,6 +48,8 @@ struct prog {
 
 static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
+        if (p->n >= MAX_INSNS)
+                abort(); /* MAX_INSNS is wrong: never a program cut short */
         p->insn[p->n++] = (struct bpf_insn){
                 .code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm};
 }
