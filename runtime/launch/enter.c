@@ -347,7 +347,7 @@ static bool container_cgroup(const struct plan *p, const char *path)
                 if (!scope)
                         return false;
                 rest = scope + strlen(want);
-                rest += strspn(rest, "0123456789");
+                rest += strspn(rest, "0123456789-"); /* PID (an unnamed one's: run-PID-PID) */
                 if (strncmp(rest, ".scope/", 7))
                         return false;
                 rest += 6;
