@@ -314,9 +314,26 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
  * them go (cgroup.max.depth). */
 #define TREE_DEPTH (CGROUP_NEST_DEPTH + 2)
 
-/* rmdir every cgroup below dirfd, deepest first; true when none is left */
-static bool rmdir_below(int dirfd, int depth)
+/* SIGKILL each process of dirfd's cgroup */
+static void kill_procs(int dirfd)
 {
+        char buf[4096];
+        _cleanup_close_ int pfd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+        ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
+        if (n <= 0)
+                return;
+        buf[n] = '\0';
+        char *save = NULL;
+        for (char *s = strtok_r(buf, "\n", &save); s; s = strtok_r(NULL, "\n", &save))
+                kill((pid_t)atoi(s), SIGKILL);
+}
+
+/* Each cgroup below dirfd, deepest first: with kill, SIGKILL its processes (before
+ * cgroup.kill); else rmdir it. true when every one below is gone. */
+static bool walk_below(int dirfd, int depth, bool kill)
+{
+        if (kill)
+                kill_procs(dirfd);
         int fd = depth < TREE_DEPTH ? dup(dirfd) : -1;
         _cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
         if (!d) {
@@ -331,8 +348,9 @@ static bool rmdir_below(int dirfd, int depth)
                         continue;
                 _cleanup_close_ int sub =
                         openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (sub < 0 || !rmdir_below(sub, depth + 1) ||
-                    (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT))
+                bool gone = sub >= 0 && walk_below(sub, depth + 1, kill);
+                if (!kill &&
+                    (!gone || (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT)))
                         all = false;
         }
         return all;
@@ -345,45 +363,15 @@ static bool rmdir_tree(const char *path)
         _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
                 return errno == ENOENT;
-        rmdir_below(fd, 0);
+        walk_below(fd, 0, false);
         return rmdir(path) == 0 || errno == ENOENT;
-}
-
-/* SIGKILL each process of dirfd's cgroup and of the cgroups below it (before cgroup.kill) */
-static void kill_below(int dirfd, int depth)
-{
-        char buf[4096];
-        _cleanup_close_ int pfd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
-        ssize_t n = pfd < 0 ? -1 : read(pfd, buf, sizeof buf - 1);
-        if (n > 0) {
-                buf[n] = '\0';
-                char *save = NULL;
-                for (char *s = strtok_r(buf, "\n", &save); s; s = strtok_r(NULL, "\n", &save))
-                        kill((pid_t)atoi(s), SIGKILL);
-        }
-        int fd = depth < TREE_DEPTH ? dup(dirfd) : -1;
-        _cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
-        if (!d) {
-                if (fd >= 0)
-                        close(fd);
-                return;
-        }
-        struct dirent *e;
-        while ((e = readdir(d))) {
-                if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                        continue;
-                _cleanup_close_ int sub =
-                        openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (sub >= 0)
-                        kill_below(sub, depth + 1);
-        }
 }
 
 static void kill_tree(const char *path)
 {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd >= 0)
-                kill_below(fd, 0);
+                walk_below(fd, 0, true);
 }
 
 /* cgroup.events says a process is in it or below it */
