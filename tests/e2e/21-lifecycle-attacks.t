@@ -144,7 +144,7 @@ fi
 # below its own is still where crib exec goes.
 cg2=$(awk '$9 == "cgroup2" { print $5 " " $4; exit }' /proc/self/mountinfo)
 if [ "$ROLE" != root ] || [ -z "$cg2" ]; then
-	skips 4 "needs root (user = no) and a cgroup v2 hierarchy (the VM guests have one)"
+	skips 5 "needs root (user = no) and a cgroup v2 hierarchy (the VM guests have one)"
 else
 	spec "$T/real.ini" <<'EOF2'
 [process]
@@ -185,9 +185,21 @@ EOF2
 	assert_eq "$rc:$(echo "$err" | grep -c "cannot open '/dev/ptmx' in the container: Operation not permitted")" "125:1" \
 		"crib exec -t where the workload made /dev/ptmx a block device: the open is the device program's to refuse (it was host root's)"
 	C rm -f vict liar deep pt >/dev/null 2>&1
-	# the named hierarchy outlives its mount while the liar's cgroups are in it
-	mkdir -p "$T/v1" && mount -t cgroup -o none,name=cribliar none "$T/v1" 2>/dev/null &&
-		find "$T/v1" -mindepth 1 -depth -type d -exec rmdir {} + && umount "$T/v1"
+	# the named hierarchy outlives its mount while the liar's cgroups are in it: they go (once
+	# the liar's processes have), then the hierarchy with its last mount
+	mkdir -p "$T/v1"
+	if mount -t cgroup -o none,name=cribliar none "$T/v1" 2>/dev/null; then
+		i=0
+		while [ -n "$(find "$T/v1" -mindepth 1 -type d)" ] && [ $i -lt 50 ]; do
+			find "$T/v1" -mindepth 1 -depth -type d | while IFS= read -r d; do rmdir "$d" 2>/dev/null; done
+			sleep 0.1
+			i=$((i + 1))
+		done
+		umount "$T/v1"
+	fi
+	i=0
+	while grep -q ':name=cribliar:' /proc/self/cgroup && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	assert_eq "$(grep -c ':name=cribliar:' /proc/self/cgroup)" 0 "and the liar's cgroup v1 hierarchy is gone again"
 	assert_eq "$(ls "${cg2%% *}/crib" 2>/dev/null | grep -c -e '^vict$' -e '^liar$' -e '^deep$')" 0 "crib rm -f removes their cgroups, the liar's deep v2 path too"
 fi
 
