@@ -109,6 +109,21 @@ echo "VMTEST # tester from the service: crib run exited $rc, printed: $(echo "$o
 say "  stderr: " /tmp/err
 is "$rc:$out" "0:0::/" "tester, from a system service: crib gets a delegated scope from tester's manager, the container's cgroup is 0::/"
 
+# tester, detached, from the service: the container's cgroup in its own scope; crib ps reads
+# its usage, crib exec (which gets a scope of its own first) joins it, crib rm ends it
+sed 's#^args = .*#args = /bin/sleep 60#' /tmp/res.ini >/tmp/svc.ini
+chmod 644 /tmp/svc.ini
+as_tester crib run -d --name svc /tmp/svc.ini >/dev/null 2>/tmp/err
+say "  run -d stderr: " /tmp/err
+mem=$(as_tester crib ps --format=ini 2>/dev/null | sed -n 's/^memory_bytes = //p')
+as_tester crib ps 2>/dev/null | sed 's/^/VMTEST #   crib ps: /'
+is "$([ "${mem:-0}" -gt 0 ] && echo counted)" counted "tester's detached container: crib ps reads its memory from its scope's cgroup (${mem:-none} bytes)"
+out=$(as_tester crib exec svc -- /bin/cat /proc/self/cgroup 2>/tmp/err)
+is "$?:$out" "0:0::/" "crib exec into it, from the service: in the container's cgroup, 0::/"
+say "  exec stderr: " /tmp/err
+as_tester crib rm -f svc >/dev/null 2>&1
+is "$(as_tester crib ps -a 2>/dev/null | grep -c '^svc ')" 0 "crib rm -f removes it"
+
 # what crib relies on: tester's manager delegates a scope it is asked for
 out=$(as_tester systemd-run --user --scope --quiet -p Delegate=yes \
 	sh -c 'c=$(sed -n "s/^0:://p" /proc/self/cgroup); echo "$c $(stat -c %u /sys/fs/cgroup$c)"' 2>/tmp/err)
