@@ -75,17 +75,40 @@ static bool find_mount(char *mnt, size_t len, char *root, size_t rlen)
 }
 
 /* our own cgroup, from /proc/self/cgroup's "0::" line */
+/* The path of the one "0::" line of a /proc/PID/cgroup file (fd, closed here): the whole file,
+ * and exactly one such line. cgroup v1 names are a workload's to choose where it may mount a v1
+ * hierarchy, and a line read in pieces (a long path) could hand over a forged "0::" piece. */
+static int v2_path(int fd, char *buf, size_t len)
+{
+        char text[8192];
+        size_t used = 0;
+        ssize_t n;
+        while (fd >= 0 && used < sizeof text - 1 &&
+               (n = read(fd, text + used, sizeof text - 1 - used)) > 0)
+                used += (size_t)n;
+        if (fd >= 0)
+                close(fd);
+        if (fd < 0 || used == 0 || used >= sizeof text - 1)
+                return -1;
+        text[used] = '\0';
+        const char *line = NULL;
+        for (const char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+                if (!strncmp(at, "0::", 3)) {
+                        if (line)
+                                return -1;
+                        line = at;
+                }
+        size_t ll = line ? strcspn(line + 3, "\n") : 0;
+        if (!line || line[3] != '/' || ll >= len)
+                return -1;
+        memcpy(buf, line + 3, ll);
+        buf[ll] = '\0';
+        return 0;
+}
+
 static bool own_cgroup(char *buf, size_t len)
 {
-        char line[1024];
-        _cleanup_fclose_ FILE *f = fopen("/proc/self/cgroup", "re");
-        while (f && fgets(line, sizeof line, f))
-                if (!strncmp(line, "0::", 3)) {
-                        line[strcspn(line, "\n")] = '\0';
-                        snprintf(buf, len, "%s", line + 3);
-                        return true;
-                }
-        return false;
+        return v2_path(open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC), buf, len) == 0;
 }
 
 /* /proc/cgroups: is the controller known, enabled, and on a v1 hierarchy (hierarchy id > 0)? */
@@ -520,36 +543,10 @@ void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)
 
 int cgroup_of(int procdir, char *buf, size_t len)
 {
-        char mnt[512], root[512], text[8192];
-        if (!find_mount(mnt, sizeof mnt, root, sizeof root))
+        char mnt[512], root[512], rel_buf[4096];
+        if (!find_mount(mnt, sizeof mnt, root, sizeof root) ||
+            v2_path(openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC), rel_buf, sizeof rel_buf) < 0)
                 return -1;
-        /* the whole file, and exactly one "0::" line: cgroup v1 names are the workload's to
-         * choose where it may mount a v1 hierarchy, and one with "\n0::/..." in it would add a
-         * line of its own */
-        _cleanup_close_ int fd = openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC);
-        size_t used = 0;
-        ssize_t n;
-        while (fd >= 0 && used < sizeof text - 1 &&
-               (n = read(fd, text + used, sizeof text - 1 - used)) > 0)
-                used += (size_t)n;
-        if (fd < 0 || used == 0 || used >= sizeof text - 1)
-                return -1;
-        text[used] = '\0';
-        const char *line = NULL;
-        for (const char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
-                if (!strncmp(at, "0::", 3)) {
-                        if (line)
-                                return -1;
-                        line = at;
-                }
-        if (!line || strncmp(line, "0::/", 4))
-                return -1;
-        char rel_buf[4096];
-        size_t ll = strcspn(line + 3, "\n");
-        if (ll >= sizeof rel_buf)
-                return -1;
-        memcpy(rel_buf, line + 3, ll);
-        rel_buf[ll] = '\0';
         const char *rel = rel_buf;
         size_t rl = strcmp(root, "/") ? strlen(root) : 0;
         if (rl && !strncmp(rel, root, rl) && (rel[rl] == '/' || !rel[rl]))
