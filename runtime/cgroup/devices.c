@@ -181,8 +181,11 @@ int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, si
         int r = (int)sys_bpf(BPF_PROG_ATTACH, &attach);
         int e = errno;
         close(prog); /* the cgroup holds it now, and drops it with the cgroup */
-        if (r < 0)
-                return error_set(err, e, "cannot attach the device program to %s", path);
+        if (r < 0) {
+                error_set(err, e, "cannot attach the device program to %s", path);
+                return error_hint(err, "a real-root container (user = no) gets one wherever "
+                                       "cgroup v2 is there; user = yes runs without it");
+        }
         if (t && t->on) {
                 char line[1024], one[40];
                 size_t used = (size_t)snprintf(line, sizeof line,

@@ -824,6 +824,9 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
         d[p->ndevices++] = (struct cgroup_device){'c', 5, 5, 2};      /* /dev/pts/ptmx */
         d[p->ndevices++] = (struct cgroup_device){'c', 136, 143, -1}; /* /dev/pts/N */
         struct stat st;
+#define ADD_DEVICE(type, dev)                                                                      \
+        (d[p->ndevices++] =                                                                        \
+                 (struct cgroup_device){(type), major(dev), major(dev), (int32_t)minor(dev)})
         for (size_t i = 0; i < p->nmounts && p->ndevices < CGROUP_MAX_DEVICES; i++) {
                 const struct mount_op *op = &p->mounts[i];
                 char type = 0;
@@ -836,17 +839,16 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
                         dev = st.st_rdev;
                 }
                 if (type)
-                        d[p->ndevices++] = (struct cgroup_device){type, major(dev), major(dev),
-                                                                  (int32_t)minor(dev)};
+                        ADD_DEVICE(type, dev);
         }
         /* crib's own stdio, which the workload has already: a serial console or a VT opens
          * again as /dev/stdin (pts are in the list above) */
         for (int fd = 0; fd < 3 && p->ndevices < CGROUP_MAX_DEVICES; fd++) {
                 dev_t dev = h->stdio_chr[fd];
                 if (dev && (major(dev) < 136 || major(dev) > 143))
-                        d[p->ndevices++] = (struct cgroup_device){'c', major(dev), major(dev),
-                                                                  (int32_t)minor(dev)};
+                        ADD_DEVICE('c', dev);
         }
+#undef ADD_DEVICE
         p->device_program = true;
 }
 
