@@ -186,19 +186,18 @@ EOF2
 		"crib exec -t where the workload made /dev/ptmx a block device: the open is the device program's to refuse (it was host root's)"
 	C rm -f vict liar deep pt >/dev/null 2>&1
 	# the named hierarchy outlives its mount while the liar's cgroups are in it: they go (once
-	# the liar's processes have), then the hierarchy with its last mount
+	# the liar's processes have), and the hierarchy with the last unmount after that (a mount
+	# and unmount again, while a dying cgroup was still there)
 	mkdir -p "$T/v1"
-	if mount -t cgroup -o none,name=cribliar none "$T/v1" 2>/dev/null; then
-		i=0
-		while [ -n "$(find "$T/v1" -mindepth 1 -type d)" ] && [ $i -lt 50 ]; do
-			find "$T/v1" -mindepth 1 -depth -type d | while IFS= read -r d; do rmdir "$d" 2>/dev/null; done
-			sleep 0.1
-			i=$((i + 1))
-		done
-		umount "$T/v1"
-	fi
 	i=0
-	while grep -q ':name=cribliar:' /proc/self/cgroup && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	while grep -q ':name=cribliar:' /proc/self/cgroup && [ $i -lt 50 ]; do
+		if mount -t cgroup -o none,name=cribliar none "$T/v1" 2>/dev/null; then
+			find "$T/v1" -mindepth 1 -depth -type d | while IFS= read -r d; do rmdir "$d" 2>/dev/null; done
+			umount "$T/v1"
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
 	assert_eq "$(grep -c ':name=cribliar:' /proc/self/cgroup)" 0 "and the liar's cgroup v1 hierarchy is gone again"
 	assert_eq "$(ls "${cg2%% *}/crib" 2>/dev/null | grep -c -e '^vict$' -e '^liar$' -e '^deep$')" 0 "crib rm -f removes their cgroups, the liar's deep v2 path too"
 fi
