@@ -188,6 +188,18 @@ static char *spec_relative(const struct spec *s, const char *path)
         return out;
 }
 
+/* The same, absolute: a bind source is opened by crib's monitor too, which works from /. */
+static char *spec_absolute(const struct spec *s, const char *path)
+{
+        char *rel = spec_relative(s, path), *out, cwd[PATH_MAX];
+        if (!rel || rel[0] == '/')
+                return rel;
+        if (!getcwd(cwd, sizeof cwd) || asprintf(&out, "%s/%s", cwd, rel) < 0)
+                out = NULL;
+        free(rel);
+        return out;
+}
+
 static int add_op(struct plan *p, struct mount_op op, struct error *err)
 {
         if (p->nmounts == PLAN_MAX_MOUNTS)
@@ -539,7 +551,7 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                         op.flags |= MS_NODEV;
                         op.data = m->data;
                 } else {
-                        char *src = spec_relative(s, m->src);
+                        char *src = spec_absolute(s, m->src);
                         if (!src)
                                 return error_set(err, ENOMEM, "cannot allocate");
                         if (stat(src, &st) < 0) {
