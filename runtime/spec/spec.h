@@ -26,6 +26,8 @@
 #define SPEC_MAX_PATHS  64 /* masked or read-only paths */
 #define SPEC_MAX_FDS    64 /* pass_fds */
 #define SPEC_NLIMITS    16 /* RLIMIT_CPU .. RLIMIT_RTTIME */
+#define SPEC_MAX_PORTS  64 /* [network] publish */
+#define SPEC_MAX_DNS    3  /* [network] dns: what resolv.conf(5) reads */
 
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
 
@@ -91,6 +93,11 @@ enum spec_key {
         SPEC_KEY_RESOURCES_PIDS,
         SPEC_KEY_RESOURCES_IO_WEIGHT,
         SPEC_KEY_RESOURCES_MODE,
+        /* [network]: runtime/launch/nethelper.c */
+        SPEC_KEY_NETWORK_MODE,
+        SPEC_KEY_NETWORK_PUBLISH,
+        SPEC_KEY_NETWORK_DNS,
+        SPEC_KEY_NETWORK_HOST_LOOPBACK,
         SPEC_NKEYS
 };
 
@@ -147,6 +154,17 @@ struct spec_paths {
         size_t n;
 };
 
+/* [network] mode: loopback only, the host's network, or a user-mode helper's */
+enum spec_net_mode { SPEC_NET_NONE, SPEC_NET_HOST, SPEC_NET_SLIRP4NETNS, SPEC_NET_PASTA };
+
+/* One [network] publish line: host ADDR:HOSTPORT to the container's PORT. */
+struct spec_port {
+        char addr[16]; /* IPv4, dotted ("0.0.0.0": every address of the host) */
+        uint16_t host_port, port;
+        bool udp;
+        unsigned line;
+};
+
 /* One [limits] key: soft and hard values (RLIM_INFINITY for unlimited). */
 struct spec_limit {
         bool set;
@@ -201,6 +219,15 @@ struct spec {
         bool resources_require; /* resources_mode = require (the default); prefer skips, saying so,
                                  * what cannot be applied */
 
+        /* [network] (mode host is [namespaces] net = no) */
+        enum spec_net_mode net_mode;
+        struct spec_port ports[SPEC_MAX_PORTS];
+        size_t nports;
+        char dns[SPEC_MAX_DNS][16]; /* IPv4 nameservers */
+        size_t ndns;
+        bool host_loopback; /* the container may reach the host's loopback through the helper */
+        uint64_t caps_file; /* capabilities the spec file itself adds (not a level's) */
+
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
@@ -236,6 +263,13 @@ const char *spec_level_name(size_t i);
 const char *spec_limit_name(int resource);
 /* The [limits] key of RLIMIT_* `resource` (0 <= resource < SPEC_NLIMITS). */
 enum spec_key spec_limit_key(int resource);
+
+/* The mode's name as crib.ini(5) spells it. */
+const char *spec_net_mode_name(enum spec_net_mode m);
+/* The mode starts a user-mode network helper (slirp4netns or pasta). */
+bool spec_net_has_helper(enum spec_net_mode m);
+/* "127.0.0.1:8080->80/tcp", as crib ps shows a published port. */
+void spec_port_format(const struct spec_port *p, char *buf, size_t len);
 
 /* The key table, for documentation checks: the section and name of key `i` (an enum spec_key);
  * returns false past the last key. */

@@ -79,6 +79,13 @@ HOLDS(cpu_weight_set, s->resources.cpu_weight == 200)
 HOLDS(pids_set, s->resources.pids_max == 64 && s->resources.need == CGROUP_BIT(CGROUP_PIDS))
 HOLDS(io_weight_set, s->resources.io_weight == 50 && s->resources.need == CGROUP_BIT(CGROUP_IO))
 HOLDS(resources_mode_set, !s->resources_require)
+/* a helper's mode drops a level's NET_RAW (host_loopback = no) */
+HOLDS(net_mode_set, s->net_mode == SPEC_NET_PASTA && s->caps && !(s->caps & (1ULL << 13)))
+HOLDS(publish_set, s->nports == 1 && !strcmp(s->ports[0].addr, "127.0.0.1") &&
+                           s->ports[0].host_port == 8080 && s->ports[0].port == 80 &&
+                           s->ports[0].udp)
+HOLDS(dns_set, s->ndns == 1 && !strcmp(s->dns[0], "192.0.2.53"))
+HOLDS(host_loopback_set, s->host_loopback && (s->caps & (1ULL << 13)))
 #undef HOLDS
 
 static const struct key_sample samples[] = {
@@ -122,6 +129,10 @@ static const struct key_sample samples[] = {
         [SPEC_KEY_RESOURCES_PIDS] = {"64", pids_set},
         [SPEC_KEY_RESOURCES_IO_WEIGHT] = {"50", io_weight_set},
         [SPEC_KEY_RESOURCES_MODE] = {"prefer", resources_mode_set},
+        [SPEC_KEY_NETWORK_MODE] = {"pasta", net_mode_set},
+        [SPEC_KEY_NETWORK_PUBLISH] = {"127.0.0.1:8080:80/udp", publish_set},
+        [SPEC_KEY_NETWORK_DNS] = {"192.0.2.53", dns_set},
+        [SPEC_KEY_NETWORK_HOST_LOOPBACK] = {"yes", host_loopback_set},
 };
 
 /* `key` set to its sample, alone in its section (with the rootfs and args every spec needs):
@@ -150,7 +161,10 @@ static void key_value_check(enum spec_key k, const char *sec, const char *key)
         /* a map needs its partner, given first so the key's line stays the last */
         const char *partner = k == SPEC_KEY_IDMAP_UID   ? "gid = 0 200000 65536\n"
                               : k == SPEC_KEY_IDMAP_GID ? "uid = 0 100000 65536\n"
-                                                        : "";
+                              /* the other [network] keys need a helper's mode */
+                              : !strcmp(sec, "network") && k != SPEC_KEY_NETWORK_MODE
+                                      ? "mode = slirp4netns\n"
+                                      : "";
         snprintf(text + n, sizeof text - (size_t)n, "[%s]\n%s%s = %s\n", sec, partner, key, value);
         unsigned line = 1;
         for (const char *c = text; *c; c++)
