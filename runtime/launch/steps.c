@@ -37,6 +37,9 @@ static const struct step setup_steps[] = {
         {"become root in the user namespace", step_become_root},
         /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
         {"set the parent-death signal", step_parent_death},
+        /* a network helper's container has no NET_RAW; through the host's /proc, before
+         * pivot_root, as root of the namespace */
+        {"let ping work without NET_RAW", step_ping_range},
         /* before any mount, so no mount or unmount of ours propagates to the host */
         {"make all mounts private", step_mounts_private},
         /* pivot_root needs the new root to be a mount point */

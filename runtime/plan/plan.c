@@ -114,6 +114,7 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         p->spec_path = w->str(w->ctx, p->spec_path);
         p->cwd = w->str(w->ctx, p->cwd);
         p->hostname = w->str(w->ctx, p->hostname);
+        p->net_helper = w->str(w->ctx, p->net_helper);
         for (size_t i = 0; i < p->nmounts; i++) {
                 p->mounts[i].src = w->str(w->ctx, p->mounts[i].src);
                 p->mounts[i].dst = w->str(w->ctx, p->mounts[i].dst);
@@ -618,6 +619,107 @@ static void warn(struct plan *p, const char *fmt, ...)
         va_end(ap);
 }
 
+/* Where crib looks for a network helper: the system's directories only, so that neither a
+ * writable directory nor $PATH (root's could be a user's) decides what crib runs. */
+static const char *const helper_dirs[] = {"/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin"};
+
+static int plan_find_helper(struct plan *p, const struct spec *s, const char *name,
+                            const char *package, struct scratch *sc, struct error *err)
+{
+        for (size_t i = 0; i < sizeof helper_dirs / sizeof helper_dirs[0]; i++) {
+                char path[64];
+                struct stat st, dir;
+                snprintf(path, sizeof path, "%s/%s", helper_dirs[i], name);
+                if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || stat(helper_dirs[i], &dir) < 0)
+                        continue;
+                if (st.st_uid != 0 || dir.st_uid != 0 || (st.st_mode & 022) ||
+                    (dir.st_mode & 022)) {
+                        error_at(err, s->path, p->net_line,
+                                 "'%s' is not root's, or others may change it; crib does not run "
+                                 "it as the network helper",
+                                 path);
+                        return error_hint(err, "reinstall it: sudo apt install --reinstall %s",
+                                          package);
+                }
+                if (!(p->net_helper = keep(sc, strdup(path))))
+                        return error_set(err, ENOMEM, "cannot allocate");
+                return 0;
+        }
+        error_at(err, s->path, p->net_line, "mode = %s needs %s, which is not installed", name,
+                 name);
+        return error_hint(err, "install it: sudo apt install %s", package);
+}
+
+/* A mount of one generated file, unless the spec mounts something of its own there. */
+static int plan_file(struct plan *p, const struct spec *s, const char *dst, char *text,
+                     struct scratch *sc, struct error *err)
+{
+        if (!keep(sc, text))
+                return error_set(err, ENOMEM, "cannot allocate");
+        for (size_t i = 0; i < s->nmounts; i++)
+                if (!strcmp(s->mounts[i].dst, dst) || !strcmp(s->mounts[i].dst, "/etc") ||
+                    !strcmp(s->mounts[i].dst, "/"))
+                        return 0;
+        return add_op(p, (struct mount_op){.kind = MOP_FILE, .dst = dst, .data = text}, err);
+}
+
+/* [network]: the helper, the published ports, resolv.conf and hosts, ping without NET_RAW. */
+static int plan_network(struct plan *p, const struct spec *s, const struct plan_host *h,
+                        struct scratch *sc, struct error *err)
+{
+        p->net_mode = s->net_mode;
+        p->net_line = spec_line(s, SPEC_KEY_NETWORK_MODE);
+        p->host_loopback = s->host_loopback;
+        snprintf(p->run_dir, sizeof p->run_dir, "%s", h->run_dir);
+        memcpy(p->ports, s->ports, s->nports * sizeof s->ports[0]);
+        p->nports = s->nports;
+        if (!spec_net_has_helper(s->net_mode))
+                return 0;
+        /* ICMP echo sockets for every group the container has: ping needs no NET_RAW */
+        uint32_t lo = 0, hi = 2147483646;
+        if (p->userns && p->gidmap.n) {
+                lo = UINT32_MAX, hi = 0;
+                for (size_t i = 0; i < p->gidmap.n; i++) {
+                        const struct idmap_range *r = &p->gidmap.r[i];
+                        if (r->inside < lo)
+                                lo = r->inside;
+                        if (r->inside + (r->count - 1) > hi)
+                                hi = r->inside + (r->count - 1);
+                }
+        }
+        snprintf(p->ping_range, sizeof p->ping_range, "%u %u", lo, hi);
+        if (s->net_mode == SPEC_NET_SLIRP4NETNS &&
+            plan_find_helper(p, s, "slirp4netns", "slirp4netns", sc, err) < 0)
+                return -1;
+        if (s->net_mode == SPEC_NET_PASTA && plan_find_helper(p, s, "pasta", "passt", sc, err) < 0)
+                return -1;
+
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f)
+                return error_set(err, ENOMEM, "cannot allocate");
+        fprintf(f, "# made by crib for a container with [network] mode = %s\n",
+                spec_net_mode_name(s->net_mode));
+        for (size_t i = 0; i < s->ndns; i++)
+                fprintf(f, "nameserver %s\n", s->dns[i]);
+        if (!s->ndns) /* the helper's own forwarder, which asks the host's resolver */
+                fprintf(f, "nameserver %s\n", NET_DNS_ADDR(s->net_mode));
+        fclose(f);
+        if (plan_file(p, s, "/etc/resolv.conf", text, sc, err) < 0)
+                return -1;
+        text = NULL;
+        f = open_memstream(&text, &len);
+        if (!f)
+                return error_set(err, ENOMEM, "cannot allocate");
+        fprintf(f, "# made by crib\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost "
+                   "ip6-loopback\n");
+        if (s->hostname)
+                fprintf(f, "127.0.1.1\t%s\n", s->hostname);
+        fclose(f);
+        return plan_file(p, s, "/etc/hosts", text, sc, err);
+}
+
 /* Capability sets, limits and fds: computed here so the child only applies them. */
 static int plan_security(struct plan *p, const struct spec *s, const struct plan_host *h,
                          struct error *err)
@@ -995,9 +1097,10 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         if (plan_rootfs(p, s, h, &sc, err) < 0 || plan_mounts(p, s, &sc, err) < 0 ||
             plan_env(p, s, h, &sc, err) < 0 || plan_security(p, s, h, err) < 0 ||
             plan_seccomp(p, s, h, err) < 0 || plan_apparmor(p, s, h, err) < 0 ||
-            plan_resources(p, s, h, err) < 0)
+            plan_resources(p, s, h, err) < 0 || plan_network(p, s, h, &sc, err) < 0)
                 goto fail;
-        p->self_maps = self_maps(p, h);
+        /* a helper joins the namespaces before the setup goes on: the parent says when (GO) */
+        p->self_maps = self_maps(p, h) && !p->net_helper;
         struct sock_filter *insns = p->seccomp.insns;
         int r = plan_pack(p, err);
         free(insns);

@@ -46,6 +46,8 @@ enum mount_op_kind {
         MOP_DEV_NODE, /* a device node: a bind of the host's, or with user = no a copy of it
                        * (mknod, then bound onto itself: /dev itself is nodev) */
         MOP_SYMLINK,  /* dst -> src */
+        MOP_FILE,     /* a read-only file holding `data`, on a tmpfs of its own, mounted on dst
+                       * (over a symlink there too: a dangling /etc/resolv.conf is common) */
 };
 
 struct mount_op {
@@ -53,13 +55,19 @@ struct mount_op {
         const char *src;     /* MOP_BIND: host path; MOP_SYMLINK: link target */
         const char *dst;     /* inside the container */
         unsigned long flags; /* MS_* for mount(2) */
-        const char *data;    /* mount(2) data, or NULL */
+        const char *data;    /* mount(2) data, MOP_FILE's content, or NULL */
         bool src_is_dir;     /* MOP_BIND: make a directory (not a file) as mountpoint */
         unsigned line;       /* spec line for user mounts, 0 for crib's own */
         dev_t dev;           /* MOP_DEV_NODE */
 };
 
 #define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + 32)
+
+/* The helpers' addresses inside the container: slirp4netns's built-in DNS forwarder and the
+ * address pasta is told to forward to the host's resolver (--dns-forward). */
+#define NET_SLIRP_DNS      "10.0.2.3"
+#define NET_PASTA_DNS      "169.254.1.1"
+#define NET_DNS_ADDR(mode) ((mode) == SPEC_NET_PASTA ? NET_PASTA_DNS : NET_SLIRP_DNS)
 
 /* What planning needs to know about the process crib runs as and the kernel it runs on:
  * gathered once by cmd/ (plan_host_gather() asks the real host), so that plan_build() reads no
@@ -86,6 +94,7 @@ struct plan_host {
         bool apparmor;        /* AppArmor is on; else why not, and the remedy */
         char apparmor_why[256], apparmor_fix[512];
         struct cgroup_host cgroup; /* gathered when the spec has [resources] (or without one) */
+        char run_dir[512];         /* crib's state root (cmd/ sets it: --root, or the default) */
 };
 
 /* Ask the real host: ids, stdin, $TERM, the kernel's and crib's own capabilities and limits,
@@ -140,6 +149,19 @@ struct plan {
         bool terminal;
         bool init;
         bool loopback; /* private net namespace: bring lo up */
+        /* network (runtime/launch/nethelper.c): with a helper, the parent starts it for the
+         * container's network namespace and waits until it is ready before GO */
+        enum spec_net_mode net_mode;
+        const char *net_helper; /* the helper program's absolute path, or NULL */
+        unsigned net_line;      /* the spec's [network] mode line (FILE:LINE), 0 if none */
+        bool host_loopback;     /* the helper lets the container reach the host's loopback */
+        char run_dir[512];      /* the state root (a directory only we use): slirp4netns's API
+                                 * socket goes in a directory there while ports are added */
+        struct spec_port ports[SPEC_MAX_PORTS];
+        size_t nports;
+        /* "LOW HIGH" for the container's net.ipv4.ping_group_range, or "": with NET_RAW
+         * dropped, ping still works (ICMP sockets) */
+        char ping_range[32];
         /* the workload keeps CAP_SYS_ADMIN and something is masked or read-only: it gets a user
          * namespace of its own, with these CLONE_NEW* besides, so the kernel locks the mounts
          * (lockmounts.c); 0 when not needed */

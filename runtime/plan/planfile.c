@@ -168,13 +168,18 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.nwarnings > sizeof p.warnings / sizeof p.warnings[0] ||
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
-            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES)
+            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
+            p.net_mode > SPEC_NET_PASTA)
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
         p.apparmor[sizeof p.apparmor - 1] = '\0';
         p.cgroup_base[sizeof p.cgroup_base - 1] = '\0';
         p.cgroup_name[sizeof p.cgroup_name - 1] = '\0';
         p.devices_why[sizeof p.devices_why - 1] = '\0';
+        p.ping_range[sizeof p.ping_range - 1] = '\0';
+        p.run_dir[sizeof p.run_dir - 1] = '\0';
+        for (size_t i = 0; i < SPEC_MAX_PORTS; i++)
+                p.ports[i].addr[sizeof p.ports[i].addr - 1] = '\0';
         for (size_t i = 0; i < sizeof p.warnings / sizeof p.warnings[0]; i++)
                 p.warnings[i][sizeof p.warnings[i] - 1] = '\0';
         p.arena = malloc(h.arena_size ? h.arena_size : 1);

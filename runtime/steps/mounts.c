@@ -3,7 +3,9 @@
  *
  * Kernel features: mount namespaces (mount_namespaces(7)), mount(2), shared subtrees
  * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue; open_tree(2) and
- * move_mount(2) (Linux 5.2) to bind the rootfs and keep a descriptor of the bind; openat2(2)
+ * move_mount(2) (Linux 5.2) to bind the rootfs and keep a descriptor of the bind; fsopen(2) and
+ * fsmount(2) (Linux 5.2) for the files crib writes (resolv.conf, hosts) on a tmpfs that is
+ * never attached anywhere but on the file it replaces; openat2(2)
  * RESOLVE_IN_ROOT (Linux 5.6) to find mountpoints inside the rootfs without following its
  * symlinks out of it; mount_setattr(2) (Linux 5.12) for flags on a whole tree.
  *
@@ -332,6 +334,76 @@ static int own_node(struct child *c, int rootfd, const struct mount_op *op, stru
                          MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NOEXEC, NULL, err);
 }
 
+/* A generated file (MOP_FILE): written on a small tmpfs that no path reaches, then only that
+ * file mounted on `op->dst`, read-only. The name there may be a symlink, even a dangling one
+ * (an image's /etc/resolv.conf -> ../run/systemd/resolve/stub-resolv.conf): the file is
+ * mounted on the link itself, so nothing is followed and nothing in the rootfs changes. */
+static int file_mount(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+{
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%s", op->dst);
+        *strrchr(parent, '/') = '\0';
+        const char *name = strrchr(op->dst, '/') + 1;
+        _cleanup_close_ int dir = mountpoint(c, rootfd, parent[0] ? parent : "/", true, err);
+        if (dir < 0)
+                return -1;
+        _cleanup_close_ int target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (target < 0 && errno == ENOENT) {
+                int made = openat(dir, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+                                  0644);
+                int e = errno;
+                trace_line(&c->trace, "  create(\"%s\") = %s", op->dst, made >= 0 ? "0" : "-1");
+                if (made < 0 && e != EEXIST) {
+                        /* a rootfs we may not write (another user's, read-only): the container
+                         * runs without the file, and crib says how to give it one */
+                        child_warn(c,
+                                   "'%s' is not in the rootfs and cannot be made there (%s): the "
+                                   "container runs without crib's %s\ncreate an empty %s in the "
+                                   "rootfs, or bind your own in [mounts]",
+                                   op->dst, strerror(e), op->dst, op->dst);
+                        return 0;
+                }
+                if (made >= 0)
+                        close(made);
+                target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        }
+        struct stat st;
+        if (target < 0 || fstat(target, &st) < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
+        if (S_ISDIR(st.st_mode))
+                return error_set(err, EISDIR, "'%s' in the rootfs is a directory", op->dst);
+        _cleanup_close_ int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return error_set(err, errno, "cannot make a tmpfs for '%s' (fsopen(2): Linux 5.2)",
+                                 op->dst);
+        _cleanup_close_ int mnt = -1, file = -1, tree = -1;
+        if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "64k", 0) < 0 ||
+            syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", "8", 0) < 0 ||
+            syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
+            (mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+                                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)) < 0)
+                return error_set(err, errno, "cannot make a tmpfs for '%s'", op->dst);
+        size_t len = strlen(op->data);
+        file = openat(mnt, "file", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+        if (file < 0 || sys_write_all(file, op->data, len) < 0)
+                return error_set(err, errno, "cannot write '%s'", op->dst);
+        tree = (int)syscall(SYS_open_tree, mnt, "file", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+        if (tree < 0)
+                return error_set(err, errno, "cannot open the file for '%s'", op->dst);
+        long m = syscall(SYS_move_mount, tree, "", target, "",
+                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+        int e = errno;
+        trace_line(&c->trace, "  move_mount(tmpfs file, \"%s\") = %ld  (%zu bytes)", op->dst, m,
+                   len);
+        if (m < 0)
+                return error_set(err, e, "cannot mount the generated file on '%s'", op->dst);
+        char self[64];
+        snprintf(self, sizeof self, "/proc/self/fd/%d", tree);
+        return sys_mount(&c->trace, NULL, self, op->dst, NULL,
+                         MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL,
+                         err);
+}
+
 static int apply(struct child *c, int rootfd, const struct mount_op *op, int srcfd,
                  struct error *err)
 {
@@ -340,6 +412,8 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
         char target[64];
         _cleanup_close_ int fd = -1;
 
+        if (op->kind == MOP_FILE)
+                return file_mount(c, rootfd, op, err);
         if (op->kind == MOP_SYMLINK || (op->kind == MOP_DEV_NODE && !p->userns)) {
                 /* these create a new name: open the parent directory */
                 char parent[PATH_MAX];
@@ -438,6 +512,7 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
                 return sys_mount(&c->trace, "mqueue", target, op->dst, "mqueue", op->flags, NULL,
                                  err);
         case MOP_SYMLINK:
+        case MOP_FILE:
                 break;
         }
         return 0;
