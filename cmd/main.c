@@ -206,6 +206,12 @@ static int cmd_run(int argc, char **argv)
         plan_host_gather(&spec, &host);
         if (detach)
                 host.stdin_tty = false; /* its stdin is /dev/null: terminal = auto gives none */
+        /* slirp4netns's API socket (for publish) lives under the state root for a moment */
+        if (spec.net_mode == SPEC_NET_SLIRP4NETNS && spec.nports &&
+            lifecycle_root_path(host.run_dir, sizeof host.run_dir, &err) < 0) {
+                spec_free(&spec);
+                return output_error(&err);
+        }
         /* root's containers map root's own range of ids: give it one the first time */
         if (host.euid == 0 && host.initial_userns && spec.ns_user &&
             (!spec_in_file(&spec, SPEC_KEY_IDMAP_UID) || spec.uidmap.is_auto ||

@@ -37,6 +37,7 @@
 #include "child.h"
 #include "cleanup.h"
 #include "mountapi.h"
+#include "nethelper.h"
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
@@ -135,6 +136,7 @@ struct run {
         int status;
         struct error child_err;
         struct relay relay;
+        struct nethelper net; /* [network]'s helper, when the mode has one */
 };
 
 /* A message from the setup process; -1 on a protocol error. */
@@ -191,6 +193,11 @@ static void on_signal(struct run *r, int sigfd)
                 if (sig == SIGCHLD) {
                         if (!r->reaped && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
                                 r->reaped = true;
+                        if (nethelper_reap(&r->net) && r->hooks->warn) {
+                                char text[1024];
+                                nethelper_describe(&r->net, text, sizeof text);
+                                r->hooks->warn(r->hooks->ctx, text);
+                        }
                         continue;
                 }
                 if (sig == SIGWINCH && r->relay.master >= 0)
@@ -531,6 +538,32 @@ static int follow(struct run *r, struct error *err)
         return 0;
 }
 
+/* Parent: the published ports are free, before anything of the container exists. */
+static int check_ports(struct run *r, struct error *err)
+{
+        return nethelper_check_ports(r->plan, err);
+}
+
+/* Parent: the helper joins the namespaces the clone made, as root of the user namespace now
+ * that it is mapped; the setup process waits for GO meanwhile. */
+static int start_net_helper(struct run *r, struct error *err)
+{
+        if (!r->plan->net_helper)
+                return 0;
+        int ret = nethelper_start(r->plan, r->pid, r->sigfd, &r->net, &r->trace, err);
+        /* our wait read the signalfd: a SIGCHLD of the setup process's may be among it */
+        if (!r->reaped && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
+                r->reaped = true;
+        return ret;
+}
+
+static int stop_net_helper(struct run *r, struct error *err)
+{
+        (void)err;
+        nethelper_stop(&r->net, &r->trace);
+        return 0;
+}
+
 static int kill_left(struct run *r, struct error *err)
 {
         (void)err;
@@ -558,6 +591,8 @@ static const struct parent_step parent_steps[] = {
         {"open the bind sources", open_bind_sources},
         /* the setup process starts in it: the directory the plan checked, by descriptor */
         {"open the rootfs", open_rootfs},
+        /* [network] publish: a port taken is an error before anything starts */
+        {"check the published ports are free", check_ports},
         /* [resources]: the setup process is cloned into it, its limits already set */
         {"make the cgroup", make_cgroup},
         /* the setup process, in the new namespaces: it runs the tables of steps.c */
@@ -566,10 +601,14 @@ static const struct parent_step parent_steps[] = {
         {"write the id maps and limits", write_maps},
         /* root's container on a rootfs that root owns: an idmapped mount of it, once mapped */
         {"send the idmapped rootfs", send_rootfs},
+        /* [network]: the workload's first instruction already has its network */
+        {"start the network helper", start_net_helper},
         /* the setup process's first step waits for this */
         {"send GO", send_go},
         /* until the setup process (crib's init, or the workload) exits */
         {"follow the container", follow},
+        /* the container is gone: so is its way out (before the leftovers: it is our child) */
+        {"stop the network helper", stop_net_helper},
         /* pid = no: nothing else kills what the workload left running */
         {"kill what the workload left running", kill_left},
 };
@@ -594,6 +633,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         int ret = -1;
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
                 r.fds.src[i] = -1;
+        nethelper_init(&r.net);
 
         for (size_t i = 0; i < n; i++) {
                 trace_line(&r.trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
@@ -604,6 +644,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                                        errno == EINTR)
                                         ;
                                 relay_end(&r.relay);
+                                nethelper_stop(&r.net, &r.trace);
                                 kill_leftovers(&r);
                         }
                         goto out;
@@ -637,6 +678,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 h->warn(h->ctx, line);
         }
 out:
+        nethelper_stop(&r.net, &r.trace);
         if (r.cgroup >= 0)
                 close(r.cgroup);
         cgroup_remove(r.cgroup_path);
