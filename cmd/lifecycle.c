@@ -468,7 +468,27 @@ int cmd_logs(int argc, char **argv)
 struct row {
         struct record rec;
         struct cgroup_usage use; /* of its own cgroup ([resources]), else all -1 */
+        char ports[512];         /* its published ports, "" for none */
 };
+
+static int read_plan(int dir, struct plan *ret, struct error *err);
+
+/* The published ports, from the plan the container was started with: "A:H->P/tcp, ...". */
+static void ports_of(int dir, struct row *row)
+{
+        struct plan p;
+        struct error err;
+        row->ports[0] = '\0';
+        if (read_plan(dir, &p, &err) < 0)
+                return;
+        for (size_t i = 0; i < p.nports; i++) {
+                char one[64];
+                size_t used = strlen(row->ports);
+                spec_port_format(&p.ports[i], one, sizeof one);
+                snprintf(row->ports + used, sizeof row->ports - used, "%s%s", i ? "," : "", one);
+        }
+        plan_free(&p);
+}
 
 /* The usage of a running container's own cgroup: the one its first process is in, when that
  * is named after the container (a container without [resources] stays in crib's). */
@@ -566,8 +586,8 @@ static void exit_text(const struct record *r, char *buf, size_t len)
 
 static void print_table(const struct row *rows, size_t n)
 {
-        printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %s\n", "NAME", "STATE", "PID",
-               "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "COMMAND");
+        printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s\n", "NAME", "STATE", "PID",
+               "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "PORTS", "COMMAND");
         for (size_t i = 0; i < n; i++) {
                 const struct record *r = &rows[i].rec;
                 const struct cgroup_usage *u = &rows[i].use;
@@ -583,9 +603,9 @@ static void print_table(const struct row *rows, size_t n)
                         snprintf(cpu, sizeof cpu, "%.2fs", (double)u->cpu_usec / 1e6);
                 if (u->pids >= 0)
                         snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
-                printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %s\n", r->name,
+                printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s\n", r->name,
                        record_phase_name(r->phase), pid, started, up, ex, mem, cpu, pids,
-                       r->command);
+                       rows[i].ports[0] ? rows[i].ports : "-", r->command);
         }
         for (size_t i = 0; i < n; i++)
                 if (rows[i].rec.why)
@@ -616,6 +636,8 @@ static void print_ini(const struct row *rows, size_t n)
                         printf("cpu_usec = %lld\n", (long long)u->cpu_usec);
                 if (u->pids >= 0)
                         printf("pids = %lld\n", (long long)u->pids);
+                if (rows[i].ports[0])
+                        printf("ports = %s\n", rows[i].ports);
         }
 }
 
@@ -651,6 +673,12 @@ static void print_json(const struct row *rows, size_t n)
                                                         : NULL);
                 json_object_object_add(o, "pids",
                                        u->pids >= 0 ? json_object_new_int64(u->pids) : NULL);
+                json_object *ports = json_object_new_array();
+                char copy[sizeof rows[i].ports], *save = NULL;
+                snprintf(copy, sizeof copy, "%s", rows[i].ports);
+                for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                        json_object_array_add(ports, json_object_new_string(t));
+                json_object_object_add(o, "ports", ports);
                 json_object_array_add(a, o);
         }
         puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
@@ -707,6 +735,7 @@ int cmd_ps(int argc, char **argv)
                         rows = grown;
                 }
                 rows[n].rec = rec;
+                ports_of(dir, &rows[n]);
                 usage_of(&rows[n++]);
         }
         closedir(d);
