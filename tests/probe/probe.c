@@ -25,6 +25,12 @@
  *                              fd 0), then write what was typed into it and not read to FILE
  *   probe catch FILE           on the host: append the name of every SIGCONT, SIGWINCH and
  *                              SIGURG received to FILE, until SIGTERM (escape's signal target)
+ *   probe raw-loopback PORT    the network helper's hole: write a TCP SYN for 127.0.0.1:PORT as
+ *                              a raw frame to the default route's gateway (AF_PACKET), which a
+ *                              helper would connect to the host's own loopback; print "sent"
+ *                              or the errno of the step that failed
+ *   probe listen-once PORT FILE  on the host: listen on 127.0.0.1:PORT for 5 s; write
+ *                              "accepted" to FILE when someone connects, else "nothing"
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,6 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netpacket/packet.h>
+#include <poll.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -1061,6 +1071,140 @@ static int cmd_tty(const char *file, char **cmd)
         return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The default route's interface and gateway, from /proc/net/route. */
+static int default_route(char *ifname, size_t len, struct in_addr *gw)
+{
+        FILE *f = fopen("/proc/net/route", "re");
+        char line[256], name[IFNAMSIZ];
+        unsigned dst, via;
+        int found = -1;
+        while (f && fgets(line, sizeof line, f))
+                if (sscanf(line, "%15s %x %x", name, &dst, &via) == 3 && dst == 0 && via) {
+                        snprintf(ifname, len, "%s", name);
+                        gw->s_addr = via;
+                        found = 0;
+                        break;
+                }
+        if (f)
+                fclose(f);
+        return found;
+}
+
+/* The gateway's MAC address: a datagram makes the kernel ask (ARP), /proc/net/arp tells. */
+static int gateway_mac(struct in_addr gw, unsigned char mac[6])
+{
+        char want[INET_ADDRSTRLEN], line[256], ip[64], hw[64];
+        inet_ntop(AF_INET, &gw, want, sizeof want);
+        for (int round = 0; round < 20; round++) {
+                int s = socket(AF_INET, SOCK_DGRAM, 0);
+                struct sockaddr_in a = {
+                        .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = gw};
+                sendto(s, "x", 1, 0, (struct sockaddr *)&a, sizeof a);
+                close(s);
+                sleep_ms(50);
+                FILE *f = fopen("/proc/net/arp", "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (sscanf(line, "%63s %*s %*s %63s", ip, hw) == 2 && !strcmp(ip, want) &&
+                            sscanf(hw, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1], &mac[2],
+                                   &mac[3], &mac[4], &mac[5]) == 6) {
+                                fclose(f);
+                                return 0;
+                        }
+                if (f)
+                        fclose(f);
+        }
+        return -1;
+}
+
+static uint16_t csum(const void *data, size_t n, uint32_t sum)
+{
+        const unsigned char *b = data;
+        for (size_t i = 0; i + 1 < n; i += 2)
+                sum += (uint32_t)(b[i] << 8 | b[i + 1]);
+        if (n & 1)
+                sum += (uint32_t)(b[n - 1] << 8);
+        while (sum >> 16)
+                sum = (sum & 0xffff) + (sum >> 16);
+        return (uint16_t)~sum;
+}
+
+static int cmd_raw_loopback(int port)
+{
+        char ifname[IFNAMSIZ];
+        struct in_addr gw, me;
+        unsigned char gwmac[6], frame[14 + 20 + 20] = {0};
+        int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_IP));
+        if (s < 0)
+                return printf("socket %s\n", strerrorname_np(errno)), 0;
+        if (default_route(ifname, sizeof ifname, &gw) < 0)
+                return printf("no-route\n"), 0;
+        if (gateway_mac(gw, gwmac) < 0)
+                return printf("no-arp\n"), 0;
+        struct ifreq ifr = {0};
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+        if (ioctl(s, SIOCGIFADDR, &ifr) < 0)
+                return printf("addr %s\n", strerrorname_np(errno)), 0;
+        me = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr;
+        unsigned char mymac[6];
+        if (ioctl(s, SIOCGIFHWADDR, &ifr) < 0)
+                return printf("hwaddr %s\n", strerrorname_np(errno)), 0;
+        memcpy(mymac, ifr.ifr_hwaddr.sa_data, 6);
+        int ifindex = (int)if_nametoindex(ifname);
+        /* Ethernet */
+        memcpy(frame, gwmac, 6);
+        memcpy(frame + 6, mymac, 6);
+        frame[12] = 0x08, frame[13] = 0x00;
+        /* IPv4: to 127.0.0.1, from our address */
+        unsigned char *ip = frame + 14;
+        struct in_addr lo = {.s_addr = htonl(INADDR_LOOPBACK)};
+        ip[0] = 0x45, ip[3] = 40, ip[6] = 0x40, ip[8] = 64, ip[9] = IPPROTO_TCP;
+        memcpy(ip + 12, &me, 4);
+        memcpy(ip + 16, &lo, 4);
+        uint16_t c = csum(ip, 20, 0);
+        ip[10] = (unsigned char)(c >> 8), ip[11] = (unsigned char)c;
+        /* TCP SYN from port 40404 */
+        unsigned char *tcp = ip + 20;
+        tcp[0] = 40404 >> 8, tcp[1] = 40404 & 0xff, tcp[2] = (unsigned char)(port >> 8),
+        tcp[3] = (unsigned char)port, tcp[7] = 1, tcp[12] = 5 << 4, tcp[13] = 0x02, tcp[14] = 0xff,
+        tcp[15] = 0xff;
+        unsigned char pseudo[12 + 20];
+        memcpy(pseudo, ip + 12, 8);
+        pseudo[8] = 0, pseudo[9] = IPPROTO_TCP, pseudo[10] = 0, pseudo[11] = 20;
+        memcpy(pseudo + 12, tcp, 20);
+        c = csum(pseudo, sizeof pseudo, 0);
+        tcp[16] = (unsigned char)(c >> 8), tcp[17] = (unsigned char)c;
+        struct sockaddr_ll to = {.sll_family = AF_PACKET,
+                                 .sll_protocol = htons(ETH_P_IP),
+                                 .sll_ifindex = ifindex,
+                                 .sll_halen = 6};
+        memcpy(to.sll_addr, gwmac, 6);
+        for (int i = 0; i < 3; i++) /* a SYN may be lost; the listener counts one */
+                if (sendto(s, frame, sizeof frame, 0, (struct sockaddr *)&to, sizeof to) < 0)
+                        return printf("send %s\n", strerrorname_np(errno)), 0;
+        return printf("sent\n"), 0;
+}
+
+static int cmd_listen_once(int port, const char *file)
+{
+        int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+        struct sockaddr_in a = {.sin_family = AF_INET,
+                                .sin_port = htons((uint16_t)port),
+                                .sin_addr = {htonl(INADDR_LOOPBACK)}};
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 8) < 0)
+                return perror("listen-once"), 1;
+        FILE *f = fopen(file, "w");
+        if (!f)
+                return 1;
+        fprintf(f, "listening\n");
+        fflush(f);
+        struct pollfd p = {.fd = s, .events = POLLIN};
+        int n = poll(&p, 1, 5000);
+        fprintf(f, "%s\n", n > 0 ? "accepted" : "nothing");
+        fclose(f);
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         if (argc >= 2 && (!strcmp(argv[1], "escape") || !strcmp(argv[1], "early")))
@@ -1093,6 +1237,10 @@ int main(int argc, char **argv)
         }
         if (argc >= 3 && !strcmp(argv[1], "bind"))
                 return cmd_bind(atoi(argv[2]));
+        if (argc >= 3 && !strcmp(argv[1], "raw-loopback"))
+                return cmd_raw_loopback(atoi(argv[2]));
+        if (argc >= 4 && !strcmp(argv[1], "listen-once"))
+                return cmd_listen_once(atoi(argv[2]), argv[3]);
         if (argc >= 2 && !strcmp(argv[1], "ids"))
                 return printf("%d %d\n", (int)getuid(), (int)geteuid()), 0;
         if (argc >= 2 && !strcmp(argv[1], "fds"))
