@@ -278,6 +278,7 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                 return error_set(err, errno, "cannot open 'rootfs'");
         struct layer_ctx lc = {.root = root,
                                .max_bytes = IMPORT_MAX_BYTES,
+                               .as_root = geteuid() == 0 && getegid() == 0,
                                .progress = on_progress,
                                .progress_ctx = pg};
         pg->phase = IMPORT_APPLYING;

@@ -309,7 +309,7 @@ static void own(struct apply *ap, int pfd, const char *name, int fd, struct arch
                 const char *path)
 {
         int64_t uid = archive_entry_uid(e), gid = archive_entry_gid(e);
-        if (uid == 0 && gid == 0 && geteuid() == 0 && getegid() == 0)
+        if (uid == 0 && gid == 0 && ap->c->as_root)
                 return; /* made so already */
         int r = -1;
         if (uid >= 0 && gid >= 0 && uid < UINT32_MAX && gid < UINT32_MAX)
@@ -339,7 +339,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
 {
         const void *buf;
         size_t size;
-        la_int64_t offset;
+        la_int64_t offset, end = 0;
         struct layer_ctx *c = ap->c;
         for (;;) {
                 int r = archive_read_data_block(ap->a, &buf, &size, &offset);
@@ -364,13 +364,15 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                         offset += w;
                         c->stats.bytes += (uint64_t)w;
                 }
+                if (offset > end)
+                        end = offset;
                 if (c->progress && c->stats.bytes - ap->reported >= (1u << 20)) {
                         ap->reported = c->stats.bytes;
                         c->progress(c->progress_ctx, c->stats.bytes);
                 }
         }
         la_int64_t want = archive_entry_size(e);
-        if (want >= 0 && ftruncate(fd, want) < 0) /* a sparse file's last hole */
+        if (want > end && ftruncate(fd, want) < 0) /* a sparse file's last hole */
                 return error_set(err, errno, "cannot size '%s'", path);
         return 0;
 }

@@ -26,6 +26,7 @@ struct layer_stats {
 struct layer_ctx {
         int root;           /* the root directory, O_DIRECTORY */
         uint64_t max_bytes; /* all layers together may write no more */
+        bool as_root;       /* this process's ids are 0: what it makes is root's already */
         struct layer_stats stats;
         /* called now and then with the bytes written so far (all layers); may be NULL */
         void (*progress)(void *ctx, uint64_t bytes);
