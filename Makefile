@@ -7,7 +7,8 @@
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
-#   make bench      start-up time of crib against `unshare`, side by side
+#   make bench      start-up time of crib against `unshare`, and image import time against
+#                   umoci and podman, side by side
 #   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
 
 CROSS      ?=
@@ -262,6 +263,7 @@ bench: all $(BUILD)/rootfs/.done
 	-rootfs-tools/install-deps bench
 	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
+	tests/bench/image-import $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
