@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -47,11 +48,21 @@ static void progress(void *ctx, enum import_phase ph, size_t layer, size_t n, ui
                      uint64_t total)
 {
         (void)ctx;
+        (void)total;
+        static size_t last_layer = (size_t)-1;
+        static uint64_t last_us;
+        struct timespec now;
         if (!tty)
                 return;
+        /* a few times a second at most: a Raspberry Pi's serial console is slow */
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
+        if (layer == last_layer && us - last_us < 200000)
+                return;
+        last_layer = layer;
+        last_us = us;
         if (ph == IMPORT_CHECKING)
-                fprintf(stderr, "\rcrib: checking digests: %.1f of %.1f MB\033[K",
-                        (double)bytes / 1e6, (double)total / 1e6);
+                fprintf(stderr, "\rcrib: checking digests: %.1f MB\033[K", (double)bytes / 1e6);
         else
                 fprintf(stderr, "\rcrib: layer %zu of %zu: %.1f MB written\033[K", layer, n,
                         (double)bytes / 1e6);

@@ -39,8 +39,10 @@
 /* --- the paths this layer made: a string set with open addressing ------------------------- */
 struct pathset {
         char **slot;
-        size_t cap, n;
+        size_t cap, n, bytes;
 };
+
+#define PATHSET_MAX_BYTES (256u << 20) /* names one layer may make, all together */
 
 static uint64_t hash(const char *s)
 {
@@ -66,6 +68,10 @@ static int set_add(struct pathset *s, const char *p)
 {
         if (set_has(s, p))
                 return 0;
+        if (s->bytes + strlen(p) + 1 > PATHSET_MAX_BYTES) {
+                errno = E2BIG;
+                return -1;
+        }
         if ((s->n + 1) * 2 > s->cap) {
                 size_t cap = s->cap ? s->cap * 2 : 1024;
                 char **slot = calloc(cap, sizeof *slot);
@@ -89,6 +95,7 @@ static int set_add(struct pathset *s, const char *p)
         if (!(s->slot[i] = strdup(p)))
                 return -1;
         s->n++;
+        s->bytes += strlen(p) + 1;
         return 0;
 }
 
@@ -97,6 +104,15 @@ static void set_free(struct pathset *s)
         for (size_t i = 0; i < s->cap; i++)
                 free(s->slot[i]);
         free(s->slot);
+}
+
+/* why set_add failed */
+static int set_error(struct error *err)
+{
+        if (errno == E2BIG)
+                return error_set(err, 0, "the layer names more than %u MiB of paths",
+                                 PATHSET_MAX_BYTES >> 20);
+        return error_set(err, ENOMEM, "out of memory");
 }
 
 /* --- safe walking and removing -------------------------------------------------------------- */
@@ -224,7 +240,7 @@ static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool cre
                                 dir[i] = '\0';
                                 if (set_add(&ap->made, dir) < 0) {
                                         close(fd);
-                                        return error_set(err, ENOMEM, "out of memory");
+                                        return set_error(err);
                                 }
                                 dir[i] = c;
                         }
@@ -261,13 +277,13 @@ static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct 
                         cap = cap ? cap * 2 : 64;
                         char **nn = realloc(names, cap * sizeof *names);
                         if (!nn) {
-                                ret = error_set(err, ENOMEM, "out of memory");
+                                ret = set_error(err);
                                 goto out;
                         }
                         names = nn;
                 }
                 if (!(names[n] = strdup(de->d_name))) {
-                        ret = error_set(err, ENOMEM, "out of memory");
+                        ret = set_error(err);
                         goto out;
                 }
                 n++;
@@ -426,7 +442,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 if (layer_walk(ap->c->root, dir, true, &dfd, err) < 0)
                         return error_wrap(err, "opaque directory '%s'", name);
                 if (set_add(&ap->made, dir) < 0)
-                        return error_set(err, ENOMEM, "out of memory");
+                        return set_error(err);
                 return opaque(ap, dfd, dir, 0, err) < 0
                                ? error_wrap(err, "opaque directory '%s'", name)
                                : 0;
@@ -450,7 +466,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 return 0;
         }
         if (set_add(&ap->made, path) < 0)
-                return error_set(err, ENOMEM, "out of memory");
+                return set_error(err);
         if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
                 /* a directory again: its metadata changes, what it holds stays */
                 _cleanup_close_ int fd =
