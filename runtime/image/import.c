@@ -325,7 +325,10 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                 char clean[IMGPATH_MAX];
                 int fd;
                 struct error e;
-                if (!imgpath_clean(json_object_get_string(wd), clean, sizeof clean) &&
+                const char *w = json_object_get_string(wd);
+                while (*w == '/')
+                        w++; /* inside the rootfs: the cleaner refuses absolute names */
+                if (!imgpath_clean(w, clean, sizeof clean) &&
                     layer_walk(root, clean, true, &fd, &e) == 0)
                         close(fd);
         }

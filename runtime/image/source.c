@@ -880,7 +880,12 @@ static int resolve_docker(struct source *s, const struct platform *machine, bool
             parse_json(text, len, "manifest.json", &m, err) < 0)
                 return -1;
         if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0) {
-                error_set(err, 0, "manifest.json is not an array of images");
+                error_set(err, 0, "manifest.json is not an array of images (docker save's)");
+                if (json_object_is_type(m, json_type_object))
+                        error_hint(err, "a single image manifest is a 'dir:' copy (skopeo copy, "
+                                        "podman save --format docker-dir), which crib does not "
+                                        "read: use docker save, podman save, or --format "
+                                        "oci-dir");
                 goto out;
         }
         if (json_object_array_length(m) > 1) {

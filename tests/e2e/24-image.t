@@ -73,6 +73,7 @@ cp -a "$L1" "$EXP"
 rm -rf "$EXP/gone" "$EXP/doomed" "$EXP/opq"
 cp -a "$L2/." "$EXP/"
 rm -f "$EXP/.wh.gone" "$EXP/.wh.doomed" "$EXP/opq/.wh..wh..opq"
+mkdir -m 0755 "$EXP/data/work" # the image's WorkingDir, which the import makes
 
 # listing DIR: type, mode, name, link target and content digest of every entry
 listing() {
@@ -91,7 +92,7 @@ listing() {
 
 CONFIG_JSON() { # CONFIG_JSON DIFF1 DIFF2
 	cat <<EOF2
-{"architecture":"$ARCH","os":"$OS"${VARIANT:+,"variant":"$VARIANT"},"config":{"Env":["PATH=/usr/sbin:/usr/bin:/sbin:/bin","GREETING=hello \"world\" #1"],"Entrypoint":["/bin/sh","-c"],"Cmd":["echo \"\$GREETING\" from \$(pwd) as \$(id -u):\$(id -g)"],"WorkingDir":"/data","User":"33:33","ExposedPorts":{"80/tcp":{}}},"rootfs":{"type":"layers","diff_ids":["sha256:$1","sha256:$2"]}}
+{"architecture":"$ARCH","os":"$OS"${VARIANT:+,"variant":"$VARIANT"},"config":{"Env":["PATH=/usr/sbin:/usr/bin:/sbin:/bin","GREETING=hello \"world\" #1"],"Entrypoint":["/bin/sh","-c"],"Cmd":["echo \"\$GREETING\" from \$(pwd) as \$(id -u):\$(id -g)"],"WorkingDir":"/data/work","User":"33:33","ExposedPorts":{"80/tcp":{}}},"rootfs":{"type":"layers","diff_ids":["sha256:$1","sha256:$2"]}}
 EOF2
 }
 
@@ -171,7 +172,7 @@ assert_contains "$(cat "$OUT/export/crib.ini")" "args = /bin/sh" "its spec runs 
 ini=$OUT/docker/crib.ini
 assert_contains "$(cat "$ini")" "# the image exposes 80/tcp" "the exposed port is a comment of the spec"
 run_crib run "$ini"
-assert_eq "$rc:$out" '0:hello "world" #1 from /data as 33:33' "crib run DIR/crib.ini: entrypoint + cmd, env, workdir and user of the image"
+assert_eq "$rc:$out" '0:hello "world" #1 from /data/work as 33:33' "crib run DIR/crib.ini: entrypoint + cmd, env, workdir (made by the import) and user of the image"
 if has_subids; then
 	run_crib run "$ini" -- /bin/stat -c '%u:%g %n' /www/index /www /keep
 	assert_eq "$out" "33:33 /www/index
@@ -186,6 +187,30 @@ if has_subids; then
 	fi
 else
 	skips 2 "this user has no /etc/subuid range"
+fi
+
+# --- 4b. what podman itself saves (as root only: rootless podman needs a session of its own)
+if [ "$ROLE" = root ] && command -v podman >/dev/null 2>&1; then
+	# podman takes a run root of at most 50 characters
+	pmrun=$(mktemp -d /tmp/crib-pm.XXXXXX)
+	PM="podman --root $T/podman/root --runroot $pmrun --storage-driver vfs"
+	if $PM import --change 'CMD ["/bin/sh","-c","echo saved by podman; id -u"]' --change 'USER 33' \
+		--change 'WORKDIR /srv' "$T/export.tar" localhost/crib-test:1 >/dev/null 2>"$T/podman.err" &&
+		$PM save -q -o "$T/podman-docker.tar" localhost/crib-test:1 >/dev/null 2>&1 &&
+		$PM save -q --format oci-archive -o "$T/podman-oci.tar" localhost/crib-test:1 >/dev/null 2>&1; then
+		for f in podman-docker podman-oci; do
+			imp "$T/$f.tar" "$OUT/$f"
+			run_crib run "$OUT/$f/crib.ini"
+			assert_eq "$rc:$out" "0:saved by podman
+33" "podman save ($f): imported and its command runs as its user"
+		done
+	else
+		skips 2 "podman cannot import and save here: $(tail -n 1 "$T/podman.err")"
+	fi
+	$PM rmi -a -f >/dev/null 2>&1
+	rm -rf "$T/podman" "$pmrun"
+else
+	skips 2 "podman save is tried as root, with podman installed"
 fi
 
 # --- 5. multi-architecture: the index picks this machine's manifest, or --platform's
