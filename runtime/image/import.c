@@ -372,6 +372,16 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
                 error_set(err, errno, "cannot open directory '%s'", o->dir);
                 goto out;
         }
+        struct stat st;
+        if (!made && (fstat(dirfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
+                /* another user could swap what crib writes there, or the spec, later */
+                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)",
+                          o->dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+                error_hint(err, "import into a new directory; crib makes it 0700");
+                close(dirfd);
+                dirfd = -1;
+                goto out;
+        }
         if (!made) {
                 _cleanup_closedir_ DIR *d = fdopendir(dup(dirfd));
                 struct dirent *de;

@@ -168,6 +168,16 @@ imp "$T/export.tar" "$OUT/export"
 assert_eq "$rc:$(listing "$OUT/export/rootfs" | sha256sum)" "0:$(listing "$L1" | sha256sum)" "docker export tarball: the same tree as the source"
 assert_contains "$(cat "$OUT/export/crib.ini")" "args = /bin/sh" "its spec runs /bin/sh (an export has no config)"
 
+# --- 3b. extended attributes, where the filesystem takes them (user.*: no privilege needed)
+mkdir -p "$T/xa" && echo x >"$T/xa/f"
+tar --format=pax --pax-option='SCHILY.xattr.user.crib:=hello' -cf "$T/xattr.tar" -C "$T/xa" f
+imp "$T/xattr.tar" "$OUT/xattr"
+case "$err" in
+*"extended attributes were refused"*) skip "this filesystem refuses user.* extended attributes: $err" ;;
+*) assert_eq "$rc:$(python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.crib").decode())' "$OUT/xattr/rootfs/f" 2>&1)" \
+	"0:hello" "an extended attribute of the layer (pax SCHILY.xattr) is kept" ;;
+esac
+
 # --- 4. the spec runs the image's command, as the image's user
 ini=$OUT/docker/crib.ini
 assert_contains "$(cat "$ini")" "# the image exposes 80/tcp" "the exposed port is a comment of the spec"
@@ -324,6 +334,11 @@ assert_eq "$rc:$err" "125:crib: cannot open image '$T/nonexistent': No such file
 imp "$T/docker.tar" "$OUT/docker"
 assert_eq "$rc:$err" "125:crib: '$OUT/docker' exists and is not empty
 crib: hint: import into a new directory; crib does not overwrite one" "a target that is not empty"
+mkdir "$OUT/open" && chmod 0777 "$OUT/open"
+imp "$T/docker.tar" "$OUT/open"
+assert_contains "$rc:$err" "125:crib: '$OUT/open' exists and is not yours alone (owner $(id -u), mode 0777)" \
+	"an empty target others may write to"
+rmdir "$OUT/open"
 echo 'not a tar' >"$T/junk"
 imp "$T/junk" "$OUT/junk"
 assert_contains "$rc:$err" "125:crib: '$T/junk' is not a tar archive" "a file that is no archive"
