@@ -509,6 +509,10 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
         }
         switch (type) {
         case AE_IFREG: {
+                /* a sparse file's size is not what it writes: bounded apart */
+                if (archive_entry_size(e) < 0 || (uint64_t)archive_entry_size(e) > ap->c->max_bytes)
+                        return error_set(err, EFBIG, "entry '%s' claims %lld bytes", name,
+                                         (long long)archive_entry_size(e));
                 _cleanup_close_ int fd = openat(
                         pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (fd < 0)
