@@ -116,13 +116,21 @@ static int cmd_import(int argc, char **argv)
                         s->xattrs, s->xattr_example);
         if (s->unowned && r->userns && !r->subids) {
                 output_warning("%" PRIu64 " files of the image belong to other users (such as "
-                               "'%s', of id %u); you have no range in /etc/subuid and "
-                               "/etc/subgid, so they are yours (root's inside)",
-                               s->unowned, s->unowned_example, s->unowned_uid);
+                               "'%s', of id %u); %s, so they are yours (root's inside)",
+                               s->unowned, s->unowned_example, s->unowned_uid,
+                               r->no_helper ? "newuidmap and newgidmap are not installed "
+                                              "(package uidmap)"
+                                            : "you have no range in /etc/subuid and "
+                                              "/etc/subgid");
                 fprintf(stderr, "crib: hint: what needs them owned apart breaks: daemons that "
                                 "drop to their own user, setuid programs, apt's _apt sandbox\n");
-                fprintf(stderr, "crib: hint: sudo usermod --add-subuids 100000-165535 "
-                                "--add-subgids 100000-165535 $(id -un), then import again\n");
+                if (r->no_helper)
+                        fprintf(stderr, "crib: hint: sudo apt-get install uidmap, then import "
+                                        "again\n");
+                else
+                        fprintf(stderr, "crib: hint: sudo usermod --add-subuids 100000-165535 "
+                                        "--add-subgids 100000-165535 $(id -un), then import "
+                                        "again\n");
         } else if (s->unowned) {
                 output_warning("%" PRIu64 " files of the image have owners beyond the ids you "
                                "may map (such as '%s', of id %u); they are root's inside",

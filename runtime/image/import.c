@@ -131,6 +131,7 @@ static int enter_userns(struct import_result *res, struct error *err)
         char p1[256], p2[256];
         res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
                       userns_find_helper("newgidmap", p2, sizeof p2);
+        res->no_helper = nsu && nsg && !res->subids;
         int go[2];
         if (res->subids && pipe2(go, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make a pipe");
