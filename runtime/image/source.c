@@ -514,8 +514,11 @@ static int digest_hex(const char *digest, const char *where, const char **ret, s
         return 0;
 }
 
+/* a descriptor, copied out of its JSON document (which may be freed before it is used: the
+ * candidates of a nested index outlive the index) */
 struct desc {
-        const char *media, *digest, *hex;
+        char media[128], digest[80], hex[65];
+        bool has_media;
         int64_t size;
         char path[IMGPATH_MAX]; /* blobs/sha256/HEX */
 };
@@ -543,13 +546,20 @@ static int get_desc(struct json_object *o, const char *where, struct desc *d, st
         struct json_object *v;
         if (!o || !json_object_is_type(o, json_type_object))
                 return error_set(err, 0, "%s is not an object", where);
-        if (get_string(o, "mediaType", false, where, &d->media, err) < 0 ||
-            get_string(o, "digest", true, where, &d->digest, err) < 0)
+        const char *media, *digest, *hex;
+        if (get_string(o, "mediaType", false, where, &media, err) < 0 ||
+            get_string(o, "digest", true, where, &digest, err) < 0)
                 return -1;
         char w[300];
         snprintf(w, sizeof w, "%s.digest", where);
-        if (digest_hex(d->digest, w, &d->hex, err) < 0)
+        if (digest_hex(digest, w, &hex, err) < 0)
                 return -1;
+        if (media && strlen(media) >= sizeof d->media)
+                return error_set(err, 0, "%s.mediaType is too long", where);
+        d->has_media = media != NULL;
+        snprintf(d->media, sizeof d->media, "%s", media ? media : "");
+        snprintf(d->digest, sizeof d->digest, "sha256:%s", hex);
+        snprintf(d->hex, sizeof d->hex, "%s", hex);
         if (!json_object_object_get_ex(o, "size", &v) || !json_object_is_type(v, json_type_int) ||
             json_object_get_int64(v) < 0)
                 return error_set(err, 0, "%s.size is missing or not a size", where);
@@ -645,7 +655,7 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
                 struct desc d;
                 if (get_desc(json_object_array_get_idx(ms, i), w, &d, err) < 0)
                         return -1;
-                if (is_index(d.media)) {
+                if (is_index(d.has_media ? d.media : NULL)) {
                         if (depth >= 2)
                                 return error_set(err, 0, "%s: an index nested too deeply", w);
                         struct json_object *sub;
@@ -848,7 +858,7 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
                 snprintf(w, sizeof w, "manifest.layers[%zu]", i);
                 if (get_desc(json_object_array_get_idx(layers, i), w, &d, err) < 0)
                         goto out;
-                if (!layer_media_ok(d.media)) {
+                if (!layer_media_ok(d.has_media ? d.media : NULL)) {
                         error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
                                   d.media);
                         error_hint(err, "crib applies tar layers, uncompressed or with gzip or "

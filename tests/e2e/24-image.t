@@ -251,6 +251,14 @@ assert_contains "$out" "$PLATFORM (manifest $want)" "it picks this machine's man
 imp --platform linux/arm/v6 "$T/multi" "$OUT/multi6"
 want=$(awk '$1 == "linux/arm/v6" {print $2}' "$T/multi/which")
 assert_contains "$out" "linux/arm/v6 (manifest $want)" "--platform linux/arm/v6 picks arm/v6, not arm/v7 (a Raspberry Pi Zero)"
+# the same index one level down, as docker buildx and skopeo --all write it: index.json names
+# an image index blob, which names the manifests
+cp -a "$T/multi" "$T/nested"
+sed 's/^{/{"mediaType":"application\/vnd.oci.image.index.v1+json",/' "$T/nested/index.json" >"$T/nested/ix"
+set -- $(blob "$T/nested" "$T/nested/ix")
+echo "{\"schemaVersion\":2,\"manifests\":[{\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"digest\":\"$1\",\"size\":$2}]}" >"$T/nested/index.json"
+imp --platform linux/arm/v6 "$T/nested" "$OUT/nested"
+assert_contains "$rc:$out" "0:imported OCI layout linux/arm/v6 (manifest $want)" "a nested index: the same choice, through the inner index"
 mk_multi "$T/multi7" linux/arm/v7
 imp --platform linux/arm/v6 "$T/multi7" "$OUT/multi7"
 assert_eq "$rc:$err" "125:crib: image '$T/multi7': this image has linux/arm/v7 only; --platform asked for linux/arm/v6" \
