@@ -293,15 +293,21 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                 else
                         snprintf(what, sizeof what, "layer %zu (%.20s)", i + 1,
                                  img->layers[i].digest);
-                if (source_layer_open(src, img, i, &a, err) < 0)
-                        return -1;
-                if (layer_apply(&lc, a, what, err) < 0) {
-                        archive_read_free(a);
+                if (source_layer_open(src, img, i, &a, err) < 0) {
+                        layer_finish(&lc);
                         return -1;
                 }
-                if (source_layer_done(src, img, i, a, err) < 0)
+                if (layer_apply(&lc, a, what, err) < 0) {
+                        archive_read_free(a);
+                        layer_finish(&lc);
                         return -1;
+                }
+                if (source_layer_done(src, img, i, a, err) < 0) {
+                        layer_finish(&lc);
+                        return -1;
+                }
         }
+        layer_finish(&lc);
         res->stats = lc.stats;
 
         /* the spec, with the image's own passwd and group for a User given by name */

@@ -350,6 +350,57 @@ static void set_xattrs(struct apply *ap, int fd, struct archive_entry *e, const 
         }
 }
 
+struct layer_dirtime {
+        char *path;
+        struct timespec mtime;
+};
+
+#define DIRTIMES_MAX_BYTES (64u << 20)
+
+/* a directory's time, for layer_finish; past the limit, directories keep the import's time */
+static void keep_dirtime(struct layer_ctx *c, const char *path, struct archive_entry *e)
+{
+        size_t len = strlen(path) + 1;
+        if (c->dirbytes + len > DIRTIMES_MAX_BYTES)
+                return;
+        if (c->ndirs == c->capdirs) {
+                size_t cap = c->capdirs ? c->capdirs * 2 : 256;
+                struct layer_dirtime *d = realloc(c->dirs, cap * sizeof *d);
+                if (!d)
+                        return;
+                c->dirs = d;
+                c->capdirs = cap;
+        }
+        char *p = strdup(path);
+        if (!p)
+                return;
+        c->dirs[c->ndirs++] =
+                (struct layer_dirtime){p, {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        c->dirbytes += len;
+}
+
+void layer_finish(struct layer_ctx *c)
+{
+        /* in order: a directory given twice gets the later layer's time */
+        for (size_t i = 0; i < c->ndirs; i++) {
+                size_t dirlen;
+                const char *base = imgpath_base(c->dirs[i].path, &dirlen);
+                char dir[IMGPATH_MAX];
+                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, c->dirs[i].path);
+                int fd;
+                struct error err;
+                if (layer_walk(c->root, dir, false, &fd, &err) == 0) {
+                        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT}, c->dirs[i].mtime};
+                        utimensat(fd, base, t, AT_SYMLINK_NOFOLLOW);
+                        close(fd);
+                }
+                free(c->dirs[i].path);
+        }
+        free(c->dirs);
+        c->dirs = NULL;
+        c->ndirs = c->capdirs = c->dirbytes = 0;
+}
+
 static int write_data(struct apply *ap, int fd, struct archive_entry *e, const char *path,
                       struct error *err)
 {
@@ -477,6 +528,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 if (fchmod(fd, mode) < 0)
                         return error_set(err, errno, "cannot chmod '%s'", path);
                 set_xattrs(ap, fd, e, path);
+                keep_dirtime(ap->c, path, e);
                 return 0;
         }
         if (exists) {
@@ -539,6 +591,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 if (fchmod(fd, mode) < 0)
                         return error_set(err, errno, "cannot chmod '%s'", path);
                 set_xattrs(ap, fd, e, path);
+                keep_dirtime(ap->c, path, e);
                 return 0;
         }
         case AE_IFLNK: {

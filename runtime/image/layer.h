@@ -4,6 +4,7 @@
 #define CRIB_LAYER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -23,6 +24,8 @@ struct layer_stats {
         char unowned_example[128];
 };
 
+struct layer_dirtime; /* a directory's mtime, set when every layer is applied */
+
 struct layer_ctx {
         int root;           /* the root directory, O_DIRECTORY */
         uint64_t max_bytes; /* all layers together may write no more */
@@ -31,6 +34,9 @@ struct layer_ctx {
         /* called now and then with the bytes written so far (all layers); may be NULL */
         void (*progress)(void *ctx, uint64_t bytes);
         void *progress_ctx;
+        /* private: the directories' times, kept for layer_finish */
+        struct layer_dirtime *dirs;
+        size_t ndirs, capdirs, dirbytes;
 };
 
 /* Apply the layer `a` reads (an opened archive) in ctx->root. `what` names the layer in
@@ -38,6 +44,10 @@ struct layer_ctx {
  * absolute or has a ".." component, when they reach through a symbolic link, or when a link
  * target is not inside the root. Device nodes are never made (counted in stats). */
 int layer_apply(struct layer_ctx *ctx, struct archive *a, const char *what, struct error *err);
+
+/* After the last layer: give the directories the times their entries say (adding their
+ * content changed them); frees what the context holds. Best effort: never fails. */
+void layer_finish(struct layer_ctx *ctx);
 
 /* Remove `name` in `dirfd`, a directory with all it holds, never following a symlink. */
 int layer_remove(int dirfd, const char *name, struct error *err);
