@@ -294,6 +294,18 @@ int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE
         }
 
         bool mapped = o->root || o->subids || (ret->uid == 0 && ret->gid == 0);
+        if (o->subids && !o->root &&
+            ((o->nuids && ret->uid >= o->nuids) || (o->ngids && ret->gid >= o->ngids))) {
+                fprintf(out,
+                        "# the image's user %" PRIu32 ":%" PRIu32 " is beyond the %" PRIu64
+                        " uids and %" PRIu64 " gids your ranges map: crib run refuses it\n",
+                        ret->uid, ret->gid, o->nuids, o->ngids);
+                warn(ret,
+                     "the image runs as %" PRIu32 ":%" PRIu32 ", beyond the ids your "
+                     "/etc/subuid and /etc/subgid ranges map (%" PRIu64 " and %" PRIu64 "); "
+                     "give yourself larger ranges, or run it with another user",
+                     ret->uid, ret->gid, o->nuids, o->ngids);
+        }
         if (mapped) {
                 fprintf(out, "user = %" PRIu32 ":%" PRIu32 "\n", ret->uid, ret->gid);
         } else {

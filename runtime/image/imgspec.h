@@ -18,12 +18,13 @@
 #define IMGSPEC_MAX_WARNINGS 8
 
 struct imgspec_opts {
-        const char *source;   /* what was imported, for the header comment */
-        const char *platform; /* "linux/amd64", for the header comment; may be NULL */
-        const char *passwd;   /* the image's /etc/passwd, NULL when it has none */
-        const char *group;    /* the image's /etc/group, NULL when it has none */
-        bool root;            /* imported by root: crib maps root's own range by default */
-        bool subids;          /* the importing user has subordinate ranges: uid/gid = auto */
+        const char *source;    /* what was imported, for the header comment */
+        const char *platform;  /* "linux/amd64", for the header comment; may be NULL */
+        const char *passwd;    /* the image's /etc/passwd, NULL when it has none */
+        const char *group;     /* the image's /etc/group, NULL when it has none */
+        bool root;             /* imported by root: crib maps root's own range by default */
+        bool subids;           /* the importing user has subordinate ranges: uid/gid = auto */
+        uint64_t nuids, ngids; /* with subids: the ids uid/gid = auto maps (0: not known) */
 };
 
 struct imgspec_result {

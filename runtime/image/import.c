@@ -132,6 +132,11 @@ static int enter_userns(struct import_result *res, struct error *err)
         res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
                       userns_find_helper("newgidmap", p2, sizeof p2);
         res->no_helper = nsu && nsg && !res->subids;
+        res->nuids = res->ngids = 1;
+        for (size_t i = 0; res->subids && i < nsu; i++)
+                res->nuids += su[i].count;
+        for (size_t i = 0; res->subids && i < nsg; i++)
+                res->ngids += sg[i].count;
         int go[2];
         if (res->subids && pipe2(go, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make a pipe");
@@ -320,7 +325,9 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                                   .passwd = passwd,
                                   .group = group,
                                   .root = !res->userns,
-                                  .subids = res->subids};
+                                  .subids = res->subids,
+                                  .nuids = res->nuids,
+                                  .ngids = res->ngids};
         if (write_spec(dirfd, img->config, &so, &res->spec, err) < 0)
                 return -1;
 

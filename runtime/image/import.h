@@ -26,9 +26,10 @@ struct import_opts {
 struct import_result {
         char platform[64], machine[64], manifest[80], kind[32];
         size_t nlayers;
-        bool userns;    /* extracted in a user namespace (not root) */
-        bool subids;    /* with the user's subordinate ranges */
-        bool no_helper; /* the user has ranges, but newuidmap or newgidmap is missing */
+        bool userns;           /* extracted in a user namespace (not root) */
+        bool subids;           /* with the user's subordinate ranges */
+        bool no_helper;        /* the user has ranges, but newuidmap or newgidmap is missing */
+        uint64_t nuids, ngids; /* ids mapped in the user namespace (0 and the ranges) */
         struct layer_stats stats;
         struct imgspec_result spec;
         uint64_t total;

@@ -176,6 +176,14 @@ static void test_spec(void)
                  "the warning names the image's user");
         o.subids = true;
 
+        o.nuids = o.ngids = 30;
+        rc = roundtrip(cfg, &o, &s, text, sizeof text, &r, &err);
+        ok(rc == 0 && r.nwarnings == 1, "a user beyond the mapped ids: a warning");
+        if (rc == 0)
+                spec_free(&s);
+        contains(r.warnings[0], "beyond the ids your /etc/subuid", "saying so");
+        o.nuids = o.ngids = 0;
+
         rc = roundtrip("{\"config\":{\"Cmd\":[\"a\\nb\"]}}", &o, &s, text, sizeof text, &r, &err);
         ok(rc < 0, "a newline in an argument is refused");
         contains(err.msg, "config.Cmd[0] holds control character 0x0a", "naming the JSON path");
