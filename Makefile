@@ -7,7 +7,8 @@
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
-#   make bench      start-up time of crib against `unshare`, side by side
+#   make bench      start-up time of crib against `unshare`, and image import time against
+#                   umoci and podman, side by side
 #   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
 
 CROSS      ?=
@@ -90,7 +91,10 @@ CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib js
 # runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
 # path, so a file names a header by its name alone
 RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
-RUNTIME_SRC := $(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS)))
+# runtime/image/'s parts that read archives (libarchive) and hash (libcrypto) are crib-image's
+# alone (below); its pure parts (platform, names, spec) are in libcrib.a, unit tested
+IMAGE_SRC   := runtime/image/layer.c runtime/image/source.c runtime/image/import.c
+RUNTIME_SRC := $(filter-out $(IMAGE_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
 INCLUDES    := $(addprefix -iquote ,$(RUNTIME_DIRS))
 # runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
 runtime_obj = $(patsubst %.c,$(BUILD)/%.o,$(filter %/$(1).c,$(RUNTIME_SRC)))
@@ -116,6 +120,20 @@ $(BUILD)/crib-scope: cmd/scope/crib-scope.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libsystemd) -o $@ $< \
 		$(shell $(PKG_CONFIG) --libs libsystemd)
+
+# crib-image (`crib image import`) reads saved images with libarchive and checks their digests
+# with libcrypto: a program of its own, dynamic, built where libarchive-dev and libssl-dev are
+# installed (rootfs-tools/install-deps), so crib stays static and cross-builds without them;
+# crib finds it beside itself, or in ../lib/crib/ (make install)
+HAVE_LIBARCHIVE := $(shell $(PKG_CONFIG) --exists libarchive libcrypto 2>/dev/null && echo yes)
+ifeq ($(HAVE_LIBARCHIVE),yes)
+all: $(BUILD)/crib-image
+endif
+IMAGE_OBJ := $(IMAGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/image/crib-image.o $(BUILD)/cmd/output.o
+$(IMAGE_OBJ): CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive libcrypto 2>/dev/null) -iquote cmd
+$(BUILD)/crib-image: $(IMAGE_OBJ) $(BUILD)/libcrib.a
+	$(CC) $(filter-out -static,$(LDFLAGS)) -o $@ $^ -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic \
+		$(shell $(PKG_CONFIG) --libs libarchive libcrypto)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -245,10 +263,12 @@ bench: all $(BUILD)/rootfs/.done
 	-rootfs-tools/install-deps bench
 	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
+	tests/bench/image-import $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
 	if [ -x $(BUILD)/crib-scope ]; then install -D -m 0755 $(BUILD)/crib-scope $(DESTDIR)$(PREFIX)/lib/crib/crib-scope; fi
+	if [ -x $(BUILD)/crib-image ]; then install -D -m 0755 $(BUILD)/crib-image $(DESTDIR)$(PREFIX)/lib/crib/crib-image; fi
 	install -D -m 0644 cmd/crib.1 $(DESTDIR)$(PREFIX)/share/man/man1/crib.1
 	install -D -m 0644 cmd/crib.ini.5 $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
 
@@ -289,10 +309,11 @@ deb:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \
-	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5 $(DESTDIR)$(PREFIX)/lib/crib/crib-scope
+	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5 $(DESTDIR)$(PREFIX)/lib/crib/crib-scope \
+	      $(DESTDIR)$(PREFIX)/lib/crib/crib-image
 
 format:
-	clang-format -i $(wildcard cmd/*.c cmd/*.h cmd/scope/*.c $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \
+	clang-format -i $(wildcard cmd/*.c cmd/*.h cmd/scope/*.c cmd/image/*.c $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \
 		tests/*/*.c tests/*/*.h)
 
 clean:

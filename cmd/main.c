@@ -5,9 +5,11 @@
  *   crib check ...    (check.c)
  *   crib bench ...    (bench.c)
  *   crib seccomp ...  (seccomp.c)
+ *   crib image ...    (the crib-image program beside crib: cmd/image/crib-image.c)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <libgen.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -60,6 +62,9 @@ static const char usage[] =
         "                          measure what the sandbox costs\n"
         "       crib seccomp export|show|explain|builtin ...\n"
         "                          the seccomp programs ('crib seccomp help')\n"
+        "       crib image import [--platform P] SOURCE DIR\n"
+        "                          a saved image (docker save, OCI layout, docker export)\n"
+        "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
@@ -286,6 +291,32 @@ static int cmd_run(int argc, char **argv)
         return code;
 }
 
+/* `crib image ...` is crib-image's (it links libarchive, which crib does not: crib stays
+ * static); run it from beside crib, or from ../lib/crib/ (make install) */
+static int cmd_image(char **argv)
+{
+        char exe[1024], path[1100];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0 && exe[0] == '/') {
+                exe[n] = '\0';
+                const char *dir = dirname(exe);
+                const char *const tries[] = {"%s/crib-image", "%s/../lib/crib/crib-image"};
+                for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+                        snprintf(path, sizeof path, tries[i], dir);
+                        if (access(path, X_OK) == 0) {
+                                argv[0] = path;
+                                execv(path, argv);
+                                break;
+                        }
+                }
+        }
+        struct error err;
+        error_set(&err, 0, "'crib image' needs crib-image, which is not installed beside crib");
+        error_hint(&err, "it is built by 'make' where libarchive and libcrypto are: sudo apt-get "
+                         "install libarchive-dev libssl-dev, then make (and make install)");
+        return output_error(&err);
+}
+
 int cmd_levels(void);
 int cmd_seccomp(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -321,6 +352,8 @@ int main(int argc, char **argv)
                 return cmd_check(argc - 2, argv + 2);
         if (!strcmp(cmd, "seccomp"))
                 return cmd_seccomp(argc - 2, argv + 2);
+        if (!strcmp(cmd, "image"))
+                return cmd_image(argv + 1);
         if (argc > 2)
                 return usage_error("'crib %s' takes no arguments", cmd);
         if (!strcmp(cmd, "levels"))

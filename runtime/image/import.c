@@ -1,0 +1,459 @@
+/* import.c - `crib image import` from start to end (import.h).
+ *
+ * Kernel features: user namespaces (user_namespaces(7)) for a rootless import, as in userns.c:
+ * unshare(CLONE_NEWUSER) in this process, then newuidmap(1)/newgidmap(1), forked before the
+ * unshare (a setuid helper started inside the new namespace would have no privilege), write
+ * the maps crib's `uid = auto` uses: 0 is the user, 1..N the ranges of /etc/subuid and
+ * /etc/subgid. Inside, this process is root over those ids: it chowns files to the image's
+ * owners and they land on the user's subordinate ids on disk, exactly where a container with
+ * `uid = auto` sees them as the image's. Without ranges the map is the user's id alone and
+ * files of other owners are flattened to the user (counted; cmd/ says what that breaks).
+ *
+ * Order: everything is read and checked (manifest, platform, every digest) before DIR is made,
+ * so a bad image changes nothing; a failure later removes DIR again.
+ */
+#define _GNU_SOURCE
+#include "import.h"
+
+#include <archive.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
+
+#include "cleanup.h"
+#include "idmap.h"
+#include "imgpath.h"
+#include "procfile.h"
+#include "source.h"
+#include "userns.h"
+
+void import_machine(struct platform *ret)
+{
+        struct utsname u;
+        char part[32] = "", line[256];
+        const char *plat = (const char *)getauxval(AT_PLATFORM);
+        if (uname(&u) < 0)
+                snprintf(u.machine, sizeof u.machine, "unknown");
+        FILE *f = fopen("/proc/cpuinfo", "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "CPU part", 8) && strchr(line, ':')) {
+                        snprintf(part, sizeof part, "%s", strchr(line, ':') + 1);
+                        break;
+                }
+        if (f)
+                fclose(f);
+        platform_detect(u.machine, plat, part[0] ? part : NULL, ret);
+}
+
+/* --- the user namespace ---------------------------------------------------------------------- */
+
+static int read_subids(const char *file, const char *user, uint32_t id, struct idmap_range *r,
+                       size_t *n, struct error *err)
+{
+        *n = 0;
+        _cleanup_fclose_ FILE *f = fopen(file, "re");
+        if (!f)
+                return 0;
+        return idmap_read_subids(f, user, id, r, n, err);
+}
+
+/* argv for newuidmap/newgidmap: PID 0 ID 1 then 1.. over the ranges */
+static int map_with_helper(const char *helper, pid_t pid, uint32_t id, const struct idmap_range *r,
+                           size_t n, struct error *err)
+{
+        char path[256];
+        if (!userns_find_helper(helper, path, sizeof path))
+                return error_set(err, ENOENT, "%s is not installed", helper);
+        char args[3 + 3 * (IDMAP_MAX_SUBIDS + 1)][16];
+        char *argv[3 + 3 * (IDMAP_MAX_SUBIDS + 1) + 1];
+        size_t k = 0;
+        argv[k++] = path;
+        snprintf(args[0], sizeof args[0], "%d", (int)pid);
+        argv[k++] = args[0];
+        uint64_t next = 1;
+        size_t a = 1;
+        snprintf(args[a], 16, "0"), snprintf(args[a + 1], 16, "%u", id),
+                snprintf(args[a + 2], 16, "1");
+        argv[k++] = args[a], argv[k++] = args[a + 1], argv[k++] = args[a + 2];
+        a += 3;
+        for (size_t i = 0; i < n && next + r[i].count <= UINT32_MAX; i++) {
+                snprintf(args[a], 16, "%llu", (unsigned long long)next);
+                snprintf(args[a + 1], 16, "%u", r[i].outside);
+                snprintf(args[a + 2], 16, "%u", r[i].count);
+                argv[k++] = args[a], argv[k++] = args[a + 1], argv[k++] = args[a + 2];
+                a += 3;
+                next += r[i].count;
+        }
+        argv[k] = NULL;
+        pid_t c = fork();
+        if (c < 0)
+                return error_set(err, errno, "cannot fork for %s", helper);
+        if (c == 0) {
+                int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+                if (devnull >= 0)
+                        dup2(devnull, STDOUT_FILENO);
+                execv(path, argv);
+                _exit(127);
+        }
+        int status;
+        while (waitpid(c, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (!WIFEXITED(status) || WEXITSTATUS(status))
+                return error_set(err, 0, "%s refused the ranges of /etc/sub%cid", helper,
+                                 helper[3] == 'u' ? 'u' : 'g');
+        return 0;
+}
+
+/* Move this process into a new user namespace where it is root over the user's ids. */
+static int enter_userns(struct import_result *res, struct error *err)
+{
+        uid_t uid = geteuid();
+        gid_t gid = getegid();
+        struct passwd *pw = getpwuid(uid);
+        struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
+        size_t nsu = 0, nsg = 0;
+        if (read_subids("/etc/subuid", pw ? pw->pw_name : NULL, uid, su, &nsu, err) < 0 ||
+            read_subids("/etc/subgid", pw ? pw->pw_name : NULL, gid, sg, &nsg, err) < 0)
+                return -1;
+        char p1[256], p2[256];
+        res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
+                      userns_find_helper("newgidmap", p2, sizeof p2);
+        res->no_helper = nsu && nsg && !res->subids;
+        res->nuids = res->ngids = 1;
+        for (size_t i = 0; res->subids && i < nsu; i++)
+                res->nuids += su[i].count;
+        for (size_t i = 0; res->subids && i < nsg; i++)
+                res->ngids += sg[i].count;
+        int go[2];
+        if (res->subids && pipe2(go, O_CLOEXEC) < 0)
+                return error_set(err, errno, "cannot make a pipe");
+        pid_t helper = -1;
+        pid_t self = getpid();
+        if (res->subids) {
+                /* the helper's child runs the setuid tools from the host's namespace */
+                helper = fork();
+                if (helper < 0)
+                        return error_set(err, errno, "cannot fork");
+                if (helper == 0) {
+                        close(go[1]);
+                        char c;
+                        struct error e;
+                        if (read(go[0], &c, 1) != 1)
+                                _exit(1);
+                        if (map_with_helper("newuidmap", self, uid, su, nsu, &e) < 0 ||
+                            map_with_helper("newgidmap", self, gid, sg, nsg, &e) < 0) {
+                                fprintf(stderr, "crib: %s\n", e.msg);
+                                _exit(1);
+                        }
+                        _exit(0);
+                }
+                close(go[0]);
+        }
+        if (unshare(CLONE_NEWUSER) < 0) {
+                int e = errno;
+                if (helper > 0) {
+                        close(go[1]);
+                        waitpid(helper, NULL, 0);
+                }
+                userns_clone_error(CLONE_NEWUSER, e, err);
+                return error_wrap(err, "a rootless import needs a user namespace");
+        }
+        if (helper > 0) {
+                int status;
+                if (write(go[1], "g", 1) != 1)
+                        return error_set(err, errno, "cannot start the id-map helper");
+                close(go[1]);
+                while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
+                        ;
+                if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+                        error_set(err, 0,
+                                  "cannot map your subordinate ids with newuidmap and "
+                                  "newgidmap");
+                        return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid "
+                                               "(subuid(5)) and that package uidmap is installed");
+                }
+        } else {
+                char line[64];
+                snprintf(line, sizeof line, "0 %u 1\n", uid);
+                int e = procfile_write("/proc/self/uid_map", line);
+                if (!e)
+                        e = procfile_write("/proc/self/setgroups", "deny");
+                snprintf(line, sizeof line, "0 %u 1\n", gid);
+                if (!e)
+                        e = procfile_write("/proc/self/gid_map", line);
+                if (e)
+                        return error_set(err, e, "cannot map your own id in a user namespace");
+        }
+        res->userns = true;
+        return 0;
+}
+
+/* --- small files of the result ---------------------------------------------------------------- */
+
+/* a file of the rootfs, resolved inside it (symlinks stay below it), at most 1 MiB; NULL when
+ * it is not there */
+static char *read_rootfs_file(int root, const char *path)
+{
+        int fd = -1;
+#if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
+        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+                               .resolve =
+                                       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV};
+        fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
+        if (fd < 0 && errno == ENOSYS)
+#endif
+        {
+                int dfd;
+                struct error e;
+                size_t dl;
+                const char *base = imgpath_base(path, &dl);
+                char dir[256];
+                snprintf(dir, sizeof dir, "%.*s", (int)dl, path);
+                if (layer_walk(root, dir, false, &dfd, &e) == 0) {
+                        fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+                        close(dfd);
+                }
+        }
+        if (fd < 0)
+                return NULL;
+        struct stat st;
+        char *buf = NULL;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20) &&
+            (buf = malloc((size_t)st.st_size + 1))) {
+                ssize_t n = read(fd, buf, (size_t)st.st_size);
+                buf[n > 0 ? n : 0] = '\0';
+        }
+        close(fd);
+        return buf;
+}
+
+static int write_spec(int dirfd, struct json_object *config, const struct imgspec_opts *so,
+                      struct imgspec_result *res, struct error *err)
+{
+        _cleanup_close_ int fd = openat(dirfd, "crib.ini",
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return error_set(err, errno, "cannot create crib.ini");
+        FILE *f = fdopen(fd, "w");
+        if (!f)
+                return error_set(err, errno, "cannot write crib.ini");
+        take_fd(&fd);
+        int r = imgspec_write(config, so, f, res, err);
+        if (fclose(f) != 0 && r == 0)
+                r = error_set(err, errno, "cannot write crib.ini");
+        return r;
+}
+
+/* --- the import ------------------------------------------------------------------------------ */
+
+struct prog {
+        const struct import_opts *o;
+        enum import_phase phase;
+        size_t layer, n;
+        uint64_t total;
+};
+
+static void on_progress(void *ctx, uint64_t bytes)
+{
+        struct prog *p = ctx;
+        if (p->o->progress)
+                p->o->progress(p->o->ctx, p->phase, p->layer, p->n, bytes, p->total);
+}
+
+static int apply_all(struct source *src, struct source_image *img, int dirfd,
+                     struct import_result *res, struct prog *pg, struct error *err)
+{
+        if (mkdirat(dirfd, "rootfs", 0755) < 0)
+                return error_set(err, errno, "cannot make 'rootfs'");
+        _cleanup_close_ int root =
+                openat(dirfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (root < 0)
+                return error_set(err, errno, "cannot open 'rootfs'");
+        struct layer_ctx lc = {.root = root,
+                               .max_bytes = IMPORT_MAX_BYTES,
+                               .as_root = geteuid() == 0 && getegid() == 0,
+                               .progress = on_progress,
+                               .progress_ctx = pg};
+        pg->phase = IMPORT_APPLYING;
+        for (size_t i = 0; i < img->nlayers; i++) {
+                struct archive *a;
+                char what[320];
+                pg->layer = i + 1;
+                on_progress(pg, lc.stats.bytes);
+                if (img->kind == SOURCE_ROOTFS_TAR)
+                        snprintf(what, sizeof what, "'%s'", img->layers[i].name);
+                else
+                        snprintf(what, sizeof what, "layer %zu (%.20s)", i + 1,
+                                 img->layers[i].digest);
+                if (source_layer_open(src, img, i, &a, err) < 0) {
+                        layer_finish(&lc);
+                        return -1;
+                }
+                if (layer_apply(&lc, a, what, err) < 0) {
+                        archive_read_free(a);
+                        layer_finish(&lc);
+                        return -1;
+                }
+                if (source_layer_done(src, img, i, a, err) < 0) {
+                        layer_finish(&lc);
+                        return -1;
+                }
+        }
+        layer_finish(&lc);
+        res->stats = lc.stats;
+
+        /* the spec, with the image's own passwd and group for a User given by name */
+        _cleanup_free_ char *passwd = read_rootfs_file(root, "etc/passwd");
+        _cleanup_free_ char *group = read_rootfs_file(root, "etc/group");
+        char source[4200];
+        snprintf(source, sizeof source, "'%s'", pg->o->source);
+        struct imgspec_opts so = {.source = source,
+                                  .platform = img->platform[0] ? img->platform : NULL,
+                                  .passwd = passwd,
+                                  .group = group,
+                                  .root = !res->userns,
+                                  .subids = res->subids,
+                                  .nuids = res->nuids,
+                                  .ngids = res->ngids};
+        if (write_spec(dirfd, img->config, &so, &res->spec, err) < 0)
+                return -1;
+
+        /* the working directory must exist for crib to enter it */
+        struct json_object *cfg, *wd;
+        if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
+            json_object_object_get_ex(cfg, "WorkingDir", &wd) &&
+            json_object_is_type(wd, json_type_string)) {
+                char clean[IMGPATH_MAX];
+                int fd;
+                struct error e;
+                const char *w = json_object_get_string(wd);
+                while (*w == '/')
+                        w++; /* inside the rootfs: the cleaner refuses absolute names */
+                if (!imgpath_clean(w, clean, sizeof clean) &&
+                    layer_walk(root, clean, true, &fd, &e) == 0)
+                        close(fd);
+        }
+        return 0;
+}
+
+int image_import(const struct import_opts *o, struct import_result *ret, struct error *err)
+{
+        memset(ret, 0, sizeof *ret);
+        struct platform machine;
+        import_machine(&machine);
+        platform_format(&machine, ret->machine, sizeof ret->machine);
+        struct source *src = NULL;
+        struct source_image *img = calloc(1, sizeof *img);
+        if (!img)
+                return error_set(err, ENOMEM, "out of memory");
+        struct prog pg = {.o = o, .phase = IMPORT_CHECKING};
+        int r = -1, dirfd = -1;
+        bool made = false;
+        if (source_open(o->source, &src, err) < 0 ||
+            source_resolve(src, o->platform ? o->platform : &machine, o->platform != NULL, img,
+                           on_progress, &pg, err) < 0)
+                goto out;
+        static const char *const kinds[] = {"docker-archive", "OCI layout", "filesystem tarball"};
+        snprintf(ret->kind, sizeof ret->kind, "%s", kinds[img->kind]);
+        snprintf(ret->platform, sizeof ret->platform, "%s", img->platform);
+        snprintf(ret->manifest, sizeof ret->manifest, "%s", img->manifest);
+        ret->nlayers = img->nlayers;
+        ret->total = pg.total = img->total;
+        pg.n = img->nlayers;
+
+        /* DIR: new, or empty */
+        if (mkdir(o->dir, 0700) == 0) {
+                made = true;
+        } else if (errno != EEXIST) {
+                error_set(err, errno, "cannot make directory '%s'", o->dir);
+                goto out;
+        }
+        dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dirfd < 0) {
+                error_set(err, errno, "cannot open directory '%s'", o->dir);
+                goto out;
+        }
+        struct stat st;
+        if (!made && (fstat(dirfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
+                /* another user could swap what crib writes there, or the spec, later */
+                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)",
+                          o->dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+                error_hint(err, "import into a new directory; crib makes it 0700");
+                close(dirfd);
+                dirfd = -1;
+                goto out;
+        }
+        if (!made) {
+                _cleanup_closedir_ DIR *d = fdopendir(dup(dirfd));
+                struct dirent *de;
+                while (d && (de = readdir(d)))
+                        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+                                error_set(err, 0, "'%s' exists and is not empty", o->dir);
+                                error_hint(err, "import into a new directory; crib does not "
+                                                "overwrite one");
+                                close(dirfd);
+                                dirfd = -1;
+                                goto out;
+                        }
+        }
+        if (geteuid() != 0 && enter_userns(ret, err) < 0)
+                goto fail;
+        if (apply_all(src, img, dirfd, ret, &pg, err) < 0)
+                goto fail;
+        r = 0;
+        goto out;
+fail : {
+        /* nothing of a failed import stays */
+        struct error e;
+        layer_remove(dirfd, "rootfs", &e);
+        unlinkat(dirfd, "crib.ini", 0);
+        if (made)
+                rmdir(o->dir);
+}
+out:
+        if (dirfd >= 0)
+                close(dirfd);
+        if (img)
+                source_image_free(img);
+        free(img);
+        source_close(src);
+        return r;
+}
+
+int image_remove(const char *dir, struct error *err)
+{
+        struct stat st;
+        _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open '%s'", dir);
+        if (fstatat(fd, "crib.ini", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+            fstatat(fd, "rootfs", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+                return error_set(err, 0,
+                                 "'%s' is not an import (it has no crib.ini and rootfs/); "
+                                 "crib removes only those",
+                                 dir);
+        struct import_result res;
+        memset(&res, 0, sizeof res);
+        if (geteuid() != 0 && enter_userns(&res, err) < 0)
+                return -1;
+        if (layer_remove(fd, "rootfs", err) < 0)
+                return error_wrap(err, "cannot remove '%s'", dir);
+        if (unlinkat(fd, "crib.ini", 0) < 0)
+                return error_set(err, errno, "cannot remove '%s/crib.ini'", dir);
+        if (rmdir(dir) < 0)
+                return error_set(err, errno, "cannot remove '%s'", dir);
+        return 0;
+}

@@ -1,0 +1,51 @@
+/* import.h - `crib image import`: a saved image made into DIR/rootfs and DIR/crib.ini. */
+#ifndef CRIB_IMPORT_H
+#define CRIB_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "imgspec.h"
+#include "layer.h"
+#include "platform.h"
+
+#define IMPORT_MAX_BYTES (64ULL << 30) /* what all layers together may write */
+
+enum import_phase { IMPORT_CHECKING, IMPORT_APPLYING };
+
+struct import_opts {
+        const char *source, *dir;
+        const struct platform *platform; /* --platform, or NULL for this machine's */
+        /* now and then: the phase, the layer (1-based), the layer count, bytes so far, total */
+        void (*progress)(void *ctx, enum import_phase ph, size_t layer, size_t nlayers,
+                         uint64_t bytes, uint64_t total);
+        void *ctx;
+};
+
+struct import_result {
+        char platform[64], machine[64], manifest[80], kind[32];
+        size_t nlayers;
+        bool userns;           /* extracted in a user namespace (not root) */
+        bool subids;           /* with the user's subordinate ranges */
+        bool no_helper;        /* the user has ranges, but newuidmap or newgidmap is missing */
+        uint64_t nuids, ngids; /* ids mapped in the user namespace (0 and the ranges) */
+        struct layer_stats stats;
+        struct imgspec_result spec;
+        uint64_t total;
+};
+
+/* Check the source, then make DIR (it must not exist, or be empty) with rootfs/ and crib.ini.
+ * On failure what was made is removed again. Not root: the layers are applied in a user
+ * namespace of this process (newuidmap(1) with the user's /etc/subuid ranges, as crib's
+ * `uid = auto`; without ranges only the user's own id, and other owners are flattened). */
+int image_import(const struct import_opts *o, struct import_result *ret, struct error *err);
+
+/* Remove DIR, an import (it must hold crib.ini and rootfs/): not root, in the same user
+ * namespace as the import, so the files of the user's subordinate ids go too. */
+int image_remove(const char *dir, struct error *err);
+
+/* This machine's platform (platform_detect with uname, AT_PLATFORM, /proc/cpuinfo). */
+void import_machine(struct platform *ret);
+
+#endif

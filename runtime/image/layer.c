@@ -1,0 +1,654 @@
+/* layer.c - one image layer applied to a root directory (layer.h).
+ *
+ * Kernel features: the *at(2) family on directory descriptors, O_NOFOLLOW and O_EXCL
+ * (open(2)), linkat(2) without AT_SYMLINK_FOLLOW. The layer is hostile input. Every name is
+ * cleaned first (imgpath.c: no absolute name, no ".."), then its directory is opened one
+ * component at a time with O_NOFOLLOW | O_DIRECTORY from the root's descriptor, so a symbolic
+ * link planted by an earlier entry or layer, pointing inside the root or outside it, is never
+ * followed: an entry that would go through one is refused. A file is created only with
+ * O_CREAT | O_EXCL | O_NOFOLLOW after whatever held its name was unlinked, so no write lands on
+ * an earlier link's target. Hard links name their target inside the root by the same rules and
+ * are made with linkat(2), which does not follow a symlink. Device nodes are never made: a
+ * world-writable block device of the host's disk would be a way out for any host user; crib
+ * gives a container its own /dev.
+ *
+ * Whiteouts (OCI image-spec, layer.md): ".wh.NAME" deletes NAME of the lower layers, and
+ * ".wh..wh..opq" hides everything the lower layers had in its directory. "Lower" is told apart
+ * by the set of paths this layer made, so the order of entries inside a layer does not matter.
+ */
+#define _GNU_SOURCE
+#include "layer.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "imgpath.h"
+#include "sys.h"
+
+#define REMOVE_MAX_DEPTH 512
+
+/* --- the paths this layer made: a string set with open addressing ------------------------- */
+struct pathset {
+        char **slot;
+        size_t cap, n, bytes;
+};
+
+#define PATHSET_MAX_BYTES (256u << 20) /* names one layer may make, all together */
+
+static uint64_t hash(const char *s)
+{
+        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        return h;
+}
+
+static bool set_has(const struct pathset *s, const char *p)
+{
+        if (!s->cap)
+                return false;
+        for (size_t i = hash(p) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+                if (!s->slot[i])
+                        return false;
+                if (!strcmp(s->slot[i], p))
+                        return true;
+        }
+}
+
+static int set_add(struct pathset *s, const char *p)
+{
+        if (set_has(s, p))
+                return 0;
+        if (s->bytes + strlen(p) + 1 > PATHSET_MAX_BYTES) {
+                errno = E2BIG;
+                return -1;
+        }
+        if ((s->n + 1) * 2 > s->cap) {
+                size_t cap = s->cap ? s->cap * 2 : 1024;
+                char **slot = calloc(cap, sizeof *slot);
+                if (!slot)
+                        return -1;
+                for (size_t i = 0; i < s->cap; i++) {
+                        if (!s->slot[i])
+                                continue;
+                        size_t j = hash(s->slot[i]) & (cap - 1);
+                        while (slot[j])
+                                j = (j + 1) & (cap - 1);
+                        slot[j] = s->slot[i];
+                }
+                free(s->slot);
+                s->slot = slot;
+                s->cap = cap;
+        }
+        size_t i = hash(p) & (s->cap - 1);
+        while (s->slot[i])
+                i = (i + 1) & (s->cap - 1);
+        if (!(s->slot[i] = strdup(p)))
+                return -1;
+        s->n++;
+        s->bytes += strlen(p) + 1;
+        return 0;
+}
+
+static void set_free(struct pathset *s)
+{
+        for (size_t i = 0; i < s->cap; i++)
+                free(s->slot[i]);
+        free(s->slot);
+}
+
+/* why set_add failed */
+static int set_error(struct error *err)
+{
+        if (errno == E2BIG)
+                return error_set(err, 0, "the layer names more than %u MiB of paths",
+                                 PATHSET_MAX_BYTES >> 20);
+        return error_set(err, ENOMEM, "out of memory");
+}
+
+/* --- safe walking and removing -------------------------------------------------------------- */
+
+int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err)
+{
+        _cleanup_close_ int fd = fcntl(root, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+                return error_set(err, errno, "cannot duplicate the root's descriptor");
+        char comp[256];
+        const char *p = path;
+        while (*p) {
+                const char *end = strchr(p, '/');
+                size_t n = end ? (size_t)(end - p) : strlen(p);
+                if (n >= sizeof comp)
+                        return error_set(err, ENAMETOOLONG, "'%s'", path);
+                memcpy(comp, p, n);
+                comp[n] = '\0';
+                int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (next < 0 && errno == ENOENT && create) {
+                        if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
+                                return error_set(err, errno, "cannot make directory '%.*s'",
+                                                 (int)(p - path + n), path);
+                        next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                }
+                if (next < 0) {
+                        int e = errno;
+                        struct stat st;
+                        if ((e == ENOTDIR || e == ELOOP) &&
+                            fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+                                return error_set(err, 0,
+                                                 "'%.*s' is a symbolic link: crib does not "
+                                                 "write through one",
+                                                 (int)(p - path + n), path);
+                        if (e == ENOTDIR)
+                                return error_set(err, 0, "'%.*s' is not a directory",
+                                                 (int)(p - path + n), path);
+                        return error_set(err, e, "cannot open directory '%.*s'",
+                                         (int)(p - path + n), path);
+                }
+                close(fd);
+                fd = next;
+                p += n;
+                if (*p == '/')
+                        p++;
+        }
+        *ret_fd = take_fd(&fd);
+        return 0;
+}
+
+static int remove_at(int pfd, const char *name, int depth, struct error *err)
+{
+        if (unlinkat(pfd, name, 0) == 0 || errno == ENOENT)
+                return 0;
+        if (errno != EISDIR && errno != EPERM)
+                return error_set(err, errno, "cannot remove '%s'", name);
+        if (depth > REMOVE_MAX_DEPTH)
+                return error_set(err, ELOOP, "'%s' is nested too deeply to remove", name);
+        int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open '%s' to remove it", name);
+        _cleanup_closedir_ DIR *d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return error_set(err, errno, "cannot read '%s'", name);
+        }
+        struct dirent *de;
+        while ((errno = 0, de = readdir(d))) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (remove_at(dirfd(d), de->d_name, depth + 1, err) < 0)
+                        return error_wrap(err, "'%s'", name);
+        }
+        if (errno)
+                return error_set(err, errno, "cannot read '%s'", name);
+        if (unlinkat(pfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+                return error_set(err, errno, "cannot remove directory '%s'", name);
+        return 0;
+}
+
+int layer_remove(int pfd, const char *name, struct error *err)
+{
+        return remove_at(pfd, name, 0, err);
+}
+
+/* --- one layer ------------------------------------------------------------------------------- */
+
+struct apply {
+        struct layer_ctx *c;
+        struct archive *a;
+        struct pathset made;
+        char cached[IMGPATH_MAX]; /* the directory `cached_fd` is, "" when none */
+        int cached_fd;
+        uint64_t reported;
+};
+
+static void forget_cache(struct apply *ap)
+{
+        if (ap->cached_fd >= 0)
+                close(ap->cached_fd);
+        ap->cached_fd = -1;
+        ap->cached[0] = '\0';
+}
+
+/* the directory of `path` (its first dirlen bytes), opened; owned by the cache */
+static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool create, int *ret_fd,
+                     struct error *err)
+{
+        char dir[IMGPATH_MAX];
+        memcpy(dir, path, dirlen);
+        dir[dirlen] = '\0';
+        if (ap->cached_fd >= 0 && !strcmp(ap->cached, dir)) {
+                *ret_fd = ap->cached_fd;
+                return 0;
+        }
+        forget_cache(ap);
+        int fd;
+        if (layer_walk(ap->c->root, dir, create, &fd, err) < 0)
+                return -1;
+        if (create) {
+                /* the directories made on the way are this layer's */
+                for (size_t i = 1; i <= dirlen; i++) {
+                        if (i == dirlen || dir[i] == '/') {
+                                char c = dir[i];
+                                dir[i] = '\0';
+                                if (set_add(&ap->made, dir) < 0) {
+                                        close(fd);
+                                        return set_error(err);
+                                }
+                                dir[i] = c;
+                        }
+                }
+        }
+        ap->cached_fd = fd;
+        snprintf(ap->cached, sizeof ap->cached, "%s", dir);
+        *ret_fd = fd;
+        return 0;
+}
+
+/* Opaque directory `dir`: remove what the lower layers put below it, keep this layer's. */
+static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct error *err)
+{
+        if (depth > REMOVE_MAX_DEPTH)
+                return error_set(err, ELOOP, "'%s' is nested too deeply", dir);
+        int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot read directory '%s'", dir);
+        _cleanup_closedir_ DIR *d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return error_set(err, errno, "cannot read directory '%s'", dir);
+        }
+        /* names first: removing while reading may skip entries */
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        int ret = 0;
+        while ((de = readdir(d))) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (n == cap) {
+                        cap = cap ? cap * 2 : 64;
+                        char **nn = realloc(names, cap * sizeof *names);
+                        if (!nn) {
+                                ret = set_error(err);
+                                goto out;
+                        }
+                        names = nn;
+                }
+                if (!(names[n] = strdup(de->d_name))) {
+                        ret = set_error(err);
+                        goto out;
+                }
+                n++;
+        }
+        for (size_t i = 0; i < n && !ret; i++) {
+                char child[IMGPATH_MAX];
+                if (snprintf(child, sizeof child, "%s%s%s", dir, *dir ? "/" : "", names[i]) >=
+                    (int)sizeof child) {
+                        ret = error_set(err, ENAMETOOLONG, "'%s/%s'", dir, names[i]);
+                        break;
+                }
+                if (!set_has(&ap->made, child)) {
+                        ret = layer_remove(dirfd(d), names[i], err);
+                        continue;
+                }
+                int sub = openat(dirfd(d), names[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub >= 0) {
+                        ret = opaque(ap, sub, child, depth + 1, err);
+                        close(sub);
+                }
+        }
+out:
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        return ret;
+}
+
+static void note_unowned(struct layer_ctx *c, const char *path, int64_t uid)
+{
+        if (!c->stats.unowned++) {
+                c->stats.unowned_uid = (uint32_t)uid;
+                snprintf(c->stats.unowned_example, sizeof c->stats.unowned_example, "%s", path);
+        }
+}
+
+/* the entry's owner, or the caller's (0 here) when this user namespace cannot hold it */
+static void own(struct apply *ap, int pfd, const char *name, int fd, struct archive_entry *e,
+                const char *path)
+{
+        int64_t uid = archive_entry_uid(e), gid = archive_entry_gid(e);
+        if (uid == 0 && gid == 0 && ap->c->as_root)
+                return; /* made so already */
+        int r = -1;
+        if (uid >= 0 && gid >= 0 && uid < UINT32_MAX && gid < UINT32_MAX)
+                r = fd >= 0 ? fchown(fd, (uid_t)uid, (gid_t)gid)
+                            : fchownat(pfd, name, (uid_t)uid, (gid_t)gid, AT_SYMLINK_NOFOLLOW);
+        if (r < 0)
+                note_unowned(ap->c, path, uid != 0 ? uid : gid);
+}
+
+static void set_xattrs(struct apply *ap, int fd, struct archive_entry *e, const char *path)
+{
+        const char *name;
+        const void *value;
+        size_t size;
+        archive_entry_xattr_reset(e);
+        while (archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK) {
+                if (fd >= 0 && fsetxattr(fd, name, value, size, 0) == 0)
+                        continue;
+                if (!ap->c->stats.xattrs++)
+                        snprintf(ap->c->stats.xattr_example, sizeof ap->c->stats.xattr_example,
+                                 "%s on '%s'", name, path);
+        }
+}
+
+struct layer_dirtime {
+        char *path;
+        struct timespec mtime;
+};
+
+#define DIRTIMES_MAX_BYTES (64u << 20)
+
+/* a directory's time, for layer_finish; past the limit, directories keep the import's time */
+static void keep_dirtime(struct layer_ctx *c, const char *path, struct archive_entry *e)
+{
+        size_t len = strlen(path) + 1;
+        if (c->dirbytes + len > DIRTIMES_MAX_BYTES)
+                return;
+        if (c->ndirs == c->capdirs) {
+                size_t cap = c->capdirs ? c->capdirs * 2 : 256;
+                struct layer_dirtime *d = realloc(c->dirs, cap * sizeof *d);
+                if (!d)
+                        return;
+                c->dirs = d;
+                c->capdirs = cap;
+        }
+        char *p = strdup(path);
+        if (!p)
+                return;
+        c->dirs[c->ndirs++] =
+                (struct layer_dirtime){p, {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        c->dirbytes += len;
+}
+
+void layer_finish(struct layer_ctx *c)
+{
+        /* in order: a directory given twice gets the later layer's time */
+        for (size_t i = 0; i < c->ndirs; i++) {
+                size_t dirlen;
+                const char *base = imgpath_base(c->dirs[i].path, &dirlen);
+                char dir[IMGPATH_MAX];
+                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, c->dirs[i].path);
+                int fd;
+                struct error err;
+                if (layer_walk(c->root, dir, false, &fd, &err) == 0) {
+                        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT}, c->dirs[i].mtime};
+                        utimensat(fd, base, t, AT_SYMLINK_NOFOLLOW);
+                        close(fd);
+                }
+                free(c->dirs[i].path);
+        }
+        free(c->dirs);
+        c->dirs = NULL;
+        c->ndirs = c->capdirs = c->dirbytes = 0;
+}
+
+static int write_data(struct apply *ap, int fd, struct archive_entry *e, const char *path,
+                      struct error *err)
+{
+        const void *buf;
+        size_t size;
+        la_int64_t offset, end = 0;
+        struct layer_ctx *c = ap->c;
+        for (;;) {
+                int r = archive_read_data_block(ap->a, &buf, &size, &offset);
+                if (r == ARCHIVE_EOF)
+                        break;
+                if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+                        return error_set(err, archive_errno(ap->a), "cannot read '%s': %s", path,
+                                         archive_error_string(ap->a));
+                if (c->stats.bytes + size > c->max_bytes)
+                        return error_set(err, EFBIG, "the image is larger than %llu bytes",
+                                         (unsigned long long)c->max_bytes);
+                const char *p = buf;
+                while (size) {
+                        ssize_t w = pwrite(fd, p, size, offset);
+                        if (w < 0 && errno == EINTR)
+                                continue;
+                        if (w <= 0)
+                                return error_set(err, w < 0 ? errno : EIO, "cannot write '%s'",
+                                                 path);
+                        p += w;
+                        size -= (size_t)w;
+                        offset += w;
+                        c->stats.bytes += (uint64_t)w;
+                }
+                if (offset > end)
+                        end = offset;
+                if (c->progress && c->stats.bytes - ap->reported >= (1u << 20)) {
+                        ap->reported = c->stats.bytes;
+                        c->progress(c->progress_ctx, c->stats.bytes);
+                }
+        }
+        la_int64_t want = archive_entry_size(e);
+        if (want > end && ftruncate(fd, want) < 0) /* a sparse file's last hole */
+                return error_set(err, errno, "cannot size '%s'", path);
+        return 0;
+}
+
+static int apply_entry(struct apply *ap, struct archive_entry *e, const char *what,
+                       struct error *err)
+{
+        char path[IMGPATH_MAX];
+        const char *name = archive_entry_pathname(e);
+        if (!name)
+                return error_set(err, 0, "an entry has no name");
+        const char *why = imgpath_clean(name, path, sizeof path);
+        if (why)
+                return error_set(err, 0, "entry '%s' %s: it would leave the image's root", name,
+                                 why);
+        if (!path[0])
+                return 0; /* the root itself: crib keeps its own */
+
+        const char *target = NULL;
+        size_t dirlen;
+        const char *base = imgpath_base(path, &dirlen);
+        int pfd;
+        switch (imgpath_kind(path, &target)) {
+        case IMGPATH_META:
+                return 0;
+        case IMGPATH_BAD:
+                return error_set(err, 0, "entry '%s' is a whiteout of '.' or '..'", name);
+        case IMGPATH_WHITEOUT: {
+                char victim[IMGPATH_MAX];
+                snprintf(victim, sizeof victim, "%.*s%s%s", (int)dirlen, path, dirlen ? "/" : "",
+                         target);
+                if (set_has(&ap->made, victim))
+                        return 0; /* this layer's own: whiteouts hide the lower layers only */
+                forget_cache(ap);
+                char dir[IMGPATH_MAX];
+                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
+                _cleanup_close_ int dfd = -1;
+                if (layer_walk(ap->c->root, dir, false, &dfd, err) < 0) {
+                        if (err->errnum == ENOENT)
+                                return 0; /* nothing there to hide */
+                        return error_wrap(err, "whiteout '%s'", name);
+                }
+                return layer_remove(dfd, target, err) < 0 ? error_wrap(err, "whiteout '%s'", name)
+                                                          : 0;
+        }
+        case IMGPATH_OPAQUE: {
+                char dir[IMGPATH_MAX];
+                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
+                forget_cache(ap);
+                _cleanup_close_ int dfd = -1;
+                if (layer_walk(ap->c->root, dir, true, &dfd, err) < 0)
+                        return error_wrap(err, "opaque directory '%s'", name);
+                if (set_add(&ap->made, dir) < 0)
+                        return set_error(err);
+                return opaque(ap, dfd, dir, 0, err) < 0
+                               ? error_wrap(err, "opaque directory '%s'", name)
+                               : 0;
+        }
+        case IMGPATH_PLAIN:
+                break;
+        }
+
+        if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
+                return error_wrap(err, "entry '%s'", name);
+        mode_t type = archive_entry_filetype(e);
+        mode_t mode = archive_entry_perm(e) & 07777;
+        const char *hardlink = archive_entry_hardlink(e);
+        struct stat st;
+        bool exists = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+
+        if (!hardlink && (type == AE_IFCHR || type == AE_IFBLK || type == AE_IFSOCK)) {
+                if (!ap->c->stats.devices++)
+                        snprintf(ap->c->stats.device_example, sizeof ap->c->stats.device_example,
+                                 "%.120s", path);
+                return 0;
+        }
+        if (set_add(&ap->made, path) < 0)
+                return set_error(err);
+        if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
+                /* a directory again: its metadata changes, what it holds stays */
+                _cleanup_close_ int fd =
+                        openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        return error_set(err, errno, "cannot open directory '%s'", path);
+                own(ap, pfd, base, fd, e, path);
+                if (fchmod(fd, mode) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", path);
+                set_xattrs(ap, fd, e, path);
+                keep_dirtime(ap->c, path, e);
+                return 0;
+        }
+        if (exists) {
+                forget_cache(ap); /* the cached directory may be below what goes */
+                if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
+                        return error_wrap(err, "entry '%s'", name);
+                if (layer_remove(pfd, base, err) < 0)
+                        return error_wrap(err, "entry '%s' replaces '%s'", name, path);
+        }
+
+        if (hardlink) {
+                char to[IMGPATH_MAX];
+                if ((why = imgpath_clean(hardlink, to, sizeof to)))
+                        return error_set(err, 0,
+                                         "hard link '%s' to '%s': the target %s: it "
+                                         "would leave the image's root",
+                                         name, hardlink, why);
+                if (!to[0])
+                        return error_set(err, 0, "hard link '%s' names the root", name);
+                size_t tdirlen;
+                const char *tbase = imgpath_base(to, &tdirlen);
+                char tdir[IMGPATH_MAX];
+                snprintf(tdir, sizeof tdir, "%.*s", (int)tdirlen, to);
+                _cleanup_close_ int tfd = -1;
+                if (layer_walk(ap->c->root, tdir, false, &tfd, err) < 0)
+                        return error_wrap(err, "hard link '%s' to '%s'", name, hardlink);
+                if (linkat(tfd, tbase, pfd, base, 0) < 0)
+                        return error_set(err, errno, "cannot link '%s' to '%s'", name, hardlink);
+                return 0;
+        }
+        switch (type) {
+        case AE_IFREG: {
+                /* a sparse file's size is not what it writes: bounded apart */
+                if (archive_entry_size(e) < 0 || (uint64_t)archive_entry_size(e) > ap->c->max_bytes)
+                        return error_set(err, EFBIG, "entry '%s' claims %lld bytes", name,
+                                         (long long)archive_entry_size(e));
+                _cleanup_close_ int fd = openat(
+                        pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0)
+                        return error_set(err, errno, "cannot create '%s'", path);
+                if (write_data(ap, fd, e, path, err) < 0)
+                        return -1;
+                own(ap, pfd, base, fd, e, path);
+                if (fchmod(fd, mode) < 0) /* after the chown, which clears set-id bits */
+                        return error_set(err, errno, "cannot chmod '%s'", path);
+                set_xattrs(ap, fd, e, path);
+                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+                futimens(fd, t);
+                return 0;
+        }
+        case AE_IFDIR: {
+                if (mkdirat(pfd, base, 0700) < 0)
+                        return error_set(err, errno, "cannot make directory '%s'", path);
+                _cleanup_close_ int fd =
+                        openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        return error_set(err, errno, "cannot open directory '%s'", path);
+                own(ap, pfd, base, fd, e, path);
+                if (fchmod(fd, mode) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", path);
+                set_xattrs(ap, fd, e, path);
+                keep_dirtime(ap->c, path, e);
+                return 0;
+        }
+        case AE_IFLNK: {
+                const char *to = archive_entry_symlink(e);
+                if (!to || !*to)
+                        return error_set(err, 0, "symbolic link '%s' has no target", name);
+                if (strlen(to) >= IMGPATH_MAX)
+                        return error_set(err, ENAMETOOLONG, "symbolic link '%s'", name);
+                if (symlinkat(to, pfd, base) < 0)
+                        return error_set(err, errno, "cannot make symbolic link '%s'", path);
+                own(ap, pfd, base, -1, e, path);
+                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+                utimensat(pfd, base, t, AT_SYMLINK_NOFOLLOW);
+                return 0;
+        }
+        case AE_IFIFO:
+                if (mknodat(pfd, base, S_IFIFO | 0600, 0) < 0)
+                        return error_set(err, errno, "cannot make fifo '%s'", path);
+                own(ap, pfd, base, -1, e, path);
+                if (fchmodat(pfd, base, mode, 0) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", path);
+                return 0;
+        default:
+                (void)what;
+                return error_set(err, 0, "entry '%s' is of unknown type 0%o", name, (unsigned)type);
+        }
+}
+
+int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct error *err)
+{
+        struct apply ap = {.c = c, .a = a, .cached_fd = -1};
+        struct archive_entry *e;
+        int ret = 0;
+        uint64_t n = 0;
+        for (;;) {
+                int r = archive_read_next_header(a, &e);
+                if (r == ARCHIVE_EOF)
+                        break;
+                if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+                        ret = error_set(err, archive_errno(a) > 0 ? archive_errno(a) : 0,
+                                        "%s is not a readable tar archive: %s", what,
+                                        archive_error_string(a));
+                        break;
+                }
+                if (++n > LAYER_MAX_ENTRIES) {
+                        ret = error_set(err, 0, "%s has more than %d entries", what,
+                                        LAYER_MAX_ENTRIES);
+                        break;
+                }
+                c->stats.entries++;
+                if (apply_entry(&ap, e, what, err) < 0) {
+                        ret = error_wrap(err, "%s", what);
+                        break;
+                }
+        }
+        forget_cache(&ap);
+        set_free(&ap.made);
+        return ret;
+}

@@ -1,0 +1,59 @@
+/* layer.h - apply one image layer (a tar stream, read through libarchive) to a root directory,
+ * with the OCI whiteouts, refusing every entry that would reach outside it. */
+#ifndef CRIB_LAYER_H
+#define CRIB_LAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct archive;
+
+#define LAYER_MAX_ENTRIES 4000000 /* entries of one layer */
+
+struct layer_stats {
+        uint64_t entries, bytes;
+        uint64_t devices; /* device nodes and sockets skipped */
+        char device_example[128];
+        uint64_t xattrs; /* extended attributes the filesystem refused */
+        char xattr_example[160];
+        uint64_t unowned;     /* files whose owner could not be kept (flattened) */
+        uint32_t unowned_uid; /* one such owner, and where */
+        char unowned_example[128];
+};
+
+struct layer_dirtime; /* a directory's mtime, set when every layer is applied */
+
+struct layer_ctx {
+        int root;           /* the root directory, O_DIRECTORY */
+        uint64_t max_bytes; /* all layers together may write no more */
+        bool as_root;       /* this process's ids are 0: what it makes is root's already */
+        struct layer_stats stats;
+        /* called now and then with the bytes written so far (all layers); may be NULL */
+        void (*progress)(void *ctx, uint64_t bytes);
+        void *progress_ctx;
+        /* private: the directories' times, kept for layer_finish */
+        struct layer_dirtime *dirs;
+        size_t ndirs, capdirs, dirbytes;
+};
+
+/* Apply the layer `a` reads (an opened archive) in ctx->root. `what` names the layer in
+ * errors. Entries are refused, and the import stops, when their name or link target is
+ * absolute or has a ".." component, when they reach through a symbolic link, or when a link
+ * target is not inside the root. Device nodes are never made (counted in stats). */
+int layer_apply(struct layer_ctx *ctx, struct archive *a, const char *what, struct error *err);
+
+/* After the last layer: give the directories the times their entries say (adding their
+ * content changed them); frees what the context holds. Best effort: never fails. */
+void layer_finish(struct layer_ctx *ctx);
+
+/* Remove `name` in `dirfd`, a directory with all it holds, never following a symlink. */
+int layer_remove(int dirfd, const char *name, struct error *err);
+
+/* Open the directory `path` (cleaned, relative; "" is the root) below root one component at a
+ * time, never through a symbolic link; make missing ones (0755) when `create`. */
+int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err);
+
+#endif

@@ -1,0 +1,1088 @@
+/* source.c - reading a saved image (source.h).
+ *
+ * Formats: the OCI image layout (image-spec layout.md: oci-layout, index.json, blobs/ALG/HEX;
+ * index.md, manifest.md, config.md), Docker's `docker save` archive (manifest.json listing a
+ * config and layer tars, the config's rootfs.diff_ids giving each layer's sha256), and a plain
+ * filesystem tarball (`docker export`). Tar, gzip and zstd are libarchive's, JSON is json-c's,
+ * sha256 is OpenSSL's libcrypto: nothing here parses those formats by hand.
+ *
+ * A tarball source is read twice: once to list its entries (keeping the small JSON ones in
+ * memory), then each blob is found again by its position. No file of the source is written
+ * anywhere. Every blob the chosen manifest names is hashed and compared with its digest before
+ * the first layer is applied, and hashed again while it is applied, so a file changed in
+ * between is caught too. Names in manifests are cleaned like layer entries (imgpath.c); in a
+ * directory source, blobs are opened with openat2(2) RESOLVE_BENEATH, so a symlink in the
+ * layout cannot make crib read a file outside it.
+ */
+#define _GNU_SOURCE
+#include "source.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
+
+#include "cleanup.h"
+#include "imgpath.h"
+
+#define MAX_ENTRIES   100000     /* entries of a tarball source listed */
+#define MAX_KEPT      (64 << 20) /* bytes of small files kept in memory */
+#define MAX_LINK_HOPS 8
+#define BUFSZ         (256 << 10)
+
+struct entry {
+        char *name;
+        uint64_t size, ordinal;
+        char *data; /* kept small files, else NULL */
+        char *link; /* a symbolic or hard link's target (cleaned, from the top), else NULL */
+};
+
+struct stream {
+        int fd;
+        struct archive *outer;
+        EVP_MD_CTX *md;
+        uint64_t n;
+        unsigned char *buf;
+};
+
+struct source {
+        char path[4096];
+        bool dir;
+        int dirfd;
+        enum source_kind kind;
+        struct entry *e;
+        size_t n, cap, kept;
+        struct stream cur; /* the layer being read */
+};
+
+static void stream_close(struct stream *st)
+{
+        if (st->outer)
+                archive_read_free(st->outer);
+        if (st->fd >= 0)
+                close(st->fd);
+        if (st->md)
+                EVP_MD_CTX_free(st->md);
+        free(st->buf);
+        memset(st, 0, sizeof *st);
+        st->fd = -1;
+}
+
+void source_close(struct source *s)
+{
+        if (!s)
+                return;
+        for (size_t i = 0; i < s->n; i++) {
+                free(s->e[i].name);
+                free(s->e[i].data);
+                free(s->e[i].link);
+        }
+        free(s->e);
+        stream_close(&s->cur);
+        if (s->dirfd >= 0)
+                close(s->dirfd);
+        free(s);
+}
+
+static struct archive *new_reader(void)
+{
+        struct archive *a = archive_read_new();
+        if (!a)
+                return NULL;
+        archive_read_support_format_tar(a);
+        archive_read_support_filter_gzip(a);
+        archive_read_support_filter_zstd(a);
+        archive_read_support_filter_xz(a);
+        return a;
+}
+
+/* --- listing a tarball ----------------------------------------------------------------------- */
+
+/* what is worth keeping in memory: the JSON files at the top, small blobs */
+static bool metadata_name(const char *p, uint64_t size)
+{
+        if (size > SOURCE_MAX_JSON)
+                return false;
+        if (!strchr(p, '/'))
+                return true; /* manifest.json, index.json, oci-layout, CONFIG.json, repositories */
+        return !strncmp(p, "blobs/", 6) && strchr(p + 6, '/') &&
+               !strchr(strchr(p + 6, '/') + 1, '/');
+}
+
+static int list_tarball(struct source *s, struct error *err)
+{
+        struct archive *a = new_reader();
+        if (!a)
+                return error_set(err, ENOMEM, "out of memory");
+        if (archive_read_open_filename(a, s->path, BUFSZ) != ARCHIVE_OK) {
+                if (archive_errno(a) == EILSEQ /* ARCHIVE_ERRNO_FILE_FORMAT */)
+                        error_set(err, 0,
+                                  "'%s' is not a tar archive (docker save, OCI layout or "
+                                  "docker export), nor a compressed one",
+                                  s->path);
+                else
+                        error_set(err, archive_errno(a) > 0 ? archive_errno(a) : 0,
+                                  "cannot read '%s': %s", s->path, archive_error_string(a));
+                archive_read_free(a);
+                return -1;
+        }
+        struct archive_entry *e;
+        int ret = 0;
+        for (uint64_t ord = 0;; ord++) {
+                int r = archive_read_next_header(a, &e);
+                if (r == ARCHIVE_EOF)
+                        break;
+                if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+                        ret = error_set(err, 0,
+                                        "'%s' is not a tar archive (docker save, OCI "
+                                        "layout or docker export): %s",
+                                        s->path, archive_error_string(a));
+                        break;
+                }
+                char path[IMGPATH_MAX];
+                const char *name = archive_entry_pathname(e);
+                if (!name || imgpath_clean(name, path, sizeof path) || !path[0])
+                        continue; /* never looked up: a layer entry of a filesystem tarball */
+                unsigned depth = 0;
+                for (const char *p = path; *p; p++)
+                        depth += *p == '/';
+                if (depth > 2 || s->n >= MAX_ENTRIES)
+                        continue;
+                mode_t type = archive_entry_filetype(e);
+                const char *hl = archive_entry_hardlink(e), *sl = archive_entry_symlink(e);
+                if (!hl && type != AE_IFREG && type != AE_IFLNK)
+                        continue;
+                if (s->n == s->cap) {
+                        size_t cap = s->cap ? s->cap * 2 : 64;
+                        struct entry *ne = realloc(s->e, cap * sizeof *ne);
+                        if (!ne) {
+                                ret = error_set(err, ENOMEM, "out of memory");
+                                break;
+                        }
+                        s->e = ne;
+                        s->cap = cap;
+                }
+                struct entry *en = &s->e[s->n];
+                memset(en, 0, sizeof *en);
+                en->ordinal = ord;
+                en->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
+                if (!(en->name = strdup(path))) {
+                        ret = error_set(err, ENOMEM, "out of memory");
+                        break;
+                }
+                s->n++;
+                if (hl || (type == AE_IFLNK && sl)) {
+                        char to[IMGPATH_MAX], joined[IMGPATH_MAX];
+                        size_t dirlen;
+                        imgpath_base(path, &dirlen);
+                        /* a hard link names its target from the top, a symlink from its dir */
+                        if (hl)
+                                snprintf(joined, sizeof joined, "%s", hl);
+                        else if (sl[0] == '/')
+                                joined[0] = '\0';
+                        else
+                                snprintf(joined, sizeof joined, "%.*s%s%s", (int)dirlen, path,
+                                         dirlen ? "/" : "", sl);
+                        /* "a/../b": resolve ".." lexically, only inside the source */
+                        char *parts[IMGPATH_MAX_DEPTH * 2];
+                        size_t np = 0;
+                        for (char *save, *t = strtok_r(joined, "/", &save); t;
+                             t = strtok_r(NULL, "/", &save)) {
+                                if (!strcmp(t, "."))
+                                        continue;
+                                if (!strcmp(t, "..")) {
+                                        if (np)
+                                                np--;
+                                        continue;
+                                }
+                                if (np < sizeof parts / sizeof parts[0])
+                                        parts[np++] = t;
+                        }
+                        size_t o = 0;
+                        to[0] = '\0';
+                        for (size_t i = 0; i < np && o < sizeof to; i++)
+                                o += (size_t)snprintf(to + o, sizeof to - o, "%s%s", i ? "/" : "",
+                                                      parts[i]);
+                        if (!(en->link = strdup(to))) {
+                                ret = error_set(err, ENOMEM, "out of memory");
+                                break;
+                        }
+                        continue;
+                }
+                if (!metadata_name(path, en->size) || s->kept + en->size > MAX_KEPT)
+                        continue;
+                if (!(en->data = malloc(en->size + 1))) {
+                        ret = error_set(err, ENOMEM, "out of memory");
+                        break;
+                }
+                la_ssize_t got = en->size ? archive_read_data(a, en->data, en->size) : 0;
+                if (got < 0 || (uint64_t)got != en->size) {
+                        ret = error_set(err, 0, "cannot read '%s' in '%s': %s", path, s->path,
+                                        got < 0 ? archive_error_string(a) : "short");
+                        break;
+                }
+                en->data[en->size] = '\0';
+                s->kept += en->size;
+        }
+        archive_read_free(a);
+        return ret;
+}
+
+static struct entry *find(struct source *s, const char *name)
+{
+        char cur[IMGPATH_MAX];
+        snprintf(cur, sizeof cur, "%s", name);
+        for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+                struct entry *hit = NULL;
+                for (size_t i = s->n; i-- > 0;) /* the last of a name wins, as tar extracts */
+                        if (!strcmp(s->e[i].name, cur)) {
+                                hit = &s->e[i];
+                                break;
+                        }
+                if (!hit || !hit->link)
+                        return hit;
+                snprintf(cur, sizeof cur, "%s", hit->link);
+        }
+        return NULL;
+}
+
+static bool has(struct source *s, const char *name)
+{
+        if (!s->dir)
+                return find(s, name) != NULL;
+        struct stat st;
+        return fstatat(s->dirfd, name, &st, 0) == 0;
+}
+
+int source_open(const char *path, struct source **ret, struct error *err)
+{
+        struct source *s = calloc(1, sizeof *s);
+        if (!s)
+                return error_set(err, ENOMEM, "out of memory");
+        s->dirfd = -1;
+        s->cur.fd = -1;
+        snprintf(s->path, sizeof s->path, "%s", path);
+        struct stat st;
+        if (stat(path, &st) < 0) {
+                error_set(err, errno, "cannot open image '%s'", path);
+                source_close(s);
+                return -1;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                s->dir = true;
+                if ((s->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+                        error_set(err, errno, "cannot open image '%s'", path);
+                        source_close(s);
+                        return -1;
+                }
+        } else if (!S_ISREG(st.st_mode) || list_tarball(s, err) < 0) {
+                if (!S_ISREG(st.st_mode))
+                        error_set(err, 0, "image '%s' is neither a directory nor a file", path);
+                source_close(s);
+                return -1;
+        }
+        if (has(s, "index.json"))
+                s->kind = SOURCE_OCI;
+        else if (has(s, "manifest.json"))
+                s->kind = SOURCE_DOCKER_ARCHIVE;
+        else if (!s->dir)
+                s->kind = SOURCE_ROOTFS_TAR;
+        else {
+                error_set(err, 0,
+                          "directory '%s' is not an OCI image layout (no index.json) "
+                          "nor an unpacked docker save (no manifest.json)",
+                          path);
+                source_close(s);
+                return -1;
+        }
+        *ret = s;
+        return 0;
+}
+
+/* --- reading blobs --------------------------------------------------------------------------- */
+
+static int open_beneath(int dirfd, const char *name)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC,
+                               .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+        int fd = (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+        if (fd >= 0 || errno != ENOSYS)
+                return fd;
+#endif
+        /* without openat2: no symlink at all */
+        return openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* the cleaned form of a name from a manifest, or an error naming where it came from */
+static int clean_name(const char *name, const char *where, char *buf, struct error *err)
+{
+        const char *why = imgpath_clean(name, buf, IMGPATH_MAX);
+        if (why || !buf[0])
+                return error_set(err, 0, "%s: '%s' %s", where, name, why ? why : "names nothing");
+        return 0;
+}
+
+static int stream_open(struct source *s, const char *name, struct stream *st, struct error *err)
+{
+        memset(st, 0, sizeof *st);
+        st->fd = -1;
+        if (!(st->md = EVP_MD_CTX_new()) || !EVP_DigestInit_ex(st->md, EVP_sha256(), NULL) ||
+            !(st->buf = malloc(BUFSZ))) {
+                stream_close(st);
+                return error_set(err, ENOMEM, "out of memory");
+        }
+        if (s->dir) {
+                if ((st->fd = open_beneath(s->dirfd, name)) < 0) {
+                        error_set(err, errno, "cannot open '%s' in '%s'", name, s->path);
+                        stream_close(st);
+                        return -1;
+                }
+                return 0;
+        }
+        if (!name) { /* the source file itself */
+                if ((st->fd = open(s->path, O_RDONLY | O_CLOEXEC)) < 0) {
+                        error_set(err, errno, "cannot open '%s'", s->path);
+                        stream_close(st);
+                        return -1;
+                }
+                return 0;
+        }
+        struct entry *en = find(s, name);
+        if (!en) {
+                stream_close(st);
+                return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
+        }
+        if (!(st->outer = new_reader()) ||
+            archive_read_open_filename(st->outer, s->path, BUFSZ) != ARCHIVE_OK) {
+                error_set(err, 0, "cannot read '%s': %s", s->path,
+                          st->outer ? archive_error_string(st->outer) : "out of memory");
+                stream_close(st);
+                return -1;
+        }
+        struct archive_entry *e;
+        for (uint64_t ord = 0; ord <= en->ordinal; ord++) {
+                if (archive_read_next_header(st->outer, &e) < ARCHIVE_WARN) {
+                        error_set(err, 0, "'%s' changed while crib read it: %s", s->path,
+                                  archive_error_string(st->outer));
+                        stream_close(st);
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+/* bytes read into st->buf (hashed), 0 at the end, -1 with the error */
+static ssize_t stream_read(struct stream *st, struct error *err)
+{
+        ssize_t n;
+        if (st->outer) {
+                n = archive_read_data(st->outer, st->buf, BUFSZ);
+                if (n < 0)
+                        return error_set(err, 0, "%s", archive_error_string(st->outer));
+        } else {
+                do
+                        n = read(st->fd, st->buf, BUFSZ);
+                while (n < 0 && errno == EINTR);
+                if (n < 0)
+                        return error_set(err, errno, "cannot read");
+        }
+        if (n > 0) {
+                EVP_DigestUpdate(st->md, st->buf, (size_t)n);
+                st->n += (uint64_t)n;
+        }
+        return n;
+}
+
+static void stream_hex(struct stream *st, char hex[65])
+{
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned len = 0;
+        EVP_DigestFinal_ex(st->md, md, &len);
+        for (unsigned i = 0; i < len && i < 32; i++)
+                snprintf(hex + 2 * i, 3, "%02x", md[i]);
+        hex[64] = '\0';
+}
+
+static void sha256_hex(const void *data, size_t len, char hex[65])
+{
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned n = 0;
+        EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+        for (unsigned i = 0; i < n && i < 32; i++)
+                snprintf(hex + 2 * i, 3, "%02x", md[i]);
+        hex[64] = '\0';
+}
+
+/* a small file (a JSON document), at most SOURCE_MAX_JSON bytes; free it */
+static int read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
+                      struct error *err)
+{
+        if (!s->dir) {
+                struct entry *en = find(s, name);
+                if (!en)
+                        return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
+                if (!en->data)
+                        return error_set(err, EFBIG, "'%s' in '%s' is larger than %d bytes", name,
+                                         s->path, SOURCE_MAX_JSON);
+                if (!(*ret = malloc(en->size + 1)))
+                        return error_set(err, ENOMEM, "out of memory");
+                memcpy(*ret, en->data, en->size + 1);
+                *ret_len = en->size;
+                return 0;
+        }
+        struct stream st;
+        if (stream_open(s, name, &st, err) < 0)
+                return -1;
+        char *buf = malloc(SOURCE_MAX_JSON + 1);
+        size_t len = 0;
+        ssize_t n;
+        while (buf && (n = stream_read(&st, err)) > 0) {
+                if (len + (size_t)n > SOURCE_MAX_JSON) {
+                        free(buf);
+                        stream_close(&st);
+                        return error_set(err, EFBIG, "'%s' in '%s' is larger than %d bytes", name,
+                                         s->path, SOURCE_MAX_JSON);
+                }
+                memcpy(buf + len, st.buf, (size_t)n);
+                len += (size_t)n;
+        }
+        stream_close(&st);
+        if (!buf)
+                return error_set(err, ENOMEM, "out of memory");
+        if (n < 0) {
+                free(buf);
+                return error_wrap(err, "'%s' in '%s'", name, s->path);
+        }
+        buf[len] = '\0';
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
+
+static int parse_json(const char *text, size_t len, const char *what, struct json_object **ret,
+                      struct error *err)
+{
+        struct json_tokener *tok = json_tokener_new_ex(64);
+        if (!tok)
+                return error_set(err, ENOMEM, "out of memory");
+        *ret = json_tokener_parse_ex(tok, text, (int)len);
+        enum json_tokener_error je = json_tokener_get_error(tok);
+        size_t end = json_tokener_get_parse_end(tok);
+        json_tokener_free(tok);
+        if (!*ret || je != json_tokener_success)
+                return error_set(err, 0, "%s is not JSON: %s", what,
+                                 json_tokener_error_desc(je != json_tokener_success
+                                                                 ? je
+                                                                 : json_tokener_error_parse_eof));
+        for (; end < len; end++)
+                if (!strchr(" \t\r\n", text[end])) {
+                        json_object_put(*ret);
+                        *ret = NULL;
+                        return error_set(err, 0, "%s has more after its JSON value", what);
+                }
+        return 0;
+}
+
+/* --- digests and descriptors --------------------------------------------------------------- */
+
+/* "sha256:HEX" -> HEX (lowercase, 64 digits), or an error naming `where` */
+static int digest_hex(const char *digest, const char *where, const char **ret, struct error *err)
+{
+        if (!digest || strncmp(digest, "sha256:", 7)) {
+                error_set(err, 0, "%s: digest '%s' is not sha256:HEX", where,
+                          digest ? digest : "(none)");
+                return error_hint(err, "crib checks sha256 digests, which every OCI and Docker "
+                                       "image uses; another algorithm is not supported");
+        }
+        const char *h = digest + 7;
+        if (strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
+                return error_set(err, 0, "%s: digest '%s' is not sha256 and 64 hex digits", where,
+                                 digest);
+        *ret = h;
+        return 0;
+}
+
+/* a descriptor, copied out of its JSON document (which may be freed before it is used: the
+ * candidates of a nested index outlive the index) */
+struct desc {
+        char media[128], digest[80], hex[65];
+        bool has_media;
+        int64_t size;
+        char path[IMGPATH_MAX]; /* blobs/sha256/HEX */
+};
+
+static int get_string(struct json_object *o, const char *key, bool required, const char *where,
+                      const char **ret, struct error *err)
+{
+        struct json_object *v;
+        *ret = NULL;
+        if (!o || !json_object_object_get_ex(o, key, &v) ||
+            json_object_is_type(v, json_type_null)) {
+                if (required)
+                        return error_set(err, 0, "%s.%s is missing", where, key);
+                return 0;
+        }
+        if (!json_object_is_type(v, json_type_string))
+                return error_set(err, 0, "%s.%s is not a string", where, key);
+        *ret = json_object_get_string(v);
+        return 0;
+}
+
+static int get_desc(struct json_object *o, const char *where, struct desc *d, struct error *err)
+{
+        memset(d, 0, sizeof *d);
+        struct json_object *v;
+        if (!o || !json_object_is_type(o, json_type_object))
+                return error_set(err, 0, "%s is not an object", where);
+        const char *media, *digest, *hex;
+        if (get_string(o, "mediaType", false, where, &media, err) < 0 ||
+            get_string(o, "digest", true, where, &digest, err) < 0)
+                return -1;
+        char w[300];
+        snprintf(w, sizeof w, "%s.digest", where);
+        if (digest_hex(digest, w, &hex, err) < 0)
+                return -1;
+        if (media && strlen(media) >= sizeof d->media)
+                return error_set(err, 0, "%s.mediaType is too long", where);
+        d->has_media = media != NULL;
+        snprintf(d->media, sizeof d->media, "%s", media ? media : "");
+        snprintf(d->digest, sizeof d->digest, "sha256:%s", hex);
+        snprintf(d->hex, sizeof d->hex, "%s", hex);
+        if (!json_object_object_get_ex(o, "size", &v) || !json_object_is_type(v, json_type_int) ||
+            json_object_get_int64(v) < 0)
+                return error_set(err, 0, "%s.size is missing or not a size", where);
+        d->size = json_object_get_int64(v);
+        snprintf(d->path, sizeof d->path, "blobs/sha256/%s", d->hex);
+        return 0;
+}
+
+/* a blob named by a descriptor, read and checked: its JSON */
+static int read_desc_json(struct source *s, const struct desc *d, const char *where,
+                          struct json_object **ret, struct error *err)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        if (d->size > SOURCE_MAX_JSON)
+                return error_set(err, EFBIG, "%s: %" PRId64 " bytes is too large for JSON", where,
+                                 d->size);
+        if (read_small(s, d->path, &text, &len, err) < 0)
+                return error_wrap(err, "%s", where);
+        char hex[65];
+        sha256_hex(text, len, hex);
+        if (strcmp(hex, d->hex) || (int64_t)len != d->size)
+                return error_set(err, 0,
+                                 "%s: blob '%s' has sha256:%s and %zu bytes; the descriptor "
+                                 "says %s and %" PRId64,
+                                 where, d->path, hex, len, d->digest, d->size);
+        return parse_json(text, len, d->path, ret, err);
+}
+
+/* hash a (large) blob from the source; compare with `hex` and `size` (-1: any) */
+static int check_blob(struct source *s, const char *name, const char *hex, int64_t size,
+                      const char *where, uint64_t *done, void (*progress)(void *, uint64_t),
+                      void *ctx, struct error *err)
+{
+        struct stream st;
+        if (stream_open(s, name, &st, err) < 0)
+                return error_wrap(err, "%s", where);
+        ssize_t n;
+        uint64_t last = *done;
+        while ((n = stream_read(&st, err)) > 0) {
+                *done += (uint64_t)n;
+                if (progress && *done - last >= (4u << 20)) {
+                        progress(ctx, *done);
+                        last = *done;
+                }
+        }
+        if (n < 0) {
+                stream_close(&st);
+                return error_wrap(err, "%s: '%s'", where, name);
+        }
+        char got[65];
+        stream_hex(&st, got);
+        uint64_t len = st.n;
+        stream_close(&st);
+        if (strcmp(got, hex) || (size >= 0 && (uint64_t)size != len))
+                return error_set(err, 0,
+                                 "%s: '%s' has sha256:%s and %" PRIu64 " bytes; the manifest "
+                                 "says sha256:%s%s",
+                                 where, name, got, len, hex,
+                                 size >= 0 && (uint64_t)size != len ? " and another size" : "");
+        return 0;
+}
+
+/* --- choosing the manifest -------------------------------------------------------------------- */
+
+static bool is_index(const char *media)
+{
+        return media &&
+               (!strcmp(media, "application/vnd.oci.image.index.v1+json") ||
+                !strcmp(media, "application/vnd.docker.distribution.manifest.list.v2+json"));
+}
+
+struct candidate {
+        struct desc d;
+        char where[128];
+        char os[16], arch[16], variant[8];
+        bool has_platform;
+};
+
+#define MAX_CANDIDATES 64
+
+static int add_candidates(struct source *s, struct json_object *index, const char *where, int depth,
+                          struct candidate *c, size_t *n, struct error *err)
+{
+        struct json_object *ms;
+        if (!json_object_is_type(index, json_type_object) ||
+            !json_object_object_get_ex(index, "manifests", &ms) ||
+            !json_object_is_type(ms, json_type_array))
+                return error_set(err, 0, "%s.manifests is missing or not an array", where);
+        for (size_t i = 0; i < json_object_array_length(ms); i++) {
+                char w[128];
+                snprintf(w, sizeof w, "%s.manifests[%zu]", where, i);
+                struct desc d;
+                if (get_desc(json_object_array_get_idx(ms, i), w, &d, err) < 0)
+                        return -1;
+                if (is_index(d.has_media ? d.media : NULL)) {
+                        if (depth >= 2)
+                                return error_set(err, 0, "%s: an index nested too deeply", w);
+                        struct json_object *sub;
+                        if (read_desc_json(s, &d, w, &sub, err) < 0)
+                                return -1;
+                        char sw[128];
+                        snprintf(sw, sizeof sw, "%.100s", d.path);
+                        int r = add_candidates(s, sub, sw, depth + 1, c, n, err);
+                        json_object_put(sub);
+                        if (r < 0)
+                                return -1;
+                        continue;
+                }
+                if (*n >= MAX_CANDIDATES)
+                        return error_set(err, 0, "%s: more than %d manifests", where,
+                                         MAX_CANDIDATES);
+                struct candidate *k = &c[(*n)++];
+                memset(k, 0, sizeof *k);
+                k->d = d;
+                /* the strings point into `index`, which lives as long as the candidates */
+                snprintf(k->where, sizeof k->where, "%s", w);
+                struct json_object *p;
+                if (json_object_object_get_ex(json_object_array_get_idx(ms, i), "platform", &p) &&
+                    json_object_is_type(p, json_type_object)) {
+                        const char *os, *arch, *var;
+                        if (get_string(p, "os", true, w, &os, err) < 0 ||
+                            get_string(p, "architecture", true, w, &arch, err) < 0 ||
+                            get_string(p, "variant", false, w, &var, err) < 0)
+                                return -1;
+                        snprintf(k->os, sizeof k->os, "%s", os);
+                        snprintf(k->arch, sizeof k->arch, "%s", arch);
+                        snprintf(k->variant, sizeof k->variant, "%s", var ? var : "");
+                        k->has_platform = true;
+                }
+        }
+        return 0;
+}
+
+static void platform_of_config(struct json_object *cfg, char *os, char *arch, char *variant)
+{
+        struct json_object *v;
+        os[0] = arch[0] = variant[0] = '\0';
+        if (json_object_object_get_ex(cfg, "os", &v) && json_object_is_type(v, json_type_string))
+                snprintf(os, 16, "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(cfg, "architecture", &v) &&
+            json_object_is_type(v, json_type_string))
+                snprintf(arch, 16, "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(cfg, "variant", &v) &&
+            json_object_is_type(v, json_type_string))
+                snprintf(variant, 8, "%s", json_object_get_string(v));
+}
+
+static void describe(char *buf, size_t len, const char *os, const char *arch, const char *variant)
+{
+        snprintf(buf, len, "%s/%s%s%s", os[0] ? os : "?", arch[0] ? arch : "?",
+                 variant[0] ? "/" : "", variant);
+}
+
+static int no_match(const char (*have)[64], size_t n, const struct platform *machine, bool forced,
+                    struct error *err)
+{
+        char list[512] = "", me[64];
+        size_t used = 0;
+        for (size_t i = 0; i < n; i++) {
+                bool dup = false;
+                for (size_t j = 0; j < i; j++)
+                        dup |= !strcmp(have[i], have[j]);
+                if (dup)
+                        continue;
+                int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                                 have[i]);
+                if (w < 0 || (size_t)w >= sizeof list - used)
+                        break;
+                used += (size_t)w;
+        }
+        platform_format(machine, me, sizeof me);
+        error_set(err, 0, "this image has %s%s; %s %s", list, strchr(list, ',') ? "" : " only",
+                  forced ? "--platform asked for" : "this machine is", me);
+        if (!forced)
+                return error_hint(err, "'--platform OS/ARCH[/VARIANT]' imports one of those anyway "
+                                       "(to run under an emulator such as qemu-user-static)");
+        return -1;
+}
+
+static bool layer_media_ok(const char *m)
+{
+        static const char *const ok[] = {
+                "application/vnd.oci.image.layer.v1.tar",
+                "application/vnd.oci.image.layer.v1.tar+gzip",
+                "application/vnd.oci.image.layer.v1.tar+zstd",
+                "application/vnd.oci.image.layer.nondistributable.v1.tar",
+                "application/vnd.oci.image.layer.nondistributable.v1.tar+gzip",
+                "application/vnd.oci.image.layer.nondistributable.v1.tar+zstd",
+                "application/vnd.docker.image.rootfs.diff.tar",
+                "application/vnd.docker.image.rootfs.diff.tar.gzip",
+                "application/vnd.docker.image.rootfs.foreign.diff.tar.gzip",
+        };
+        if (!m)
+                return true; /* Docker's schema 2 always says; an OCI layout may not */
+        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+                if (!strcmp(m, ok[i]))
+                        return true;
+        return false;
+}
+
+static int resolve_oci(struct source *s, const struct platform *machine, bool forced,
+                       struct source_image *img, struct error *err)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        struct json_object *index = NULL, *manifest = NULL;
+        struct candidate *c = calloc(MAX_CANDIDATES, sizeof *c);
+        size_t n = 0;
+        int ret = -1;
+        if (!c)
+                return error_set(err, ENOMEM, "out of memory");
+        if (read_small(s, "index.json", &text, &len, err) < 0 ||
+            parse_json(text, len, "index.json", &index, err) < 0 ||
+            add_candidates(s, index, "index.json", 0, c, &n, err) < 0)
+                goto out;
+        if (!n) {
+                error_set(err, 0, "index.json lists no manifest");
+                goto out;
+        }
+        /* a manifest without a platform in the index: its config says */
+        int best = 0;
+        size_t pick = 0;
+        char(*have)[64] = calloc(n, sizeof *have);
+        if (!have) {
+                error_set(err, ENOMEM, "out of memory");
+                goto out;
+        }
+        for (size_t i = 0; i < n; i++) {
+                if (!c[i].has_platform) {
+                        struct json_object *m, *cfg;
+                        struct desc cd;
+                        struct json_object *cdo;
+                        if (read_desc_json(s, &c[i].d, c[i].where, &m, err) < 0) {
+                                free(have);
+                                goto out;
+                        }
+                        int r = -1;
+                        if (json_object_object_get_ex(m, "config", &cdo) &&
+                            get_desc(cdo, "manifest.config", &cd, err) == 0 &&
+                            read_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
+                                platform_of_config(cfg, c[i].os, c[i].arch, c[i].variant);
+                                json_object_put(cfg);
+                                r = 0;
+                        } else if (!err->msg[0]) {
+                                error_set(err, 0, "%s: the manifest has no config", c[i].where);
+                        }
+                        json_object_put(m);
+                        if (r < 0) {
+                                free(have);
+                                goto out;
+                        }
+                }
+                describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
+                int sc = platform_score(machine, c[i].os, c[i].arch, c[i].variant);
+                if (sc > best) {
+                        best = sc;
+                        pick = i;
+                }
+        }
+        if (!best) {
+                no_match((const char(*)[64])have, n, machine, forced, err);
+                free(have);
+                goto out;
+        }
+        snprintf(img->platform, sizeof img->platform, "%s", have[pick]);
+        free(have);
+        snprintf(img->manifest, sizeof img->manifest, "%s", c[pick].d.digest);
+
+        /* the manifest: its config and layers */
+        const char *where = c[pick].where;
+        if (read_desc_json(s, &c[pick].d, where, &manifest, err) < 0)
+                goto out;
+        struct json_object *cfgo, *layers;
+        struct desc cd;
+        if (!json_object_object_get_ex(manifest, "config", &cfgo)) {
+                error_set(err, 0, "manifest %s has no config", c[pick].d.path);
+                goto out;
+        }
+        if (get_desc(cfgo, "manifest.config", &cd, err) < 0 ||
+            read_desc_json(s, &cd, "manifest.config", &img->config, err) < 0)
+                goto out;
+        if (!json_object_object_get_ex(manifest, "layers", &layers) ||
+            !json_object_is_type(layers, json_type_array)) {
+                error_set(err, 0, "manifest %s: layers is missing or not an array", c[pick].d.path);
+                goto out;
+        }
+        if (json_object_array_length(layers) > SOURCE_MAX_LAYERS) {
+                error_set(err, 0, "manifest %s has %zu layers; crib takes %d", c[pick].d.path,
+                          json_object_array_length(layers), SOURCE_MAX_LAYERS);
+                goto out;
+        }
+        for (size_t i = 0; i < json_object_array_length(layers); i++) {
+                char w[128];
+                struct desc d;
+                snprintf(w, sizeof w, "manifest.layers[%zu]", i);
+                if (get_desc(json_object_array_get_idx(layers, i), w, &d, err) < 0)
+                        goto out;
+                if (!layer_media_ok(d.has_media ? d.media : NULL)) {
+                        error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
+                                  d.media);
+                        error_hint(err, "crib applies tar layers, uncompressed or with gzip or "
+                                        "zstd");
+                        goto out;
+                }
+                struct source_layer *l = &img->layers[img->nlayers++];
+                snprintf(l->name, sizeof l->name, "%s", d.path);
+                snprintf(l->digest, sizeof l->digest, "%s", d.digest);
+                l->size = (uint64_t)d.size;
+                img->total += l->size;
+        }
+        ret = 0;
+out:
+        free(c);
+        json_object_put(index);
+        json_object_put(manifest);
+        return ret;
+}
+
+static int resolve_docker(struct source *s, const struct platform *machine, bool forced,
+                          struct source_image *img, struct error *err)
+{
+        _cleanup_free_ char *text = NULL, *ctext = NULL;
+        size_t len, clen;
+        struct json_object *m = NULL;
+        int ret = -1;
+        if (read_small(s, "manifest.json", &text, &len, err) < 0 ||
+            parse_json(text, len, "manifest.json", &m, err) < 0)
+                return -1;
+        if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0) {
+                error_set(err, 0, "manifest.json is not an array of images (docker save's)");
+                if (json_object_is_type(m, json_type_object))
+                        error_hint(err, "a single image manifest is a 'dir:' copy (skopeo copy, "
+                                        "podman save --format docker-dir), which crib does not "
+                                        "read: use docker save, podman save, or --format "
+                                        "oci-dir");
+                goto out;
+        }
+        if (json_object_array_length(m) > 1) {
+                error_set(err, 0, "'%s' holds %zu images; crib imports an archive of one", s->path,
+                          json_object_array_length(m));
+                error_hint(err, "save one image at a time: docker save IMAGE > FILE");
+                goto out;
+        }
+        struct json_object *im = json_object_array_get_idx(m, 0), *layers, *rootfs, *diffs;
+        const char *cfgname;
+        char cpath[IMGPATH_MAX];
+        if (get_string(im, "Config", true, "manifest.json[0]", &cfgname, err) < 0 ||
+            clean_name(cfgname, "manifest.json[0].Config", cpath, err) < 0 ||
+            read_small(s, cpath, &ctext, &clen, err) < 0 ||
+            parse_json(ctext, clen, cpath, &img->config, err) < 0)
+                goto out;
+        /* the config's name is its digest: "HEX.json" or "blobs/sha256/HEX" */
+        char hex[65];
+        sha256_hex(ctext, clen, hex);
+        size_t dl;
+        const char *base = imgpath_base(cpath, &dl);
+        if (strlen(base) >= 64 && strspn(base, "0123456789abcdef") == 64 &&
+            strncmp(base, hex, 64)) {
+                error_set(err, 0, "config '%s' has sha256:%s, not the digest its name says", cpath,
+                          hex);
+                goto out;
+        }
+        if (!json_object_object_get_ex(im, "Layers", &layers) ||
+            !json_object_is_type(layers, json_type_array)) {
+                error_set(err, 0, "manifest.json[0].Layers is missing or not an array");
+                goto out;
+        }
+        if (!json_object_object_get_ex(img->config, "rootfs", &rootfs) ||
+            !json_object_object_get_ex(rootfs, "diff_ids", &diffs) ||
+            !json_object_is_type(diffs, json_type_array)) {
+                error_set(err, 0, "%s: rootfs.diff_ids is missing or not an array", cpath);
+                goto out;
+        }
+        size_t nl = json_object_array_length(layers);
+        if (nl != json_object_array_length(diffs)) {
+                error_set(err, 0,
+                          "manifest.json[0].Layers lists %zu layers, and %s's rootfs.diff_ids "
+                          "%zu",
+                          nl, cpath, json_object_array_length(diffs));
+                goto out;
+        }
+        if (nl > SOURCE_MAX_LAYERS) {
+                error_set(err, 0, "the image has %zu layers; crib takes %d", nl, SOURCE_MAX_LAYERS);
+                goto out;
+        }
+        for (size_t i = 0; i < nl; i++) {
+                char w[64], p[IMGPATH_MAX];
+                const char *h;
+                snprintf(w, sizeof w, "manifest.json[0].Layers[%zu]", i);
+                struct json_object *lo = json_object_array_get_idx(layers, i);
+                if (!json_object_is_type(lo, json_type_string)) {
+                        error_set(err, 0, "%s is not a string", w);
+                        goto out;
+                }
+                if (clean_name(json_object_get_string(lo), w, p, err) < 0)
+                        goto out;
+                struct json_object *dio = json_object_array_get_idx(diffs, i);
+                snprintf(w, sizeof w, "%s: rootfs.diff_ids[%zu]", "config", i);
+                if (digest_hex(json_object_get_string(dio), w, &h, err) < 0)
+                        goto out;
+                struct source_layer *l = &img->layers[img->nlayers++];
+                snprintf(l->name, sizeof l->name, "%s", p);
+                snprintf(l->digest, sizeof l->digest, "sha256:%s", h);
+                struct entry *en = s->dir ? NULL : find(s, p);
+                l->size = en ? en->size : 0;
+                img->total += l->size;
+        }
+        char os[16], arch[16], variant[8];
+        platform_of_config(img->config, os, arch, variant);
+        char have[1][64];
+        describe(have[0], sizeof have[0], os, arch, variant);
+        if (!platform_score(machine, os, arch, variant)) {
+                no_match((const char(*)[64])have, 1, machine, forced, err);
+                goto out;
+        }
+        snprintf(img->platform, sizeof img->platform, "%s", have[0]);
+        ret = 0;
+out:
+        json_object_put(m);
+        return ret;
+}
+
+int source_resolve(struct source *s, const struct platform *machine, bool forced,
+                   struct source_image *img, void (*progress)(void *, uint64_t), void *ctx,
+                   struct error *err)
+{
+        memset(img, 0, sizeof *img);
+        img->kind = s->kind;
+        int r;
+        switch (s->kind) {
+        case SOURCE_OCI:
+                r = resolve_oci(s, machine, forced, img, err);
+                break;
+        case SOURCE_DOCKER_ARCHIVE:
+                r = resolve_docker(s, machine, forced, img, err);
+                break;
+        default: {
+                struct stat st;
+                img->nlayers = 1;
+                snprintf(img->layers[0].name, sizeof img->layers[0].name, "%s", s->path);
+                img->total = img->layers[0].size =
+                        stat(s->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+                return 0; /* a filesystem tarball has no digest to check */
+        }
+        }
+        if (r < 0)
+                return error_wrap(err, "image '%s'", s->path);
+        /* every layer's digest, before anything is applied */
+        uint64_t done = 0;
+        for (size_t i = 0; i < img->nlayers; i++) {
+                char where[64];
+                snprintf(where, sizeof where, "layer %zu", i + 1);
+                const char *hex = img->layers[i].digest + 7;
+                int64_t size = s->kind == SOURCE_OCI ? (int64_t)img->layers[i].size : -1;
+                if (check_blob(s, img->layers[i].name, hex, size, where, &done, progress, ctx,
+                               err) < 0)
+                        return error_wrap(err, "image '%s'", s->path);
+        }
+        return 0;
+}
+
+void source_image_free(struct source_image *img)
+{
+        json_object_put(img->config);
+        img->config = NULL;
+}
+
+static la_ssize_t layer_read(struct archive *a, void *ctx, const void **buf)
+{
+        struct stream *st = ctx;
+        struct error err;
+        ssize_t n = stream_read(st, &err);
+        if (n < 0) {
+                archive_set_error(a, err.errnum ? err.errnum : EIO, "%s", err.msg);
+                return -1;
+        }
+        *buf = st->buf;
+        return n;
+}
+
+int source_layer_open(struct source *s, const struct source_image *img, size_t i,
+                      struct archive **ret, struct error *err)
+{
+        stream_close(&s->cur);
+        const char *name = img->kind == SOURCE_ROOTFS_TAR ? NULL : img->layers[i].name;
+        if (stream_open(s, name, &s->cur, err) < 0)
+                return -1;
+        struct archive *a = new_reader();
+        if (!a) {
+                stream_close(&s->cur);
+                return error_set(err, ENOMEM, "out of memory");
+        }
+        if (archive_read_open(a, &s->cur, NULL, layer_read, NULL) != ARCHIVE_OK) {
+                error_set(err, 0, "layer %zu ('%s') is not a tar archive: %s", i + 1,
+                          img->layers[i].name, archive_error_string(a));
+                archive_read_free(a);
+                stream_close(&s->cur);
+                return -1;
+        }
+        *ret = a;
+        return 0;
+}
+
+int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
+                      struct error *err)
+{
+        archive_read_free(a);
+        int ret = 0;
+        if (img->kind != SOURCE_ROOTFS_TAR) {
+                ssize_t n;
+                while ((n = stream_read(&s->cur, err)) > 0)
+                        ; /* the padding after the tar's end: part of the digest */
+                char hex[65];
+                stream_hex(&s->cur, hex);
+                if (n < 0)
+                        ret = error_wrap(err, "layer %zu", i + 1);
+                else if (strcmp(hex, img->layers[i].digest + 7))
+                        ret = error_set(err, 0,
+                                        "layer %zu ('%s') changed while crib read it: "
+                                        "it now has sha256:%s",
+                                        i + 1, img->layers[i].name, hex);
+        }
+        stream_close(&s->cur);
+        return ret;
+}

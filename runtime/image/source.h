@@ -1,0 +1,58 @@
+/* source.h - an image as saved: a `docker save` / `podman save` tarball (docker-archive), an
+ * OCI image layout (directory or tarball), or a `docker export` filesystem tarball. Opened,
+ * its manifest for this machine chosen, every blob's digest checked, then its layers read in
+ * order. */
+#ifndef CRIB_SOURCE_H
+#define CRIB_SOURCE_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "platform.h"
+
+struct archive;
+struct source;
+
+#define SOURCE_MAX_LAYERS 256
+#define SOURCE_MAX_JSON   (4 << 20) /* bytes of a manifest, index or config */
+
+enum source_kind { SOURCE_DOCKER_ARCHIVE, SOURCE_OCI, SOURCE_ROOTFS_TAR };
+
+struct source_layer {
+        char name[4096]; /* its file in the source */
+        char digest[80]; /* "sha256:HEX" its bytes must have */
+        uint64_t size;   /* bytes, 0 when the manifest gives none (docker-archive) */
+};
+
+struct source_image {
+        enum source_kind kind;
+        char platform[64];          /* what it was chosen for ("linux/amd64"), "" when unknown */
+        char manifest[80];          /* the manifest's digest (OCI), "" otherwise */
+        struct json_object *config; /* the image config, NULL for a filesystem tarball */
+        struct source_layer layers[SOURCE_MAX_LAYERS];
+        size_t nlayers;
+        uint64_t total; /* bytes of all layers */
+};
+
+/* Open `path` and find what it is. */
+int source_open(const char *path, struct source **ret, struct error *err);
+void source_close(struct source *s);
+
+/* Choose the manifest for `machine` (or exactly `forced`, when not NULL), read its config, and
+ * check the digest of every blob it names. Progress: `progress(ctx, bytes)` while hashing. */
+int source_resolve(struct source *s, const struct platform *machine, bool forced,
+                   struct source_image *ret, void (*progress)(void *, uint64_t), void *ctx,
+                   struct error *err);
+void source_image_free(struct source_image *img);
+
+/* An archive reader for layer `i` (tar, gzip or zstd), hashing what it reads; after its end,
+ * source_layer_done() checks the digest again (the file may have changed since). */
+int source_layer_open(struct source *s, const struct source_image *img, size_t i,
+                      struct archive **ret, struct error *err);
+int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
+                      struct error *err);
+
+#endif
