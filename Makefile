@@ -264,6 +264,7 @@ bench: all $(BUILD)/rootfs/.done
 	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 	tests/bench/image-import $(BUILD)
+	tests/bench/network $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
