@@ -379,6 +379,21 @@ static void keep_dirtime(struct layer_ctx *c, const char *path, struct archive_e
         c->dirbytes += len;
 }
 
+/* A directory just made or met again: its owner, mode, xattrs and (later) its time. */
+static int dir_metadata(struct apply *ap, int pfd, const char *base, struct archive_entry *e,
+                        const char *path, mode_t mode, struct error *err)
+{
+        _cleanup_close_ int fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open directory '%s'", path);
+        own(ap, pfd, base, fd, e, path);
+        if (fchmod(fd, mode) < 0)
+                return error_set(err, errno, "cannot chmod '%s'", path);
+        set_xattrs(ap, fd, e, path);
+        keep_dirtime(ap->c, path, e);
+        return 0;
+}
+
 void layer_finish(struct layer_ctx *c)
 {
         /* in order: a directory given twice gets the later layer's time */
@@ -520,16 +535,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 return set_error(err);
         if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
                 /* a directory again: its metadata changes, what it holds stays */
-                _cleanup_close_ int fd =
-                        openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0)
-                        return error_set(err, errno, "cannot open directory '%s'", path);
-                own(ap, pfd, base, fd, e, path);
-                if (fchmod(fd, mode) < 0)
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                set_xattrs(ap, fd, e, path);
-                keep_dirtime(ap->c, path, e);
-                return 0;
+                return dir_metadata(ap, pfd, base, e, path, mode, err);
         }
         if (exists) {
                 forget_cache(ap); /* the cached directory may be below what goes */
@@ -583,16 +589,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
         case AE_IFDIR: {
                 if (mkdirat(pfd, base, 0700) < 0)
                         return error_set(err, errno, "cannot make directory '%s'", path);
-                _cleanup_close_ int fd =
-                        openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0)
-                        return error_set(err, errno, "cannot open directory '%s'", path);
-                own(ap, pfd, base, fd, e, path);
-                if (fchmod(fd, mode) < 0)
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                set_xattrs(ap, fd, e, path);
-                keep_dirtime(ap->c, path, e);
-                return 0;
+                return dir_metadata(ap, pfd, base, e, path, mode, err);
         }
         case AE_IFLNK: {
                 const char *to = archive_entry_symlink(e);

@@ -28,15 +28,28 @@ helper_of() {
 		case "$(cat "/proc/$_c/comm" 2>/dev/null)" in slirp4netns | pasta* | passt*) echo "$_c" ;; esac
 	done
 }
-# my_helpers: every helper process of this user (the test's own: nothing else runs them here)
+# my_helpers: every helper process this test started (a child of a crib run with its state
+# root): other helpers of the same user elsewhere on the machine do not count
 my_helpers() {
 	for _d in /proc/[0-9]*; do
 		case "$(cat "$_d/comm" 2>/dev/null)" in
 		slirp4netns | pasta* | passt*)
-			[ "$(awk '/^Uid:/{print $2}' "$_d/status" 2>/dev/null)" = "$(id -u)" ] && echo "${_d#/proc/}"
+			_pp=$(awk '/^PPid:/{print $2}' "$_d/status" 2>/dev/null)
+			tr '\0' ' ' <"/proc/$_pp/cmdline" 2>/dev/null | grep -qF -- "--root $S " && echo "${_d#/proc/}"
 			;;
 		esac
 	done
+}
+# start_long ERRFILE: crib run long.ini in the background ($crib), until its helper runs
+start_long() {
+	"$CRIB" --root "$S" run "$T/long.ini" 2>"$1" &
+	crib=$!
+	i=0
+	while [ -z "$(helper_of $crib)" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.3
 }
 gone() { # gone PID [TENTHS]
 	_i=0
@@ -252,28 +265,14 @@ args = /bin/sleep 100
 [network]
 mode = $helper
 EOF2
-	"$CRIB" --root "$S" run "$T/long.ini" 2>/dev/null &
-	crib=$!
-	i=0
-	while [ -z "$(helper_of $crib)" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 0.3
+	start_long /dev/null
 	hp=$(helper_of $crib)
 	kill -9 $crib
 	wait $crib 2>/dev/null
 	assert_eq "$([ -n "$hp" ] && gone "$hp" && echo gone)" gone "$helper: crib SIGKILLed: its helper is gone too (parent-death signal)"
 
 	# a helper that dies while the container runs is reported
-	"$CRIB" --root "$S" run "$T/long.ini" 2>"$T/died.err" &
-	crib=$!
-	i=0
-	while [ -z "$(helper_of $crib)" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 0.3
+	start_long "$T/died.err"
 	kill -9 "$(helper_of $crib)" 2>/dev/null
 	sleep 0.5
 	kill -TERM $crib
