@@ -329,7 +329,14 @@ int main(int argc, char **argv)
          * children, and crib's init the workload, unseen: the container would never end */
         signal(SIGCHLD, SIG_DFL);
         if (argc >= 3 && !strcmp(argv[1], "--root")) {
-                lifecycle_root_override = argv[2];
+                /* absolute: crib run -d's monitor works from / */
+                static char root[4096];
+                char cwd[2048];
+                if (argv[2][0] != '/' && getcwd(cwd, sizeof cwd))
+                        snprintf(root, sizeof root, "%s/%s", cwd, argv[2]);
+                else
+                        snprintf(root, sizeof root, "%s", argv[2]);
+                lifecycle_root_override = root;
                 argc -= 2;
                 argv += 2;
         }
