@@ -486,9 +486,11 @@ static int clone_child(struct run *r, struct error *err)
                    trace_clone_flags(flags, flagbuf, sizeof flagbuf),
                    r->cgroup >= 0 ? "|CLONE_INTO_CGROUP" : "", (int)r->pid,
                    (unsigned long long)(trace_now_us() - t0));
-        if (r->cgroup >= 0)
+        /* kept for the network helper, which goes into the same cgroup */
+        if (r->cgroup >= 0 && !p->net_helper) {
                 close(r->cgroup);
-        r->cgroup = -1;
+                r->cgroup = -1;
+        }
         if (r->pid < 0)
                 return userns_clone_error(p->clone_flags, clone_errno, err);
         return 0;
@@ -550,7 +552,13 @@ static int start_net_helper(struct run *r, struct error *err)
 {
         if (!r->plan->net_helper)
                 return 0;
-        int ret = nethelper_start(r->plan, r->pid, r->sigfd, &r->net, &r->trace, err);
+        /* in the container's cgroup, so its memory and socket buffers count against the
+         * container's [resources]; not where a device program would refuse it /dev/net/tun */
+        int cg = r->plan->device_program ? -1 : r->cgroup;
+        int ret = nethelper_start(r->plan, r->pid, cg, r->sigfd, &r->net, &r->trace, err);
+        if (r->cgroup >= 0)
+                close(r->cgroup);
+        r->cgroup = -1;
         /* our wait read the signalfd: a SIGCHLD of the setup process's may be among it */
         if (!r->reaped && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
                 r->reaped = true;

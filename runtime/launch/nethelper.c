@@ -21,11 +21,14 @@
  * no descriptor of crib's but the ones named here, an empty environment but PATH.
  *
  * The boundary: the helper connects to whatever the container asks for, as the user; the
- * host's loopback (127.0.0.1, where local services trust their callers) is not reachable
- * unless the spec says host_loopback = yes (slirp4netns --disable-host-loopback; pasta
- * --no-map-gw and no -T/-U). The helpers only block their gateway's alias for it, so a
- * workload that could write raw frames for 127.0.0.1 (NET_RAW, or NET_ADMIN with
- * route_localnet) would get through: spec.c drops or refuses those capabilities.
+ * host's loopback (127.0.0.1 and ::1, where local services trust their callers) is not
+ * reachable unless the spec says host_loopback = yes (slirp4netns --disable-host-loopback;
+ * pasta --no-map-gw and no -T/-U). The helpers only block their gateway's alias for it: a packet
+ * for 127.0.0.1 that leaves by the tap (a socket bound to the device needs no capability) is
+ * connected to the host's own. netns.c drops those with an nftables rule in the container's
+ * namespace; spec.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
+ * cgroup (clone3 CLONE_INTO_CGROUP), so its memory and socket buffers count against the
+ * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox).
  *
  * What goes wrong: the helper is not installed (plan.c names the package); /dev/net/tun is
  * missing or not 0666 (some sandboxes): the helper's own words are shown, with a remedy; a
@@ -56,13 +59,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "sys.h"
 
-#define READY_MS    15000 /* the helper's start, bounded */
-#define API_MS      5000  /* one answer of slirp4netns's API socket */
-#define LOG_KEEP    65536 /* what the helper may write once it runs */
-#define NET_MAX_ARG 64
+#define READY_MS    15000                     /* the helper's start, bounded */
+#define API_MS      5000                      /* one answer of slirp4netns's API socket */
+#define LOG_KEEP    65536                     /* what the helper may write once it runs */
+#define NET_MAX_ARG (2 * SPEC_MAX_PORTS + 32) /* pasta: two per port */
 
 void nethelper_init(struct nethelper *h)
 {
@@ -212,21 +216,26 @@ static void remove_dir(struct nethelper *h)
 struct args {
         char *v[NET_MAX_ARG + 1];
         size_t n;
-        char buf[8192];
+        char buf[16384];
         size_t used;
+        bool full; /* something did not fit: never run a command line cut short */
 };
 
 static void arg(struct args *a, const char *fmt, ...) CRIB_PRINTF(2, 3);
 static void arg(struct args *a, const char *fmt, ...)
 {
         va_list ap;
-        if (a->n == NET_MAX_ARG || a->used >= sizeof a->buf)
+        if (a->n == NET_MAX_ARG || a->used >= sizeof a->buf) {
+                a->full = true;
                 return;
+        }
         va_start(ap, fmt);
         int n = vsnprintf(a->buf + a->used, sizeof a->buf - a->used, fmt, ap);
         va_end(ap);
-        if (n < 0 || (size_t)n >= sizeof a->buf - a->used)
+        if (n < 0 || (size_t)n >= sizeof a->buf - a->used) {
+                a->full = true;
                 return;
+        }
         a->v[a->n++] = a->buf + a->used;
         a->used += (size_t)n + 1;
 }
@@ -240,6 +249,11 @@ static void build_args(const struct plan *p, pid_t pid, const struct nethelper *
                 arg(a, "--mtu=65520");
                 if (!p->host_loopback)
                         arg(a, "--disable-host-loopback");
+                /* as root: it drops every capability but NET_BIND_SERVICE and sees only /etc
+                 * and /run of the host (its API socket must then be under /run); a user's
+                 * cannot make the mount namespace */
+                if (geteuid() == 0 && (!h->dir[0] || !strncmp(h->dir, "/run/", 5)))
+                        arg(a, "--enable-sandbox");
                 arg(a, "--enable-seccomp");
                 arg(a, "--ready-fd=3");
                 arg(a, "--exit-fd=4");
@@ -412,7 +426,7 @@ static int add_hostfwd(const struct plan *p, struct nethelper *h, const struct s
         return 0;
 }
 
-int nethelper_start(const struct plan *p, pid_t pid, int sigfd, struct nethelper *h,
+int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, struct nethelper *h,
                     struct trace *t, struct error *err)
 {
         if (!p->net_helper)
@@ -434,18 +448,21 @@ int nethelper_start(const struct plan *p, pid_t pid, int sigfd, struct nethelper
                 return error_set(err, errno, "cannot make a memfd for the helper's messages");
         struct args a = {.n = 0};
         build_args(p, pid, h, &a);
+        if (a.full)
+                return error_set(err, E2BIG, "the network helper's command line is too long");
         char line[2048] = "";
         for (size_t i = 0; i < a.n; i++)
                 snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "",
                          a.v[i]);
         pid_t parent = getpid();
         uint64_t t0 = trace_now_us();
-        h->pid = fork();
+        h->pid = cgroup_fd >= 0 ? cgroup_clone_into(cgroup_fd, 0) : fork();
         if (h->pid == 0)
                 exec_helper(&a, parent, ready_w, exit_r, h->log);
         if (h->pid < 0)
                 return error_set(err, errno, "cannot start the network helper");
-        trace_line(t, "  fork() = %d; execve(\"%s\")", (int)h->pid, line);
+        trace_line(t, "  %s = %d; execve(\"%s\")",
+                   cgroup_fd >= 0 ? "clone3(CLONE_INTO_CGROUP)" : "fork()", (int)h->pid, line);
         close(ready_w);
         ready_w = -1;
         if (wait_for(p, h, ready_r, POLLIN, sigfd, READY_MS, "did not get ready in 15 s", err) < 0)

@@ -28,9 +28,9 @@ void nethelper_init(struct nethelper *h);
 int nethelper_check_ports(const struct plan *p, struct error *err);
 
 /* Parent, after the clone and the id maps, before GO: start the helper for the namespaces of
- * `pid`, wait until it is ready (bounded; a signal on `sigfd` other than SIGCHLD aborts), and
- * publish the ports. Nothing to do without a helper. */
-int nethelper_start(const struct plan *p, pid_t pid, int sigfd, struct nethelper *h,
+ * `pid` (in the cgroup `cgroup_fd`, unless -1), wait until it is ready (bounded; a signal on
+ * `sigfd` other than SIGCHLD aborts), and publish the ports. Nothing to do without a helper. */
+int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, struct nethelper *h,
                     struct trace *t, struct error *err);
 
 /* Parent, on SIGCHLD: reap the helper if it has exited; true when it just did. */
