@@ -40,6 +40,9 @@ static const struct step setup_steps[] = {
         /* a network helper's container has no NET_RAW; through the host's /proc, before
          * pivot_root, as root of the namespace */
         {"let ping work without NET_RAW", step_ping_range},
+        /* with a helper: long before the workload exists; the host's nft is reachable only
+         * before pivot_root */
+        {"keep the host's loopback out of reach", step_guard_loopback},
         /* before any mount, so no mount or unmount of ours propagates to the host */
         {"make all mounts private", step_mounts_private},
         /* pivot_root needs the new root to be a mount point */

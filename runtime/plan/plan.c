@@ -115,6 +115,7 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         p->cwd = w->str(w->ctx, p->cwd);
         p->hostname = w->str(w->ctx, p->hostname);
         p->net_helper = w->str(w->ctx, p->net_helper);
+        p->nft = w->str(w->ctx, p->nft);
         for (size_t i = 0; i < p->nmounts; i++) {
                 p->mounts[i].src = w->str(w->ctx, p->mounts[i].src);
                 p->mounts[i].dst = w->str(w->ctx, p->mounts[i].dst);
@@ -619,34 +620,36 @@ static void warn(struct plan *p, const char *fmt, ...)
         va_end(ap);
 }
 
-/* Where crib looks for a network helper: the system's directories only, so that neither a
- * writable directory nor $PATH (root's could be a user's) decides what crib runs. */
-static const char *const helper_dirs[] = {"/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin"};
-
-static int plan_find_helper(struct plan *p, const struct spec *s, const char *name,
-                            const char *package, struct scratch *sc, struct error *err)
+/* Where crib looks for a program it runs (a network helper, nft): the system's directories
+ * only, so that neither a writable directory nor $PATH (root's could be a user's) decides. */
+/* Find NAME (of Debian's PACKAGE) for `what` in the system's directories; *ret is kept in sc. */
+static int plan_find_program(struct plan *p, const struct spec *s, const char *name,
+                             const char *package, const char *what, const char **ret,
+                             struct scratch *sc, struct error *err)
 {
-        for (size_t i = 0; i < sizeof helper_dirs / sizeof helper_dirs[0]; i++) {
+        static const char *const dirs[] = {"/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin",
+                                           "/sbin"};
+        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
                 char path[64];
                 struct stat st, dir;
-                snprintf(path, sizeof path, "%s/%s", helper_dirs[i], name);
-                if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || stat(helper_dirs[i], &dir) < 0)
+                snprintf(path, sizeof path, "%s/%s", dirs[i], name);
+                if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || stat(dirs[i], &dir) < 0)
                         continue;
                 if (st.st_uid != 0 || dir.st_uid != 0 || (st.st_mode & 022) ||
                     (dir.st_mode & 022)) {
                         error_at(err, s->path, p->net_line,
                                  "'%s' is not root's, or others may change it; crib does not run "
-                                 "it as the network helper",
-                                 path);
+                                 "it %s",
+                                 path, what);
                         return error_hint(err, "reinstall it: sudo apt install --reinstall %s",
                                           package);
                 }
-                if (!(p->net_helper = keep(sc, strdup(path))))
+                if (!(*ret = keep(sc, strdup(path))))
                         return error_set(err, ENOMEM, "cannot allocate");
                 return 0;
         }
-        error_at(err, s->path, p->net_line, "mode = %s needs %s, which is not installed", name,
-                 name);
+        error_at(err, s->path, p->net_line, "mode = %s needs %s %s, which is not installed",
+                 spec_net_mode_name(s->net_mode), name, what);
         return error_hint(err, "install it: sudo apt install %s", package);
 }
 
@@ -688,11 +691,20 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
                 }
         }
         snprintf(p->ping_range, sizeof p->ping_range, "%u %u", lo, hi);
-        if (s->net_mode == SPEC_NET_SLIRP4NETNS &&
-            plan_find_helper(p, s, "slirp4netns", "slirp4netns", sc, err) < 0)
+        bool slirp = s->net_mode == SPEC_NET_SLIRP4NETNS;
+        if (plan_find_program(p, s, slirp ? "slirp4netns" : "pasta",
+                              slirp ? "slirp4netns" : "passt", "as the network helper",
+                              &p->net_helper, sc, err) < 0)
                 return -1;
-        if (s->net_mode == SPEC_NET_PASTA && plan_find_helper(p, s, "pasta", "passt", sc, err) < 0)
-                return -1;
+        /* the helpers connect what the container sends for 127.0.0.1 or ::1 to the host's own:
+         * a socket bound to the tap (SO_BINDTODEVICE, IP_PKTINFO: no capability needed) sends
+         * it there, so a rule in the container's namespace drops it on the way out */
+        if (!s->host_loopback &&
+            plan_find_program(p, s, "nft", "nftables",
+                              "to keep the container away from the host's loopback", &p->nft, sc,
+                              err) < 0)
+                return error_hint(err, "or set host_loopback = yes in [network] if the "
+                                       "container may reach the host's local services");
 
         char *text = NULL;
         size_t len = 0;

@@ -153,10 +153,14 @@ struct plan {
          * container's network namespace and waits until it is ready before GO */
         enum spec_net_mode net_mode;
         const char *net_helper; /* the helper program's absolute path, or NULL */
-        unsigned net_line;      /* the spec's [network] mode line (FILE:LINE), 0 if none */
-        bool host_loopback;     /* the helper lets the container reach the host's loopback */
-        char run_dir[512];      /* the state root (a directory only we use): slirp4netns's API
-                                 * socket goes in a directory there while ports are added */
+        /* nft(8), when the container must be kept away from the host's loopback: a rule in its
+         * network namespace drops what leaves by any interface but lo for 127.0.0.0/8 or ::1
+         * (netns.c); NULL otherwise */
+        const char *nft;
+        unsigned net_line;  /* the spec's [network] mode line (FILE:LINE), 0 if none */
+        bool host_loopback; /* the helper lets the container reach the host's loopback */
+        char run_dir[512];  /* the state root (a directory only we use): slirp4netns's API
+                             * socket goes in a directory there while ports are added */
         struct spec_port ports[SPEC_MAX_PORTS];
         size_t nports;
         /* "LOW HIGH" for the container's net.ipv4.ping_group_range, or "": with NET_RAW

@@ -9,10 +9,21 @@
  * net.ipv4.ping_group_range (icmp(7)) lets its groups open ICMP echo sockets: the sysctl is the
  * writer's network namespace's, written through the host's /proc before pivot_root (the
  * container's /proc/sys is read-only).
+ *
+ * The host's loopback: a helper turns what leaves by the tap into connections of its own on
+ * the host, and one for 127.0.0.1 or ::1 would reach the host's loopback services. The kernel
+ * sends such a packet out of the tap for any process that binds its socket to the device
+ * (SO_BINDTODEVICE, unprivileged since Linux 5.7) or names it per datagram (IP_PKTINFO): no
+ * capability is needed, and routes cannot stop it. So, unless the spec says host_loopback =
+ * yes, an nftables rule (nft(8), run here before pivot_root, as the namespace's root) drops
+ * whatever leaves by an interface other than lo for 127.0.0.0/8 or ::1. The workload has no
+ * NET_ADMIN to remove it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/wait.h>
 #include <net/if.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -46,6 +57,61 @@ int step_ping_range(struct child *c, struct error *err)
                    c->plan->ping_range, n >= 0 ? "0" : "-1 ", n >= 0 ? "" : strerrorname_np(e),
                    n >= 0 ? "" : " (ping needs NET_RAW inside)");
         return 0;
+}
+
+/* Child: as above; the rule goes in before the workload or the helper sends anything. */
+int step_guard_loopback(struct child *c, struct error *err)
+{
+        static const char rules[] =
+                "add table inet crib; "
+                "add chain inet crib out { type filter hook output priority 0; policy accept; }; "
+                "add rule inet crib out oifname != \"lo\" ip daddr 127.0.0.0/8 drop; "
+                "add rule inet crib out oifname != \"lo\" ip6 daddr ::1 drop";
+        const char *nft = c->plan->nft;
+        if (!nft)
+                return 0;
+        int out[2];
+        if (pipe2(out, O_CLOEXEC) < 0)
+                return error_set(err, errno, "cannot make a pipe");
+        pid_t pid = fork();
+        if (pid == 0) {
+                char *const argv[] = {(char *)nft, (char *)rules, NULL};
+                char *const envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+                int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(out[1], 2) < 0)
+                        _exit(127);
+                execve(nft, argv, envp);
+                _exit(127);
+        }
+        close(out[1]);
+        char said[512];
+        size_t got = 0;
+        ssize_t n;
+        while (pid > 0 && got < sizeof said - 1 &&
+               (n = read(out[0], said + got, sizeof said - 1 - got)) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        break;
+                got += (size_t)n;
+        }
+        said[got] = '\0';
+        close(out[0]);
+        int status = -1;
+        while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        trace_line(&c->trace, "  fork(); execve(\"%s\", \"%s\") = status %d", nft, rules, status);
+        if (pid < 0)
+                return error_set(err, errno, "cannot start nft");
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        while (got && (said[got - 1] == '\n'))
+                said[--got] = '\0';
+        error_set(err, 0, "cannot keep the container away from the host's loopback: nft %s%s%s",
+                  WIFEXITED(status) ? "failed" : "was killed", got ? ": " : "", said);
+        return error_hint(err, "the kernel's nf_tables must be there: 'sudo modprobe nf_tables' "
+                               "(as a user crib cannot load it); or set host_loopback = yes in "
+                               "[network] if the container may reach the host's local services");
 }
 
 int netns_loopback_up(struct child *c, struct error *err)

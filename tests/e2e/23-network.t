@@ -98,6 +98,9 @@ bad "mode = pasta
 [security]
 capabilities = default +NET_ADMIN" "8: NET_ADMIN lets the workload" "NET_ADMIN with a helper (host_loopback = no) is refused"
 assert_eq "$(echo "$err" | grep -c 'host_loopback = yes')" 1 "and the error says how to allow it"
+bad "mode = slirp4netns
+[security]
+capabilities = default +SYS_ADMIN" "8: a workload that keeps SYS_ADMIN runs in a network namespace of its own" "SYS_ADMIN with a helper (its own nested namespace would have no tap) is refused"
 assert_eq "$(ls -A "$S" 2>/dev/null)" "" "the refused specs made nothing in the state directory"
 
 # --- mode = host is [namespaces] net = no; mode = none is a namespace of its own
@@ -155,7 +158,7 @@ tun_ok=yes
 for helper in slirp4netns pasta; do
 	package=$helper
 	[ $helper = pasta ] && package=passt
-	N=27
+	N=29
 	if ! [ -x "/usr/bin/$helper" ]; then
 		spec "$T/h.ini" <<EOF2
 [process]
@@ -212,14 +215,16 @@ EOF2
 	lport=$(next_port)
 	"$PROBE" listen-once "$lport" "$T/listen" &
 	wait_for "$T/listen" 20
-	inner "$T/in.ini" "$lport" "dns = 192.0.2.53" "" "/usr/local/bin/probe raw-loopback $lport; /usr/local/bin/probe syscall socket 2 2 1; "
+	inner "$T/in.ini" "$lport" "dns = 192.0.2.53" "" "/usr/local/bin/probe raw-loopback $lport; /usr/local/bin/probe syscall socket 2 2 1; /usr/local/bin/probe dev-loopback $lport; "
 	cr run "$T/in.ini"
 	wait
 	assert_eq "$rc" 0 "$helper: a container with host_loopback = no runs"
 	[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
 
 	assert_contains "$out" "socket EPERM" "$helper: a raw frame for 127.0.0.1 cannot even be made (no NET_RAW)"
-	assert_eq "$(tail -n 1 "$T/listen")" nothing "$helper: the host's loopback server saw no connection"
+	assert_contains "$out" "udp4=EPERM" "$helper: a datagram for 127.0.0.1 from a socket bound to the tap (SO_BINDTODEVICE, no capability) is dropped"
+	assert_contains "$out" "pktinfo=EPERM" "$helper: so is one sent with IP_PKTINFO naming the tap"
+	assert_eq "$(tail -n 1 "$T/listen")" nothing "$helper: the host's loopback servers (127.0.0.1 and ::1, TCP and UDP) saw nothing"
 	assert_eq "$(echo "$out" | sed -n 2p)" ok "$helper: ICMP echo sockets work without NET_RAW (ping_group_range)"
 	assert_contains "$out" "nameserver 192.0.2.53" "$helper: resolv.conf is crib's, with the spec's dns, over a dangling symlink"
 	assert_not_contains "$out" writable "$helper: and read-only"
@@ -232,11 +237,11 @@ EOF2
 	"$PROBE" listen-once "$lport" "$T/listen2" &
 	wait_for "$T/listen2" 20
 	inner "$T/in2.ini" "$lport" "host_loopback = yes" "[security]
-capabilities = default +NET_RAW" "/usr/local/bin/probe raw-loopback $lport; "
+capabilities = default +NET_RAW" "/usr/local/bin/probe raw-loopback $lport; /usr/local/bin/probe dev-loopback $lport; "
 	cr run "$T/in2.ini"
 	wait
 	assert_contains "$out" "sent" "$helper: host_loopback = yes with NET_RAW: the raw frame is sent"
-	assert_eq "$(tail -n 1 "$T/listen2")" accepted "$helper: and the host's loopback server is reached (the hole the default closes)"
+	assert_contains "$(tail -n 1 "$T/listen2")" "accepted udp4" "$helper: and the host's loopback servers are reached, by TCP and UDP (the hole the default closes)"
 	hport=$(next_port)
 	(cd "$T/www" && exec "$BB" httpd -f -p "127.0.0.1:$hport" -h "$T/www") &
 	httpd=$!

@@ -29,8 +29,11 @@
  *                              a raw frame to the default route's gateway (AF_PACKET), which a
  *                              helper would connect to the host's own loopback; print "sent"
  *                              or the errno of the step that failed
- *   probe listen-once PORT FILE  on the host: listen on 127.0.0.1:PORT for 5 s; write
- *                              "accepted" to FILE when someone connects, else "nothing"
+ *   probe dev-loopback PORT    the same hole without NET_RAW: sockets bound to the tap device
+ *                              (SO_BINDTODEVICE) and IP_PKTINFO, for 127.0.0.1 and ::1
+ *   probe listen-once PORT FILE  on the host: listen on 127.0.0.1 and ::1, TCP and UDP, for
+ *                              5 s; FILE's last line names what was reached ("accepted" for
+ *                              TCP on 127.0.0.1, udp4, tcp6, udp6) or says "nothing"
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -38,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1184,24 +1188,146 @@ static int cmd_raw_loopback(int port)
         return printf("sent\n"), 0;
 }
 
+static int listener(int family, int type, int port)
+{
+        int s = socket(family, type | SOCK_NONBLOCK, 0), one = 1;
+        struct sockaddr_storage ss = {0};
+        socklen_t len;
+        if (s < 0)
+                return -1;
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (family == AF_INET) {
+                struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+                a->sin_family = AF_INET;
+                a->sin_port = htons((uint16_t)port);
+                a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                len = sizeof *a;
+        } else {
+                struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+                a->sin6_family = AF_INET6;
+                a->sin6_port = htons((uint16_t)port);
+                a->sin6_addr = in6addr_loopback;
+                setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+                len = sizeof *a;
+        }
+        if (bind(s, (struct sockaddr *)&ss, len) < 0 || (type == SOCK_STREAM && listen(s, 8) < 0)) {
+                close(s);
+                return -1;
+        }
+        return s;
+}
+
+/* 127.0.0.1 and ::1, TCP and UDP, on PORT, for 5 s: the last line of FILE names what was
+ * reached ("accepted" for TCP on 127.0.0.1, then udp4, tcp6, udp6), or says "nothing" */
 static int cmd_listen_once(int port, const char *file)
 {
-        int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-        struct sockaddr_in a = {.sin_family = AF_INET,
-                                .sin_port = htons((uint16_t)port),
-                                .sin_addr = {htonl(INADDR_LOOPBACK)}};
-        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 8) < 0)
+        static const char *const names[] = {"accepted", "udp4", "tcp6", "udp6"};
+        struct pollfd p[4];
+        p[0].fd = listener(AF_INET, SOCK_STREAM, port);
+        p[1].fd = listener(AF_INET, SOCK_DGRAM, port);
+        p[2].fd = listener(AF_INET6, SOCK_STREAM, port);
+        p[3].fd = listener(AF_INET6, SOCK_DGRAM, port);
+        if (p[0].fd < 0)
                 return perror("listen-once"), 1;
         FILE *f = fopen(file, "w");
         if (!f)
                 return 1;
         fprintf(f, "listening\n");
         fflush(f);
-        struct pollfd p = {.fd = s, .events = POLLIN};
-        int n = poll(&p, 1, 5000);
-        fprintf(f, "%s\n", n > 0 ? "accepted" : "nothing");
+        bool hit[4] = {false};
+        for (int i = 0; i < 4; i++)
+                p[i].events = POLLIN;
+        for (int round = 0; round < 50; round++) {
+                poll(p, 4, 100);
+                for (int i = 0; i < 4; i++)
+                        if (p[i].fd >= 0 && p[i].revents)
+                                hit[i] = true, p[i].fd = -1;
+        }
+        char line[64] = "";
+        for (int i = 0; i < 4; i++)
+                if (hit[i])
+                        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s",
+                                 line[0] ? " " : "", names[i]);
+        fprintf(f, "%s\n", line[0] ? line : "nothing");
         fclose(f);
+        return 0;
+}
+
+/* The way to the host's loopback that needs no capability: a socket bound to the tap device
+ * (SO_BINDTODEVICE, unprivileged since Linux 5.7) or a datagram sent with IP_PKTINFO naming it
+ * leaves by the default route, for 127.0.0.1 or ::1, and a helper would connect it to the
+ * host's own. Prints one NAME=RESULT per way: "sent", or the errno of the step that failed. */
+static int cmd_dev_loopback(int port)
+{
+        char ifname[IFNAMSIZ], out[256] = "";
+        struct in_addr gw;
+        if (default_route(ifname, sizeof ifname, &gw) < 0)
+                return printf("no-route\n"), 0;
+        unsigned char mac[6];
+        gateway_mac(gw, mac); /* the gateway's ARP entry, so the first frame is not lost */
+        int ifindex = (int)if_nametoindex(ifname);
+        for (int v6 = 0; v6 <= 1; v6++) {
+                struct sockaddr_storage ss = {0};
+                socklen_t len;
+                if (!v6) {
+                        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+                        a->sin_family = AF_INET;
+                        a->sin_port = htons((uint16_t)port);
+                        a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                        len = sizeof *a;
+                } else {
+                        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+                        a->sin6_family = AF_INET6;
+                        a->sin6_port = htons((uint16_t)port);
+                        a->sin6_addr = in6addr_loopback;
+                        len = sizeof *a;
+                }
+                for (int type = 0; type < 2; type++) {
+                        int s = socket(ss.ss_family,
+                                       (type ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK, 0);
+                        const char *r = "sent";
+                        if (s < 0 || setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, ifname,
+                                                (socklen_t)strlen(ifname)) < 0) {
+                                r = errname();
+                        } else if (type) {
+                                for (int i = 0; i < 3; i++)
+                                        if (sendto(s, "x", 1, 0, (struct sockaddr *)&ss, len) < 0)
+                                                r = errname();
+                        } else if (connect(s, (struct sockaddr *)&ss, len) < 0 &&
+                                   errno != EINPROGRESS) {
+                                r = errname();
+                        } else {
+                                sleep_ms(300);
+                        }
+                        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s%s=%s",
+                                 out[0] ? " " : "", type ? "udp" : "tcp", v6 ? "6" : "4", r);
+                        if (s >= 0)
+                                close(s);
+                }
+        }
+        /* IP_PKTINFO: the interface named per datagram */
+        int s = socket(AF_INET, SOCK_DGRAM, 0);
+        struct sockaddr_in to = {.sin_family = AF_INET,
+                                 .sin_port = htons((uint16_t)port),
+                                 .sin_addr = {htonl(INADDR_LOOPBACK)}};
+        char cbuf[CMSG_SPACE(sizeof(struct in_pktinfo))] = {0};
+        struct iovec iov = {.iov_base = "x", .iov_len = 1};
+        struct msghdr m = {.msg_name = &to,
+                           .msg_namelen = sizeof to,
+                           .msg_iov = &iov,
+                           .msg_iovlen = 1,
+                           .msg_control = cbuf,
+                           .msg_controllen = sizeof cbuf};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = IPPROTO_IP;
+        c->cmsg_type = IP_PKTINFO;
+        c->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
+        ((struct in_pktinfo *)CMSG_DATA(c))->ipi_ifindex = ifindex;
+        const char *r = "sent";
+        for (int i = 0; i < 3; i++)
+                if (sendmsg(s, &m, 0) < 0)
+                        r = errname();
+        printf("%s pktinfo=%s\n", out, r);
         return 0;
 }
 
@@ -1239,6 +1365,8 @@ int main(int argc, char **argv)
                 return cmd_bind(atoi(argv[2]));
         if (argc >= 3 && !strcmp(argv[1], "raw-loopback"))
                 return cmd_raw_loopback(atoi(argv[2]));
+        if (argc >= 3 && !strcmp(argv[1], "dev-loopback"))
+                return cmd_dev_loopback(atoi(argv[2]));
         if (argc >= 4 && !strcmp(argv[1], "listen-once"))
                 return cmd_listen_once(atoi(argv[2]), argv[3]);
         if (argc >= 2 && !strcmp(argv[1], "ids"))
