@@ -852,18 +852,29 @@ static void network_rows(struct check_row *rows, size_t *n, const struct check_c
                 {SPEC_NET_SLIRP4NETNS, "slirp4netns", "network helper slirp4netns",
                  "/usr/bin/slirp4netns", "slirp4netns"},
                 {SPEC_NET_PASTA, "pasta", "network helper pasta", "/usr/bin/pasta", "passt"},
+                /* either helper's, with host_loopback = no (netns.c) */
+                {SPEC_NET_NONE, "nft", "nft, to keep a helper's container off the host's loopback",
+                 "/usr/sbin/nft", "nftables"},
         };
         for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++) {
-                if (x->spec && x->spec->net_mode != helpers[i].mode)
+                bool nft = helpers[i].mode == SPEC_NET_NONE;
+                if (x->spec &&
+                    (nft ? x->spec->host_loopback : x->spec->net_mode != helpers[i].mode))
                         continue;
                 struct check_row *r = row(rows, n, helpers[i].id, helpers[i].feature,
                                           x->spec ? NEED_ESSENTIAL : NEED_OPTIONAL);
                 if (access(helpers[i].path, X_OK) == 0) {
                         r->status = CHECK_OK;
-                        snprintf(r->evidence, sizeof r->evidence,
-                                 "%s: [network] mode = %s can give a container outbound access "
-                                 "and published ports",
-                                 helpers[i].path, helpers[i].id);
+                        if (nft)
+                                snprintf(r->evidence, sizeof r->evidence,
+                                         "%s: a helper's container gets a rule that drops what "
+                                         "it sends for 127.0.0.1 or ::1 by the tap",
+                                         helpers[i].path);
+                        else
+                                snprintf(r->evidence, sizeof r->evidence,
+                                         "%s: [network] mode = %s can give a container outbound "
+                                         "access and published ports",
+                                         helpers[i].path, helpers[i].id);
                 } else {
                         r->status = CHECK_MISSING;
                         snprintf(r->evidence, sizeof r->evidence, "%s is not installed",
