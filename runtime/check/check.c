@@ -853,8 +853,7 @@ static void network_rows(struct check_row *rows, size_t *n, const struct check_c
                  "/usr/bin/slirp4netns", "slirp4netns"},
                 {SPEC_NET_PASTA, "pasta", "network helper pasta", "/usr/bin/pasta", "passt"},
                 /* either helper's, with host_loopback = no (netns.c) */
-                {SPEC_NET_NONE, "nft", "nft, to keep a helper's container off the host's loopback",
-                 "/usr/sbin/nft", "nftables"},
+                {SPEC_NET_NONE, "nft", "nft, for host_loopback = no", "/usr/sbin/nft", "nftables"},
         };
         for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++) {
                 bool nft = helpers[i].mode == SPEC_NET_NONE;
