@@ -105,6 +105,7 @@ void plan_host_gather(const struct spec *s, struct plan_host *ret);
 
 struct plan {
         bool trace;
+        bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
         const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
 
         /* host facts */
