@@ -164,11 +164,16 @@ static bool zombie(pid_t pid)
         return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
 }
 
+static bool running(const struct opened *o)
+{
+        return o->rec.pid_alive && !zombie(o->rec.pid);
+}
+
 /* The OCI status: created while the exec fifo is there (crib start removes it) */
 static const char *status_of(const struct opened *o)
 {
         struct stat st;
-        if (!o->rec.pid_alive || zombie(o->rec.pid))
+        if (!running(o))
                 return o->rec.pid ? "stopped" : "creating";
         if (fstatat(o->dir, FIFO, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 return "created";
@@ -240,7 +245,7 @@ struct creating {
         const char *id;
         const char *pid_file;
         const char *console;
-        int dir;
+        char root[4096];
         struct error err;
         bool failed;
 };
@@ -267,7 +272,9 @@ static int write_pid_file(const char *path, pid_t pid, struct error *err)
 static void on_created(void *ctx, pid_t pid)
 {
         struct creating *c = ctx;
-        if (record_write_pid(c->dir, pid, &c->err) < 0 ||
+        /* opened only now: the container's process, cloned from us, holds none of it */
+        _cleanup_close_ int dir = state_open_path(c->root, geteuid(), c->id, &c->err);
+        if (dir < 0 || record_write_pid(dir, pid, &c->err) < 0 ||
             (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -322,7 +329,7 @@ static int write_oci_file(int dir, const char *bundle, const char *rootfs, const
 static int oci_create(int argc, char **argv)
 {
         const char *bundle = ".", *id = NULL;
-        struct creating c = {.dir = -1};
+        struct creating c = {.id = NULL};
         long preserve = 0;
         for (int i = 0; i < argc; i++) {
                 const char *a = argv[i];
@@ -422,7 +429,6 @@ static int oci_create(int argc, char **argv)
                 lifecycle_forget(id);
                 goto out;
         }
-        c.dir = o.dir;
         error_clear(&c.err);
         struct container_hooks hooks = {.warn = on_warn,
                                         .created = on_created,
@@ -431,9 +437,11 @@ static int oci_create(int argc, char **argv)
                                         .ctx = &c};
         int status;
         /* nothing of the state tree goes along into the container but the fifo's O_PATH */
-        close(o.root);
-        o.root = -1;
-        if (container_run(&plan, &hooks, &status, &err) < 0 || c.failed) {
+        opened_close(&o);
+        if (lifecycle_root_path(c.root, sizeof c.root, &err) < 0) {
+                code = fail(&err);
+                lifecycle_forget(id);
+        } else if (container_run(&plan, &hooks, &status, &err) < 0 || c.failed) {
                 code = fail(c.failed ? &c.err : &err);
                 lifecycle_forget(id);
         }
@@ -530,7 +538,7 @@ static int oci_state(int argc, char **argv)
         json_object_object_add(out, "ociVersion", json_object_new_string("1.0.2"));
         json_object_object_add(out, "id", json_object_new_string(id));
         const char *status = status_of(&o);
-        json_object_object_add(out, "pid", json_object_new_int(o.rec.pid_alive ? o.rec.pid : 0));
+        json_object_object_add(out, "pid", json_object_new_int(running(&o) ? o.rec.pid : 0));
         json_object_object_add(out, "status", json_object_new_string(status));
         const char *keys[] = {"bundle", "rootfs"};
         for (size_t i = 0; i < 2; i++)
@@ -593,7 +601,7 @@ static int oci_kill(int argc, char **argv)
         int code = 0;
         if (open_id(id, &o, &err) < 0) {
                 code = fail(&err);
-        } else if (!o.rec.pid_alive) {
+        } else if (!running(&o)) {
                 error_set(&err, 0, "container \"%s\" is not running", id);
                 code = fail(&err);
         } else {

@@ -134,6 +134,8 @@ int step_apparmor(struct child *c, struct error *err);        /* apparmor.c */
 int step_wait_init(struct child *c, struct error *err);       /* init.c */
 int step_wait_start(struct child *c, struct error *err);      /* start.c */
 int step_exec(struct child *c, struct error *err);            /* exec.c */
+/* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
+const char *container_path(const struct plan *p);
 /* Child: report a failure after the start to `crib start` (start.c). */
 void start_report(struct child *c, const struct error *err);
 

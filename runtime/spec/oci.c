@@ -972,8 +972,8 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         return -1;
                 if (r && limit != -1 && limit < 4096)
                         return bad(c, ".linux.resources.memory.limit", "is below 4096 bytes");
-                if (r) {
-                        l->memory_max = limit == -1 ? CGROUP_MAX : limit;
+                if (r && limit != -1) { /* -1: no limit, nothing to apply */
+                        l->memory_max = limit;
                         l->need |= CGROUP_BIT(CGROUP_MEMORY);
                 }
                 if ((r = get_int(c, o, m, "swap", -1, INT64_MAX, &swap)) < 0)
@@ -984,8 +984,10 @@ static int oci_resources(struct ctx *c, json_object *lx)
                             (!limit || limit == CGROUP_UNSET || limit == -1 || swap < limit))
                                 return bad(c, ".linux.resources.memory.swap",
                                            "must be -1, or at least .limit (memory plus swap)");
-                        l->memory_swap = swap == -1 ? CGROUP_MAX : swap - limit;
-                        l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                        if (swap != -1) {
+                                l->memory_swap = swap - limit;
+                                l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                        }
                 }
                 static const char *const unsupported[] = {"reservation", "kernel", "kernelTCP",
                                                           "swappiness"};
@@ -1040,8 +1042,8 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (want(c, o, ".linux.resources.pids", json_type_object, "an object") < 0 ||
                     (r = get_int(c, o, ".linux.resources.pids", "limit", -1, 4194304, &v)) < 0)
                         return -1;
-                if (r) {
-                        l->pids_max = v <= 0 ? CGROUP_MAX : v;
+                if (r && v > 0) { /* 0 and -1: no limit, nothing to apply */
+                        l->pids_max = v;
                         l->need |= CGROUP_BIT(CGROUP_PIDS);
                 }
         }

@@ -29,7 +29,7 @@
 #include "cleanup.h"
 #include "elf.h"
 
-static const char *container_path(const struct plan *p)
+const char *container_path(const struct plan *p)
 {
         for (char **e = p->envp; *e; e++)
                 if (!strncmp(*e, "PATH=", 5))

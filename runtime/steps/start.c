@@ -26,11 +26,39 @@
 
 #include "child.h"
 
+/* Child: a program that is not there is create's error, as under runc (engines turn its
+ * "not found" into exit status 127); whether it runs is still the exec's to find out */
+static int program_exists(struct child *c, struct error *err)
+{
+        const char *prog = c->plan->argv[0];
+        if (strchr(prog, '/')) {
+                if (access(prog, F_OK) == 0)
+                        return 0;
+                error_set(err, ENOENT, "'%s' does not exist in the container", prog);
+                return error_kind(err, ERROR_EXEC_NOTFOUND);
+        }
+        const char *path = container_path(c->plan);
+        for (const char *dir = path; dir;) {
+                const char *colon = strchr(dir, ':');
+                size_t len = colon ? (size_t)(colon - dir) : strlen(dir);
+                char cand[4096];
+                snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? dir : ".", prog);
+                dir = colon ? colon + 1 : NULL;
+                if (access(cand, F_OK) == 0)
+                        return 0;
+        }
+        error_set(err, ENOENT, "'%s' not found in the container", prog);
+        error_hint(err, "crib looked in PATH=%s inside the rootfs '%s'", path, c->plan->rootfs);
+        return error_kind(err, ERROR_EXEC_NOTFOUND);
+}
+
 /* Child: the workload's process, after every other step but the exec. */
 int step_wait_start(struct child *c, struct error *err)
 {
         if (!c->plan->wait_start)
                 return 0;
+        if (program_exists(c, err) < 0)
+                return -1;
         char path[64];
         snprintf(path, sizeof path, "/proc/self/fd/%d", c->fds->start_fifo);
         /* crib create exits once we are created: from here on we outlive it */
