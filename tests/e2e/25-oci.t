@@ -204,16 +204,25 @@ assert_contains "$err" "not supported by crib's OCI runtime yet" "exec says it i
 
 assert_eq "$(ls "$S" | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
 
-# --- podman, as root, with crib as its runtime: an image imported from the test rootfs
-if [ "$ROLE" != root ]; then
-	skips 9 "podman runs as root here (rootless podman needs its own user namespace set up)"
-elif ! command -v podman >/dev/null 2>&1; then
+# --- podman with crib as its runtime, as root and rootless: an image imported from the test
+# rootfs. Rootless podman runs crib as root of its own user namespace, with no user namespace
+# in the config: crib keeps its state in XDG_RUNTIME_DIR/crib then, as runc does.
+# podman refuses a runroot path over 50 characters
+PR=$(mktemp -d /tmp/crib-pod.XXXXXX)
+if [ "$ROLE" = user ]; then
+	export XDG_RUNTIME_DIR="$PR/xdg"
+	mkdir -m 0700 "$XDG_RUNTIME_DIR"
+	crib_state="$XDG_RUNTIME_DIR/crib"
+else
+	crib_state=/run/crib
+fi
+if ! command -v podman >/dev/null 2>&1; then
 	skips 9 "podman is not installed"
+elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
+	skips 9 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 else
 	P="$T/podman"
 	mkdir -p "$P"
-	# podman refuses a runroot path over 50 characters
-	PR=$(mktemp -d /tmp/crib-pod.XXXXXX)
 	# a podman of the test's own: its storage, state and containers.conf in $T
 	cat >"$P/containers.conf" <<EOF
 [engine]
@@ -223,13 +232,14 @@ crib = ["$T/crib-runc"]
 EOF
 	pod() {
 		CONTAINERS_CONF="$P/containers.conf" timeout 60 podman --root "$P/storage" \
-			--runroot "$PR" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
+			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
 			--events-backend none "$@"
 	}
 	# podman's default pids limit needs the pids controller on cgroup v2 (not on a hybrid
 	# host), and its default rlimits may be above the test's own
 	lim="--network none --pids-limit 0 --ulimit nofile=1024:1024 --ulimit nproc=1024:1024"
-	tar -C "$ROOTFS" -cf "$P/rootfs.tar" .
+	# (as a user, what it cannot read stays out: /root)
+	tar -C "$ROOTFS" -cf "$P/rootfs.tar" . 2>/dev/null
 	pod import "$P/rootfs.tar" localhost/crib-test:25 >/dev/null 2>&1
 	pout=$(pod run --rm $lim localhost/crib-test:25 /bin/sh -c 'echo hello from podman; exit 7' 2>"$T/p.err")
 	prc=$?
@@ -240,7 +250,7 @@ EOF
 	prc=$?
 	assert_eq "$prc" 127 "a missing program: podman exits 127"
 	assert_contains "$pout" "does not exist" "saying so"
-	pout=$(pod run --rm -t $lim localhost/crib-test:25 /bin/sh -c tty </dev/null 2>&1 | tr -d '\r')
+	pout=$(pod run --rm -t $lim localhost/crib-test:25 /bin/sh -c tty </dev/null 2>/dev/null | tr -d '\r')
 	assert_eq "$pout" /dev/pts/0 "podman run -t: a terminal, through the console socket"
 	id=$(pod run -d $lim localhost/crib-test:25 /bin/sleep 1000 2>"$T/p.err")
 	assert_eq "$(pod ps --format '{{.ID}} {{.Status}}' | grep -c "^$(echo "$id" | cut -c1-12) Up")" 1 \
@@ -250,10 +260,15 @@ EOF
 		"Exited (137)" "podman stop: it exited (SIGKILL after the timeout: sleep ignores SIGTERM as pid 1)"
 	pod rm "$id" >/dev/null 2>&1
 	assert_eq "$(pod ps -a -q | wc -l)" 0 "podman rm: no container is left"
-	assert_eq "$(ls /run/crib 2>/dev/null | grep -c "^$id$")" 0 \
+	assert_eq "$(ls "$crib_state" 2>/dev/null | grep -c "^$id$")" 0 \
 		"nor anything of it in crib's state directory"
 	pod rmi -a -f >/dev/null 2>&1
-	rm -rf "$PR"
+	# its storage holds files of the user namespace's ids: removed from inside it
+	[ "$ROLE" = user ] && podman --root "$P/storage" --runroot "$PR/r" unshare rm -rf "$P/storage" "$PR/s" 2>/dev/null
 fi
+# rootless podman's pause process (it holds the user namespace), started for this test: last
+pause=$(cat "$PR/xdg/libpod/tmp/pause.pid" 2>/dev/null)
+[ -n "$pause" ] && kill "$pause" 2>/dev/null
+rm -rf "$PR" 2>/dev/null
 
 done_testing
