@@ -66,7 +66,7 @@ static const char usage[] =
         "       crib image import [--platform P] SOURCE DIR\n"
         "                          a saved image (docker save, OCI layout, docker export)\n"
         "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
-        "       crib oci [--root DIR] [--log FILE] create|start|state|kill|delete ...\n"
+        "       crib oci [--root DIR] [--log FILE] create|start|state|kill|delete|ps ...\n"
         "                          runc's command line, for podman and containerd (also\n"
         "                          as crib-runc, a link to crib; see crib(1))\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"

@@ -12,6 +12,7 @@
  *   state ID                  the OCI state, as JSON
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
  *   delete [--force] ID
+ *   ps --format json ID       the container's pids
  *   --version                 "runc version ..." first, as containerd's shim reads it
  *
  * create: config.json goes through the OCI front end (runtime/spec/oci.c) into a spec, the
@@ -23,6 +24,7 @@
  * Its stdio is crib create's, as the OCI spec says.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json.h>
@@ -659,6 +661,80 @@ static int oci_delete(int argc, char **argv)
         return code;
 }
 
+/* The pids below `pid` (their PPid: lines), depth first, into the JSON array; at most 4096 */
+static void add_descendants(json_object *a, pid_t pid, int depth)
+{
+        _cleanup_closedir_ DIR *d = depth < 64 ? opendir("/proc") : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d)) && json_object_array_length(a) < 4096) {
+                char path[64], line[128];
+                pid_t p = (pid_t)atoi(e->d_name);
+                if (p <= 0)
+                        continue;
+                snprintf(path, sizeof path, "/proc/%d/status", (int)p);
+                _cleanup_fclose_ FILE *f = fopen(path, "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (!strncmp(line, "PPid:", 5)) {
+                                if (atoi(line + 5) == pid) {
+                                        json_object_array_add(a, json_object_new_int(p));
+                                        add_descendants(a, p, depth + 1);
+                                }
+                                break;
+                        }
+        }
+}
+
+/* ps --format json: the container's processes, as pids on the host (containerd's task ps):
+ * its cgroup's, when it has one of its own, else its process and those below it */
+static int oci_ps(int argc, char **argv)
+{
+        const char *id = NULL;
+        bool json = false;
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--format=json") ||
+                    (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[++i], "json")) ||
+                    (!strcmp(argv[i], "-f") && i + 1 < argc && !strcmp(argv[++i], "json")))
+                        json = true;
+                else if (argv[i][0] != '-' && !id)
+                        id = argv[i];
+                else
+                        return usage("%s", "usage: ps --format json ID (the table format is not "
+                                           "supported yet)");
+        }
+        if (!id || !json)
+                return usage("%s", "usage: ps --format json ID (the table format is not "
+                                   "supported yet)");
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        if (open_id(id, &o, &err) < 0) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        json_object *a = json_object_new_array();
+        char leaf[1200], path[1300], line[32];
+        leaf_of(o.dir, id, leaf, sizeof leaf);
+        snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
+        _cleanup_fclose_ FILE *f = leaf[0] ? fopen(path, "re") : NULL;
+        bool has_pid = false;
+        while (f && fgets(line, sizeof line, f) && json_object_array_length(a) < 4096)
+                if (atoi(line) > 0) {
+                        json_object_array_add(a, json_object_new_int(atoi(line)));
+                        has_pid |= atoi(line) == o.rec.pid;
+                }
+        /* no cgroup of its own, or one it is not in (a device-only cgroup on a hybrid host) */
+        if (!has_pid && running(&o)) {
+                json_object_put(a);
+                a = json_object_new_array();
+                json_object_array_add(a, json_object_new_int(o.rec.pid));
+                add_descendants(a, o.rec.pid, 0);
+        }
+        puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+        json_object_put(a);
+        opened_close(&o);
+        return 0;
+}
+
 static int not_yet(const char *cmd)
 {
         struct error err;
@@ -732,12 +808,14 @@ int cmd_oci(int argc, char **argv)
                 return oci_kill(argc, argv);
         if (!strcmp(cmd, "delete"))
                 return oci_delete(argc, argv);
+        if (!strcmp(cmd, "ps"))
+                return oci_ps(argc, argv);
         if (!strcmp(cmd, "version")) {
                 printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
                 return 0;
         }
-        static const char *const later[] = {"exec", "ps",       "pause",      "resume",  "update",
-                                            "run",  "features", "checkpoint", "restore", "events"};
+        static const char *const later[] = {"exec",     "pause",      "resume",  "update", "run",
+                                            "features", "checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))
                         return not_yet(cmd);

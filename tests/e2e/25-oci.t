@@ -102,9 +102,12 @@ assert_contains "$err" 'container "c1" already exists' "saying so"
 oci start c1
 assert_eq "$rc" 0 "start exits 0"
 wait_for "$T/c1.out" 50
+sleep 0.2
 assert_eq "$(cat "$T/c1.out")" "started as 0 on ocibox" "the program ran with the config's user and hostname, on create's stdout"
 assert_eq "$(status_of c1)" running "state says running"
 assert_eq "$([ -e "$S/c1/exec.fifo" ] && echo yes || echo no)" no "the fifo is gone"
+oci ps --format json c1
+assert_contains "$out" "[$pid" "ps --format json lists the container's process"
 oci start c1
 assert_ne_rc=$([ "$rc" != 0 ] && echo 0 || echo 1)
 ok "$assert_ne_rc" "a second start fails ($rc)"
