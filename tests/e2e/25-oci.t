@@ -220,9 +220,9 @@ else
 	crib_state=/run/crib
 fi
 if ! command -v podman >/dev/null 2>&1; then
-	skips 9 "podman is not installed"
+	skips 11 "podman is not installed"
 elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
-	skips 9 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
+	skips 11 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 else
 	P="$T/podman"
 	mkdir -p "$P"
@@ -253,6 +253,11 @@ EOF
 	prc=$?
 	assert_eq "$prc" 127 "a missing program: podman exits 127"
 	assert_contains "$pout" "does not exist" "saying so"
+	# podman's seccomp profile (in config.json) goes through crib's compiler; without one, none
+	pout=$(pod run --rm $lim localhost/crib-test:25 /bin/grep Seccomp: /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "Seccomp: 2" "podman's seccomp profile is loaded (a filter, mode 2)"
+	pout=$(pod run --rm $lim --security-opt seccomp=unconfined localhost/crib-test:25 /bin/grep Seccomp: /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "Seccomp: 0" "and seccomp=unconfined gives none"
 	pout=$(pod run --rm -t $lim localhost/crib-test:25 /bin/sh -c tty </dev/null 2>/dev/null | tr -d '\r')
 	assert_eq "$pout" /dev/pts/0 "podman run -t: a terminal, through the console socket"
 	id=$(pod run -d $lim localhost/crib-test:25 /bin/sleep 1000 2>"$T/p.err")
