@@ -33,5 +33,7 @@ int cmd_rm(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+/* oci.c: runc's command line (crib oci ..., or crib as crib-runc) */
+int cmd_oci(int argc, char **argv);
 
 #endif

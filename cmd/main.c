@@ -6,6 +6,7 @@
  *   crib bench ...    (bench.c)
  *   crib seccomp ...  (seccomp.c)
  *   crib image ...    (the crib-image program beside crib: cmd/image/crib-image.c)
+ *   crib oci ...      (oci.c: runc's command line; also as crib-runc, a link to crib)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,6 +66,9 @@ static const char usage[] =
         "       crib image import [--platform P] SOURCE DIR\n"
         "                          a saved image (docker save, OCI layout, docker export)\n"
         "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
+        "       crib oci [--root DIR] [--log FILE] create|start|state|kill|delete|ps ...\n"
+        "                          runc's command line, for podman and containerd (also\n"
+        "                          as crib-runc, a link to crib; see crib(1))\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
@@ -328,6 +332,12 @@ int main(int argc, char **argv)
         /* a caller that ignores SIGCHLD (SIG_IGN survives exec) would have the kernel reap our
          * children, and crib's init the workload, unseen: the container would never end */
         signal(SIGCHLD, SIG_DFL);
+        /* an engine runs its runtime by path with runc's command line: crib-runc is crib */
+        const char *self = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+        if (!strcmp(self, "crib-runc"))
+                return cmd_oci(argc - 1, argv + 1);
+        if (argc >= 2 && !strcmp(argv[1], "oci"))
+                return cmd_oci(argc - 2, argv + 2);
         if (argc >= 3 && !strcmp(argv[1], "--root")) {
                 /* absolute: crib run -d's monitor works from / */
                 static char root[4096];

@@ -30,6 +30,8 @@ struct launch_fds {
          * source (open_tree(2) OPEN_TREE_CLONE), which may be attached in another mount
          * namespace; -1: the child binds the source by its name */
         int src[PLAN_MAX_MOUNTS];
+        /* plan.wait_start: the exec fifo, O_PATH (start.c) */
+        int start_fifo;
 };
 
 struct child {
@@ -50,6 +52,9 @@ struct child {
         /* a /proc the container cannot have mounted over, for the AppArmor request (`crib
          * exec` opens the host's before it joins: enter.c), or -1 for the container's own */
         int procfd;
+        /* plan.wait_start: the exec fifo, open for writing once `crib start` let us go, where a
+         * failure is reported (start.c); -1 before */
+        int start_fd;
 };
 
 /* One step of a table: its name as --trace prints it, and the function that runs it. */
@@ -128,6 +133,11 @@ int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
 int step_close_fds(struct child *c, struct error *err);       /* fds.c */
 int step_apparmor(struct child *c, struct error *err);        /* apparmor.c */
 int step_wait_init(struct child *c, struct error *err);       /* init.c */
+int step_wait_start(struct child *c, struct error *err);      /* start.c */
 int step_exec(struct child *c, struct error *err);            /* exec.c */
+/* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
+const char *container_path(const struct plan *p);
+/* Child: report a failure after the start to `crib start` (start.c). */
+void start_report(struct child *c, const struct error *err);
 
 #endif

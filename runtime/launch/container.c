@@ -133,6 +133,7 @@ struct run {
         char cgroup_path[1200]; /* and its path, "" for none */
         pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
         bool exec_seen, have_error, reaped;
+        bool created; /* plan.wait_start: set up, waiting for crib start; we leave it so */
         int status;
         struct error child_err;
         struct relay relay;
@@ -164,8 +165,18 @@ static int on_message(struct run *r, struct error *err)
         case SYNC_PTY:
                 if (fd < 0)
                         return error_set(err, EPROTO, "terminal message without a descriptor");
-                relay_start(&r->relay, fd);
+                if (r->hooks->pty)
+                        r->hooks->pty(r->hooks->ctx, fd);
+                else
+                        relay_start(&r->relay, fd);
                 fd = -1;
+                break;
+        case SYNC_CREATED:
+                if (!r->plan->wait_start)
+                        return error_set(err, EPROTO, "unexpected created message");
+                r->created = true;
+                if (r->hooks->created)
+                        r->hooks->created(r->hooks->ctx, r->pid);
                 break;
         case SYNC_EXEC:
                 r->exec_seen = true;
@@ -212,7 +223,7 @@ static void on_signal(struct run *r, int sigfd)
 
 static int event_loop(struct run *r, int sigfd, struct error *err)
 {
-        while (!r->reaped || r->chan.fd >= 0) {
+        while ((!r->reaped || r->chan.fd >= 0) && !r->created) {
                 struct pollfd pfd[4];
                 int n = 0, i_chan = -1, i_sig, i_in = -1, i_master = -1;
                 if (r->chan.fd >= 0)
@@ -641,6 +652,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         int ret = -1;
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
                 r.fds.src[i] = -1;
+        r.fds.start_fifo = p->wait_start ? h->start_fifo : -1;
         nethelper_init(&r.net);
 
         for (size_t i = 0; i < n; i++) {
@@ -655,6 +667,11 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                                 nethelper_stop(&r.net, &r.trace);
                                 kill_leftovers(&r);
                         }
+                        goto out;
+                }
+                if (r.created) { /* crib create: it waits for crib start, without us */
+                        *ret_status = 0;
+                        ret = 0;
                         goto out;
                 }
         }
@@ -689,7 +706,8 @@ out:
         nethelper_stop(&r.net, &r.trace);
         if (r.cgroup >= 0)
                 close(r.cgroup);
-        cgroup_remove(r.cgroup_path);
+        if (!r.created) /* else crib delete removes it */
+                cgroup_remove(r.cgroup_path);
         launch_close(p, &r.fds);
         if (r.here >= 0)
                 close(r.here);

@@ -15,6 +15,12 @@ struct container_hooks {
         /* the workload runs (it exec'd); `pid` is the container's first process: crib's init,
          * or the workload itself with init = no */
         void (*running)(void *ctx, pid_t pid);
+        /* plan.wait_start: the workload is set up and waits for `crib start` (start.c);
+         * container_run returns now, leaving it running; `pid` is the container's process */
+        void (*created)(void *ctx, pid_t pid);
+        /* the terminal's master side, when set: given to it (it closes it), not relayed */
+        void (*pty)(void *ctx, int master);
+        int start_fifo; /* plan.wait_start: the exec fifo, O_PATH */
         void *ctx;
 };
 

@@ -91,6 +91,8 @@ static const struct step workload_steps[] = {
         /* init gives up its capabilities, ids, descriptors and terminal before the workload's
          * first instruction exists (init.c); nothing to wait for with init = no */
         {"wait for crib's init to let go", step_wait_init},
+        /* crib create: set up in full, the workload waits for crib start (OCI's created) */
+        {"wait for crib start", step_wait_start},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */
         {"exec the workload", step_exec},
 };
@@ -209,7 +211,10 @@ _Noreturn void step_failed(struct child *c, const struct error *err)
         struct sync_msg m = {.type = SYNC_ERROR};
         struct error ignored;
         m.u.err = *err;
-        sync_send(&c->chan, &m, -1, &ignored);
+        if (c->start_fd >= 0)
+                start_report(c, err);
+        else
+                sync_send(&c->chan, &m, -1, &ignored);
         _exit(error_exit_status(err));
 }
 
@@ -249,6 +254,7 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .rootfd = -1,
                 .init_go = -1,
                 .procfd = -1,
+                .start_fd = -1,
                 .stop_at = getenv("CRIB_TEST_STOP_AT"),
                 .nsteps = setup.n + (plan->init ? 1 : 0) + workload.n,
         };

@@ -16,6 +16,8 @@
  *                     SYNC_PID    `crib exec` only (enter.c): the pid of the process that
  *                                 will exec, as crib sees it (it was started in the
  *                                 container's pid namespace by the process that joined it)
+ *                     SYNC_CREATED `crib create` only (start.c): set up, waiting for `crib
+ *                                 start`; the last message (crib create exits)
  */
 #ifndef CRIB_SYNC_H
 #define CRIB_SYNC_H
@@ -33,6 +35,7 @@ enum sync_type {
         SYNC_ERROR,
         SYNC_ROOTFS,
         SYNC_PID,
+        SYNC_CREATED,
 };
 
 struct sync_msg {

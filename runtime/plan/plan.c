@@ -842,9 +842,11 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
 static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_host *h,
                         struct error *err)
 {
-        const char *name = s->seccomp ? s->seccomp : "unconfined";
+        const char *name = s->seccomp_text ? "the config's"
+                           : s->seccomp    ? s->seccomp
+                                           : "unconfined";
         unsigned line = spec_line(s, SPEC_KEY_SECURITY_SECCOMP);
-        if (!strcmp(name, "unconfined")) {
+        if (!s->seccomp_text && !strcmp(name, "unconfined")) {
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (seccomp = unconfined)");
                 return 0;
         }
@@ -864,9 +866,12 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
                 return 0;
         }
         _cleanup_free_ char *text = NULL;
-        const char *builtin = profile_builtin_text(name);
+        const char *builtin = s->seccomp_text ? NULL : profile_builtin_text(name);
         char label[4096];
-        if (builtin) {
+        if (s->seccomp_text) {
+                text = strdup(s->seccomp_text);
+                snprintf(label, sizeof label, "%s: .linux.seccomp", s->path);
+        } else if (builtin) {
                 text = strdup(builtin);
                 snprintf(label, sizeof label, "profiles/seccomp/%s", name);
         } else {

@@ -43,8 +43,8 @@ enum mount_op_kind {
         MOP_SYSFS,    /* sysfs of the container's net namespace, read-only */
         MOP_DEVPTS,   /* a private devpts instance */
         MOP_MQUEUE,   /* the ipc namespace's POSIX message queues */
-        MOP_DEV_NODE, /* a device node: a bind of the host's, or with user = no a copy of it
-                       * (mknod, then bound onto itself: /dev itself is nodev) */
+        MOP_DEV_NODE, /* a device node: a bind of the host's, or with user = no as real root a
+                       * copy of it (mknod, then bound onto itself: /dev itself is nodev) */
         MOP_SYMLINK,  /* dst -> src */
         MOP_FILE,     /* a read-only file holding `data`, on a tmpfs of its own, mounted on dst
                        * (over a symlink there too: a dangling /etc/resolv.conf is common) */
@@ -105,6 +105,7 @@ void plan_host_gather(const struct spec *s, struct plan_host *ret);
 
 struct plan {
         bool trace;
+        bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
         const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
 
         /* host facts */

@@ -882,6 +882,7 @@ static int parse_seccomp(struct spec *s, const struct key *k, const struct ini_e
                                  "'unconfined'; or a path such as ./my.profile)",
                                  e->value);
         free(s->seccomp);
+        free(s->seccomp_text);
         if (!(s->seccomp = strdup(e->value)))
                 return error_set(err, ENOMEM, "cannot allocate");
         return 0;
@@ -1302,7 +1303,7 @@ static int unknown_key(const struct spec *s, const struct ini_entry *e, struct e
                         e->section);
 }
 
-static void spec_defaults(struct spec *s)
+void spec_init(struct spec *s)
 {
         memset(s, 0, sizeof *s);
         s->umask = 022;
@@ -1393,6 +1394,11 @@ static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
         return validate_network(s, err);
 }
 
+int spec_check(struct spec *s, struct error *err)
+{
+        return spec_validate(s, false, err);
+}
+
 /* Apply tokenized entries to the spec through the key table; `from` says where they come from
  * (a level or the spec file; its line is each entry's). Errors name s->path. */
 static int apply_entries(struct spec *s, const struct ini_file *ini, struct spec_origin from,
@@ -1461,7 +1467,7 @@ static int apply_level(struct spec *s, const char *name, struct error *err)
 int spec_from_level(const char *name, struct spec *ret, struct error *err)
 {
         struct spec s;
-        spec_defaults(&s);
+        spec_init(&s);
         if (!levels_text(name))
                 return error_set(err, 0, "unknown security level '%s'", name);
         if (!(s.path = strdup(name)) || !(s.level = strdup(name)))
@@ -1481,7 +1487,7 @@ int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, s
         struct spec s;
         const char *level = "default";
 
-        spec_defaults(&s);
+        spec_init(&s);
         if (!(s.path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         if (ini_parse(f, path, &ini, err) < 0)
@@ -1540,6 +1546,7 @@ void spec_free(struct spec *s)
         free(s->path);
         free(s->level);
         free(s->seccomp);
+        free(s->seccomp_text);
         free(s->apparmor);
         paths_clear(&s->masked);
         paths_clear(&s->readonly);

@@ -207,6 +207,7 @@ struct spec {
         bool no_new_privileges;
         struct spec_paths masked, readonly;
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */
+        char *seccomp_text;    /* or the profile itself, in crib's format (an OCI config's) */
         bool seccomp_require;  /* seccomp_mode = require */
         char *apparmor;        /* "unconfined" or a profile name */
         bool apparmor_require; /* apparmor_mode = require */
@@ -240,6 +241,11 @@ struct spec {
  * so a spec without args is fine. */
 int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err);
 void spec_free(struct spec *s);
+
+/* For other front ends (oci.c): crib's defaults with no level applied, and the checks of the
+ * fields against each other that spec_load() makes at the end. */
+void spec_init(struct spec *s);
+int spec_check(struct spec *s, struct error *err);
 
 /* The command line's program and arguments (NULL-terminated, at least one) replace the spec's
  * [process] args; their origin becomes the command line. */

@@ -269,6 +269,30 @@ int state_write(int dir, const char *file, const void *data, size_t len, struct 
         return 0;
 }
 
+int state_fifo_make(int dir, const char *file, struct error *err)
+{
+        if (!file_name_ok(file))
+                return error_set(err, EINVAL, "bad state file name '%s'", file);
+        if (mkfifoat(dir, file, 0600) < 0 || fchmodat(dir, file, 0622, 0) < 0)
+                return error_set(err, errno, "cannot make the fifo '%s'", file);
+        return 0;
+}
+
+int state_fifo_open(int dir, const char *file, int flags, struct error *err)
+{
+        if (!file_name_ok(file))
+                return error_set(err, EINVAL, "bad state file name '%s'", file);
+        int fd = openat(dir, file, flags | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0)
+                return error_set(err, errno, "cannot open the fifo '%s'", file);
+        if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+                close(fd);
+                return error_set(err, EINVAL, "'%s' is not a fifo", file);
+        }
+        return fd;
+}
+
 ssize_t state_read(int dir, const char *file, char *buf, size_t len, struct error *err)
 {
         if (!file_name_ok(file))

@@ -56,6 +56,11 @@ int state_lock(int dir, bool wait, struct error *err);
 int state_write(int dir, const char *file, const void *data, size_t len, struct error *err);
 /* Read FILE (at most len - 1 bytes, NUL-terminated); the length, or -1 (ENOENT: none yet). */
 ssize_t state_read(int dir, const char *file, char *buf, size_t len, struct error *err);
+/* The exec fifo of `crib create` (runtime/steps/start.c): make FILE a fifo(7), mode 0622 (the
+ * container's user writes it through its descriptor; the directory keeps everyone else out). */
+int state_fifo_make(int dir, const char *file, struct error *err);
+/* Open FILE, which must be a fifo, with open(2) `flags` (O_NOFOLLOW and O_CLOEXEC added). */
+int state_fifo_open(int dir, const char *file, int flags, struct error *err);
 /* Remove NAME's directory and the files in it (no subdirectories are followed). */
 int state_remove(int root, const char *name, struct error *err);
 

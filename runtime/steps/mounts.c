@@ -414,7 +414,7 @@ static int apply(struct child *c, int rootfd, const struct mount_op *op, int src
 
         if (op->kind == MOP_FILE)
                 return file_mount(c, rootfd, op, err);
-        if (op->kind == MOP_SYMLINK || (op->kind == MOP_DEV_NODE && !p->userns)) {
+        if (op->kind == MOP_SYMLINK || (op->kind == MOP_DEV_NODE && !p->userns && p->privileged)) {
                 /* these create a new name: open the parent directory */
                 char parent[PATH_MAX];
                 snprintf(parent, sizeof parent, "%s", op->dst);

@@ -1,0 +1,823 @@
+/* oci.c - crib as an OCI runtime: runc's command line, for podman (conmon) and containerd's
+ * runc shim, on crib's own state directory and plan.
+ *
+ *   crib-runc [GLOBAL] COMMAND ...     (crib installed or linked under the name crib-runc)
+ *   crib oci [GLOBAL] COMMAND ...      (the same, from crib itself)
+ *
+ *   GLOBAL   --root DIR  --log FILE  --log-format text|json  (--debug, --systemd-cgroup,
+ *            --rootless B: accepted, no effect)
+ *   create [--bundle DIR] [--pid-file FILE] [--console-socket PATH] [--no-pivot]
+ *          [--no-new-keyring] [--preserve-fds N] ID
+ *   start ID                  let the created container exec its process
+ *   state ID                  the OCI state, as JSON
+ *   kill [--all] ID [SIGNAL]  SIGTERM unless told
+ *   delete [--force] ID
+ *   ps --format json ID       the container's pids
+ *   --version                 "runc version ..." first, as containerd's shim reads it
+ *
+ * create: config.json goes through the OCI front end (runtime/spec/oci.c) into a spec, the
+ * plan is built from it as for `crib run`, the state directory gets its record, the plan, the
+ * bundle and annotations (file `oci`) and the exec fifo; the container is set up in full and
+ * its process waits on the fifo (runtime/steps/start.c). crib create then exits, and the
+ * engine that ran it (conmon, containerd's shim: subreapers) adopts the container's process
+ * and waits for it, as it does runc's: so in this mode there is no crib monitor, and no log.
+ * Its stdio is crib create's, as the OCI spec says.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "container.h"
+#include "lifecycle.h"
+#include "oci.h"
+#include "output.h"
+#include "plan.h"
+#include "record.h"
+#include "state.h"
+#include "sys.h"
+
+#ifndef CRIB_VERSION
+#define CRIB_VERSION "0.1"
+#endif
+
+#define FIFO "exec.fifo"
+
+static const char *log_path;
+static bool log_json;
+
+/* --log FILE: each error and warning also as a line there; with --log-format json a JSON
+ * object {"level","msg","time"}, the form containerd's shim and podman read */
+static void log_line(const char *level, const char *msg)
+{
+        if (!log_path)
+                return;
+        _cleanup_close_ int fd =
+                open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0)
+                return;
+        char when[64];
+        struct timespec ts;
+        struct tm tm;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gmtime_r(&ts.tv_sec, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        if (!log_json) {
+                dprintf(fd, "time=\"%s\" level=%s msg=\"crib: %s\"\n", when, level, msg);
+                return;
+        }
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "level", json_object_new_string(level));
+        char text[4096];
+        snprintf(text, sizeof text, "crib: %s", msg);
+        json_object_object_add(o, "msg", json_object_new_string(text));
+        json_object_object_add(o, "time", json_object_new_string(when));
+        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+        dprintf(fd, "%s\n", s);
+        json_object_put(o);
+}
+
+static int fail(const struct error *err)
+{
+        char text[sizeof err->msg + sizeof err->hint + 256];
+        if (err->errnum)
+                snprintf(text, sizeof text, "%s: %s", err->msg, strerror(err->errnum));
+        else
+                snprintf(text, sizeof text, "%s", err->msg);
+        log_line("error", text);
+        return output_error(err);
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+        struct error err;
+        error_set(&err, 0, fmt, arg);
+        error_hint(&err, "see crib(1), OCI RUNTIME");
+        return fail(&err);
+}
+
+static void on_warn(void *ctx, const char *line)
+{
+        (void)ctx;
+        log_line("warning", line);
+}
+
+static int no_such(const char *id, struct error *err)
+{
+        /* podman and containerd look for "does not exist" */
+        return error_set(err, ENOENT, "container \"%s\" does not exist", id);
+}
+
+struct opened {
+        int root, dir;
+        struct record rec;
+};
+
+static void opened_close(struct opened *o)
+{
+        if (o->dir >= 0)
+                close(o->dir);
+        if (o->root >= 0)
+                close(o->root);
+        o->dir = o->root = -1;
+}
+
+static int open_id(const char *id, struct opened *o, struct error *err)
+{
+        char path[4096];
+        o->root = o->dir = -1;
+        if (!state_name_valid(id))
+                return no_such(id, err);
+        if (lifecycle_root_path(path, sizeof path, err) < 0 ||
+            (o->root = state_open_root(path, geteuid(), err)) < 0)
+                return -1;
+        o->dir = state_open(o->root, id, err);
+        if (o->dir < 0)
+                return err->errnum == ENOENT ? no_such(id, err) : -1;
+        return record_read(o->dir, id, &o->rec, err);
+}
+
+/* Ended but not yet reaped by its parent (the engine): stopped, as runc says */
+static bool zombie(pid_t pid)
+{
+        char path[64], text[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+        if (n <= 0)
+                return true;
+        text[n] = '\0';
+        const char *paren = strrchr(text, ')');
+        return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+static bool running(const struct opened *o)
+{
+        return o->rec.pid_alive && !zombie(o->rec.pid);
+}
+
+/* The OCI status: created while the exec fifo is there (crib start removes it) */
+static const char *status_of(const struct opened *o)
+{
+        struct stat st;
+        if (!running(o))
+                return o->rec.pid ? "stopped" : "creating";
+        if (fstatat(o->dir, FIFO, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                return "created";
+        return "running";
+}
+
+/* A signal by name (TERM, SIGTERM) or number */
+static int parse_signal(const char *s)
+{
+        char *end;
+        long n = strtol(s, &end, 10);
+        if (*s && !*end)
+                return n > 0 && n < NSIG ? (int)n : -1;
+        if (!strncasecmp(s, "SIG", 3))
+                s += 3;
+        for (int sig = 1; sig < NSIG; sig++) {
+                const char *abbrev = sigabbrev_np(sig);
+                if (abbrev && !strcasecmp(s, abbrev))
+                        return sig;
+        }
+        return -1;
+}
+
+/* Signal the recorded process if it is still the one recorded (a pidfd, checked after the
+ * open, so a reused pid is never signalled); 0 when it has ended. */
+static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
+{
+        if (pid <= 0 || !start)
+                return 0;
+        int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+        if (fd < 0)
+                return errno == ESRCH ? 0 : error_set(err, errno, "cannot open process %d", pid);
+        int r = 0;
+        if (state_proc_start(pid) == start &&
+            syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) < 0 && errno != ESRCH)
+                r = error_set(err, errno, "cannot send %s to process %d", sigabbrev_np(sig), pid);
+        close(fd);
+        return r;
+}
+
+static int read_plan(int dir, struct plan *ret, struct error *err)
+{
+        const size_t max = 16 << 20;
+        _cleanup_free_ char *buf = malloc(max);
+        if (!buf)
+                return error_set(err, ENOMEM, "cannot allocate");
+        ssize_t n = state_read(dir, "plan", buf, max, err);
+        if (n < 0 || plan_from_bytes(buf, (size_t)n, ret, err) < 0)
+                return error_wrap(err, "the container's plan");
+        return 0;
+}
+
+/* The container's cgroup leaf, or "" when it has none */
+static void leaf_of(int dir, const char *id, char *buf, size_t len)
+{
+        struct plan p;
+        struct error ignored;
+        buf[0] = '\0';
+        if (read_plan(dir, &p, &ignored) < 0)
+                return;
+        if (p.cgroup && p.cgroup_base[0])
+                cgroup_leaf(p.cgroup_base, id, buf, len);
+        plan_free(&p);
+}
+
+/* ---- create ---- */
+
+struct creating {
+        const char *id;
+        const char *pid_file;
+        const char *console;
+        char root[4096];
+        struct error err;
+        bool failed;
+};
+
+/* write `pid` to FILE atomically (a temporary file beside it, renamed), as runc does */
+static int write_pid_file(const char *path, pid_t pid, struct error *err)
+{
+        char tmp[4200], text[32];
+        int n = snprintf(tmp, sizeof tmp, "%s.crib-%d", path, (int)getpid());
+        if (n < 0 || (size_t)n >= sizeof tmp)
+                return error_set(err, ENAMETOOLONG, "pid file '%s'", path);
+        snprintf(text, sizeof text, "%d", (int)pid);
+        _cleanup_close_ int fd =
+                open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || sys_write_all(fd, text, strlen(text)) < 0 || rename(tmp, path) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return error_set(err, e, "cannot write the pid file '%s'", path);
+        }
+        return 0;
+}
+
+/* Parent (crib create): the workload waits on the fifo now */
+static void on_created(void *ctx, pid_t pid)
+{
+        struct creating *c = ctx;
+        /* opened only now: the container's process, cloned from us, holds none of it */
+        _cleanup_close_ int dir = state_open_path(c->root, geteuid(), c->id, &c->err);
+        if (dir < 0 || record_write_pid(dir, pid, &c->err) < 0 ||
+            (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
+                kill(pid, SIGKILL);
+                c->failed = true;
+        }
+}
+
+/* Parent: the terminal's master to the engine's console socket (SCM_RIGHTS) */
+static void on_pty(void *ctx, int master)
+{
+        struct creating *c = ctx;
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        _cleanup_close_ int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (!c->console || strlen(c->console) >= sizeof a.sun_path || s < 0) {
+                error_set(&c->err, s < 0 ? errno : 0, "no console socket for the terminal");
+                c->failed = true;
+                close(master);
+                return;
+        }
+        memcpy(a.sun_path, c->console, strlen(c->console));
+        char byte = '\0', cbuf[CMSG_SPACE(sizeof(int))] = {0};
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        struct msghdr mh = {.msg_iov = &iov,
+                            .msg_iovlen = 1,
+                            .msg_control = cbuf,
+                            .msg_controllen = sizeof cbuf};
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &master, sizeof master);
+        if (connect(s, (struct sockaddr *)&a, sizeof a) < 0 || sendmsg(s, &mh, MSG_NOSIGNAL) < 0) {
+                error_set(&c->err, errno, "cannot send the terminal to '%s'", c->console);
+                c->failed = true;
+        }
+        close(master);
+}
+
+static int write_oci_file(int dir, const char *bundle, const char *rootfs, const char *annotations,
+                          struct error *err)
+{
+        json_object *o = json_object_new_object();
+        json_object *a = json_tokener_parse(annotations);
+        json_object_object_add(o, "bundle", json_object_new_string(bundle));
+        json_object_object_add(o, "rootfs", json_object_new_string(rootfs));
+        json_object_object_add(o, "annotations", a ? a : json_object_new_object());
+        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        int r = state_write(dir, "oci", s, strlen(s), err);
+        json_object_put(o);
+        return r;
+}
+
+static int oci_create(int argc, char **argv)
+{
+        const char *bundle = ".", *id = NULL;
+        struct creating c = {.id = NULL};
+        long preserve = 0;
+        for (int i = 0; i < argc; i++) {
+                const char *a = argv[i];
+                const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+                if ((!strcmp(a, "--bundle") || !strcmp(a, "-b")) && v)
+                        bundle = argv[++i];
+                else if (!strncmp(a, "--bundle=", 9))
+                        bundle = a + 9;
+                else if (!strcmp(a, "--pid-file") && v)
+                        c.pid_file = argv[++i];
+                else if (!strncmp(a, "--pid-file=", 11))
+                        c.pid_file = a + 11;
+                else if (!strcmp(a, "--console-socket") && v)
+                        c.console = argv[++i];
+                else if (!strncmp(a, "--console-socket=", 17))
+                        c.console = a + 17;
+                else if ((!strcmp(a, "--preserve-fds") && v) ||
+                         !strncmp(a, "--preserve-fds=", 15)) {
+                        const char *n = a[14] == '=' ? a + 15 : argv[++i];
+                        char *end;
+                        preserve = strtol(n, &end, 10);
+                        if (*end || !*n || preserve < 0 || preserve > SPEC_MAX_FDS)
+                                return usage("--preserve-fds '%s' is not a number from 0 to 64", n);
+                } else if (!strcmp(a, "--no-pivot") || !strcmp(a, "--no-new-keyring"))
+                        ; /* crib always pivots; it makes no session keyring */
+                else if (a[0] == '-')
+                        return usage("unknown option '%s' for create", a);
+                else if (!id)
+                        id = a;
+                else
+                        return usage("unexpected argument '%s' for create", a);
+        }
+        if (!id)
+                return usage("%s", "create needs a container id");
+        if (!state_name_valid(id))
+                return usage("'%s' is not a container id crib takes (1 to 64 letters, digits, "
+                             "'_', '.' or '-', starting with a letter or digit)",
+                             id);
+        c.id = id;
+        struct error err;
+        error_clear(&err);
+        _cleanup_free_ char *dir = realpath(bundle, NULL);
+        if (!dir) {
+                error_set(&err, errno, "bundle '%s'", bundle);
+                return fail(&err);
+        }
+        char config[4200];
+        snprintf(config, sizeof config, "%s/config.json", dir);
+        _cleanup_fclose_ FILE *f = fopen(config, "re");
+        if (!f) {
+                error_set(&err, errno, "cannot open '%s'", config);
+                return fail(&err);
+        }
+        struct oci_config oc;
+        int loaded = oci_load(config, f, &oc, &err);
+        fclose(steal_ptr(&f));
+        if (loaded < 0)
+                return fail(&err);
+        for (long i = 0; i < preserve; i++)
+                oc.spec.pass_fds[oc.spec.npass_fds++] = (int)(3 + i);
+        if (oc.spec.terminal == TERMINAL_YES && !c.console) {
+                oci_free(&oc);
+                error_set(&err, 0,
+                          "config.json asks for a terminal, but no --console-socket was "
+                          "given");
+                return fail(&err);
+        }
+        struct plan_host host;
+        plan_host_gather(&oc.spec, &host);
+        host.stdin_tty = false;
+        struct plan plan;
+        int planned = plan_build(&oc.spec, &host, false, &plan, &err);
+        if (planned < 0) {
+                oci_free(&oc);
+                return fail(&err);
+        }
+        plan.wait_start = true;
+        for (size_t i = 0; i < plan.nwarnings; i++)
+                log_line("warning", plan.warnings[i]);
+
+        char name[STATE_NAME_MAX + 1];
+        snprintf(name, sizeof name, "%s", id);
+        int code = 0;
+        _cleanup_close_ int fifo = -1;
+        struct opened o = {.root = -1, .dir = -1};
+        if (lifecycle_create(&plan, config, name, sizeof name, true, &err) < 0) {
+                if (err.errnum == EEXIST)
+                        error_set(&err, EEXIST, "container \"%s\" already exists", id);
+                code = fail(&err);
+                goto out;
+        }
+        if (open_id(id, &o, &err) < 0 ||
+            write_oci_file(o.dir, dir, plan.rootfs, oc.annotations, &err) < 0 ||
+            state_fifo_make(o.dir, FIFO, &err) < 0 ||
+            (fifo = state_fifo_open(o.dir, FIFO, O_PATH, &err)) < 0) {
+                code = fail(&err);
+                lifecycle_forget(id);
+                goto out;
+        }
+        error_clear(&c.err);
+        struct container_hooks hooks = {.warn = on_warn,
+                                        .created = on_created,
+                                        .pty = on_pty,
+                                        .start_fifo = fifo,
+                                        .ctx = &c};
+        int status;
+        /* nothing of the state tree goes along into the container but the fifo's O_PATH */
+        opened_close(&o);
+        if (lifecycle_root_path(c.root, sizeof c.root, &err) < 0) {
+                code = fail(&err);
+                lifecycle_forget(id);
+        } else if (container_run(&plan, &hooks, &status, &err) < 0 || c.failed) {
+                code = fail(c.failed ? &c.err : &err);
+                lifecycle_forget(id);
+        }
+out:
+        opened_close(&o);
+        plan_free(&plan);
+        oci_free(&oc);
+        return code;
+}
+
+/* ---- start, state, kill, delete ---- */
+
+static int oci_start(int argc, char **argv)
+{
+        if (argc != 1 || argv[0][0] == '-')
+                return usage("%s", "usage: start ID");
+        const char *id = argv[0];
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        if (open_id(id, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
+            record_read(o.dir, id, &o.rec, &err) < 0) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        const char *status = status_of(&o);
+        if (strcmp(status, "created")) {
+                error_set(&err, 0, "container \"%s\" is %s, not created", id, status);
+                opened_close(&o);
+                return fail(&err);
+        }
+        /* O_NONBLOCK: no waiting for a writer that may never come (it died); poll instead */
+        _cleanup_close_ int fd = state_fifo_open(o.dir, FIFO, O_RDONLY | O_NONBLOCK, &err);
+        if (fd < 0) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        char byte = 0;
+        for (;;) {
+                struct pollfd p = {.fd = fd, .events = POLLIN};
+                if (poll(&p, 1, 100) > 0 && read(fd, &byte, 1) == 1)
+                        break;
+                if (state_proc_start(o.rec.pid) != o.rec.pid_start) {
+                        error_set(&err, 0, "container \"%s\" ended before it was started", id);
+                        opened_close(&o);
+                        return fail(&err);
+                }
+        }
+        /* started: no second start, and state says running */
+        unlinkat(o.dir, FIFO, 0);
+        opened_close(&o);
+        /* end-of-file when the exec succeeded (close-on-exec), else "STATUS MESSAGE\nHINT" */
+        fcntl(fd, F_SETFL, 0);
+        char text[4096];
+        size_t used = 0;
+        ssize_t n;
+        while (used < sizeof text - 1 && (n = read(fd, text + used, sizeof text - 1 - used)) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        break;
+                used += (size_t)n;
+        }
+        text[used] = '\0';
+        if (!used)
+                return 0;
+        char *msg = strchr(text, ' ');
+        int code = atoi(text);
+        char *hint = msg ? strchr(msg, '\n') : NULL;
+        if (hint)
+                *hint++ = '\0';
+        error_set(&err, 0, "%s", msg ? msg + 1 : text);
+        if (hint && *hint)
+                error_hint(&err, "%s", hint);
+        fail(&err);
+        return code > 0 && code < 256 ? code : EXIT_CRIB_ERROR;
+}
+
+static int oci_state(int argc, char **argv)
+{
+        if (argc != 1 || argv[0][0] == '-')
+                return usage("%s", "usage: state ID");
+        const char *id = argv[0];
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        char text[OCI_MAX_ANNOTATIONS_JSON + 8192];
+        if (open_id(id, &o, &err) < 0 || state_read(o.dir, "oci", text, sizeof text, &err) < 0) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        json_object *saved = json_tokener_parse(text), *v;
+        json_object *out = json_object_new_object();
+        json_object_object_add(out, "ociVersion", json_object_new_string("1.0.2"));
+        json_object_object_add(out, "id", json_object_new_string(id));
+        const char *status = status_of(&o);
+        json_object_object_add(out, "pid", json_object_new_int(running(&o) ? o.rec.pid : 0));
+        json_object_object_add(out, "status", json_object_new_string(status));
+        const char *keys[] = {"bundle", "rootfs"};
+        for (size_t i = 0; i < 2; i++)
+                json_object_object_add(out, keys[i],
+                                       json_object_new_string(saved && json_object_object_get_ex(
+                                                                               saved, keys[i], &v)
+                                                                      ? json_object_get_string(v)
+                                                                      : ""));
+        char when[64];
+        time_t t = (time_t)o.rec.created;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S.000000000Z", &tm);
+        json_object_object_add(out, "created", json_object_new_string(when));
+        json_object_object_add(out, "owner", json_object_new_string(""));
+        if (saved && json_object_object_get_ex(saved, "annotations", &v))
+                json_object_object_add(out, "annotations", json_object_get(v));
+        else
+                json_object_object_add(out, "annotations", json_object_new_object());
+        puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(out);
+        json_object_put(saved);
+        opened_close(&o);
+        return 0;
+}
+
+/* --all: every process of the container's cgroup too, when it has one of its own */
+static void signal_cgroup(int dir, const char *id, int sig)
+{
+        char leaf[1200], path[1300], line[32];
+        leaf_of(dir, id, leaf, sizeof leaf);
+        if (!leaf[0])
+                return;
+        snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        while (f && fgets(line, sizeof line, f)) {
+                pid_t pid = (pid_t)atoi(line);
+                if (pid > 0)
+                        kill(pid, sig);
+        }
+}
+
+static int oci_kill(int argc, char **argv)
+{
+        bool all = false;
+        if (argc >= 1 && (!strcmp(argv[0], "--all") || !strcmp(argv[0], "-a"))) {
+                all = true;
+                argc--, argv++;
+        }
+        if (argc < 1 || argc > 2 || argv[0][0] == '-')
+                return usage("%s", "usage: kill [--all] ID [SIGNAL]");
+        const char *id = argv[0];
+        int sig = argc == 2 ? parse_signal(argv[1]) : SIGTERM;
+        if (sig < 0)
+                return usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        int code = 0;
+        if (open_id(id, &o, &err) < 0) {
+                code = fail(&err);
+        } else if (!running(&o)) {
+                error_set(&err, 0, "container \"%s\" is not running", id);
+                code = fail(&err);
+        } else {
+                if (all)
+                        signal_cgroup(o.dir, id, sig);
+                if (signal_process(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
+                        code = fail(&err);
+        }
+        opened_close(&o);
+        return code;
+}
+
+static int oci_delete(int argc, char **argv)
+{
+        bool force = false;
+        if (argc >= 1 && (!strcmp(argv[0], "--force") || !strcmp(argv[0], "-f"))) {
+                force = true;
+                argc--, argv++;
+        }
+        if (argc != 1 || argv[0][0] == '-')
+                return usage("%s", "usage: delete [--force] ID");
+        const char *id = argv[0];
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        if (open_id(id, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
+            record_read(o.dir, id, &o.rec, &err) < 0) {
+                opened_close(&o);
+                if (force && err.errnum == ENOENT)
+                        return 0; /* as runc: nothing to delete is no error with --force */
+                return fail(&err);
+        }
+        const char *status = status_of(&o);
+        if (!strcmp(status, "running") && !force) {
+                error_set(&err, 0, "container \"%s\" is running", id);
+                error_hint(&err, "kill it first, or delete --force");
+                opened_close(&o);
+                return fail(&err);
+        }
+        /* created (as runc) or forced: it ends first */
+        if (o.rec.pid_alive) {
+                signal_cgroup(o.dir, id, SIGKILL);
+                signal_process(o.rec.pid, o.rec.pid_start, SIGKILL, &err);
+                for (int i = 0; i < 100 && state_proc_start(o.rec.pid) == o.rec.pid_start; i++)
+                        usleep(20000);
+        }
+        char leaf[1200];
+        leaf_of(o.dir, id, leaf, sizeof leaf);
+        if (leaf[0])
+                cgroup_remove_empty(leaf);
+        int code = 0;
+        if (state_remove(o.root, id, &err) < 0)
+                code = fail(&err);
+        opened_close(&o);
+        return code;
+}
+
+/* The pids below `pid` (their PPid: lines), depth first, into the JSON array; at most 4096 */
+static void add_descendants(json_object *a, pid_t pid, int depth)
+{
+        _cleanup_closedir_ DIR *d = depth < 64 ? opendir("/proc") : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d)) && json_object_array_length(a) < 4096) {
+                char path[64], line[128];
+                pid_t p = (pid_t)atoi(e->d_name);
+                if (p <= 0)
+                        continue;
+                snprintf(path, sizeof path, "/proc/%d/status", (int)p);
+                _cleanup_fclose_ FILE *f = fopen(path, "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (!strncmp(line, "PPid:", 5)) {
+                                if (atoi(line + 5) == pid) {
+                                        json_object_array_add(a, json_object_new_int(p));
+                                        add_descendants(a, p, depth + 1);
+                                }
+                                break;
+                        }
+        }
+}
+
+/* ps --format json: the container's processes, as pids on the host (containerd's task ps):
+ * its cgroup's, when it has one of its own, else its process and those below it */
+static int oci_ps(int argc, char **argv)
+{
+        const char *id = NULL;
+        bool json = false;
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--format=json") ||
+                    (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[++i], "json")) ||
+                    (!strcmp(argv[i], "-f") && i + 1 < argc && !strcmp(argv[++i], "json")))
+                        json = true;
+                else if (argv[i][0] != '-' && !id)
+                        id = argv[i];
+                else
+                        return usage("%s", "usage: ps --format json ID (the table format is not "
+                                           "supported yet)");
+        }
+        if (!id || !json)
+                return usage("%s", "usage: ps --format json ID (the table format is not "
+                                   "supported yet)");
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        if (open_id(id, &o, &err) < 0) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        json_object *a = json_object_new_array();
+        char leaf[1200], path[1300], line[32];
+        leaf_of(o.dir, id, leaf, sizeof leaf);
+        snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
+        _cleanup_fclose_ FILE *f = leaf[0] ? fopen(path, "re") : NULL;
+        bool has_pid = false;
+        while (f && fgets(line, sizeof line, f) && json_object_array_length(a) < 4096)
+                if (atoi(line) > 0) {
+                        json_object_array_add(a, json_object_new_int(atoi(line)));
+                        has_pid |= atoi(line) == o.rec.pid;
+                }
+        /* no cgroup of its own, or one it is not in (a device-only cgroup on a hybrid host) */
+        if (!has_pid && running(&o)) {
+                json_object_put(a);
+                a = json_object_new_array();
+                json_object_array_add(a, json_object_new_int(o.rec.pid));
+                add_descendants(a, o.rec.pid, 0);
+        }
+        puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+        json_object_put(a);
+        opened_close(&o);
+        return 0;
+}
+
+static int not_yet(const char *cmd)
+{
+        struct error err;
+        error_set(&err, ENOSYS, "'%s' is not supported by crib's OCI runtime yet", cmd);
+        return fail(&err);
+}
+
+/* Whether we run in the initial user namespace: its uid_map maps every id to itself */
+static bool initial_userns(void)
+{
+        char line[128] = "";
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
+        unsigned long a, b, n;
+        if (!f || !fgets(line, sizeof line, f) || sscanf(line, "%lu %lu %lu", &a, &b, &n) != 3)
+                return true;
+        return a == 0 && b == 0 && n == 4294967295UL;
+}
+
+static char rootless_root[4096];
+
+int cmd_oci(int argc, char **argv)
+{
+        int i = 0;
+        for (; i < argc && argv[i][0] == '-'; i++) {
+                const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+                if (!strcmp(a, "--version") || !strcmp(a, "-v")) {
+                        printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
+                        return 0;
+                } else if (!strcmp(a, "--root") && v) {
+                        lifecycle_root_override = argv[++i];
+                } else if (!strncmp(a, "--root=", 7)) {
+                        lifecycle_root_override = a + 7;
+                } else if (!strcmp(a, "--log") && v) {
+                        log_path = argv[++i];
+                } else if (!strncmp(a, "--log=", 6)) {
+                        log_path = a + 6;
+                } else if ((!strcmp(a, "--log-format") && v) || !strncmp(a, "--log-format=", 13)) {
+                        const char *f = a[12] == '=' ? a + 13 : argv[++i];
+                        if (strcmp(f, "json") && strcmp(f, "text"))
+                                return usage("--log-format '%s' is not text or json", f);
+                        log_json = !strcmp(f, "json");
+                } else if (!strcmp(a, "--rootless") && v) {
+                        i++;
+                } else if (!strcmp(a, "--debug") || !strcmp(a, "--systemd-cgroup") ||
+                           !strncmp(a, "--rootless=", 11)) {
+                        ; /* accepted: crib places its cgroups itself */
+                } else {
+                        return usage("unknown global option '%s'", a);
+                }
+        }
+        if (i == argc)
+                return usage("%s", "no command given (create, start, state, kill, delete)");
+        /* rootless podman runs us as root of its user namespace: /run/crib is not ours there,
+         * the user's XDG_RUNTIME_DIR is (runc does the same) */
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        if (!lifecycle_root_override && geteuid() == 0 && xdg && xdg[0] == '/' &&
+            !initial_userns()) {
+                snprintf(rootless_root, sizeof rootless_root, "%s/crib", xdg);
+                lifecycle_root_override = rootless_root;
+        }
+        const char *cmd = argv[i];
+        argc -= i + 1;
+        argv += i + 1;
+        if (!strcmp(cmd, "create"))
+                return oci_create(argc, argv);
+        if (!strcmp(cmd, "start"))
+                return oci_start(argc, argv);
+        if (!strcmp(cmd, "state"))
+                return oci_state(argc, argv);
+        if (!strcmp(cmd, "kill"))
+                return oci_kill(argc, argv);
+        if (!strcmp(cmd, "delete"))
+                return oci_delete(argc, argv);
+        if (!strcmp(cmd, "ps"))
+                return oci_ps(argc, argv);
+        if (!strcmp(cmd, "version")) {
+                printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
+                return 0;
+        }
+        static const char *const later[] = {"exec",     "pause",      "resume",  "update", "run",
+                                            "features", "checkpoint", "restore", "events"};
+        for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
+                if (!strcmp(cmd, later[k]))
+                        return not_yet(cmd);
+        return usage("unknown command '%s'", cmd);
+}

@@ -1,0 +1,36 @@
+/* oci.h - the OCI front end: a bundle's config.json (the OCI runtime spec, what podman and
+ * containerd hand runc) made into crib's spec, from which plan_build() makes the same plan as
+ * from a crib.ini(5) file. Nothing below the plan knows which front end it came from.
+ *
+ * Pure: reads a FILE * with json-c and makes no other call, so it is unit tested through
+ * fmemopen(). The config is treated as hostile input: it is at most OCI_MAX_CONFIG bytes, every
+ * list has a limit, every value is checked for its type and range. Fields the OCI spec defines
+ * but crib does not know are ignored, as the spec says of unknown fields; a field crib knows
+ * but cannot honour (a hook, a namespace to join, a seccomp action it has no rule for) is an
+ * error naming its JSON path, never silently dropped:
+ *
+ *   BUNDLE/config.json: .process.user.uid: must be a number
+ */
+#ifndef CRIB_OCI_H
+#define CRIB_OCI_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "spec.h"
+
+#define OCI_MAX_CONFIG           (4 << 20) /* bytes of config.json */
+#define OCI_MAX_ARGS             4096
+#define OCI_MAX_ANNOTATIONS_JSON (64 << 10)
+
+struct oci_config {
+        struct spec spec;
+        char *annotations; /* .annotations as compact JSON ("{}" when none), for `state` */
+};
+
+/* Read config.json; `path` names it in errors and anchors relative paths (root.path) at its
+ * directory, the bundle. */
+int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *err);
+void oci_free(struct oci_config *c);
+
+#endif

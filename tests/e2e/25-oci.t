@@ -1,0 +1,282 @@
+#!/bin/sh
+# crib as an OCI runtime (issue 16): driven exactly as runc's command line is, with a bundle
+# made here: create -> state says created -> start -> running -> kill -> stopped -> delete;
+# exit statuses, a missing program (127 at start), a bad config.json (its JSON path, 125), the
+# JSON log, and that a created container neither runs early nor outlives delete. Then podman,
+# as root, with crib as its runtime, where podman is installed.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+S="$T/state"
+B="$T/bundle"
+mkdir -p "$B"
+ln -s "$ROOTFS" "$B/rootfs"
+# runc's name for crib: what podman --runtime and containerd's BinaryName point at
+ln -s "$CRIB" "$T/crib-runc"
+R() { "$T/crib-runc" --root "$S" "$@"; }
+# oci ARGS...: crib-runc with the test's state root; $out, $err, $rc. Its stdout is a file: a
+# created container keeps create's stdout open (its own), which would hold a $(...) open
+oci() {
+	"$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
+	rc=$?
+	out=$(cat "$T/.stdout")
+	err=$(cat "$T/.stderr")
+}
+status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
+pid_in_state() { R state "$1" 2>/dev/null | sed -n 's/^ *"pid":\([0-9]*\),$/\1/p'; }
+# wait_status ID STATUS: at most 5 s
+wait_status() {
+	_i=0
+	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ "$(status_of "$1")" = "$2" ]
+}
+
+# config ARGS_JSON [EXTRA_PROCESS_JSON]: the bundle's config.json. As root, no user namespace
+# (podman's and containerd's default); as a user, one mapping the caller's own ids.
+config() {
+	if [ "$ROLE" = root ]; then
+		ns='{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"}'
+		maps=''
+	else
+		ns='{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"},{"type":"user"}'
+		maps=",\"uidMappings\":[{\"containerID\":0,\"hostID\":$(id -u),\"size\":1}],\"gidMappings\":[{\"containerID\":0,\"hostID\":$(id -g),\"size\":1}]"
+	fi
+	cat >"$B/config.json" <<EOF
+{"ociVersion":"1.0.2","root":{"path":"rootfs"},
+ "process":{"args":$1,"cwd":"/","env":["PATH=/bin:/usr/bin:/usr/local/bin"],
+   "user":{"uid":0,"gid":0}${2:-},
+   "capabilities":{"bounding":["CAP_KILL","CAP_CHOWN"],"effective":["CAP_KILL","CAP_CHOWN"],"permitted":["CAP_KILL","CAP_CHOWN"]},
+   "noNewPrivileges":true},
+ "hostname":"ocibox",
+ "mounts":[{"destination":"/proc","type":"proc","source":"proc"},
+   {"destination":"/dev","type":"tmpfs","source":"tmpfs","options":["nosuid","strictatime","mode=755","size=65536k"]},
+   {"destination":"/tmp","type":"tmpfs","source":"tmpfs","options":["nosuid","nodev"]}],
+ "annotations":{"org.example.test":"25-oci"},
+ "linux":{"namespaces":[$ns]$maps,
+   "maskedPaths":["/proc/kcore"],"readonlyPaths":["/proc/sys"]}}
+EOF
+}
+
+# --- the version, as containerd's shim reads it
+oci --version
+assert_eq "$(echo "$out" | head -n1 | cut -c1-13)" "runc version " "--version starts with 'runc version '"
+assert_eq "$("$CRIB" oci --version | head -n1 | cut -c1-13)" "runc version " "and so does 'crib oci --version'"
+
+# --- create: set up in full, the program not run yet
+config '["/bin/sh","-c","echo started as $(id -u) on $(hostname); trap \"exit 3\" TERM; while :; do sleep 0.1; done"]'
+R create --bundle "$B" --pid-file "$T/pid" c1 >"$T/c1.out" 2>"$T/c1.err" </dev/null
+rc=$?
+assert_eq "$rc" 0 "create exits 0"
+assert_eq "$(cat "$T/c1.err")" "" "and says nothing"
+pid=$(cat "$T/pid" 2>/dev/null)
+assert_eq "$(pid_in_state c1)" "$pid" "the pid file holds the pid state shows ($pid)"
+assert_eq "$(status_of c1)" created "state says created"
+state=$(R state c1)
+assert_contains "$state" '"ociVersion":"1.0.2"' "state has ociVersion"
+assert_contains "$state" "\"bundle\":\"$(cd "$B" && pwd -P)\"" "the bundle"
+assert_contains "$state" '"org.example.test":"25-oci"' "and the annotations"
+assert_eq "$(echo "$state" | grep -cE '"created":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(\.[0-9]+)?Z"')" 1 \
+	"created is RFC 3339"
+sleep 0.3
+assert_eq "$(cat "$T/c1.out")" "" "the program has not run: no output"
+assert_eq "$(cat "/proc/$pid/comm" 2>/dev/null)" crib-runc "the process is still crib's, waiting (/proc/$pid/comm)"
+assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$pid/status" 2>/dev/null)" 1 "and the container's pid 1"
+assert_eq "$(stat -c %a "$S/c1" "$S/c1/exec.fifo" | tr '\n' ' ')" "700 622 " \
+	"the exec fifo sits in the 0700 state directory"
+if [ "$ROLE" = root ]; then
+	leak=""
+	for f in /proc/$pid/fd/*; do
+		case "$(readlink "$f" 2>/dev/null)" in "$S"*) leak="$leak $(readlink "$f")" ;; esac
+	done
+	assert_eq "$leak" " $S/c1/exec.fifo" "the waiting process holds the fifo alone of the state tree"
+else
+	skip "a user cannot list the descriptors of the waiting process (it is not dumpable)"
+fi
+oci create --bundle "$B" c1
+assert_eq "$rc" 125 "a second create of the same id fails"
+assert_contains "$err" 'container "c1" already exists' "saying so"
+
+# --- start: the program runs
+oci start c1
+assert_eq "$rc" 0 "start exits 0"
+wait_for "$T/c1.out" 50
+sleep 0.2
+assert_eq "$(cat "$T/c1.out")" "started as 0 on ocibox" "the program ran with the config's user and hostname, on create's stdout"
+assert_eq "$(status_of c1)" running "state says running"
+assert_eq "$([ -e "$S/c1/exec.fifo" ] && echo yes || echo no)" no "the fifo is gone"
+oci ps --format json c1
+assert_contains "$out" "[$pid" "ps --format json lists the container's process"
+oci start c1
+assert_ne_rc=$([ "$rc" != 0 ] && echo 0 || echo 1)
+ok "$assert_ne_rc" "a second start fails ($rc)"
+assert_contains "$err" "is running, not created" "saying why"
+oci delete c1
+assert_eq "$rc" 125 "delete refuses a running container"
+assert_eq "$(status_of c1)" running "which keeps running"
+
+# --- kill, delete
+oci kill c1 TERM
+assert_eq "$rc" 0 "kill c1 TERM exits 0"
+wait_status c1 stopped
+assert_eq "$(status_of c1)" stopped "state says stopped"
+assert_eq "$(pid_in_state c1)" 0 "with pid 0"
+oci kill c1 KILL
+assert_contains "$err" "is not running" "kill of a stopped container fails"
+oci delete c1
+assert_eq "$rc" 0 "delete exits 0"
+assert_eq "$([ -e "$S/c1" ] && echo left || echo gone)" gone "its state directory is gone"
+oci state c1
+assert_contains "$err" 'container "c1" does not exist' "state of a deleted container says it does not exist"
+oci delete --force c1
+assert_eq "$rc" 0 "delete --force of a missing container is no error (as runc)"
+
+# --- delete of a created container: its waiting process ends, it never runs
+config '["/bin/sh","-c","echo ran"]'
+R create --bundle "$B" --pid-file "$T/pid2" c2 >"$T/c2.out" 2>&1 </dev/null
+pid=$(cat "$T/pid2")
+oci delete c2
+assert_eq "$rc" 0 "delete of a created container exits 0"
+sleep 0.2
+assert_eq "$(cat "$T/c2.out")" "" "its program never ran"
+assert_eq "$([ -e "/proc/$pid/exe" ] && readlink "/proc/$pid/exe" || echo gone)" gone "and its process is gone"
+
+# --- delete --force of a running one
+config '["/bin/sleep","1000"]'
+R create --bundle "$B" --pid-file "$T/pid3" c3 </dev/null >/dev/null 2>&1
+R start c3
+pid=$(cat "$T/pid3")
+oci delete --force c3
+assert_eq "$rc" 0 "delete --force of a running container exits 0"
+sleep 0.2
+assert_eq "$(cat "/proc/$pid/stat" 2>/dev/null | awk '{print $3}' | grep -v Z)" "" "and it is gone"
+
+# --- kill --all
+config '["/bin/sh","-c","sleep 1000 & sleep 1000"]'
+R create --bundle "$B" --pid-file "$T/pid4" c4 </dev/null >/dev/null 2>&1
+R start c4
+oci kill --all c4 KILL
+assert_eq "$rc" 0 "kill --all exits 0"
+wait_status c4 stopped
+assert_eq "$(status_of c4)" stopped "and the container stops"
+R delete c4
+
+# --- a program that is not there: create fails, 127, saying so (as runc: podman's 127)
+config '["/bin/no-such-program"]'
+oci create --bundle "$B" c5
+assert_eq "$rc" 127 "create of a missing program exits 127"
+assert_contains "$err" "'/bin/no-such-program' does not exist in the container" "and says what is missing"
+assert_eq "$([ -e "$S/c5" ] && echo left || echo gone)" gone "nothing of it is left"
+config '["no-such-program"]'
+oci create --bundle "$B" c5
+assert_eq "$rc" 127 "so does one searched in PATH"
+assert_contains "$err" "'no-such-program' not found in the container" "and says so"
+
+# --- a program that is there but cannot run: start reports the exec's error, 126
+config '["/etc"]'
+oci create --bundle "$B" c5
+assert_eq "$rc" 0 "create of a program that is a directory succeeds (the exec decides)"
+oci start c5
+assert_eq "$rc" 126 "start exits 126"
+assert_contains "$err" "/etc" "with the exec's error"
+wait_status c5 stopped
+assert_eq "$(status_of c5)" stopped "the container is stopped"
+R delete c5
+
+# --- a bad config.json: its JSON path, 125, nothing left behind
+config '["/bin/true"]' ',"terminal":"no"'
+oci --log "$T/log.json" --log-format json create --bundle "$B" c6
+assert_eq "$rc" 125 "a bad config.json: create exits 125"
+assert_contains "$err" "config.json: .process.terminal: must be true or false" "naming the JSON path"
+assert_eq "$([ -e "$S/c6" ] && echo left || echo gone)" gone "nothing of it is left in the state directory"
+assert_contains "$(cat "$T/log.json")" '{"level":"error","msg":"crib: ' "the log gets a JSON error object"
+assert_contains "$(cat "$T/log.json")" '.process.terminal: must be true or false' "with the message"
+sed 's/"CAP_CHOWN"\]/"CAP_CHWON"]/' "$B/config.json" | sed 's/,"terminal":"no"//' >"$T/c.json" && mv "$T/c.json" "$B/config.json"
+oci create --bundle "$B" c7
+assert_contains "$err" ".process.capabilities.bounding[1]: unknown capability 'CAP_CHWON'" \
+	"a typo in a capability is refused, not dropped"
+config '["/bin/true"]'
+sed 's/"noNewPrivileges":true}/"noNewPrivileges":true},"hooks":{"prestart":[{"path":"\/bin\/true"}]}/' "$B/config.json" >"$T/c.json" && mv "$T/c.json" "$B/config.json"
+oci create --bundle "$B" c8
+assert_contains "$err" ".hooks.prestart: hooks are not supported" "hooks are refused"
+
+# --- unsupported commands say so
+oci exec c1
+assert_contains "$err" "not supported by crib's OCI runtime yet" "exec says it is not supported yet"
+
+assert_eq "$(ls "$S" | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
+
+# --- podman with crib as its runtime, as root and rootless: an image imported from the test
+# rootfs. Rootless podman runs crib as root of its own user namespace, with no user namespace
+# in the config: crib keeps its state in XDG_RUNTIME_DIR/crib then, as runc does.
+# podman refuses a runroot path over 50 characters
+PR=$(mktemp -d /tmp/crib-pod.XXXXXX)
+if [ "$ROLE" = user ]; then
+	export XDG_RUNTIME_DIR="$PR/xdg"
+	mkdir -m 0700 "$XDG_RUNTIME_DIR"
+	crib_state="$XDG_RUNTIME_DIR/crib"
+else
+	crib_state=/run/crib
+fi
+if ! command -v podman >/dev/null 2>&1; then
+	skips 11 "podman is not installed"
+elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
+	skips 11 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
+else
+	P="$T/podman"
+	mkdir -p "$P"
+	# a podman of the test's own: its storage, state and containers.conf in $T
+	cat >"$P/containers.conf" <<EOF
+[engine]
+runtime = "crib"
+[engine.runtimes]
+crib = ["$T/crib-runc"]
+EOF
+	pod() {
+		CONTAINERS_CONF="$P/containers.conf" timeout 60 podman --root "$P/storage" \
+			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
+			--events-backend none "$@"
+	}
+	# podman's default pids limit needs the pids controller on cgroup v2 (not on a hybrid
+	# host), and its default rlimits may be above the test's own
+	lim="--network none --pids-limit 0 --ulimit nofile=1024:1024 --ulimit nproc=1024:1024"
+	# (as a user, what it cannot read stays out: /root)
+	tar -C "$ROOTFS" -cf "$P/rootfs.tar" . 2>/dev/null
+	pod import "$P/rootfs.tar" localhost/crib-test:25 >/dev/null 2>&1
+	pout=$(pod run --rm $lim localhost/crib-test:25 /bin/sh -c 'echo hello from podman; exit 7' 2>"$T/p.err")
+	prc=$?
+	assert_eq "$pout" "hello from podman" "podman run --rm: the program's output" ||
+		sed 's/^/#   /' "$T/p.err"
+	assert_eq "$prc" 7 "and its exit status"
+	pout=$(pod run --rm $lim localhost/crib-test:25 /bin/no-such-program 2>&1)
+	prc=$?
+	assert_eq "$prc" 127 "a missing program: podman exits 127"
+	assert_contains "$pout" "does not exist" "saying so"
+	# podman's seccomp profile (in config.json) goes through crib's compiler; without one, none
+	pout=$(pod run --rm $lim localhost/crib-test:25 /bin/grep Seccomp: /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "Seccomp: 2" "podman's seccomp profile is loaded (a filter, mode 2)"
+	pout=$(pod run --rm $lim --security-opt seccomp=unconfined localhost/crib-test:25 /bin/grep Seccomp: /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "Seccomp: 0" "and seccomp=unconfined gives none"
+	pout=$(pod run --rm -t $lim localhost/crib-test:25 /bin/sh -c tty </dev/null 2>/dev/null | tr -d '\r')
+	assert_eq "$pout" /dev/pts/0 "podman run -t: a terminal, through the console socket"
+	id=$(pod run -d $lim localhost/crib-test:25 /bin/sleep 1000 2>"$T/p.err")
+	assert_eq "$(pod ps --format '{{.ID}} {{.Status}}' | grep -c "^$(echo "$id" | cut -c1-12) Up")" 1 \
+		"podman run -d: the container is up"
+	pod stop -t 1 "$id" >/dev/null 2>&1
+	assert_eq "$(pod ps -a --format '{{.ID}} {{.Status}}' | grep "^$(echo "$id" | cut -c1-12)" | cut -d' ' -f2-3)" \
+		"Exited (137)" "podman stop: it exited (SIGKILL after the timeout: sleep ignores SIGTERM as pid 1)"
+	pod rm "$id" >/dev/null 2>&1
+	assert_eq "$(pod ps -a -q | wc -l)" 0 "podman rm: no container is left"
+	assert_eq "$(ls "$crib_state" 2>/dev/null | grep -c "^$id$")" 0 \
+		"nor anything of it in crib's state directory"
+	pod rmi -a -f >/dev/null 2>&1
+	# its storage holds files of the user namespace's ids: removed from inside it
+	[ "$ROLE" = user ] && podman --root "$P/storage" --runroot "$PR/r" unshare rm -rf "$P/storage" "$PR/s" 2>/dev/null
+fi
+# rootless podman's pause process (it holds the user namespace), started for this test: last
+pause=$(cat "$PR/xdg/libpod/tmp/pause.pid" 2>/dev/null)
+[ -n "$pause" ] && kill "$pause" 2>/dev/null
+rm -rf "$PR" 2>/dev/null
+
+done_testing

@@ -1,0 +1,222 @@
+/* Unit tests of the OCI front end (runtime/spec/oci.c): config.json into crib's spec, and the
+ * JSON path in every refusal. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "oci.h"
+#include "seccomp_profile.h"
+#include "../lib/tap.h"
+
+static int load(const char *text, struct oci_config *c, struct error *err)
+{
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        int r = oci_load("b/config.json", f, c, err);
+        fclose(f);
+        return r;
+}
+
+#define HEAD "{\"ociVersion\":\"1.0.2\",\"root\":{\"path\":\"rootfs\"},"
+#define PROC "\"process\":{\"args\":[\"/bin/sh\"],\"cwd\":\"/\"},"
+#define NS   "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}]}"
+
+/* a config of podman's shape, trimmed */
+static const char podman[] =
+        "{\"ociVersion\":\"1.0.2-dev\",\"process\":{\"user\":{\"uid\":0,\"gid\":0,\"umask\":18},"
+        "\"args\":[\"/bin/echo\",\"hi\"],\"env\":[\"PATH=/bin\",\"TERM=xterm\"],\"cwd\":\"/\","
+        "\"terminal\":false,\"consoleSize\":{\"height\":0,\"width\":0},"
+        "\"capabilities\":{\"bounding\":[\"CAP_CHOWN\",\"CAP_KILL\"],\"effective\":[\"CAP_CHOWN\","
+        "\"CAP_KILL\"],\"permitted\":[\"CAP_KILL\",\"CAP_CHOWN\"]},"
+        "\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"hard\":1048576,\"soft\":1024}],"
+        "\"noNewPrivileges\":true,\"oomScoreAdj\":null},"
+        "\"root\":{\"path\":\"/var/lib/x/merged\",\"readonly\":true},\"hostname\":\"box\","
+        "\"mounts\":[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+        "\"options\":[\"nosuid\",\"noexec\",\"nodev\"]},{\"destination\":\"/dev\",\"type\":"
+        "\"tmpfs\",\"source\":\"tmpfs\",\"options\":[\"nosuid\",\"strictatime\",\"mode=755\"]},"
+        "{\"destination\":\"/sys/fs/cgroup\",\"type\":\"cgroup\",\"source\":\"cgroup\"},"
+        "{\"destination\":\"/etc/hosts\",\"type\":\"bind\",\"source\":\"/run/x/hosts\","
+        "\"options\":[\"bind\",\"rprivate\",\"nosuid\",\"noexec\",\"nodev\",\"ro\"]},"
+        "{\"destination\":\"/tmp\",\"type\":\"tmpfs\",\"source\":\"tmpfs\",\"options\":[\"rw\","
+        "\"rprivate\",\"nosuid\",\"nodev\",\"tmpcopyup\",\"size=1m\"]}],"
+        "\"annotations\":{\"io.podman.x\":\"y\"},"
+        "\"linux\":{\"sysctl\":{\"net.ipv4.ping_group_range\":\"0 0\"},"
+        "\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}],"
+        "\"memory\":{\"limit\":67108864,\"swap\":134217728},\"pids\":{\"limit\":100},"
+        "\"cpu\":{\"quota\":50000,\"period\":100000}},"
+        "\"cgroupsPath\":\"machine.slice:libpod:x\",\"namespaces\":[{\"type\":\"pid\"},"
+        "{\"type\":\"network\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},{\"type\":\"mount\"},"
+        "{\"type\":\"cgroup\"}],"
+        "\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":1,"
+        "\"architectures\":[\"SCMP_ARCH_X86_64\"],\"syscalls\":[{\"names\":[\"read\",\"write\","
+        "\"exit_group\"],\"action\":\"SCMP_ACT_ALLOW\"},{\"names\":[\"personality\"],\"action\":"
+        "\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":8,\"op\":\"SCMP_CMP_EQ\"}]},"
+        "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":"
+        "2114060288,\"valueTwo\":0,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},{\"names\":[\"clone3\"],"
+        "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":38}]},"
+        "\"maskedPaths\":[\"/proc/kcore\"],\"readonlyPaths\":[\"/proc/sys\"]},"
+        "\"somethingNew\":{\"x\":1}}";
+
+static void refused(const char *text, const char *want, const char *what)
+{
+        struct oci_config c;
+        struct error err;
+        ok(load(text, &c, &err) < 0, "%s: refused", what);
+        contains(err.msg, want, "%s: the message names it", what);
+}
+
+int main(void)
+{
+        struct oci_config c;
+        struct error err;
+
+        ok(load(HEAD PROC NS "}", &c, &err) == 0, "a minimal config loads: %s", err.msg);
+        is_str(c.spec.rootfs, "rootfs", "root.path");
+        is_str(c.spec.args[0], "/bin/sh", "process.args");
+        ok(!c.spec.ns_user && !c.spec.ns_pid && !c.spec.ns_net, "only the namespaces listed");
+        ok(!c.spec.init, "the process is pid 1, as under runc");
+        ok(c.spec.caps == 0 && !c.spec.no_new_privileges, "no capabilities, nnp off: as asked");
+        ok(!c.spec.seccomp && !c.spec.seccomp_text && !c.spec.apparmor,
+           "no seccomp, no AppArmor: none asked for");
+        is_str(c.annotations, "{}", "no annotations");
+        oci_free(&c);
+
+        ok(load(podman, &c, &err) == 0, "podman's shape loads: %s", err.msg);
+        ok(c.spec.uid == 0 && c.spec.umask == 022, "user and umask");
+        ok(c.spec.nenv == 2 && !strcmp(c.spec.env[1], "TERM=xterm"), "env");
+        ok(c.spec.caps == ((1ULL << 0) | (1ULL << 5)), "capabilities CHOWN and KILL");
+        ok(c.spec.limits[RLIMIT_NOFILE].set && c.spec.limits[RLIMIT_NOFILE].soft == 1024 &&
+                   c.spec.limits[RLIMIT_NOFILE].hard == 1048576,
+           "rlimits");
+        ok(c.spec.no_new_privileges && c.spec.readonly_rootfs, "nnp and a read-only root");
+        is_str(c.spec.hostname, "box", "hostname");
+        ok(c.spec.ns_pid && c.spec.ns_net && c.spec.ns_ipc && c.spec.ns_uts && c.spec.ns_cgroup &&
+                   !c.spec.ns_user,
+           "namespaces");
+        ok(c.spec.nmounts == 2, "crib's own mounts left to crib, two of the config's kept (%zu)",
+           c.spec.nmounts);
+        ok(c.spec.mounts[0].kind == SPEC_MOUNT_BIND &&
+                   !strcmp(c.spec.mounts[0].src, "/run/x/hosts") &&
+                   c.spec.mounts[0].opts ==
+                           (SPEC_MNT_RO | SPEC_MNT_NOSUID | SPEC_MNT_NODEV | SPEC_MNT_NOEXEC),
+           "a bind mount and its options");
+        ok(c.spec.mounts[1].kind == SPEC_MOUNT_TMPFS && c.spec.mounts[1].data &&
+                   !strcmp(c.spec.mounts[1].data, "size=1m"),
+           "a tmpfs and its size");
+        ok(c.spec.resources.memory_max == 67108864 && c.spec.resources.memory_swap == 67108864 &&
+                   c.spec.resources.pids_max == 100 && c.spec.resources.cpu_quota == 50000,
+           "resources (swap: OCI's memory+swap less memory)");
+        ok(c.spec.masked.n == 1 && c.spec.readonly.n == 1, "masked and read-only paths");
+        contains(c.annotations, "\"io.podman.x\":\"y\"", "annotations kept for state");
+        ok(c.spec.seccomp_text && c.spec.seccomp_require, "seccomp: a profile, required");
+        if (c.spec.seccomp_text) {
+                FILE *f = fmemopen(c.spec.seccomp_text, strlen(c.spec.seccomp_text), "r");
+                struct profile p;
+                int r = profile_parse(f, "oci", &p, &err);
+                fclose(f);
+                ok(r == 0, "the translated profile parses: %s", r ? err.msg : "");
+                ok(r == 0 && p.default_errno == 1 && p.n == 4, "default EPERM, four rules");
+                ok(r == 0 && p.rules[1].nconds == 1 && p.rules[1].conds[0].value == 8,
+                   "an argument condition");
+                ok(r == 0 && p.rules[2].conds[0].op == OP_MASKED_EQ &&
+                           p.rules[2].conds[0].mask == 2114060288,
+                   "a masked condition");
+                ok(r == 0 && !p.rules[3].allow && p.rules[3].errnum == 38, "errno ENOSYS");
+                if (r == 0)
+                        profile_free(&p);
+        }
+        oci_free(&c);
+
+        refused("{", "b/config.json: not JSON", "truncated JSON");
+        refused("{} x", "not JSON", "text after the object");
+        refused("[]", ".: must be an object", "an array");
+        refused("{\"ociVersion\":\"2.0\"}", ".ociVersion", "version 2");
+        refused("{\"ociVersion\":\"1.0\"," PROC NS "}", ".root: is missing", "no root");
+        refused(HEAD NS "}", ".process: is missing", "no process");
+        refused(HEAD "\"process\":{\"args\":[]}," NS "}", ".process.args: is missing or empty",
+                "empty args");
+        refused(HEAD "\"process\":{\"args\":[\"a\",3]}," NS "}",
+                ".process.args[1]: must be a string", "a number in args");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"user\":{\"uid\":\"0\"}}," NS "}",
+                "b/config.json: .process.user.uid: must be a number", "uid as a string");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"user\":{\"uid\":-1}}," NS "}",
+                ".process.user.uid: must be a number from 0", "negative uid");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"user\":{\"uid\":1.5}}," NS "}",
+                ".process.user.uid: must be a number", "fractional uid");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"env\":[\"NOEQUALS\"]}," NS "}",
+                ".process.env[0]: 'NOEQUALS' is not NAME=VALUE", "env without =");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"cwd\":\"x/..\"}," NS "}", ".process.cwd",
+                "a relative cwd");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"capabilities\":{\"bounding\":[\"CAP_CHWON\"]"
+                     "}}," NS "}",
+                ".process.capabilities.bounding[0]: unknown capability 'CAP_CHWON'", "a typo");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
+                     "\"effective\":[]}}," NS "}",
+                ".process.capabilities.effective: differs", "sets crib cannot give");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"rlimits\":[{\"type\":\"RLIMIT_NOPE\","
+                     "\"soft\":1,\"hard\":1}]}," NS "}",
+                ".process.rlimits[0].type", "an unknown limit");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"noNewPrivileges\":\"yes\"}," NS "}",
+                ".process.noNewPrivileges: must be true or false", "nnp as a string");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":5}," NS "}",
+                ".process.oomScoreAdj: is not supported", "oomScoreAdj");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[]}}", "has no mount namespace",
+                "no mount namespace");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"network\","
+                          "\"path\":\"/proc/1/ns/net\"}]}}",
+                ".linux.namespaces[1].path: joining", "joining a namespace");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"time\"}]}}",
+                ".linux.namespaces[1].type: 'time'", "a time namespace");
+        refused(HEAD PROC "\"hostname\":\"h\"," NS "}", ".hostname: needs a uts namespace",
+                "a hostname without uts");
+        refused(HEAD PROC
+                "\"mounts\":[{\"destination\":\"/x\",\"type\":\"nfs\",\"source\":\"s\"}]," NS "}",
+                ".mounts[0].type: crib cannot mount 'nfs'", "an nfs mount");
+        refused(HEAD PROC "\"mounts\":[{\"destination\":\"/x\",\"type\":\"bind\",\"source\":\"/s\","
+                          "\"options\":[\"rshared\"]}]," NS "}",
+                ".mounts[0].options[0]: crib cannot honour mount option 'rshared'",
+                "shared propagation");
+        refused(HEAD PROC "\"mounts\":[{\"destination\":\"/a/../b\",\"type\":\"tmpfs\"}]," NS "}",
+                ".mounts[0].destination", "a destination with ..");
+        refused(HEAD PROC "\"hooks\":{\"prestart\":[{\"path\":\"/bin/true\"}]}," NS "}",
+                ".hooks.prestart: hooks are not supported", "a hook");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
+                          "\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}",
+                ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_ALLOW'",
+                "an allow-by-default filter");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
+                          "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"x\"],"
+                          "\"action\":\"SCMP_ACT_KILL\"}]}}}",
+                ".linux.seccomp.syscalls[0].action: crib cannot honour 'SCMP_ACT_KILL'",
+                "a kill action");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
+                          "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"a b\"],"
+                          "\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
+                ".linux.seccomp.syscalls[0].names[0]", "a call name with a space");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"sysctl\":{"
+                          "\"kernel.shmmax\":\"1\"}}}",
+                ".linux.sysctl[\"kernel.shmmax\"]", "a sysctl");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"resources\":{"
+                          "\"devices\":[{\"allow\":true,\"type\":\"b\",\"major\":8}]}}}",
+                ".linux.resources.devices[0]: allowing", "a block device");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"uidMappings\":["
+                          "{\"containerID\":0,\"hostID\":1000,\"size\":1}]}}",
+                ".linux.uidMappings: needs a user namespace", "a map without a user namespace");
+        refused(HEAD PROC
+                "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"user\"}],"
+                "\"uidMappings\":[{\"containerID\":0,\"hostID\":4294967295,\"size\":2}]}}",
+                ".linux.uidMappings[0]: the range goes past", "a map past the last id");
+        refused(HEAD PROC "\"annotations\":{\"a\":1}," NS "}",
+                ".annotations[\"a\"]: must be a string", "a number as annotation");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"rootfsPropagation\":"
+                          "\"shared\"}}",
+                ".linux.rootfsPropagation", "shared root propagation");
+
+        /* a config over the limit is refused before json-c sees it */
+        size_t big = OCI_MAX_CONFIG + 16;
+        char *huge = malloc(big + 1);
+        memset(huge, ' ', big);
+        huge[big] = '\0';
+        refused(huge, "is over", "a config over 4 MiB");
+        free(huge);
+        return tap_done();
+}
