@@ -147,8 +147,7 @@ static int usage(const char *fmt, const char *arg)
         return EXIT_CRIB_ERROR;
 }
 
-/* a signal by name (TERM, SIGTERM) or number */
-static int parse_signal(const char *s)
+int lifecycle_parse_signal(const char *s)
 {
         char *end;
         long n = strtol(s, &end, 10);
@@ -198,17 +197,13 @@ static int send_signal(pid_t pid, uint64_t start, int sig, struct error *err)
         return 0;
 }
 
-struct opened {
-        int root, dir;
-        struct record rec;
-};
-
-static void opened_close(struct opened *o)
+void opened_close(struct opened *o)
 {
         if (o->dir >= 0)
                 close(o->dir);
         if (o->root >= 0)
                 close(o->root);
+        o->dir = o->root = -1;
 }
 
 static int open_container(const char *name, struct opened *o, struct error *err)
@@ -265,7 +260,7 @@ int cmd_kill(int argc, char **argv)
         error_clear(&err);
         if (argc < 1 || argc > 2)
                 return usage("%s", "usage: crib kill NAME [SIGNAL]");
-        int sig = argc == 2 ? parse_signal(argv[1]) : SIGTERM;
+        int sig = argc == 2 ? lifecycle_parse_signal(argv[1]) : SIGTERM;
         if (sig < 0)
                 return usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
         struct opened o = {.root = -1, .dir = -1};

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "record.h"
 
 /* `crib --root DIR`: the state root, else NULL for the default (state.h) */
 extern const char *lifecycle_root_override;
@@ -35,5 +36,16 @@ int cmd_logs(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 /* oci.c: runc's command line (crib oci ..., or crib as crib-runc) */
 int cmd_oci(int argc, char **argv);
+
+/* A signal by name (TERM, SIGTERM) or number; -1 when it is none. */
+int lifecycle_parse_signal(const char *s);
+
+/* A container's state root and directory, opened, and its record. */
+struct opened {
+        int root, dir;
+        struct record rec;
+};
+/* Close both (each -1 afterwards). */
+void opened_close(struct opened *o);
 
 #endif

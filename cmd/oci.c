@@ -123,20 +123,6 @@ static int no_such(const char *id, struct error *err)
         return error_set(err, ENOENT, "container \"%s\" does not exist", id);
 }
 
-struct opened {
-        int root, dir;
-        struct record rec;
-};
-
-static void opened_close(struct opened *o)
-{
-        if (o->dir >= 0)
-                close(o->dir);
-        if (o->root >= 0)
-                close(o->root);
-        o->dir = o->root = -1;
-}
-
 static int open_id(const char *id, struct opened *o, struct error *err)
 {
         char path[4096];
@@ -150,6 +136,17 @@ static int open_id(const char *id, struct opened *o, struct error *err)
         if (o->dir < 0)
                 return err->errnum == ENOENT ? no_such(id, err) : -1;
         return record_read(o->dir, id, &o->rec, err);
+}
+
+/* ID's directory, locked, and what its record says; closed again on failure. */
+static int open_locked(const char *id, struct opened *o, struct error *err)
+{
+        if (open_id(id, o, err) < 0 || state_lock(o->dir, true, err) < 0 ||
+            record_read(o->dir, id, &o->rec, err) < 0) {
+                opened_close(o);
+                return -1;
+        }
+        return 0;
 }
 
 /* Ended but not yet reaped by its parent (the engine): stopped, as runc says */
@@ -180,23 +177,6 @@ static const char *status_of(const struct opened *o)
         if (fstatat(o->dir, FIFO, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 return "created";
         return "running";
-}
-
-/* A signal by name (TERM, SIGTERM) or number */
-static int parse_signal(const char *s)
-{
-        char *end;
-        long n = strtol(s, &end, 10);
-        if (*s && !*end)
-                return n > 0 && n < NSIG ? (int)n : -1;
-        if (!strncasecmp(s, "SIG", 3))
-                s += 3;
-        for (int sig = 1; sig < NSIG; sig++) {
-                const char *abbrev = sigabbrev_np(sig);
-                if (abbrev && !strcasecmp(s, abbrev))
-                        return sig;
-        }
-        return -1;
 }
 
 /* Signal the recorded process if it is still the one recorded (a pidfd, checked after the
@@ -464,9 +444,7 @@ static int oci_start(int argc, char **argv)
         struct error err;
         error_clear(&err);
         struct opened o;
-        if (open_id(id, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
-            record_read(o.dir, id, &o.rec, &err) < 0) {
-                opened_close(&o);
+        if (open_locked(id, &o, &err) < 0) {
                 return fail(&err);
         }
         const char *status = status_of(&o);
@@ -594,7 +572,7 @@ static int oci_kill(int argc, char **argv)
         if (argc < 1 || argc > 2 || argv[0][0] == '-')
                 return usage("%s", "usage: kill [--all] ID [SIGNAL]");
         const char *id = argv[0];
-        int sig = argc == 2 ? parse_signal(argv[1]) : SIGTERM;
+        int sig = argc == 2 ? lifecycle_parse_signal(argv[1]) : SIGTERM;
         if (sig < 0)
                 return usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
         struct error err;
@@ -629,9 +607,7 @@ static int oci_delete(int argc, char **argv)
         struct error err;
         error_clear(&err);
         struct opened o;
-        if (open_id(id, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
-            record_read(o.dir, id, &o.rec, &err) < 0) {
-                opened_close(&o);
+        if (open_locked(id, &o, &err) < 0) {
                 if (force && err.errnum == ENOENT)
                         return 0; /* as runc: nothing to delete is no error with --force */
                 return fail(&err);

@@ -1188,6 +1188,24 @@ static int cmd_raw_loopback(int port)
         return printf("sent\n"), 0;
 }
 
+/* 127.0.0.1:PORT, or [::1]:PORT; its length */
+static socklen_t loopback_addr(int v6, int port, struct sockaddr_storage *ss)
+{
+        memset(ss, 0, sizeof *ss);
+        if (!v6) {
+                struct sockaddr_in *a = (struct sockaddr_in *)ss;
+                a->sin_family = AF_INET;
+                a->sin_port = htons((uint16_t)port);
+                a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                return sizeof *a;
+        }
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        a->sin6_addr = in6addr_loopback;
+        return sizeof *a;
+}
+
 static int listener(int family, int type, int port)
 {
         int s = socket(family, type | SOCK_NONBLOCK, 0), one = 1;
@@ -1196,20 +1214,9 @@ static int listener(int family, int type, int port)
         if (s < 0)
                 return -1;
         setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (family == AF_INET) {
-                struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-                a->sin_family = AF_INET;
-                a->sin_port = htons((uint16_t)port);
-                a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-                len = sizeof *a;
-        } else {
-                struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-                a->sin6_family = AF_INET6;
-                a->sin6_port = htons((uint16_t)port);
-                a->sin6_addr = in6addr_loopback;
+        len = loopback_addr(family == AF_INET6, port, &ss);
+        if (family == AF_INET6)
                 setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-                len = sizeof *a;
-        }
         if (bind(s, (struct sockaddr *)&ss, len) < 0 || (type == SOCK_STREAM && listen(s, 8) < 0)) {
                 close(s);
                 return -1;
@@ -1268,20 +1275,7 @@ static int cmd_dev_loopback(int port)
         int ifindex = (int)if_nametoindex(ifname);
         for (int v6 = 0; v6 <= 1; v6++) {
                 struct sockaddr_storage ss = {0};
-                socklen_t len;
-                if (!v6) {
-                        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-                        a->sin_family = AF_INET;
-                        a->sin_port = htons((uint16_t)port);
-                        a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-                        len = sizeof *a;
-                } else {
-                        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-                        a->sin6_family = AF_INET6;
-                        a->sin6_port = htons((uint16_t)port);
-                        a->sin6_addr = in6addr_loopback;
-                        len = sizeof *a;
-                }
+                socklen_t len = loopback_addr(v6, port, &ss);
                 for (int type = 0; type < 2; type++) {
                         int s = socket(ss.ss_family,
                                        (type ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK, 0);
