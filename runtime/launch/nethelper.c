@@ -498,8 +498,9 @@ bool nethelper_reap(struct nethelper *h)
 
 void nethelper_describe(const struct nethelper *h, char *buf, size_t len)
 {
-        char log[512];
-        read_log(h->log, log, sizeof log);
+        char all[512];
+        read_log(h->log, all, sizeof all);
+        const char *log = strrchr(all, '\n') ? strrchr(all, '\n') + 1 : all; /* its last words */
         snprintf(buf, len,
                  "the network helper exited (%s %d) while the container runs: it has no "
                  "network now%s%s",
