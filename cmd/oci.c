@@ -44,6 +44,7 @@
 #include "cleanup.h"
 #include "container.h"
 #include "lifecycle.h"
+#include "procfile.h"
 #include "oci.h"
 #include "output.h"
 #include "plan.h"
@@ -640,23 +641,11 @@ static int oci_delete(int argc, char **argv)
 /* The pids below `pid` (their PPid: lines), depth first, into the JSON array; at most 4096 */
 static void add_descendants(json_object *a, pid_t pid, int depth)
 {
-        _cleanup_closedir_ DIR *d = depth < 64 ? opendir("/proc") : NULL;
-        struct dirent *e;
-        while (d && (e = readdir(d)) && json_object_array_length(a) < 4096) {
-                char path[64], line[128];
-                pid_t p = (pid_t)atoi(e->d_name);
-                if (p <= 0)
-                        continue;
-                snprintf(path, sizeof path, "/proc/%d/status", (int)p);
-                _cleanup_fclose_ FILE *f = fopen(path, "re");
-                while (f && fgets(line, sizeof line, f))
-                        if (!strncmp(line, "PPid:", 5)) {
-                                if (atoi(line + 5) == pid) {
-                                        json_object_array_add(a, json_object_new_int(p));
-                                        add_descendants(a, p, depth + 1);
-                                }
-                                break;
-                        }
+        pid_t kids[256];
+        size_t n = depth < 64 ? procfile_children(pid, kids, 256) : 0;
+        for (size_t i = 0; i < n && json_object_array_length(a) < 4096; i++) {
+                json_object_array_add(a, json_object_new_int(kids[i]));
+                add_descendants(a, kids[i], depth + 1);
         }
 }
 

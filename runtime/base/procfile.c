@@ -1,7 +1,9 @@
 /* procfile.c - see procfile.h. */
 #include "procfile.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,4 +30,26 @@ int procfile_write(const char *path, const char *text)
         if (n < 0)
                 return errno;
         return n == (ssize_t)len ? 0 : EIO;
+}
+
+size_t procfile_children(pid_t parent, pid_t *ret, size_t max)
+{
+        _cleanup_closedir_ DIR *d = opendir("/proc");
+        struct dirent *e;
+        size_t n = 0;
+        while (d && n < max && (e = readdir(d))) {
+                char path[64], line[128];
+                pid_t pid = (pid_t)atoi(e->d_name);
+                if (pid <= 0)
+                        continue;
+                snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+                _cleanup_fclose_ FILE *f = fopen(path, "re");
+                while (f && fgets(line, sizeof line, f))
+                        if (!strncmp(line, "PPid:", 5)) {
+                                if (atoi(line + 5) == parent)
+                                        ret[n++] = pid;
+                                break;
+                        }
+        }
+        return n;
 }

@@ -38,6 +38,7 @@
 #include "cleanup.h"
 #include "mountapi.h"
 #include "nethelper.h"
+#include "procfile.h"
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
@@ -313,30 +314,6 @@ static void launch_close(const struct plan *p, struct launch_fds *fds)
                 }
 }
 
-/* Our children now, by pid: with the host's /proc, the lines 'PPid:' of /proc/PID/status. */
-static size_t list_children(pid_t *ret, size_t max)
-{
-        _cleanup_closedir_ DIR *d = opendir("/proc");
-        struct dirent *e;
-        size_t n = 0;
-        pid_t self = getpid();
-        while (d && n < max && (e = readdir(d))) {
-                char path[64], line[128];
-                pid_t pid = (pid_t)atoi(e->d_name);
-                if (pid <= 0)
-                        continue;
-                snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-                _cleanup_fclose_ FILE *f = fopen(path, "re");
-                while (f && fgets(line, sizeof line, f))
-                        if (!strncmp(line, "PPid:", 5)) {
-                                if (atoi(line + 5) == self)
-                                        ret[n++] = pid;
-                                break;
-                        }
-        }
-        return n;
-}
-
 /* Without a pid namespace, nothing kills what the workload left running when crib's init exits
  * (with one, the kernel does). We are its subreaper: kill and reap each process that came back
  * to us, and theirs, until none is left. Bounded: a process that forks faster than this loop
@@ -348,7 +325,7 @@ static void kill_leftovers(struct run *r)
         size_t killed = 0;
         for (int round = 0; round < 64; round++) {
                 pid_t pids[256];
-                size_t n = list_children(pids, 256);
+                size_t n = procfile_children(getpid(), pids, 256);
                 if (!n) {
                         if (killed)
                                 trace_line(&r->trace,

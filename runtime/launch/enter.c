@@ -94,6 +94,7 @@
 #include "cgroup.h"
 #include "child.h"
 #include "cleanup.h"
+#include "procfile.h"
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
@@ -224,19 +225,7 @@ static size_t list_children(pid_t parent, pid_t *ret, size_t max)
                         ret[n++] = (pid_t)v;
                 return n;
         }
-        _cleanup_closedir_ DIR *d = opendir("/proc");
-        struct dirent *e;
-        while (d && n < max && (e = readdir(d))) {
-                if (!isdigit((unsigned char)e->d_name[0]))
-                        continue;
-                pid_t pid = (pid_t)atoi(e->d_name);
-                _cleanup_close_ int dir = open_proc_dir(pid);
-                pid_t ppid;
-                uint64_t start;
-                if (dir >= 0 && read_stat(dir, &ppid, &start) == 0 && ppid == parent)
-                        ret[n++] = pid;
-        }
-        return n;
+        return procfile_children(parent, ret, max);
 }
 
 static int container_gone(pid_t pid, struct error *err)

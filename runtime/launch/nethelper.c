@@ -193,7 +193,8 @@ static int make_dir(const struct plan *p, struct nethelper *h, struct error *err
                                  "the state directory '%s' is too long a path for a socket",
                                  p->run_dir);
         }
-        if (mkdir(h->dir, 0700) < 0) {
+        /* made through the root that was checked, not by its name again */
+        if (mkdirat(root, strrchr(h->dir, '/') + 1, 0700) < 0) {
                 int e = errno;
                 h->dir[0] = '\0';
                 return error_set(err, e, "cannot make a directory for the helper's socket");
