@@ -13,6 +13,10 @@
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
  *   delete [--force] ID
  *   ps --format json ID       the container's pids
+ *   exec [--process FILE | [-e K=V]... [--cwd DIR] [--user UID[:GID]] [--cap CAP]...]
+ *        [--detach] [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
+ *                             a process in the running container (runtime/launch/enter.c,
+ *                             as `crib exec`); with --detach, left to the caller once it runs
  *   --version                 "runc version ..." first, as containerd's shim reads it
  *
  * create: config.json goes through the OCI front end (runtime/spec/oci.c) into a spec, the
@@ -22,6 +26,11 @@
  * engine that ran it (conmon, containerd's shim: subreapers) adopts the container's process
  * and waits for it, as it does runc's: so in this mode there is no crib monitor, and no log.
  * Its stdio is crib create's, as the OCI spec says.
+ *
+ * exec: process.json is read by the OCI front end as config.json's .process is, and checked
+ * against the container's plan: an exec gets at most the workload's capabilities, its AppArmor
+ * profile, its seccomp filter, and no_new_privs when the workload has it (a process.json that
+ * says false does not lift it); anything beyond that is an error naming what was asked.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -40,9 +49,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capname.h"
 #include "cgroup.h"
 #include "cleanup.h"
 #include "container.h"
+#include "enter.h"
 #include "lifecycle.h"
 #include "procfile.h"
 #include "oci.h"
@@ -700,6 +711,242 @@ static int oci_ps(int argc, char **argv)
         return 0;
 }
 
+/* ---- exec ---- */
+
+/* Parent (crib exec --detach): the program runs; its pid to the pid file, or it ends */
+static void on_exec_created(void *ctx, pid_t pid)
+{
+        struct creating *c = ctx;
+        if (c->failed || (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
+                kill(pid, SIGKILL);
+                c->failed = true;
+        }
+}
+
+/* "UID[:GID]" as runc's --user takes it */
+static int parse_user(const char *v, struct enter_request *rq)
+{
+        char *end;
+        errno = 0;
+        unsigned long u = strtoul(v, &end, 10), g = 0;
+        if (end == v || (*end && *end != ':') || v[0] == '-' || errno || u > 0xfffffffe)
+                return -1;
+        if (*end == ':') {
+                const char *gs = end + 1;
+                g = strtoul(gs, &end, 10);
+                if (end == gs || *end || *gs == '-' || errno || g > 0xfffffffe)
+                        return -1;
+        }
+        rq->user_set = true;
+        rq->uid = (uid_t)u;
+        rq->gid = (gid_t)g;
+        return 0;
+}
+
+/* A process.json into the request: the whole environment, the ids, groups, capabilities,
+ * limits, terminal, no_new_privs and AppArmor profile it names (container_enter checks each
+ * against the container's plan) */
+static void request_of_process(const struct oci_process *op, struct enter_request *rq,
+                               struct plan_rlimit *limits)
+{
+        const struct spec *s = &op->spec;
+        rq->argv = s->args;
+        rq->env = s->env;
+        rq->env_replace = true;
+        if (s->cwd)
+                rq->cwd = s->cwd;
+        if (spec_in_file(s, SPEC_KEY_PROCESS_USER)) {
+                rq->user_set = true;
+                rq->uid = s->uid;
+                rq->gid = s->gid;
+        }
+        rq->groups_set = true; /* none, unless additionalGids names some */
+        rq->groups = s->groups;
+        rq->ngroups = s->groups_set ? s->ngroups : 0;
+        rq->tty = s->terminal == TERMINAL_YES;
+        rq->caps_set = op->has_caps;
+        rq->caps = s->caps;
+        rq->caps_no_ambient = s->caps_no_ambient;
+        rq->no_new_privs = s->no_new_privileges;
+        rq->apparmor = s->apparmor;
+        if (op->has_rlimits) {
+                rq->limits_set = true;
+                for (int r = 0; r < SPEC_NLIMITS; r++)
+                        if (s->limits[r].set)
+                                limits[rq->nlimits++] = (struct plan_rlimit){
+                                        .resource = r,
+                                        .lim = {.rlim_cur = s->limits[r].soft,
+                                                .rlim_max = s->limits[r].hard}};
+                rq->limits = limits;
+        }
+}
+
+/* exec [--process FILE | -e K=V... --cwd DIR --user UID[:GID] --cap CAP...] [--detach]
+ *      [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
+ * What podman (conmon) and containerd's shim call, always with --process and --detach. */
+static int oci_exec(int argc, char **argv)
+{
+        struct enter_request rq = {0};
+        struct creating c = {.id = NULL};
+        const char *process = NULL, *id = NULL;
+        char *env[65];
+        size_t nenv = 0;
+        uint64_t caps = 0;
+        bool caps_given = false;
+        int i = 0;
+        for (; i < argc && !id; i++) {
+                const char *a = argv[i];
+                const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+                const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+                char opt[64];
+                snprintf(opt, sizeof opt, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+                bool takes = !strcmp(opt, "--process") || !strcmp(opt, "-p") ||
+                             !strcmp(opt, "--pid-file") || !strcmp(opt, "--console-socket") ||
+                             !strcmp(opt, "--cwd") || !strcmp(opt, "--env") || !strcmp(opt, "-e") ||
+                             !strcmp(opt, "--user") || !strcmp(opt, "-u") ||
+                             !strcmp(opt, "--cap") || !strcmp(opt, "-c") ||
+                             !strcmp(opt, "--preserve-fds") || !strcmp(opt, "--apparmor") ||
+                             !strcmp(opt, "--process-label") || !strcmp(opt, "--cgroup") ||
+                             !strcmp(opt, "--additional-gids") || !strcmp(opt, "-g");
+                const char *val = NULL;
+                if (takes) {
+                        if (!eq && !v)
+                                return usage("option '%s' of exec needs a value", a);
+                        val = eq ? eq + 1 : argv[++i];
+                }
+                if (!strcmp(opt, "--process") || !strcmp(opt, "-p"))
+                        process = val;
+                else if (!strcmp(opt, "--pid-file"))
+                        c.pid_file = val;
+                else if (!strcmp(opt, "--console-socket"))
+                        c.console = val;
+                else if (!strcmp(opt, "--cwd")) {
+                        if (val[0] != '/')
+                                return usage("--cwd '%s' is not an absolute path", val);
+                        rq.cwd = val;
+                } else if (!strcmp(opt, "--env") || !strcmp(opt, "-e")) {
+                        if (!strchr(val, '=') || val[0] == '=')
+                                return usage("'%s' is not NAME=VALUE", val);
+                        if (nenv == 64)
+                                return usage("%s", "at most 64 --env");
+                        env[nenv++] = (char *)val;
+                } else if (!strcmp(opt, "--user") || !strcmp(opt, "-u")) {
+                        if (parse_user(val, &rq) < 0)
+                                return usage("--user '%s' is not UID[:GID] (numbers, as inside "
+                                             "the container)",
+                                             val);
+                } else if (!strcmp(opt, "--cap") || !strcmp(opt, "-c")) {
+                        /* runc: added to the container's; crib: must be the container's */
+                        int cap = strncmp(val, "CAP_", 4) ? -1 : capname_parse(val);
+                        if (cap < 0 || cap > 63)
+                                return usage("--cap '%s' is not a capability (CAP_NAME)", val);
+                        caps |= 1ULL << cap;
+                        caps_given = true;
+                } else if (!strcmp(opt, "--preserve-fds")) {
+                        if (strcmp(val, "0"))
+                                return usage("--preserve-fds '%s': an exec keeps only its stdio "
+                                             "in crib",
+                                             val);
+                } else if (!strcmp(opt, "--apparmor")) {
+                        rq.apparmor = val;
+                } else if (!strcmp(opt, "--process-label")) {
+                        if (val[0])
+                                return usage("--process-label '%s': crib has no SELinux support",
+                                             val);
+                } else if (!strcmp(opt, "--cgroup")) {
+                        return usage("--cgroup '%s': an exec joins the container's own cgroup",
+                                     val);
+                } else if (!strcmp(opt, "--additional-gids") || !strcmp(opt, "-g")) {
+                        return usage("--additional-gids '%s': give them in --process", val);
+                } else if (!strcmp(a, "--detach") || !strcmp(a, "-d")) {
+                        rq.detach = true;
+                } else if (!strcmp(a, "--tty") || !strcmp(a, "-t")) {
+                        rq.tty = true;
+                } else if (!strcmp(a, "--no-new-privs")) {
+                        rq.no_new_privs = true;
+                } else if (!strcmp(a, "--ignore-paused")) {
+                        ; /* crib has no paused state */
+                } else if (a[0] == '-') {
+                        return usage("unknown option '%s' for exec", a);
+                } else {
+                        id = a;
+                }
+        }
+        if (!id)
+                return usage("%s",
+                             "usage: exec [OPTIONS] ID [COMMAND ARGS...] (or --process FILE)");
+        if (process && i < argc)
+                return usage("exec: both --process and a command ('%s') were given", argv[i]);
+        if (!process && i >= argc)
+                return usage("%s", "exec needs --process FILE or a command");
+        struct error err;
+        error_clear(&err);
+        struct oci_process op;
+        bool loaded = false;
+        struct plan_rlimit limits[SPEC_NLIMITS];
+        if (process) {
+                _cleanup_fclose_ FILE *f = fopen(process, "re");
+                if (!f) {
+                        error_set(&err, errno, "cannot open '%s'", process);
+                        return fail(&err);
+                }
+                if (oci_load_process(process, f, &op, &err) < 0)
+                        return fail(&err);
+                loaded = true;
+                request_of_process(&op, &rq, limits);
+                if (rq.tty && !c.console) {
+                        spec_free(&op.spec);
+                        error_set(&err, 0,
+                                  "%s asks for a terminal, but no --console-socket "
+                                  "was given",
+                                  process);
+                        return fail(&err);
+                }
+        } else {
+                env[nenv] = NULL;
+                rq.argv = &argv[i];
+                rq.env = nenv ? env : NULL;
+                rq.caps_set = caps_given;
+                rq.caps = caps;
+        }
+        c.id = id;
+        struct opened o = {.root = -1, .dir = -1};
+        struct plan plan;
+        bool planned = false;
+        int code = 0;
+        if (open_id(id, &o, &err) < 0) {
+                code = fail(&err);
+        } else if (strcmp(status_of(&o), "running")) {
+                error_set(&err, 0, "container \"%s\" is %s, not running", id, status_of(&o));
+                code = fail(&err);
+        } else if (read_plan(o.dir, &plan, &err) < 0) {
+                code = fail(&err);
+        } else {
+                planned = true;
+                rq.pid = o.rec.pid;
+                rq.start = o.rec.pid_start;
+        }
+        opened_close(&o); /* nothing of the state tree goes along into the container */
+        if (planned) {
+                struct container_hooks hooks = {.warn = on_warn,
+                                                .created = on_exec_created,
+                                                .pty = rq.tty && c.console ? on_pty : NULL,
+                                                .ctx = &c};
+                int status;
+                error_clear(&c.err);
+                if (container_enter(&plan, &rq, &hooks, &status, &err) < 0)
+                        code = fail(&err);
+                else if (c.failed)
+                        code = fail(&c.err);
+                else
+                        code = rq.detach ? 0 : lifecycle_exit_status(status);
+                plan_free(&plan);
+        }
+        if (loaded)
+                spec_free(&op.spec);
+        return code;
+}
+
 static int not_yet(const char *cmd)
 {
         struct error err;
@@ -775,11 +1022,13 @@ int cmd_oci(int argc, char **argv)
                 return oci_delete(argc, argv);
         if (!strcmp(cmd, "ps"))
                 return oci_ps(argc, argv);
+        if (!strcmp(cmd, "exec"))
+                return oci_exec(argc, argv);
         if (!strcmp(cmd, "version")) {
                 printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
                 return 0;
         }
-        static const char *const later[] = {"exec",     "pause",      "resume",  "update", "run",
+        static const char *const later[] = {"pause",    "resume",     "update",  "run",
                                             "features", "checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))

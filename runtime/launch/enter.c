@@ -44,14 +44,15 @@
  *      user namespace, and is in none of its pid namespaces: no process of the container can
  *      name it, so none can signal, ptrace or read it. In the workload's order it becomes root
  *      of the user namespace, takes the workload's root, opens the terminal, sets no_new_privs,
- *      limits the bounding set, switches to the container user (then not dumpable again: the
- *      change of ids may set it to fs.suid_dumpable), sets the capabilities, umask and cwd, and
- *      asks AppArmor for the workload's profile at exec, through the host's /proc, which it
- *      then closes. Only then the clone.
- *   3. the entered process: born with all of that (ids, capabilities, no_new_privs, root, cwd,
- *      the AppArmor request, not dumpable: a fork copies each), so from its first instruction
- *      it is no more privileged than the workload; it loads the plan's seccomp program, takes
- *      the terminal, marks descriptors close-on-exec (only 0, 1, 2 survive: none of the plan's
+ *      loads the plan's seccomp program (while it holds CAP_SYS_ADMIN there, which the kernel
+ *      asks for when the plan has no no_new_privs, as OCI configs may), limits the bounding set,
+ * switches to the container user (then not dumpable again: the change of ids may set it to
+ * fs.suid_dumpable), sets the capabilities, umask and cwd, and asks AppArmor for the workload's
+ * profile at exec, through the host's /proc, which it then closes. Only then the clone.
+ *   3. the entered process: born with all of that (ids, capabilities, no_new_privs, the
+ *      seccomp filter, root, cwd, the AppArmor request, not dumpable: a fork copies each), so
+ *      from its first instruction it is no more privileged than the workload; it takes the
+ *      terminal, marks descriptors close-on-exec (only 0, 1, 2 survive: none of the plan's
  *      pass_fds, which were `crib run`'s), and execs. Its status shows what the workload's
  *      does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the same Seccomp_filters count as the
  *      workload's (crib's init has one more, its own: init.c), ids, the links of /proc/self/ns.
@@ -91,6 +92,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "capname.h"
 #include "cgroup.h"
 #include "child.h"
 #include "cleanup.h"
@@ -420,7 +422,8 @@ static int open_root(struct enter *e, struct error *err)
 /* The plan's environment with the request's K=V added or put in place of the same K. */
 static int merge_env(struct enter *e, struct error *err)
 {
-        char **base = e->plan->envp, **add = e->rq->env;
+        static char *none[] = {NULL};
+        char **base = e->rq->env_replace ? none : e->plan->envp, **add = e->rq->env;
         size_t nb = 0, na = 0;
         while (base[nb])
                 nb++;
@@ -467,6 +470,33 @@ static int plan_exec(struct enter *e, struct error *err)
                                                "maps name ('crib run --trace' shows them)");
                 }
         }
+        for (size_t i = 0; rq->groups_set && i < rq->ngroups; i++)
+                if (p->userns && idmap_outside(&p->gidmap, rq->groups[i]) < 0) {
+                        error_set(err, 0, "supplementary group %u is not mapped in the container",
+                                  (unsigned)rq->groups[i]);
+                        return error_hint(err, "the container's ids are those its gid map names");
+                }
+        if (rq->groups_set && rq->ngroups && !p->set_groups) {
+                error_set(err, 0,
+                          "the container cannot set supplementary groups (its user "
+                          "namespace denies setgroups)");
+                return error_hint(err, "ask for none (additionalGids)");
+        }
+        if (rq->caps_set && (rq->caps & ~p->cap_bounding)) {
+                uint64_t more = rq->caps & ~p->cap_bounding;
+                int cap = __builtin_ctzll(more);
+                error_set(err, 0,
+                          "capability %d (%s) is not the container's: an exec gets at most the "
+                          "capabilities of the container's workload",
+                          cap, capname_of(cap));
+                return error_hint(err, "ask for a subset of the container's set, or create the "
+                                       "container with it");
+        }
+        if (rq->apparmor && rq->apparmor[0] && strcmp(rq->apparmor, p->apparmor)) {
+                error_set(err, 0, "AppArmor profile '%s' is not the container's ('%s')",
+                          rq->apparmor, p->apparmor[0] ? p->apparmor : "none");
+                return error_hint(err, "an exec runs under the container's profile");
+        }
         if (rq->cwd && rq->cwd[0] != '/') {
                 error_set(err, 0, "working directory '%s' is not an absolute path", rq->cwd);
                 return error_hint(err, "give the directory inside the container from its root, "
@@ -484,6 +514,23 @@ static int plan_exec(struct enter *e, struct error *err)
                 e->q.gid = rq->gid;
                 e->q.groups = NULL; /* no supplementary groups, where they can be set */
                 e->q.ngroups = 0;
+        }
+        if (rq->groups_set) {
+                e->q.groups = rq->groups;
+                e->q.ngroups = rq->ngroups;
+        }
+        if (rq->caps_set) {
+                e->q.cap_bounding = e->q.cap_permitted = e->q.cap_effective = rq->caps;
+                bool none = e->q.uid != 0 && rq->caps_no_ambient;
+                e->q.cap_inheritable = e->q.cap_ambient = e->q.uid == 0 || none ? 0 : rq->caps;
+                if (none)
+                        e->q.cap_permitted = e->q.cap_effective = 0;
+        }
+        e->q.no_new_privs = p->no_new_privs || rq->no_new_privs;
+        if (rq->limits_set) {
+                size_t n = rq->nlimits < SPEC_NLIMITS ? rq->nlimits : SPEC_NLIMITS;
+                memcpy(e->q.rlimits, rq->limits, n * sizeof *rq->limits);
+                e->q.nrlimits = n;
         }
         e->q.terminal = rq->tty;
         e->q.init = false;
@@ -749,6 +796,10 @@ static const struct step joiner_steps[] = {
         {"open the terminal", step_open_terminal},
         /* before the filter (the entered process loads it), which needs it */
         {"set no_new_privs", step_no_new_privs},
+        /* where the workload's table loads it, while we hold CAP_SYS_ADMIN in the container's
+         * user namespace (without no_new_privs the kernel asks for it); the entered process is
+         * born under it */
+        {"load the seccomp filter", step_seccomp},
         /* while we still hold CAP_SETPCAP */
         {"limit the capability bounding set", step_bounding_set},
         /* last change of ids */
@@ -877,6 +928,19 @@ static int entered_go(struct child *c, struct error *err)
         return 0;
 }
 
+/* Entered: with --detach, crib exec returns once we exec, and its parent (conmon, containerd's
+ * shim: subreapers) adopts us, so its death must not kill us; until here it would have. */
+static int entered_detach(struct child *c, struct error *err)
+{
+        if (!ENTER(c)->rq->detach)
+                return 0;
+        int r = prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_PDEATHSIG, 0) = %d (detached)", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot clear the parent-death signal");
+        return 0;
+}
+
 /* The entered process: in the container's namespaces and pid namespace, born with the
  * workload's ids, capabilities, no_new_privs, root and cwd (the joiner's), not dumpable. */
 static const struct step entered_steps[] = {
@@ -884,8 +948,8 @@ static const struct step entered_steps[] = {
         {"set the parent-death signal", step_parent_death},
         /* crib exec knows us (we are in the workload's cgroup already, from the joiner) */
         {"wait for crib exec's go-ahead", entered_go},
-        /* the steps below run under the filter, as the workload's table does */
-        {"load the seccomp filter", step_seccomp},
+        /* detached (OCI exec --detach): we outlive crib exec, adopted by its parent */
+        {"clear the parent-death signal if detached", entered_detach},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
         /* only 0, 1, 2 survive the exec */
@@ -962,7 +1026,10 @@ static int on_message(struct enter *e, struct error *err)
         case SYNC_PTY:
                 if (fd < 0)
                         return error_set(err, EPROTO, "terminal message without a descriptor");
-                relay_start(&e->relay, fd);
+                if (e->hooks->pty)
+                        e->hooks->pty(e->hooks->ctx, fd); /* it closes it */
+                else
+                        relay_start(&e->relay, fd);
                 fd = -1;
                 break;
         case SYNC_EXEC:
@@ -1003,7 +1070,10 @@ static int follow(struct enter *e, struct error *err)
 {
         for (;;) {
                 reap(e);
-                if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped))
+                /* detached: the program runs (EOF after SYNC_EXEC, no error): it is left to
+                 * our parent, which adopts it when we exit */
+                bool left = e->rq->detach && e->exec_seen && !e->have_error;
+                if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped || left))
                         break;
                 struct pollfd pfd[4];
                 int n = 0, i_chan = -1, i_sig, i_in = -1, i_master = -1;
@@ -1112,6 +1182,13 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
                                   "ran '%s'",
                                   rq->argv[0]);
                 goto out;
+        }
+        if (rq->detach && !e->proc_reaped) {
+                trace_line(&e->trace, "parent: detached: process %d is left to our parent",
+                           (int)e->proc);
+                if (h->created)
+                        h->created(h->ctx, e->proc);
+                e->status = 0;
         }
         *ret_status = e->status;
         ret = 0;

@@ -20,7 +20,27 @@ struct enter_request {
         bool user_set;   /* -u UID:GID; else the plan's uid and gid (and groups) */
         uid_t uid;
         gid_t gid;
-        bool tty; /* -t: a new pty from the container's own devpts, relayed like crib run's */
+        bool tty; /* -t: a new pty from the container's own devpts, relayed like crib run's
+                   * (or given to hooks->pty when it is set: the OCI console socket) */
+        /* The OCI front end's (`crib-runc exec --process FILE`): a process.json says more than
+         * crib exec's options. Each is checked against the plan: the exec gets at most what
+         * the container's workload has, never more. */
+        bool env_replace; /* env is the whole environment, not additions to the plan's */
+        bool groups_set;  /* the supplementary groups (each mapped in the container) */
+        const gid_t *groups;
+        size_t ngroups;
+        bool caps_set; /* a capability set: a subset of the workload's, or an error */
+        uint64_t caps;
+        bool caps_no_ambient; /* a user other than root keeps only the bounding set (oci.h) */
+        bool no_new_privs;    /* set it even where the workload's plan does not */
+        const char *apparmor; /* must name the workload's profile; NULL: the workload's */
+        bool limits_set;      /* these limits instead of the plan's */
+        const struct plan_rlimit *limits;
+        size_t nlimits;
+        /* detach: return once the program runs (hooks->created gets its pid), leaving it to
+         * crib exec's parent, a subreaper (conmon, containerd's shim), as runc exec --detach
+         * does; without it, crib exec waits, relays and forwards signals */
+        bool detach;
 };
 
 /* Run rq->argv in the container whose plan is `p` (the plan written when it started; the lead reads

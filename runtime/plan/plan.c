@@ -776,7 +776,9 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
         /* all five sets agree: root gets them from the bounding set at exec, another user
          * through the ambient set, which needs them permitted and inheritable */
         p->cap_bounding = p->cap_permitted = p->cap_effective = set;
-        p->cap_inheritable = p->cap_ambient = s->uid == 0 ? 0 : set;
+        p->cap_inheritable = p->cap_ambient = s->uid == 0 || s->caps_no_ambient ? 0 : set;
+        if (s->uid != 0 && s->caps_no_ambient)
+                p->cap_permitted = p->cap_effective = 0;
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked; /* copied into the plan by plan_pack() */
         p->readonly = &s->readonly;

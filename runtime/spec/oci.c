@@ -23,6 +23,7 @@
 struct ctx {
         struct spec *s;
         struct error *err;
+        bool process_file; /* a process.json: its paths have no ".process" in front */
 };
 
 #define PATHLEN 160
@@ -36,6 +37,8 @@ static int bad(struct ctx *c, const char *jpath, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(text, sizeof text, fmt, ap);
         va_end(ap);
+        if (c->process_file && !strncmp(jpath, ".process", 8))
+                jpath = jpath[8] ? jpath + 8 : ".";
         return error_at(c->err, c->s->path, 0, "%s: %s", jpath, text);
 }
 
@@ -343,6 +346,14 @@ static int oci_capabilities(struct ctx *c, json_object *proc)
             cap_set(c, caps, "inheritable", &hi, &i) < 0 ||
             cap_set(c, caps, "ambient", &ha, &a) < 0)
                 return -1;
+        /* a user other than root given none to inherit: it keeps the bounding set and has no
+         * capability after its exec, whatever its effective and permitted sets were, as under
+         * runc (podman's config for --user: those empty, or the bounding set) */
+        if (c->s->uid != 0 && !i && !a && (e == b || !e) && (p == b || !p)) {
+                c->s->caps = c->s->caps_named = c->s->caps_file = b;
+                c->s->caps_no_ambient = true;
+                return 0;
+        }
         if (e != b || p != b)
                 return bad(c,
                            he && e != b ? ".process.capabilities.effective"
@@ -1201,6 +1212,86 @@ static int oci_annotations(struct ctx *c, json_object *cfg, char **ret)
         return 0;
 }
 
+/* The JSON object in `f`, at most OCI_MAX_CONFIG bytes, nothing after it; NULL on error. */
+static json_object *read_object(struct ctx *c, const char *path, FILE *f)
+{
+        json_object *obj = NULL;
+        _cleanup_free_ char *buf = malloc(OCI_MAX_CONFIG + 1);
+        if (!buf) {
+                nomem(c);
+                return NULL;
+        }
+        size_t n = fread(buf, 1, OCI_MAX_CONFIG + 1, f);
+        if (ferror(f)) {
+                error_set(c->err, errno, "cannot read '%s'", path);
+                return NULL;
+        }
+        if (n > OCI_MAX_CONFIG) {
+                error_at(c->err, path, 0, "is over %d bytes", OCI_MAX_CONFIG);
+                return NULL;
+        }
+        json_tokener *tok = json_tokener_new();
+        if (!tok) {
+                nomem(c);
+                return NULL;
+        }
+        obj = json_tokener_parse_ex(tok, buf, (int)n);
+        enum json_tokener_error je = json_tokener_get_error(tok);
+        size_t at = json_tokener_get_parse_end(tok);
+        json_tokener_free(tok);
+        if (!obj || je != json_tokener_success || at != n) {
+                error_at(c->err, path, 0, "not JSON: %s at byte %zu",
+                         obj && je == json_tokener_success ? "text after the object"
+                                                           : json_tokener_error_desc(je),
+                         at);
+                json_object_put(obj);
+                return NULL;
+        }
+        if (!json_object_is_type(obj, json_type_object)) {
+                bad(c, ".", "must be an object");
+                json_object_put(obj);
+                return NULL;
+        }
+        return obj;
+}
+
+int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct error *err)
+{
+        struct oci_process op = {0};
+        struct spec *s = &op.spec;
+        struct ctx c = {.s = s, .err = err, .process_file = true};
+        int r = -1;
+
+        error_clear(err);
+        spec_init(s);
+        if (!(s->path = strdup(path)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        /* the process object is the file: as config.json's .process, so one reader serves */
+        json_object *proc = read_object(&c, path, f);
+        json_object *cfg = proc ? json_object_new_object() : NULL;
+        if (!proc)
+                goto out;
+        if (!cfg) {
+                json_object_put(proc);
+                nomem(&c);
+                goto out;
+        }
+        json_object_object_add(cfg, "process", proc);
+        op.has_caps = member(proc, "capabilities") != NULL;
+        op.has_rlimits = member(proc, "rlimits") != NULL;
+        if (oci_process(&c, cfg) < 0)
+                goto out;
+        r = 0;
+out:
+        json_object_put(cfg);
+        if (r < 0) {
+                spec_free(s);
+                return -1;
+        }
+        *ret = op;
+        return 0;
+}
+
 int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *err)
 {
         struct oci_config oc = {0};
@@ -1215,40 +1306,8 @@ int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *er
         s->apparmor_require = false;
         if (!(s->path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
-        _cleanup_free_ char *buf = malloc(OCI_MAX_CONFIG + 1);
-        if (!buf) {
-                error_set(err, ENOMEM, "cannot allocate");
+        if (!(cfg = read_object(&c, path, f)))
                 goto out;
-        }
-        size_t n = fread(buf, 1, OCI_MAX_CONFIG + 1, f);
-        if (ferror(f)) {
-                error_set(err, errno, "cannot read '%s'", path);
-                goto out;
-        }
-        if (n > OCI_MAX_CONFIG) {
-                error_at(err, path, 0, "is over %d bytes", OCI_MAX_CONFIG);
-                goto out;
-        }
-        json_tokener *tok = json_tokener_new();
-        if (!tok) {
-                error_set(err, ENOMEM, "cannot allocate");
-                goto out;
-        }
-        cfg = json_tokener_parse_ex(tok, buf, (int)n);
-        enum json_tokener_error je = json_tokener_get_error(tok);
-        size_t at = json_tokener_get_parse_end(tok);
-        json_tokener_free(tok);
-        if (!cfg || je != json_tokener_success || at != n) {
-                error_at(err, path, 0, "not JSON: %s at byte %zu",
-                         cfg && je == json_tokener_success ? "text after the object"
-                                                           : json_tokener_error_desc(je),
-                         at);
-                goto out;
-        }
-        if (!json_object_is_type(cfg, json_type_object)) {
-                bad(&c, ".", "must be an object");
-                goto out;
-        }
         const char *version;
         if (get_str(&c, cfg, "", "ociVersion", &version) < 0)
                 goto out;

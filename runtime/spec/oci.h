@@ -33,4 +33,13 @@ struct oci_config {
 int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *err);
 void oci_free(struct oci_config *c);
 
+/* A process.json (`runc exec --process FILE`): the object config.json has at .process, read
+ * by the same code; errors name paths from its top (".args"). has_caps and has_rlimits tell
+ * whether those were given at all (absent: the container's). Free the spec with spec_free. */
+struct oci_process {
+        struct spec spec;
+        bool has_caps, has_rlimits;
+};
+int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct error *err);
+
 #endif

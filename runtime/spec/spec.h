@@ -204,6 +204,9 @@ struct spec {
         char *level;
         uint64_t caps;       /* capability bits: 1 << CAP_* */
         uint64_t caps_named; /* the bits a list named (to warn when the kernel lacks one) */
+        /* config.json for a user other than root with no inheritable or ambient set: the
+         * bounding set only, so the program has no capabilities after its exec (runc's result) */
+        bool caps_no_ambient;
         bool no_new_privileges;
         struct spec_paths masked, readonly;
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */

@@ -201,9 +201,64 @@ sed 's/"noNewPrivileges":true}/"noNewPrivileges":true},"hooks":{"prestart":[{"pa
 oci create --bundle "$B" c8
 assert_contains "$err" ".hooks.prestart: hooks are not supported" "hooks are refused"
 
+# --- exec: a process in a running container (conmon and containerd's shim: --process FILE
+# --detach --pid-file FILE)
+config '["/bin/sh","-c","trap \"exit 0\" TERM; while :; do sleep 0.1; done"]'
+R create --bundle "$B" --pid-file "$T/pid9" c9 </dev/null >/dev/null 2>&1
+oci exec c9 /bin/true
+assert_eq "$rc" 125 "exec into a created container (not started) is refused"
+assert_contains "$err" 'container "c9" is created, not running' "saying why"
+R start c9
+cpid=$(cat "$T/pid9")
+oci exec -e X=1 --cwd /tmp c9 /bin/sh -c 'echo $X $(pwd) $(hostname); exit 5'
+assert_eq "$rc" 5 "exec ID COMMAND: the program's exit status"
+assert_eq "$out" "1 /tmp ocibox" "with -e and --cwd, in the container's uts namespace"
+proc() { # proc ARGS_JSON [EXTRA]: a process.json
+	printf '{"args":%s,"env":["PATH=/bin:/usr/bin","ONLY=this"],"cwd":"/","user":{"uid":0,"gid":0}%s}\n' "$1" "${2:-}" >"$T/process.json"
+}
+proc '["/bin/sh","-c","echo $ONLY $PATH; grep -E \"^(CapEff|NoNewPrivs|Seccomp):\" /proc/self/status | tr -d \"\\t\" | tr \"\\n\" \" \""]' ',"noNewPrivileges":false'
+oci exec --process "$T/process.json" c9
+assert_eq "$rc" 0 "exec --process FILE exits 0"
+assert_eq "$(echo $out)" "this /bin:/usr/bin CapEff:0000000000000021 NoNewPrivs:1 Seccomp:0" \
+	"the environment is process.json's alone; the container's capabilities; its no_new_privs kept though process.json says false"
+proc '["/bin/sh","-c","echo $$ > /tmp/inner; exec sleep 1000"]'
+oci exec --process "$T/process.json" --detach --pid-file "$T/epid" c9
+assert_eq "$rc" 0 "exec --detach exits 0 while the program runs"
+epid=$(cat "$T/epid" 2>/dev/null)
+assert_eq "$(cat "/proc/$epid/comm" 2>/dev/null)" sleep "the pid file names the program, running ($epid)"
+assert_eq "$(readlink "/proc/$epid/ns/pid")" "$(readlink "/proc/$cpid/ns/pid")" "in the container's pid namespace"
+assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$epid/status")" "$(R exec c9 /bin/cat /tmp/inner 2>/dev/null)" \
+	"the container sees it under the pid it printed"
+ppid=$(awk '/^PPid:/{print $2}' "/proc/$epid/status")
+assert_ne_crib=$([ "$(readlink "/proc/$ppid/exe" 2>/dev/null)" != "$CRIB" ] && [ "$ppid" != "$$" ] && echo 0 || echo 1)
+ok "$assert_ne_crib" "crib exec has exited, and the program was left to be adopted (its parent: $ppid)"
+kill "$epid" 2>/dev/null
+proc '["/bin/no-such-program"]'
+oci exec --process "$T/process.json" --detach --pid-file "$T/epid2" c9
+assert_eq "$rc" 127 "exec of a program that is not there: 127"
+assert_contains "$err" "'/bin/no-such-program' does not exist in the container" "saying so"
+assert_eq "$([ -e "$T/epid2" ] && echo written || echo none)" none "and no pid file"
+proc '["/bin/true"]' ',"capabilities":{"bounding":["CAP_SYS_ADMIN"],"effective":["CAP_SYS_ADMIN"],"permitted":["CAP_SYS_ADMIN"]}'
+oci exec --process "$T/process.json" c9
+assert_eq "$rc" 125 "exec asking for a capability the container lacks: 125"
+assert_contains "$err" "capability 21 (SYS_ADMIN) is not the container's" "saying which"
+proc '["/bin/true"]' ',"apparmorProfile":"unconfined"'
+oci exec --process "$T/process.json" c9
+assert_eq "$rc" 125 "exec asking for another AppArmor profile: 125"
+assert_contains "$err" "AppArmor profile 'unconfined' is not the container's" "saying so"
+proc '["/bin/true"]' ',"terminal":"yes"'
+oci exec --process "$T/process.json" c9
+assert_eq "$rc" 125 "a process.json of the wrong type: 125"
+assert_contains "$err" "process.json: .terminal: must be true or false" "naming its JSON path"
+R kill c9 TERM
+wait_status c9 stopped
+oci exec c9 /bin/true
+assert_contains "$err" 'container "c9" is stopped, not running' "exec into a stopped container is refused"
+R delete c9
+
 # --- unsupported commands say so
-oci exec c1
-assert_contains "$err" "not supported by crib's OCI runtime yet" "exec says it is not supported yet"
+oci pause c1
+assert_contains "$err" "not supported by crib's OCI runtime yet" "pause says it is not supported yet"
 
 assert_eq "$(ls "$S" | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
 
@@ -220,9 +275,9 @@ else
 	crib_state=/run/crib
 fi
 if ! command -v podman >/dev/null 2>&1; then
-	skips 11 "podman is not installed"
+	skips 17 "podman is not installed"
 elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
-	skips 11 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
+	skips 17 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 else
 	P="$T/podman"
 	mkdir -p "$P"
@@ -263,6 +318,22 @@ EOF
 	id=$(pod run -d $lim localhost/crib-test:25 /bin/sleep 1000 2>"$T/p.err")
 	assert_eq "$(pod ps --format '{{.ID}} {{.Status}}' | grep -c "^$(echo "$id" | cut -c1-12) Up")" 1 \
 		"podman run -d: the container is up"
+	pout=$(pod exec "$id" /bin/sh -c 'echo in $(hostname); exit 4' 2>"$T/p.err")
+	prc=$?
+	assert_eq "$pout:$prc" "in $(echo "$id" | cut -c1-12):4" "podman exec: the output and exit status of a program in the container" ||
+		sed 's/^/#   /' "$T/p.err"
+	pout=$(pod exec -t "$id" /bin/sh -c tty </dev/null 2>/dev/null | tr -d '\r')
+	assert_eq "$(echo "$pout" | grep -cE '^/dev/pts/[0-9]+$')" 1 "podman exec -t: a terminal of the container's devpts, through the console socket ($pout)"
+	pout=$(pod exec "$id" /bin/no-such-program 2>&1)
+	prc=$?
+	assert_eq "$prc" 127 "podman exec of a missing program: 127"
+	assert_contains "$pout" "does not exist" "saying so"
+	pout=$(pod exec -u 1000:1000 "$id" /bin/grep -E '^(Uid|CapEff):' /proc/self/status 2>&1 | tr -s ' \t' ' ')
+	assert_eq "$(echo $pout)" "Uid: 1000 1000 1000 1000 CapEff: 0000000000000000" \
+		"podman exec -u 1000:1000: that user, with no capability in effect (as under runc)"
+	pout=$(pod run --rm $lim -u 1000:1000 localhost/crib-test:25 /bin/grep -E '^(Uid|CapEff):' /proc/self/status 2>/dev/null | tr -s ' \t' ' ')
+	assert_eq "$(echo $pout)" "Uid: 1000 1000 1000 1000 CapEff: 0000000000000000" \
+		"podman run -u 1000:1000: the same"
 	pod stop -t 1 "$id" >/dev/null 2>&1
 	assert_eq "$(pod ps -a --format '{{.ID}} {{.Status}}' | grep "^$(echo "$id" | cut -c1-12)" | cut -d' ' -f2-3)" \
 		"Exited (137)" "podman stop: it exited (SIGKILL after the timeout: sleep ignores SIGTERM as pid 1)"

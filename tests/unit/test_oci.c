@@ -211,6 +211,63 @@ int main(void)
                           "\"shared\"}}",
                 ".linux.rootfsPropagation", "shared root propagation");
 
+        /* a user other than root with no set to inherit (podman's --user): bounding only */
+        ok(load(HEAD "\"process\":{\"args\":[\"/bin/sh\"],\"user\":{\"uid\":1000,\"gid\":1000},"
+                     "\"capabilities\":{\"bounding\":[\"CAP_KILL\"]}}," NS "}",
+                &c, &err) == 0,
+           "uid 1000, a bounding set and nothing else loads: %s", err.msg);
+        ok(c.spec.caps == 1ULL << 5 && c.spec.caps_no_ambient,
+           "the bounding set, and none after the exec (no ambient set)");
+        oci_free(&c);
+        refused(HEAD "\"process\":{\"args\":[\"/bin/sh\"],\"user\":{\"uid\":0,\"gid\":0},"
+                     "\"capabilities\":{\"bounding\":[\"CAP_KILL\"]}}," NS "}",
+                ".process.capabilities.permitted: differs",
+                "root with a bounding set alone (no capability in effect: crib cannot give that)");
+        refused(HEAD "\"process\":{\"args\":[\"/bin/sh\"],\"user\":{\"uid\":1000,\"gid\":1000},"
+                     "\"capabilities\":{\"bounding\":[\"CAP_KILL\"],\"effective\":[\"CAP_KILL\"],"
+                     "\"ambient\":[\"CAP_CHOWN\"]}}," NS "}",
+                ".process.capabilities", "an ambient set crib cannot give");
+
+        /* process.json (runc exec --process): the .process object alone */
+        struct oci_process op;
+        static const char proc[] =
+                "{\"user\":{\"uid\":1000,\"gid\":100,\"additionalGids\":[5]},"
+                "\"args\":[\"/bin/sh\",\"-c\",\"id\"],\"env\":[\"A=1\"],\"cwd\":\"/tmp\","
+                "\"terminal\":true,\"capabilities\":{\"bounding\":[\"CAP_KILL\"]},"
+                "\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":10,\"hard\":20}]}";
+        FILE *f = fmemopen((void *)proc, strlen(proc), "r");
+        ok(oci_load_process("p.json", f, &op, &err) == 0, "a process.json loads: %s", err.msg);
+        fclose(f);
+        ok(!strcmp(op.spec.args[2], "id") && op.spec.nenv == 1 && !strcmp(op.spec.cwd, "/tmp"),
+           "args, env and cwd");
+        ok(op.spec.uid == 1000 && op.spec.gid == 100 && op.spec.ngroups == 1 &&
+                   op.spec.groups[0] == 5,
+           "user and additional groups");
+        ok(op.spec.terminal == TERMINAL_YES, "terminal");
+        ok(op.has_caps && op.spec.caps == 1ULL << 5 && op.spec.caps_no_ambient,
+           "capabilities, given");
+        ok(op.has_rlimits && op.spec.limits[RLIMIT_NOFILE].hard == 20, "rlimits, given");
+        spec_free(&op.spec);
+        static const char bare[] = "{\"args\":[\"true\"]}";
+        f = fmemopen((void *)bare, strlen(bare), "r");
+        ok(oci_load_process("p.json", f, &op, &err) == 0 && !op.has_caps && !op.has_rlimits,
+           "without capabilities and rlimits: neither given (the container's)");
+        fclose(f);
+        spec_free(&op.spec);
+        static const char typo[] = "{\"args\":[\"true\"],\"terminal\":\"yes\"}";
+        f = fmemopen((void *)typo, strlen(typo), "r");
+        ok(oci_load_process("p.json", f, &op, &err) < 0,
+           "a process.json of the wrong type: refused");
+        fclose(f);
+        contains(err.msg, "p.json: .terminal: must be true or false",
+                 "its path from the top of process.json");
+        static const char notobj[] = "[1]";
+        f = fmemopen((void *)notobj, strlen(notobj), "r");
+        ok(oci_load_process("p.json", f, &op, &err) < 0,
+           "a process.json that is no object: refused");
+        fclose(f);
+        contains(err.msg, "p.json: .: must be an object", "saying so");
+
         /* a config over the limit is refused before json-c sees it */
         size_t big = OCI_MAX_CONFIG + 16;
         char *huge = malloc(big + 1);
