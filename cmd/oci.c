@@ -320,6 +320,22 @@ static int write_oci_file(int dir, const char *bundle, const char *rootfs, const
         return r;
 }
 
+/* --root's missing parents, 0700, as runc makes them (containerd's shim passes
+ * /run/containerd/runc/NAMESPACE before anything made /run/containerd/runc); the root itself
+ * is made and checked by state_open_root() */
+static void make_parents(const char *root)
+{
+        char path[4096];
+        if (!root || root[0] != '/' || strlen(root) >= sizeof path)
+                return;
+        strcpy(path, root);
+        for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+                *p = '\0';
+                mkdir(path, 0700);
+                *p = '/';
+        }
+}
+
 static int oci_create(int argc, char **argv)
 {
         const char *bundle = ".", *id = NULL;
@@ -358,6 +374,7 @@ static int oci_create(int argc, char **argv)
         }
         if (!id)
                 return usage("%s", "create needs a container id");
+        make_parents(lifecycle_root_override);
         if (!state_name_valid(id))
                 return usage("'%s' is not a container id crib takes (1 to 64 letters, digits, "
                              "'_', '.' or '-', starting with a letter or digit)",

@@ -548,6 +548,8 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                         op.flags |= MS_NODEV;
                 if (m->opts & SPEC_MNT_NOEXEC)
                         op.flags |= MS_NOEXEC;
+                if (m->opts & SPEC_MNT_STRICTATIME)
+                        op.flags |= MS_STRICTATIME;
                 if (m->kind == SPEC_MOUNT_TMPFS) {
                         op.kind = MOP_TMPFS;
                         op.flags |= MS_NODEV;

@@ -575,6 +575,8 @@ static int oci_mount(struct ctx *c, json_object *m, const char *p)
                         flags |= SPEC_MNT_NODEV;
                 } else if (!strcmp(o, "noexec")) {
                         flags |= SPEC_MNT_NOEXEC;
+                } else if (!strcmp(o, "strictatime") && !bind) {
+                        flags |= SPEC_MNT_STRICTATIME;
                 } else if ((!strncmp(o, "size=", 5) || !strncmp(o, "mode=", 5) ||
                             !strncmp(o, "nr_inodes=", 10)) &&
                            strlen(o) < 40 && !strchr(o, ',') &&
@@ -598,6 +600,8 @@ static int oci_mount(struct ctx *c, json_object *m, const char *p)
                         return bad(c, p, "a bind mount takes no size=, mode= or nr_inodes=");
                 if (!src || !src[0])
                         return bad(c, p, "a bind mount needs a source");
+                if (flags & SPEC_MNT_STRICTATIME)
+                        return bad(c, p, "crib takes strictatime for a tmpfs only");
                 sm->kind = SPEC_MOUNT_BIND;
                 if (!(sm->src = strdup(src)))
                         return nomem(c);
@@ -929,7 +933,8 @@ static int oci_seccomp(struct ctx *c, json_object *lx)
 }
 
 /* Device rules crib's own /dev already gives (plan.c): null, zero, full, random, urandom, tty,
- * and the container's ptys. */
+ * and the container's ptys; and /dev/console (5:1), in containerd's and Docker's defaults,
+ * which crib never makes (runc binds a terminal's pty there), so the rule lets nothing in. */
 static bool crib_device(json_object *e)
 {
         json_object *ma = member(e, "major"), *mi = member(e, "minor"), *t = member(e, "type");
@@ -940,7 +945,7 @@ static bool crib_device(json_object *e)
         if (maj == 1)
                 return min == 3 || min == 5 || min == 7 || min == 8 || min == 9;
         if (maj == 5)
-                return min == 0 || min == 2;
+                return min == 0 || min == 1 || min == 2;
         return maj == 136;
 }
 
@@ -1023,7 +1028,9 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         return -1;
                 if ((r = get_int(c, o, cp, "shares", 2, 262144, &shares)) < 0)
                         return -1;
-                if (r) { /* the conversion runc and crun use */
+                /* 1024 is cgroup v1's default, which containerd sends for every container:
+                 * no preference, so no cpu controller is needed for it */
+                if (r && shares != 1024) { /* the conversion runc and crun use */
                         l->cpu_weight = (uint32_t)(1 + ((shares - 2) * 9999) / 262142);
                         l->need |= CGROUP_BIT(CGROUP_CPU);
                 }

@@ -137,6 +137,7 @@ enum {
         SPEC_MNT_NODEV = 1 << 2,
         SPEC_MNT_NOEXEC = 1 << 3,
         SPEC_MNT_RECURSIVE = 1 << 4,
+        SPEC_MNT_STRICTATIME = 1 << 5, /* tmpfs only (config.json: containerd's /dev, /run) */
 };
 
 struct spec_mount {

@@ -228,6 +228,26 @@ int main(void)
                      "\"ambient\":[\"CAP_CHOWN\"]}}," NS "}",
                 ".process.capabilities", "an ambient set crib cannot give");
 
+        /* containerd's defaults: /run a tmpfs with strictatime, /dev/console allowed, cpu
+         * shares 1024 (cgroup v1's default: no preference) */
+        ok(load(HEAD PROC
+                "\"mounts\":[{\"destination\":\"/run\",\"type\":\"tmpfs\",\"source\":\"tmpfs\","
+                "\"options\":[\"nosuid\",\"strictatime\",\"mode=755\",\"size=65536k\"]}],"
+                "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"resources\":{\"devices\":["
+                "{\"allow\":false,\"access\":\"rwm\"},{\"allow\":true,\"type\":\"c\",\"major\":5,"
+                "\"minor\":1,\"access\":\"rwm\"}],\"cpu\":{\"shares\":1024}}}}",
+                &c, &err) == 0,
+           "containerd's defaults load: %s", err.msg);
+        ok(c.spec.nmounts == 1 && (c.spec.mounts[0].opts & SPEC_MNT_STRICTATIME),
+           "a tmpfs with strictatime");
+        ok(!c.spec.resources.need, "cpu shares 1024 need no cpu controller");
+        oci_free(&c);
+        refused(HEAD PROC
+                "\"mounts\":[{\"destination\":\"/x\",\"type\":\"bind\",\"source\":\"/tmp\","
+                "\"options\":[\"rbind\",\"strictatime\"]}]," NS "}",
+                ".mounts[0].options[1]: crib cannot honour mount option 'strictatime'",
+                "strictatime on a bind mount");
+
         /* process.json (runc exec --process): the .process object alone */
         struct oci_process op;
         static const char proc[] =
