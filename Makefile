@@ -265,6 +265,7 @@ bench: all $(BUILD)/rootfs/.done
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 	tests/bench/image-import $(BUILD)
 	tests/bench/network $(BUILD)
+	tests/bench/oci-engines $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib

@@ -652,7 +652,9 @@ static int oci_delete(int argc, char **argv)
         if (o.rec.pid_alive) {
                 signal_cgroup(o.dir, id, SIGKILL);
                 signal_process(o.rec.pid, o.rec.pid_start, SIGKILL, &err);
-                for (int i = 0; i < 100 && state_proc_start(o.rec.pid) == o.rec.pid_start; i++)
+                for (int i = 0; i < 100 && state_proc_start(o.rec.pid) == o.rec.pid_start &&
+                                !zombie(o.rec.pid);
+                     i++)
                         usleep(20000);
         }
         char leaf[1200];
