@@ -67,7 +67,8 @@
 #define CRIB_VERSION "0.1"
 #endif
 
-#define FIFO "exec.fifo"
+#define FIFO   "exec.fifo"
+#define PAUSED "paused"
 
 static const char *log_path;
 static bool log_json;
@@ -180,7 +181,8 @@ static bool running(const struct opened *o)
         return o->rec.pid_alive && !zombie(o->rec.pid);
 }
 
-/* The OCI status: created while the exec fifo is there (crib start removes it) */
+/* The OCI status: created while the exec fifo is there (crib start removes it), paused while
+ * the pause mark is (pause makes it once the cgroup is frozen, resume removes it) */
 static const char *status_of(const struct opened *o)
 {
         struct stat st;
@@ -188,6 +190,8 @@ static const char *status_of(const struct opened *o)
                 return o->rec.pid ? "stopped" : "creating";
         if (fstatat(o->dir, FIFO, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 return "created";
+        if (fstatat(o->dir, PAUSED, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                return "paused";
         return "running";
 }
 
@@ -575,20 +579,51 @@ static int oci_state(int argc, char **argv)
         return 0;
 }
 
-/* --all: every process of the container's cgroup too, when it has one of its own */
-static void signal_cgroup(int dir, const char *id, int sig)
+#define MAX_PIDS 4096
+
+/* The pids of the cgroup `path` and of those below it (the container runs in NAME/container,
+ * and may make cgroups of its own there), at most MAX_PIDS, depth first; the count. */
+static size_t subtree_pids(const char *path, pid_t *pids, size_t n, int depth)
 {
-        char leaf[1200], path[1300], line[32];
-        leaf_of(dir, id, leaf, sizeof leaf);
-        if (!leaf[0])
-                return;
-        snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        while (f && fgets(line, sizeof line, f)) {
-                pid_t pid = (pid_t)atoi(line);
-                if (pid > 0)
-                        kill(pid, sig);
+        char file[4200], line[32];
+        snprintf(file, sizeof file, "%s/cgroup.procs", path);
+        _cleanup_fclose_ FILE *f = fopen(file, "re");
+        while (f && n < MAX_PIDS && fgets(line, sizeof line, f))
+                if (atoi(line) > 0)
+                        pids[n++] = (pid_t)atoi(line);
+        _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
+        struct dirent *e;
+        while (d && n < MAX_PIDS && (e = readdir(d))) {
+                if (e->d_type != DT_DIR || e->d_name[0] == '.')
+                        continue;
+                if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file)
+                        n = subtree_pids(file, pids, n, depth + 1);
         }
+        return n;
+}
+
+/* The processes of the container's own cgroup (none when it has none, or when its process is
+ * not in it); the leaf, when the process is in it, to `leaf` */
+static size_t cgroup_pids(const struct opened *o, const char *id, pid_t *pids, char *leaf,
+                          size_t len)
+{
+        leaf_of(o->dir, id, leaf, len);
+        size_t n = leaf[0] ? subtree_pids(leaf, pids, 0, 0) : 0;
+        for (size_t i = 0; i < n; i++)
+                if (pids[i] == o->rec.pid)
+                        return n;
+        leaf[0] = '\0';
+        return 0;
+}
+
+/* --all: every process of the container's cgroup too, when it has one of its own */
+static void signal_cgroup(const struct opened *o, const char *id, int sig)
+{
+        static pid_t pids[MAX_PIDS];
+        char leaf[1200];
+        size_t n = cgroup_pids(o, id, pids, leaf, sizeof leaf);
+        for (size_t i = 0; i < n; i++)
+                kill(pids[i], sig);
 }
 
 static int oci_kill(int argc, char **argv)
@@ -615,7 +650,7 @@ static int oci_kill(int argc, char **argv)
                 code = fail(&err);
         } else {
                 if (all)
-                        signal_cgroup(o.dir, id, sig);
+                        signal_cgroup(&o, id, sig);
                 if (signal_process(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
                         code = fail(&err);
         }
@@ -650,7 +685,7 @@ static int oci_delete(int argc, char **argv)
         }
         /* created (as runc) or forced: it ends first */
         if (o.rec.pid_alive) {
-                signal_cgroup(o.dir, id, SIGKILL);
+                signal_cgroup(&o, id, SIGKILL);
                 signal_process(o.rec.pid, o.rec.pid_start, SIGKILL, &err);
                 for (int i = 0; i < 100 && state_proc_start(o.rec.pid) == o.rec.pid_start &&
                                 !zombie(o.rec.pid);
@@ -707,20 +742,13 @@ static int oci_ps(int argc, char **argv)
                 return fail(&err);
         }
         json_object *a = json_object_new_array();
-        char leaf[1200], path[1300], line[32];
-        leaf_of(o.dir, id, leaf, sizeof leaf);
-        snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
-        _cleanup_fclose_ FILE *f = leaf[0] ? fopen(path, "re") : NULL;
-        bool has_pid = false;
-        while (f && fgets(line, sizeof line, f) && json_object_array_length(a) < 4096)
-                if (atoi(line) > 0) {
-                        json_object_array_add(a, json_object_new_int(atoi(line)));
-                        has_pid |= atoi(line) == o.rec.pid;
-                }
-        /* no cgroup of its own, or one it is not in (a device-only cgroup on a hybrid host) */
-        if (!has_pid && running(&o)) {
-                json_object_put(a);
-                a = json_object_new_array();
+        static pid_t pids[MAX_PIDS];
+        char leaf[1200];
+        size_t n = cgroup_pids(&o, id, pids, leaf, sizeof leaf);
+        for (size_t i = 0; i < n; i++)
+                json_object_array_add(a, json_object_new_int(pids[i]));
+        /* no cgroup of its own: its process and those below it */
+        if (!n && running(&o)) {
                 json_object_array_add(a, json_object_new_int(o.rec.pid));
                 add_descendants(a, o.rec.pid, 0);
         }
@@ -966,6 +994,53 @@ static int oci_exec(int argc, char **argv)
         return code;
 }
 
+/* ---- pause, resume ---- */
+
+/* pause ID / resume ID: the cgroup v2 freezer on the container's own cgroup (crib makes one
+ * when the container has limits or, as real root, a device program); its process must be in
+ * it, else there is nothing crib could freeze all of */
+static int oci_freeze(int argc, char **argv, bool freeze)
+{
+        const char *cmd = freeze ? "pause" : "resume";
+        if (argc != 1 || argv[0][0] == '-')
+                return usage("usage: %s ID", cmd);
+        const char *id = argv[0];
+        struct error err;
+        error_clear(&err);
+        struct opened o;
+        if (open_locked(id, &o, &err) < 0)
+                return fail(&err);
+        const char *status = status_of(&o), *want = freeze ? "running" : "paused";
+        char leaf[1200];
+        int code = 0;
+        if (strcmp(status, want)) {
+                error_set(&err, 0, "container \"%s\" is %s, not %s", id, status, want);
+                code = fail(&err);
+                goto out;
+        }
+        static pid_t pids[MAX_PIDS];
+        if (!cgroup_pids(&o, id, pids, leaf, sizeof leaf)) {
+                error_set(&err, 0, "container \"%s\" has no cgroup v2 of its own to freeze", id);
+                error_hint(&err, "crib makes one for a container with resource limits (a "
+                                 "cgroup v2 host, or a delegated subtree for a user)");
+                code = fail(&err);
+                goto out;
+        }
+        if (cgroup_freeze(leaf, freeze, &err) < 0) {
+                code = fail(&err);
+                goto out;
+        }
+        if (freeze && state_write(o.dir, PAUSED, "", 0, &err) < 0) {
+                cgroup_freeze(leaf, false, &err);
+                code = fail(&err);
+        } else if (!freeze) {
+                unlinkat(o.dir, PAUSED, 0);
+        }
+out:
+        opened_close(&o);
+        return code;
+}
+
 static int not_yet(const char *cmd)
 {
         struct error err;
@@ -1043,12 +1118,14 @@ int cmd_oci(int argc, char **argv)
                 return oci_ps(argc, argv);
         if (!strcmp(cmd, "exec"))
                 return oci_exec(argc, argv);
+        if (!strcmp(cmd, "pause") || !strcmp(cmd, "resume"))
+                return oci_freeze(argc, argv, !strcmp(cmd, "pause"));
         if (!strcmp(cmd, "version")) {
                 printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
                 return 0;
         }
-        static const char *const later[] = {"pause",    "resume",     "update",  "run",
-                                            "features", "checkpoint", "restore", "events"};
+        static const char *const later[] = {"update",     "run",     "features",
+                                            "checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))
                         return not_yet(cmd);

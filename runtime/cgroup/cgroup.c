@@ -7,7 +7,8 @@
  * pids.max, io.weight; cgroup.kill (Linux 5.14) to end every process of a cgroup at once;
  * /proc/cgroups for a controller disabled at boot (cgroup_disable=, as Raspberry Pi OS does for
  * memory) or bound to a cgroup v1 hierarchy; clone3(2) with CLONE_INTO_CGROUP (Linux 5.7),
- * which container.c uses.
+ * which container.c uses; cgroup.freeze and the frozen line of cgroup.events (Linux 5.2), the
+ * v2 freezer, for the OCI front end's pause and resume.
  */
 #define _GNU_SOURCE
 #include "cgroup.h"
@@ -534,6 +535,40 @@ bool cgroup_oom_killed(const char *path)
                 if (sscanf(line, "oom_kill %lld", &n) == 1)
                         return n > 0;
         return false;
+}
+
+bool cgroup_frozen(const char *path)
+{
+        char file[1100], line[128];
+        snprintf(file, sizeof file, "%s/cgroup.events", path);
+        _cleanup_fclose_ FILE *f = fopen(file, "re");
+        int n;
+        while (f && fgets(line, sizeof line, f))
+                if (sscanf(line, "frozen %d", &n) == 1)
+                        return n == 1;
+        return false;
+}
+
+int cgroup_freeze(const char *path, bool freeze, struct error *err)
+{
+        char file[1100];
+        snprintf(file, sizeof file, "%s/cgroup.freeze", path);
+        _cleanup_close_ int fd = open(file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0) {
+                error_set(err, errno, "cannot open '%s'", file);
+                return error_hint(err, errno == ENOENT ? "the cgroup v2 freezer needs Linux 5.2"
+                                                       : "the container's cgroup is not yours");
+        }
+        if (write(fd, freeze ? "1" : "0", 1) != 1)
+                return error_set(err, errno, "cannot write '%s'", file);
+        /* the kernel freezes each task at its next return to user space: wait, bounded */
+        for (int i = 0; i < 200; i++) {
+                if (cgroup_frozen(path) == freeze)
+                        return 0;
+                usleep(10000);
+        }
+        return error_set(err, ETIMEDOUT, "'%s' did not %s within 2 s", path,
+                         freeze ? "freeze" : "thaw");
 }
 
 void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)

@@ -113,6 +113,11 @@ void cgroup_remove(const char *path);
  * process is killed. */
 void cgroup_remove_empty(const char *path);
 
+/* The v2 freezer (Linux 5.2): every process of the cgroup stopped (freeze) or let go, waiting
+ * until cgroup.events says so (at most 2 s); cgroup_frozen() reads it. */
+int cgroup_freeze(const char *path, bool freeze, struct error *err);
+bool cgroup_frozen(const char *path);
+
 /* The memory controller killed a process of it for lack of memory (memory.events oom_kill). */
 bool cgroup_oom_killed(const char *path);
 

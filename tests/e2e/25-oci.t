@@ -256,9 +256,40 @@ oci exec c9 /bin/true
 assert_contains "$err" 'container "c9" is stopped, not running' "exec into a stopped container is refused"
 R delete c9
 
+# --- pause and resume: the cgroup v2 freezer on the container's own cgroup (as root crib makes
+# one for the device program; a user's container without limits has none, and pause says so)
+config '["/bin/sh","-c","i=0; while :; do i=$((i+1)); echo $i > /tmp/tick; sleep 0.1; done"]'
+R create --bundle "$B" --pid-file "$T/pidp" p1 </dev/null >/dev/null 2>&1
+R start p1
+ppid=$(cat "$T/pidp")
+sleep 0.3
+tick() { cat "/proc/$ppid/root/tmp/tick" 2>/dev/null; }
+oci pause p1
+if [ "$rc" = 0 ] || [ "$ROLE" = root ]; then
+	assert_eq "$rc" 0 "pause exits 0"
+	assert_eq "$(status_of p1)" paused "state says paused"
+	a=$(tick)
+	sleep 0.5
+	assert_eq "$(tick)" "$a" "the program is frozen (its counter stays at $a)"
+	oci exec p1 /bin/true
+	assert_contains "$err" 'container "p1" is paused, not running' "exec into a paused container is refused"
+	oci resume p1
+	assert_eq "$rc:$(status_of p1)" "0:running" "resume exits 0, and state says running"
+	sleep 0.5
+	ok "$([ "$(tick)" -gt "$a" ] && echo 0 || echo 1)" "the program goes on (its counter moved past $a)"
+	oci resume p1
+	assert_contains "$err" 'container "p1" is running, not paused' "resume of a running container is refused"
+else
+	assert_eq "$rc" 125 "pause of a container without a cgroup of its own: 125"
+	assert_contains "$err" 'has no cgroup v2 of its own to freeze' "saying why"
+	assert_eq "$(status_of p1)" running "and it keeps running"
+	skips 4 "this user's container has no cgroup of its own here (no limits, no delegated subtree)"
+fi
+R delete --force p1
+
 # --- unsupported commands say so
-oci pause c1
-assert_contains "$err" "not supported by crib's OCI runtime yet" "pause says it is not supported yet"
+oci update c1
+assert_contains "$err" "not supported by crib's OCI runtime yet" "update says it is not supported yet"
 
 assert_eq "$(ls "$S" | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
 

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib/libtest.sh"
 requires root
 
-N=14
+N=16
 if ! command -v containerd >/dev/null 2>&1 || ! command -v ctr >/dev/null 2>&1; then
 	skips $N "containerd is not installed (rootfs-tools/install-deps check installs it)"
 	done_testing
@@ -88,6 +88,12 @@ assert_eq "$(echo "$out" | grep -cE '^/dev/pts/[0-9]+$')" 1 "ctr task exec -t: a
 out=$(C task exec --exec-id x3 d1 /bin/no-such-program 2>&1)
 assert_contains "$out" "'/bin/no-such-program' does not exist in the container" "ctr task exec of a missing program says what is missing"
 assert_contains "$(C task ps d1 2>/dev/null)" "$pid" "ctr task ps lists the container's process"
+C task pause d1 >/dev/null 2>"$T/e"
+assert_eq "$(C task ls 2>/dev/null | awk '$1 == "d1" {print $3}')" PAUSED "ctr task pause: the task is paused (the cgroup v2 freezer)" ||
+	sed 's/^/#   /' "$T/e"
+C task resume d1 >/dev/null 2>"$T/e"
+assert_eq "$(C task ls 2>/dev/null | awk '$1 == "d1" {print $3}')" RUNNING "ctr task resume: it runs again" ||
+	sed 's/^/#   /' "$T/e"
 C task kill -s KILL d1 >/dev/null 2>&1
 i=0
 while [ "$(C task ls 2>/dev/null | awk '$1 == "d1" {print $3}')" != STOPPED ] && [ $i -lt 50 ]; do
