@@ -212,6 +212,9 @@ $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# the OCI front end's seccomp translation, for tests/seccomp/oci-podman.t
+$(BUILD)/tests/tools/oci-profile: $(BUILD)/tests/tools/oci-profile.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
 $(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -232,7 +235,7 @@ deps:
 	rootfs-tools/install-deps check
 
 check: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/ini-dump \
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
 		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
 		$(CHECK_EXTRA)
 	tests/run-all $(BUILD)
