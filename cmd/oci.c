@@ -27,6 +27,10 @@
  * and waits for it, as it does runc's: so in this mode there is no crib monitor, and no log.
  * Its stdio is crib create's, as the OCI spec says.
  *
+ * hooks (runtime/launch/hooks.c): prestart and createRuntime from create, while the setup waits
+ * for GO (container_hooks.before_go), poststart from start, poststop from delete; the config's
+ * checked .hooks are kept in the state directory's `oci` file for the last two.
+ *
  * exec: process.json is read by the OCI front end as config.json's .process is, and checked
  * against the container's plan: an exec gets at most the workload's capabilities, its AppArmor
  * profile, its seccomp filter, and no_new_privs when the workload has it (a process.json that
@@ -54,6 +58,7 @@
 #include "cleanup.h"
 #include "container.h"
 #include "enter.h"
+#include "hooks.h"
 #include "lifecycle.h"
 #include "procfile.h"
 #include "oci.h"
@@ -67,8 +72,10 @@
 #define CRIB_VERSION "0.1"
 #endif
 
-#define FIFO   "exec.fifo"
-#define PAUSED "paused"
+#define FIFO "exec.fifo"
+/* the state directory's `oci` file: bundle, rootfs, annotations and hooks */
+#define OCI_SAVED_MAX (OCI_MAX_ANNOTATIONS_JSON + OCI_MAX_HOOKS_JSON + 16384)
+#define PAUSED        "paused"
 
 static const char *log_path;
 static bool log_json;
@@ -237,6 +244,85 @@ static void leaf_of(int dir, const char *id, char *buf, size_t len)
         plan_free(&p);
 }
 
+/* ---- the state, and the hooks that read it ---- */
+
+/* The OCI state of a container: what `state` prints and hooks read on stdin. `saved` is the
+ * state directory's `oci` object (bundle, rootfs, annotations), or NULL. */
+static json_object *state_object(const char *id, const char *status, pid_t pid, uint64_t created,
+                                 json_object *saved)
+{
+        json_object *out = json_object_new_object(), *v;
+        json_object_object_add(out, "ociVersion", json_object_new_string("1.0.2"));
+        json_object_object_add(out, "id", json_object_new_string(id));
+        json_object_object_add(out, "pid", json_object_new_int(pid));
+        json_object_object_add(out, "status", json_object_new_string(status));
+        const char *keys[] = {"bundle", "rootfs"};
+        for (size_t i = 0; i < 2; i++)
+                json_object_object_add(out, keys[i],
+                                       json_object_new_string(saved && json_object_object_get_ex(
+                                                                               saved, keys[i], &v)
+                                                                      ? json_object_get_string(v)
+                                                                      : ""));
+        char when[64];
+        time_t t = (time_t)created;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S.000000000Z", &tm);
+        json_object_object_add(out, "created", json_object_new_string(when));
+        json_object_object_add(out, "owner", json_object_new_string(""));
+        if (saved && json_object_object_get_ex(saved, "annotations", &v))
+                json_object_object_add(out, "annotations", json_object_get(v));
+        else
+                json_object_object_add(out, "annotations", json_object_new_object());
+        return out;
+}
+
+/* The state directory's `oci` object, or NULL */
+static json_object *read_saved(int dir, struct error *err)
+{
+        _cleanup_free_ char *text = malloc(OCI_SAVED_MAX);
+        if (!text || state_read(dir, "oci", text, OCI_SAVED_MAX, err) < 0)
+                return NULL;
+        return json_tokener_parse(text);
+}
+
+/* Run the hooks of `kind` in the saved object's "hooks", each with the state on stdin. A
+ * prestart or createRuntime hook's failure is the caller's error; poststart's and poststop's
+ * are warnings, as the runtime spec says, and the rest still run. */
+static int run_hooks(json_object *saved, enum oci_hook_kind kind, const char *name,
+                     json_object *state, struct error *err)
+{
+        json_object *h;
+        if (!saved || !json_object_object_get_ex(saved, "hooks", &h))
+                return 0;
+        struct oci_hook hooks[OCI_MAX_HOOKS];
+        int n = oci_hooks_of(json_object_get_string(h), kind, hooks, err);
+        if (n < 0)
+                return -1;
+        const char *text = json_object_to_json_string_ext(
+                state, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        bool fatal = kind == OCI_HOOK_PRESTART || kind == OCI_HOOK_CREATE_RUNTIME;
+        int r = 0;
+        for (int i = 0; i < n && !r; i++) {
+                struct error herr;
+                error_clear(&herr);
+                if (hook_run(&hooks[i], name, text, &herr) == 0)
+                        continue;
+                if (fatal) {
+                        *err = herr;
+                        r = -1;
+                } else {
+                        char line[sizeof herr.msg + 64];
+                        snprintf(line, sizeof line, "%s%s%s", herr.msg, herr.errnum ? ": " : "",
+                                 herr.errnum ? strerror(herr.errnum) : "");
+                        log_line("warning", line);
+                        output_warning_line(NULL, line);
+                }
+        }
+        oci_hooks_free(hooks, (size_t)n);
+        return r;
+}
+
 /* ---- create ---- */
 
 struct creating {
@@ -246,6 +332,7 @@ struct creating {
         char root[4096];
         struct error err;
         bool failed;
+        json_object *saved; /* create: the `oci` object, for the hooks */
 };
 
 /* write `pid` to FILE atomically (a temporary file beside it, renamed), as runc does */
@@ -279,6 +366,19 @@ static void on_created(void *ctx, pid_t pid)
         }
 }
 
+/* Parent (crib create): the namespaces exist, the setup waits for GO: prestart (deprecated,
+ * run where runc runs it) and createRuntime, each with the state on stdin */
+static int on_before_go(void *ctx, pid_t pid, struct error *err)
+{
+        struct creating *c = ctx;
+        json_object *st = state_object(c->id, "creating", pid, (uint64_t)time(NULL), c->saved);
+        int r = run_hooks(c->saved, OCI_HOOK_PRESTART, "prestart", st, err);
+        if (r == 0)
+                r = run_hooks(c->saved, OCI_HOOK_CREATE_RUNTIME, "createRuntime", st, err);
+        json_object_put(st);
+        return r;
+}
+
 /* Parent: the terminal's master to the engine's console socket (SCM_RIGHTS) */
 static void on_pty(void *ctx, int master)
 {
@@ -310,18 +410,24 @@ static void on_pty(void *ctx, int master)
         close(master);
 }
 
-static int write_oci_file(int dir, const char *bundle, const char *rootfs, const char *annotations,
-                          struct error *err)
+/* What the state directory keeps of the config (file `oci`), for state, start and delete */
+static json_object *saved_object(const char *bundle, const char *rootfs,
+                                 const struct oci_config *oc)
 {
         json_object *o = json_object_new_object();
-        json_object *a = json_tokener_parse(annotations);
+        json_object *a = json_tokener_parse(oc->annotations);
         json_object_object_add(o, "bundle", json_object_new_string(bundle));
         json_object_object_add(o, "rootfs", json_object_new_string(rootfs));
         json_object_object_add(o, "annotations", a ? a : json_object_new_object());
-        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-        int r = state_write(dir, "oci", s, strlen(s), err);
-        json_object_put(o);
-        return r;
+        if (oc->hooks)
+                json_object_object_add(o, "hooks", json_object_new_string(oc->hooks));
+        return o;
+}
+
+static int write_oci_file(int dir, json_object *saved, struct error *err)
+{
+        const char *s = json_object_to_json_string_ext(saved, JSON_C_TO_STRING_PLAIN);
+        return state_write(dir, "oci", s, strlen(s), err);
 }
 
 /* --root's missing parents, 0700, as runc makes them (containerd's shim passes
@@ -425,6 +531,10 @@ static int oci_create(int argc, char **argv)
         for (size_t i = 0; i < plan.nwarnings; i++)
                 log_line("warning", plan.warnings[i]);
 
+        c.saved = saved_object(dir, plan.rootfs, &oc);
+        /* hooks before the setup goes on: it must wait for GO, so the parent writes its maps */
+        if (oc.hooks)
+                plan.self_maps = false;
         char name[STATE_NAME_MAX + 1];
         snprintf(name, sizeof name, "%s", id);
         int code = 0;
@@ -436,8 +546,7 @@ static int oci_create(int argc, char **argv)
                 code = fail(&err);
                 goto out;
         }
-        if (open_id(id, &o, &err) < 0 ||
-            write_oci_file(o.dir, dir, plan.rootfs, oc.annotations, &err) < 0 ||
+        if (open_id(id, &o, &err) < 0 || write_oci_file(o.dir, c.saved, &err) < 0 ||
             state_fifo_make(o.dir, FIFO, &err) < 0 ||
             (fifo = state_fifo_open(o.dir, FIFO, O_PATH, &err)) < 0) {
                 code = fail(&err);
@@ -447,6 +556,7 @@ static int oci_create(int argc, char **argv)
         error_clear(&c.err);
         struct container_hooks hooks = {.warn = on_warn,
                                         .created = on_created,
+                                        .before_go = oc.hooks ? on_before_go : NULL,
                                         .pty = on_pty,
                                         .start_fifo = fifo,
                                         .ctx = &c};
@@ -464,6 +574,7 @@ out:
         opened_close(&o);
         plan_free(&plan);
         oci_free(&oc);
+        json_object_put(c.saved);
         return code;
 }
 
@@ -505,6 +616,10 @@ static int oci_start(int argc, char **argv)
         }
         /* started: no second start, and state says running */
         unlinkat(o.dir, FIFO, 0);
+        struct error ignored;
+        json_object *saved = read_saved(o.dir, &ignored);
+        pid_t pid = o.rec.pid;
+        uint64_t created = o.rec.created;
         opened_close(&o);
         /* end-of-file when the exec succeeded (close-on-exec), else "STATUS MESSAGE\nHINT" */
         fcntl(fd, F_SETFL, 0);
@@ -519,8 +634,15 @@ static int oci_start(int argc, char **argv)
                 used += (size_t)n;
         }
         text[used] = '\0';
-        if (!used)
+        if (!used) {
+                /* poststart: the program runs; a failure is a warning (the runtime spec) */
+                json_object *st = state_object(id, "running", pid, created, saved);
+                run_hooks(saved, OCI_HOOK_POSTSTART, "poststart", st, &err);
+                json_object_put(st);
+                json_object_put(saved);
                 return 0;
+        }
+        json_object_put(saved);
         char *msg = strchr(text, ' ');
         int code = atoi(text);
         char *hint = msg ? strchr(msg, '\n') : NULL;
@@ -541,36 +663,17 @@ static int oci_state(int argc, char **argv)
         struct error err;
         error_clear(&err);
         struct opened o;
-        char text[OCI_MAX_ANNOTATIONS_JSON + 8192];
-        if (open_id(id, &o, &err) < 0 || state_read(o.dir, "oci", text, sizeof text, &err) < 0) {
+        if (open_id(id, &o, &err) < 0) {
                 opened_close(&o);
                 return fail(&err);
         }
-        json_object *saved = json_tokener_parse(text), *v;
-        json_object *out = json_object_new_object();
-        json_object_object_add(out, "ociVersion", json_object_new_string("1.0.2"));
-        json_object_object_add(out, "id", json_object_new_string(id));
-        const char *status = status_of(&o);
-        json_object_object_add(out, "pid", json_object_new_int(running(&o) ? o.rec.pid : 0));
-        json_object_object_add(out, "status", json_object_new_string(status));
-        const char *keys[] = {"bundle", "rootfs"};
-        for (size_t i = 0; i < 2; i++)
-                json_object_object_add(out, keys[i],
-                                       json_object_new_string(saved && json_object_object_get_ex(
-                                                                               saved, keys[i], &v)
-                                                                      ? json_object_get_string(v)
-                                                                      : ""));
-        char when[64];
-        time_t t = (time_t)o.rec.created;
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S.000000000Z", &tm);
-        json_object_object_add(out, "created", json_object_new_string(when));
-        json_object_object_add(out, "owner", json_object_new_string(""));
-        if (saved && json_object_object_get_ex(saved, "annotations", &v))
-                json_object_object_add(out, "annotations", json_object_get(v));
-        else
-                json_object_object_add(out, "annotations", json_object_new_object());
+        json_object *saved = read_saved(o.dir, &err);
+        if (!saved) {
+                opened_close(&o);
+                return fail(&err);
+        }
+        json_object *out =
+                state_object(id, status_of(&o), running(&o) ? o.rec.pid : 0, o.rec.created, saved);
         puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(out);
@@ -696,10 +799,18 @@ static int oci_delete(int argc, char **argv)
         leaf_of(o.dir, id, leaf, sizeof leaf);
         if (leaf[0])
                 cgroup_remove_empty(leaf);
+        struct error ignored;
+        json_object *saved = read_saved(o.dir, &ignored);
+        uint64_t created = o.rec.created;
         int code = 0;
         if (state_remove(o.root, id, &err) < 0)
                 code = fail(&err);
         opened_close(&o);
+        /* poststop: the container is gone; a failure is a warning (the runtime spec) */
+        json_object *st = state_object(id, "stopped", 0, created, saved);
+        run_hooks(saved, OCI_HOOK_POSTSTOP, "poststop", st, &err);
+        json_object_put(st);
+        json_object_put(saved);
         return code;
 }
 

@@ -505,6 +505,18 @@ static int send_rootfs(struct run *r, struct error *err)
         return send_idmapped_rootfs(r, err);
 }
 
+/* Parent: the caller's work while the setup waits for GO (OCI prestart, createRuntime hooks) */
+static int before_go(struct run *r, struct error *err)
+{
+        if (!r->hooks->before_go)
+                return 0;
+        if (r->plan->self_maps)
+                return error_set(err, EINVAL, "the setup does not wait: no hooks before it");
+        trace_line(&r->trace, "  the engine's hooks, in the runtime's namespaces (pid %d)",
+                   (int)r->pid);
+        return r->hooks->before_go(r->hooks->ctx, r->pid, err);
+}
+
 /* Parent: the setup process goes on from its first step (SYNC_GO), unless it writes its own
  * maps and waits for nothing. */
 static int send_go(struct run *r, struct error *err)
@@ -600,6 +612,8 @@ static const struct parent_step parent_steps[] = {
         /* [network]: the workload's first instruction already has its network */
         {"start the network helper", start_net_helper},
         /* the setup process's first step waits for this */
+        /* the namespaces exist, nothing is mounted yet: OCI prestart and createRuntime */
+        {"run the engine's hooks", before_go},
         {"send GO", send_go},
         /* until the setup process (crib's init, or the workload) exits */
         {"follow the container", follow},

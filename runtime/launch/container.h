@@ -20,6 +20,10 @@ struct container_hooks {
         void (*created)(void *ctx, pid_t pid);
         /* the terminal's master side, when set: given to it (it closes it), not relayed */
         void (*pty)(void *ctx, int master);
+        /* the container's namespaces exist and its setup waits before its first mount (the
+         * plan must not have self_maps): the OCI front end's prestart and createRuntime hooks;
+         * an error ends the container */
+        int (*before_go)(void *ctx, pid_t pid, struct error *err);
         int start_fifo; /* plan.wait_start: the exec fifo, O_PATH */
         void *ctx;
 };

@@ -22,11 +22,42 @@
 #define OCI_MAX_CONFIG           (4 << 20) /* bytes of config.json */
 #define OCI_MAX_ARGS             4096
 #define OCI_MAX_ANNOTATIONS_JSON (64 << 10)
+#define OCI_MAX_HOOKS_JSON       (256 << 10)
 
 struct oci_config {
         struct spec spec;
         char *annotations; /* .annotations as compact JSON ("{}" when none), for `state` */
+        char *hooks;       /* .hooks as compact JSON, checked, or NULL: for start and delete */
 };
+
+/* Hooks (the runtime spec's config.md "POSIX-platform Hooks"): crib runs the kinds that run in
+ * the runtime's namespaces, with the container's state JSON on stdin: prestart and
+ * createRuntime when the container's namespaces exist, before its setup goes on (crib create),
+ * poststart once the program runs (crib start), poststop when it is deleted (crib delete).
+ * createContainer and startContainer, which run inside the container's namespaces, are
+ * refused. */
+enum oci_hook_kind {
+        OCI_HOOK_PRESTART,
+        OCI_HOOK_CREATE_RUNTIME,
+        OCI_HOOK_POSTSTART,
+        OCI_HOOK_POSTSTOP,
+        OCI_HOOK_CREATE_CONTAINER, /* refused */
+        OCI_HOOK_START_CONTAINER,  /* refused */
+        OCI_HOOK_KINDS
+};
+#define OCI_MAX_HOOKS     16  /* of each kind */
+#define OCI_MAX_HOOK_ARGS 256 /* args, and env entries */
+struct oci_hook {
+        char *path;
+        char **args; /* NULL-terminated, at least the path */
+        char **env;  /* NULL-terminated, maybe empty */
+        int timeout; /* seconds, 0: none */
+};
+/* The hooks of one kind from a config's checked .hooks JSON (oci_config.hooks, or as kept in
+ * the state directory), into `hooks` (OCI_MAX_HOOKS of them); the count, or -1. */
+int oci_hooks_of(const char *json, enum oci_hook_kind kind, struct oci_hook *hooks,
+                 struct error *err);
+void oci_hooks_free(struct oci_hook *hooks, size_t n);
 
 /* Read config.json; `path` names it in errors and anchors relative paths (root.path) at its
  * directory, the bundle. */

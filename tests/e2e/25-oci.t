@@ -196,10 +196,59 @@ sed 's/"CAP_CHOWN"\]/"CAP_CHWON"]/' "$B/config.json" | sed 's/,"terminal":"no"//
 oci create --bundle "$B" c7
 assert_contains "$err" ".process.capabilities.bounding[1]: unknown capability 'CAP_CHWON'" \
 	"a typo in a capability is refused, not dropped"
-config '["/bin/true"]'
-sed 's/"noNewPrivileges":true}/"noNewPrivileges":true},"hooks":{"prestart":[{"path":"\/bin\/true"}]}/' "$B/config.json" >"$T/c.json" && mv "$T/c.json" "$B/config.json"
-oci create --bundle "$B" c8
-assert_contains "$err" ".hooks.prestart: hooks are not supported" "hooks are refused"
+
+# --- hooks: prestart and createRuntime when the namespaces exist (crib create), poststart once
+# the program runs (crib start), poststop at delete; each gets the state JSON on stdin and runs
+# in the runtime's namespaces. The hook records its kind, its mount namespace, its environment
+# and the state it read.
+cat >"$T/hook" <<'EOF'
+#!/bin/sh
+st=$(cat)
+echo "$1 $(readlink /proc/self/ns/mnt) ${X:-noX} $st" >>"$HOOKLOG"
+[ "$1" = fail ] && exit 3
+[ "$1" = slow ] && sleep 30
+exit 0
+EOF
+chmod 755 "$T/hook"
+hooks() { # hooks JSON: the config's .hooks
+	config '["/bin/sh","-c","echo ran >/tmp/ran; sleep 0.3"]'
+	sed "s|\"noNewPrivileges\":true}|\"noNewPrivileges\":true},\"hooks\":$1|" "$B/config.json" >"$T/c.json" && mv "$T/c.json" "$B/config.json"
+}
+h() { printf '{"path":"%s","args":["hook","%s"],"env":["HOOKLOG=%s"%s]%s}' "$T/hook" "$1" "$T/hooks.log" "${2:-}" "${3:-}"; }
+hooks "{\"prestart\":[$(h prestart ',"X=1"')],\"createRuntime\":[$(h createRuntime)],\"poststart\":[$(h poststart)],\"poststop\":[$(h poststop)]}"
+: >"$T/hooks.log"
+R create --bundle "$B" --pid-file "$T/pidh" h1 </dev/null >/dev/null 2>"$T/h.err"
+assert_eq "$?:$(cut -d' ' -f1 "$T/hooks.log" | tr '\n' ' ')" "0:prestart createRuntime " \
+	"create runs prestart, then createRuntime" || sed 's/^/#   /' "$T/h.err"
+hpid=$(cat "$T/pidh" 2>/dev/null)
+assert_contains "$(sed -n 1p "$T/hooks.log")" "$(readlink /proc/self/ns/mnt) 1 {\"ociVersion\":\"1.0.2\",\"id\":\"h1\",\"pid\":$hpid,\"status\":\"creating\"" \
+	"in the runtime's mount namespace, with its own environment (X=1), the state on stdin"
+assert_contains "$(sed -n 2p "$T/hooks.log")" " noX " "and only its own environment (createRuntime's has no X)"
+R start h1
+assert_eq "$(cut -d' ' -f1 "$T/hooks.log" | tr '\n' ' ')" "prestart createRuntime poststart " "start runs poststart"
+assert_contains "$(sed -n 3p "$T/hooks.log")" '"status":"running"' "which reads status running"
+wait_status h1 stopped
+R delete h1
+assert_eq "$(cut -d' ' -f1 "$T/hooks.log" | tr '\n' ' ')" "prestart createRuntime poststart poststop " "delete runs poststop"
+hooks "{\"createRuntime\":[$(h fail)]}"
+oci create --bundle "$B" h2
+assert_eq "$rc" 125 "a createRuntime hook that fails: create exits 125"
+assert_contains "$err" "the createRuntime hook '$T/hook' failed with exit status 3" "saying which and how"
+assert_eq "$([ -e "$S/h2" ] && echo left || echo gone)" gone "and nothing of the container is left"
+hooks "{\"createRuntime\":[$(h slow '' ',"timeout":1')]}"
+oci create --bundle "$B" h3
+assert_contains "$err" "the createRuntime hook '$T/hook' did not finish within 1 s" "a hook past its timeout is killed, and create fails"
+hooks "{\"poststop\":[$(h fail)]}"
+R create --bundle "$B" h4 </dev/null >/dev/null 2>&1
+oci delete --force h4
+assert_eq "$rc" 0 "a poststop hook that fails: delete still exits 0"
+assert_contains "$err" "warning: the poststop hook '$T/hook' failed with exit status 3" "with a warning"
+hooks "{\"startContainer\":[$(h start)]}"
+oci create --bundle "$B" h5
+assert_contains "$err" ".hooks.startContainer: is not supported by crib yet" "startContainer hooks (inside the container) are refused"
+hooks "{\"prestart\":[{\"path\":\"relative/hook\"}]}"
+oci create --bundle "$B" h6
+assert_contains "$err" ".hooks.prestart[0].path: 'relative/hook' is not an absolute path" "a hook path must be absolute"
 
 # --- exec: a process in a running container (conmon and containerd's shim: --process FILE
 # --detach --pid-file FILE)

@@ -177,8 +177,8 @@ int main(void)
                 "shared propagation");
         refused(HEAD PROC "\"mounts\":[{\"destination\":\"/a/../b\",\"type\":\"tmpfs\"}]," NS "}",
                 ".mounts[0].destination", "a destination with ..");
-        refused(HEAD PROC "\"hooks\":{\"prestart\":[{\"path\":\"/bin/true\"}]}," NS "}",
-                ".hooks.prestart: hooks are not supported", "a hook");
+        refused(HEAD PROC "\"hooks\":{\"startContainer\":[{\"path\":\"/bin/true\"}]}," NS "}",
+                ".hooks.startContainer: is not supported", "a hook inside the container");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
                           "\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}",
                 ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_ALLOW'",
@@ -247,6 +247,34 @@ int main(void)
                 "\"options\":[\"rbind\",\"strictatime\"]}]," NS "}",
                 ".mounts[0].options[1]: crib cannot honour mount option 'strictatime'",
                 "strictatime on a bind mount");
+
+        /* hooks: checked, kept as JSON, read back by kind */
+        ok(load(HEAD PROC
+                "\"hooks\":{\"prestart\":[{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"a\"],"
+                "\"env\":[\"A=1\"],\"timeout\":5}],\"poststop\":[{\"path\":\"/bin/p\"}]}," NS "}",
+                &c, &err) == 0 &&
+                   c.hooks,
+           "hooks load: %s", err.msg);
+        struct oci_hook hk[OCI_MAX_HOOKS];
+        int nh = oci_hooks_of(c.hooks, OCI_HOOK_PRESTART, hk, &err);
+        ok(nh == 1 && !strcmp(hk[0].path, "/usr/bin/h") && !strcmp(hk[0].args[1], "a") &&
+                   !hk[0].args[2] && !strcmp(hk[0].env[0], "A=1") && hk[0].timeout == 5,
+           "prestart: path, args, env, timeout");
+        oci_hooks_free(hk, nh > 0 ? (size_t)nh : 0);
+        nh = oci_hooks_of(c.hooks, OCI_HOOK_POSTSTOP, hk, &err);
+        ok(nh == 1 && !strcmp(hk[0].args[0], "/bin/p") && !hk[0].env[0] && !hk[0].timeout,
+           "poststop without args: the path as argv[0], no environment, no timeout");
+        oci_hooks_free(hk, nh > 0 ? (size_t)nh : 0);
+        ok(oci_hooks_of(c.hooks, OCI_HOOK_CREATE_RUNTIME, hk, &err) == 0, "no createRuntime hooks");
+        oci_free(&c);
+        refused(HEAD PROC "\"hooks\":{\"createContainer\":[{\"path\":\"/h\"}]}," NS "}",
+                ".hooks.createContainer: is not supported", "createContainer hooks");
+        refused(HEAD PROC "\"hooks\":{\"prestart\":[{\"path\":\"/h\",\"timeout\":0}]}," NS "}",
+                ".hooks.prestart[0].timeout", "a timeout of 0");
+        refused(HEAD PROC "\"hooks\":{\"poststart\":[{\"path\":\"/a/../h\"}]}," NS "}",
+                ".hooks.poststart[0].path", "a path with '..'");
+        refused(HEAD PROC "\"hooks\":{\"poststart\":{\"path\":\"/h\"}}," NS "}",
+                ".hooks.poststart: must be a list", "hooks not in a list");
 
         /* process.json (runc exec --process): the .process object alone */
         struct oci_process op;
