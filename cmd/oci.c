@@ -697,7 +697,8 @@ static size_t subtree_pids(const char *path, pid_t *pids, size_t n, int depth)
         _cleanup_closedir_ DIR *d = depth < 16 ? opendir(path) : NULL;
         struct dirent *e;
         while (d && n < MAX_PIDS && (e = readdir(d))) {
-                if (e->d_type != DT_DIR || e->d_name[0] == '.')
+                /* ".h" is a cgroup too (a workload may hide in one): only . and .. are not */
+                if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                         continue;
                 if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file)
                         n = subtree_pids(file, pids, n, depth + 1);
@@ -705,28 +706,43 @@ static size_t subtree_pids(const char *path, pid_t *pids, size_t n, int depth)
         return n;
 }
 
-/* The processes of the container's own cgroup (none when it has none, or when its process is
- * not in it); the leaf, when the process is in it, to `leaf` */
+/* The processes of the container's own cgroup and those below it; its path to `leaf`, or ""
+ * when it has none. The workload cannot leave it: NAME is not its to write, and moving a
+ * process needs write access to the common ancestor (cgroup.c). */
 static size_t cgroup_pids(const struct opened *o, const char *id, pid_t *pids, char *leaf,
                           size_t len)
 {
+        struct stat st;
         leaf_of(o->dir, id, leaf, len);
-        size_t n = leaf[0] ? subtree_pids(leaf, pids, 0, 0) : 0;
-        for (size_t i = 0; i < n; i++)
-                if (pids[i] == o->rec.pid)
-                        return n;
-        leaf[0] = '\0';
-        return 0;
+        if (!leaf[0] || stat(leaf, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                leaf[0] = '\0';
+                return 0;
+        }
+        return subtree_pids(leaf, pids, 0, 0);
 }
 
-/* --all: every process of the container's cgroup too, when it has one of its own */
+/* --all: every process of the container's cgroup too, when it has one of its own. SIGKILL
+ * through cgroup.kill (Linux 5.14), the whole subtree at once; another signal with the cgroup
+ * frozen while its pids are read and signalled, so none exits and has its pid reused by a
+ * host process in between, and none forks a child that is missed. */
 static void signal_cgroup(const struct opened *o, const char *id, int sig)
 {
         static pid_t pids[MAX_PIDS];
-        char leaf[1200];
+        char leaf[1200], file[1300];
+        leaf_of(o->dir, id, leaf, sizeof leaf);
+        if (!leaf[0])
+                return;
+        snprintf(file, sizeof file, "%s/cgroup.kill", leaf);
+        _cleanup_close_ int kfd = sig == SIGKILL ? open(file, O_WRONLY | O_CLOEXEC) : -1;
+        if (kfd >= 0 && write(kfd, "1", 1) == 1)
+                return;
+        struct error ignored;
+        bool thaw = !cgroup_frozen(leaf) && cgroup_freeze(leaf, true, &ignored) == 0;
         size_t n = cgroup_pids(o, id, pids, leaf, sizeof leaf);
         for (size_t i = 0; i < n; i++)
                 kill(pids[i], sig);
+        if (thaw)
+                cgroup_freeze(leaf, false, &ignored);
 }
 
 static int oci_kill(int argc, char **argv)
@@ -780,8 +796,8 @@ static int oci_delete(int argc, char **argv)
                 return fail(&err);
         }
         const char *status = status_of(&o);
-        if (!strcmp(status, "running") && !force) {
-                error_set(&err, 0, "container \"%s\" is running", id);
+        if ((!strcmp(status, "running") || !strcmp(status, "paused")) && !force) {
+                error_set(&err, 0, "container \"%s\" is %s", id, status);
                 error_hint(&err, "kill it first, or delete --force");
                 opened_close(&o);
                 return fail(&err);
@@ -795,10 +811,12 @@ static int oci_delete(int argc, char **argv)
                      i++)
                         usleep(20000);
         }
+        /* what is left in its cgroup (without a pid namespace, the workload's orphans; or what
+         * hid below it) ends with it, through cgroup.kill */
         char leaf[1200];
         leaf_of(o.dir, id, leaf, sizeof leaf);
         if (leaf[0])
-                cgroup_remove_empty(leaf);
+                cgroup_remove(leaf);
         struct error ignored;
         json_object *saved = read_saved(o.dir, &ignored);
         uint64_t created = o.rec.created;
@@ -1130,7 +1148,8 @@ static int oci_freeze(int argc, char **argv, bool freeze)
                 goto out;
         }
         static pid_t pids[MAX_PIDS];
-        if (!cgroup_pids(&o, id, pids, leaf, sizeof leaf)) {
+        cgroup_pids(&o, id, pids, leaf, sizeof leaf);
+        if (!leaf[0]) {
                 error_set(&err, 0, "container \"%s\" has no cgroup v2 of its own to freeze", id);
                 error_hint(&err, "crib makes one for a container with resource limits (a "
                                  "cgroup v2 host, or a delegated subtree for a user)");

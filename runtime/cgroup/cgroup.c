@@ -567,8 +567,12 @@ int cgroup_freeze(const char *path, bool freeze, struct error *err)
                         return 0;
                 usleep(10000);
         }
-        return error_set(err, ETIMEDOUT, "'%s' did not %s within 2 s", path,
-                         freeze ? "freeze" : "thaw");
+        /* a task stuck in the kernel (a dead NFS server): not left half frozen */
+        if (freeze && write(fd, "0", 1) < 0)
+                return error_set(err, errno, "'%s' did not freeze within 2 s, and cannot be thawed",
+                                 path);
+        error_set(err, 0, "'%s' did not %s within 2 s", path, freeze ? "freeze" : "thaw");
+        return error_hint(err, "a process of it may be stuck in the kernel (ps -o stat,wchan)");
 }
 
 void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)

@@ -44,18 +44,20 @@
  *      user namespace, and is in none of its pid namespaces: no process of the container can
  *      name it, so none can signal, ptrace or read it. In the workload's order it becomes root
  *      of the user namespace, takes the workload's root, opens the terminal, sets no_new_privs,
- *      loads the plan's seccomp program (while it holds CAP_SYS_ADMIN there, which the kernel
- *      asks for when the plan has no no_new_privs, as OCI configs may), limits the bounding set,
+ *      loads the plan's seccomp program if the plan has no no_new_privs (as OCI configs may:
+ *      the kernel then asks for CAP_SYS_ADMIN, which it holds there), limits the bounding set,
  * switches to the container user (then not dumpable again: the change of ids may set it to
  * fs.suid_dumpable), sets the capabilities, umask and cwd, and asks AppArmor for the workload's
  * profile at exec, through the host's /proc, which it then closes. Only then the clone.
  *   3. the entered process: born with all of that (ids, capabilities, no_new_privs, the
- *      seccomp filter, root, cwd, the AppArmor request, not dumpable: a fork copies each), so
- *      from its first instruction it is no more privileged than the workload; it takes the
- *      terminal, marks descriptors close-on-exec (only 0, 1, 2 survive: none of the plan's
- *      pass_fds, which were `crib run`'s), and execs. Its status shows what the workload's
- *      does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the same Seccomp_filters count as the
- *      workload's (crib's init has one more, its own: init.c), ids, the links of /proc/self/ns.
+ *      filter when the joiner loaded it, root, cwd, the AppArmor request, not dumpable: a fork
+ *      copies each), so from its first instruction it is no more privileged than the workload;
+ *      with no_new_privs it loads the seccomp program itself (so a profile that forbids
+ *      clone(2) does not stop the joiner's clone), takes the terminal, marks descriptors
+ * close-on-exec (only 0, 1, 2 survive: none of the plan's pass_fds, which were `crib run`'s), and
+ * execs. Its status shows what the workload's does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the
+ * same Seccomp_filters count as the workload's (crib's init has one more, its own: init.c), ids,
+ * the links of /proc/self/ns.
  *
  * What the container can do to it: replace any program in its rootfs (exec runs what the
  * container has, looked up on its PATH, as the container user); signal the entered process (in
@@ -136,6 +138,7 @@ struct enter {
         sigset_t old, pending;
         pid_t joiner, proc; /* the joiner, the entered process (from SYNC_PID), or -1 */
         bool joiner_reaped, proc_reaped, exec_seen, have_error;
+        bool proc_exited; /* detached: it exited, left unreaped for our parent (WNOWAIT) */
         int status;
         struct error child_err;
         struct relay relay;
@@ -486,8 +489,8 @@ static int plan_exec(struct enter *e, struct error *err)
                 uint64_t more = rq->caps & ~p->cap_bounding;
                 int cap = __builtin_ctzll(more);
                 error_set(err, 0,
-                          "capability %d (%s) is not the container's: an exec gets at most the "
-                          "capabilities of the container's workload",
+                          "capability %d (%s) is not in the container's bounding set: an exec "
+                          "gets at most what a process of the container can have",
                           cap, capname_of(cap));
                 return error_hint(err, "ask for a subset of the container's set, or create the "
                                        "container with it");
@@ -732,6 +735,7 @@ out:
 }
 
 static int enter_root(struct child *c, struct error *err);
+static int joiner_seccomp(struct child *c, struct error *err);
 static int stay_not_dumpable(struct child *c, struct error *err);
 
 /* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
@@ -796,10 +800,11 @@ static const struct step joiner_steps[] = {
         {"open the terminal", step_open_terminal},
         /* before the filter (the entered process loads it), which needs it */
         {"set no_new_privs", step_no_new_privs},
-        /* where the workload's table loads it, while we hold CAP_SYS_ADMIN in the container's
-         * user namespace (without no_new_privs the kernel asks for it); the entered process is
-         * born under it */
-        {"load the seccomp filter", step_seccomp},
+        /* without no_new_privs (OCI configs may have none) the kernel asks for CAP_SYS_ADMIN,
+         * which we hold here, where the workload's table loads it; the entered process is born
+         * under it. With no_new_privs the entered process loads it, after the clone, so a
+         * profile that forbids clone(2) still lets crib exec start it */
+        {"load the seccomp filter, if there is no no_new_privs", joiner_seccomp},
         /* while we still hold CAP_SETPCAP */
         {"limit the capability bounding set", step_bounding_set},
         /* last change of ids */
@@ -903,6 +908,15 @@ static int enter_root(struct child *c, struct error *err)
         return 0;
 }
 
+/* Joiner: the plan's filter when there is no no_new_privs (the entered process loads it
+ * otherwise: entered_seccomp). */
+static int joiner_seccomp(struct child *c, struct error *err)
+{
+        if (c->plan->no_new_privs)
+                return 0;
+        return step_seccomp(c, err);
+}
+
 /* Joiner: the change of ids may have made us dumpable again (fs.suid_dumpable): not so. */
 static int stay_not_dumpable(struct child *c, struct error *err)
 {
@@ -928,6 +942,15 @@ static int entered_go(struct child *c, struct error *err)
         return 0;
 }
 
+/* Entered: the plan's filter, when no_new_privs lets us load it without CAP_SYS_ADMIN (else
+ * the joiner did: joiner_seccomp) */
+static int entered_seccomp(struct child *c, struct error *err)
+{
+        if (!c->plan->no_new_privs)
+                return 0;
+        return step_seccomp(c, err);
+}
+
 /* Entered: with --detach, crib exec returns once we exec, and its parent (conmon, containerd's
  * shim: subreapers) adopts us, so its death must not kill us; until here it would have. */
 static int entered_detach(struct child *c, struct error *err)
@@ -950,6 +973,8 @@ static const struct step entered_steps[] = {
         {"wait for crib exec's go-ahead", entered_go},
         /* detached (OCI exec --detach): we outlive crib exec, adopted by its parent */
         {"clear the parent-death signal if detached", entered_detach},
+        /* with no_new_privs; the steps below run under it, as the workload's table does */
+        {"load the seccomp filter, with no_new_privs", entered_seccomp},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
         /* only 0, 1, 2 survive the exec */
@@ -978,8 +1003,17 @@ static void reap(struct enter *e)
         int st;
         if (!e->joiner_reaped && e->joiner > 0 && waitpid(e->joiner, &st, WNOHANG) == e->joiner)
                 e->joiner_reaped = true;
-        if (!e->proc_reaped && e->proc > 0 && waitpid(e->proc, &e->status, WNOHANG) == e->proc)
+        if (e->rq->detach && e->proc > 0 && !e->proc_exited) {
+                /* detached: noticed, never reaped: its status is for our parent, the
+                 * subreaper that adopts it (a program that exits at once included) */
+                siginfo_t si = {.si_pid = 0};
+                if (waitid(P_PID, (id_t)e->proc, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                    si.si_pid == e->proc)
+                        e->proc_exited = true;
+        } else if (!e->rq->detach && !e->proc_reaped && e->proc > 0 &&
+                   waitpid(e->proc, &e->status, WNOHANG) == e->proc) {
                 e->proc_reaped = true;
+        }
 }
 
 /* The entered process waits (entered_go) for our go-ahead: we know its pid, so a signal for it
@@ -1072,7 +1106,7 @@ static int follow(struct enter *e, struct error *err)
                 reap(e);
                 /* detached: the program runs (EOF after SYNC_EXEC, no error): it is left to
                  * our parent, which adopts it when we exit */
-                bool left = e->rq->detach && e->exec_seen && !e->have_error;
+                bool left = e->rq->detach && (e->proc_exited || (e->exec_seen && !e->have_error));
                 if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped || left))
                         break;
                 struct pollfd pfd[4];
@@ -1165,6 +1199,10 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
                         goto out;
                 }
         }
+        /* detached, and it never ran the program: ours to reap, for its status */
+        if (rq->detach && e->proc_exited && (e->have_error || !e->exec_seen) &&
+            waitpid(e->proc, &e->status, 0) == e->proc)
+                e->proc_reaped = true;
         if (e->have_error) {
                 *err = e->child_err;
                 goto out;
@@ -1183,7 +1221,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
                                   rq->argv[0]);
                 goto out;
         }
-        if (rq->detach && !e->proc_reaped) {
+        if (rq->detach) {
                 trace_line(&e->trace, "parent: detached: process %d is left to our parent",
                            (int)e->proc);
                 if (h->created)
