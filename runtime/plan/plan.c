@@ -159,8 +159,9 @@ static void pack_walk(struct plan *p, struct packer *k)
 static int plan_pack(struct plan *p, struct error *err)
 {
         struct packer k = {0};
-        struct plan copy = *p;
-        pack_walk(&copy, &k); /* measure */
+        /* counting changes no pointer (pack() returns `src` when there is no base), so it
+         * walks the plan itself, not a 27 KB copy on the stack */
+        pack_walk(p, &k); /* measure */
         k.base = calloc(1, k.used ? k.used : 1);
         if (!k.base)
                 return error_set(err, ENOMEM, "cannot allocate");
