@@ -80,13 +80,13 @@ CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD
 # crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
-LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib json-c)
+LIBS     := $(shell $(PKG_CONFIG) --libs libseccomp libapparmor zlib json-c)
 ifeq ($(filter -static,$(LDFLAGS)),)
 LDLIBS   := -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic
 else
 LDLIBS   := $(LIBS)
 endif
-CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib json-c)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 
 # runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
 # path, so a file names a header by its name alone
@@ -180,10 +180,10 @@ SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) $(INCLUDES) \
-		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp libcap) -c -o $@ $<
+		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp) -c -o $@ $<
 $(filter %/seccomp_profile.o,$(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)): $(BUILD)/seccomp-data.h
 $(BUILD)/host/seccomp-gen: $(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)
-	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp libcap)
+	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp)
 $(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default
 	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) > $@.tmp
 	mv $@.tmp $@
