@@ -1,7 +1,7 @@
 /* floor.c - the kernel's part of crib's default level, and nothing else: the floor under
  * `crib run` of /bin/true, for tests/bench/start-time (issue 18).
  *
- *   floor ROOTFS [unconfined]
+ *   floor ROOTFS [unconfined] [times]
  *
  * Straight-line system calls, no spec, no plan, no trace, no sync messages, no checks beyond
  * the return codes: clone into all seven namespaces (user, mount, pid, net, ipc, uts, cgroup),
@@ -11,7 +11,8 @@
  * bounding set and capabilities of the default level, no_new_privs, crib's built-in folded
  * Docker-equivalent filter loaded raw, and an init that starts the workload with
  * clone(CLONE_VM|CLONE_VFORK) and reaps it. `unconfined` leaves out what level = unconfined
- * leaves out (masks, capabilities, no_new_privs, filter).
+ * leaves out (masks, capabilities, no_new_privs, filter). `times` prints each phase's time in
+ * microseconds to stderr, to set beside `crib run --trace`'s steps.
  *
  * A measuring tool, not a launcher: it runs as an unprivileged user (its own id mapped to 0),
  * exits 1 at the first failure, and holds none of crib's guarantees (init keeps its
@@ -33,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "seccomp.h"
@@ -44,6 +46,25 @@
                         _exit(1);                                                                  \
                 }                                                                                  \
         } while (0)
+
+static bool times;
+static long long t_last;
+
+static long long now_us(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* the time since the last mark, for `times` */
+static void mark(const char *phase)
+{
+        long long t = now_us();
+        if (times)
+                fprintf(stderr, "floor: %-28s %6lld us\n", phase, t - t_last);
+        t_last = t;
+}
 
 static void put(const char *path, const char *text)
 {
@@ -91,6 +112,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
 {
         char b, line[64];
         TRY(read(go, &b, 1));
+        mark("child: wait for the go");
         put("/proc/self/setgroups", "deny");
         snprintf(line, sizeof line, "0 %u 1", (unsigned)gid);
         put("/proc/self/gid_map", line);
@@ -98,6 +120,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         put("/proc/self/uid_map", line);
         TRY(setresgid(0, 0, 0));
         TRY(setresuid(0, 0, 0));
+        mark("id maps, root in the userns");
         TRY(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
         TRY(mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL));
         TRY(chdir(rootfs));
@@ -124,9 +147,11 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         TRY(symlink("/proc/self/fd/1", "dev/stdout"));
         TRY(symlink("/proc/self/fd/2", "dev/stderr"));
         TRY(mount("sysfs", "sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+        mark("mounts: rootfs, proc, dev, sys");
         TRY(syscall(SYS_pivot_root, ".", "."));
         TRY(umount2(".", MNT_DETACH));
         TRY(chdir("/"));
+        mark("pivot_root");
         if (confined) {
                 for (size_t i = 0; i < sizeof masked / sizeof masked[0]; i++) {
                         struct stat st;
@@ -147,6 +172,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
                                   NULL));
                 }
         }
+        mark("masked and read-only paths");
         TRY(sethostname("floor", 5));
         int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         struct ifreq ifr = {.ifr_name = "lo"};
@@ -154,6 +180,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         ifr.ifr_flags |= IFF_UP;
         TRY(ioctl(s, SIOCSIFFLAGS, &ifr));
         close(s);
+        mark("hostname, loopback up");
         uint64_t caps = 0xa80425fbULL; /* Docker's default set, as crib's default level */
         if (confined) {
                 for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
@@ -165,6 +192,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
                         {(uint32_t)(caps >> 32), (uint32_t)(caps >> 32), 0}};
                 TRY(syscall(SYS_capset, &h, d));
                 TRY(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+                mark("bounding set, capset, nnp");
                 unsigned kmaj, kmin;
                 seccomp_kernel_version(&kmaj, &kmin);
                 const struct seccomp_builtin *f =
@@ -174,6 +202,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
                         _exit(1);
                 }
                 TRY(seccomp_load_filter(f->insns, f->n, 0));
+                mark("seccomp filter");
         }
         /* init: the workload's process shares this memory until its exec */
         pid_t pid = clone(workload, workload_stack + sizeof workload_stack,
@@ -181,6 +210,7 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         TRY(pid);
         int st;
         TRY(waitpid(pid, &st, 0));
+        mark("init: clone, exec, exit of true");
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
@@ -190,7 +220,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "usage: floor ROOTFS [unconfined]\n");
                 return 2;
         }
-        bool confined = !(argc > 2 && !strcmp(argv[2], "unconfined"));
+        bool confined = true;
+        for (int i = 2; i < argc; i++) {
+                if (!strcmp(argv[i], "unconfined"))
+                        confined = false;
+                else if (!strcmp(argv[i], "times"))
+                        times = true;
+        }
+        t_last = now_us();
         uid_t uid = getuid();
         gid_t gid = getgid();
         int go[2];
@@ -200,7 +237,10 @@ int main(int argc, char **argv)
                                            CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP | SIGCHLD,
                                    NULL, NULL, NULL, 0);
         TRY(pid);
+        if (pid != 0)
+                mark("clone(seven namespaces)");
         if (pid == 0) {
+                t_last = now_us();
                 close(go[1]);
                 return setup(argv[1], go[0], confined, uid, gid);
         }
@@ -209,5 +249,6 @@ int main(int argc, char **argv)
         close(go[1]);
         int st;
         TRY(waitpid(pid, &st, 0));
+        mark("parent: until the child exits");
         return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
