@@ -62,6 +62,8 @@ static const char usage[] =
         "                          test what this kernel supports, end to end\n"
         "       crib bench --rootfs DIR [--quick] [--levels] [--format=csv]\n"
         "                          measure what the sandbox costs\n"
+        "       crib bench --own SPEC [--runs N]\n"
+        "                          time crib run's work before the clone, cold and warm\n"
         "       crib seccomp export|show|explain|builtin ...\n"
         "                          the seccomp programs ('crib seccomp help')\n"
         "       crib image import [--platform P] SOURCE DIR\n"
