@@ -80,13 +80,13 @@ CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD
 # crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
-LIBS     := $(shell $(PKG_CONFIG) --libs libcap libseccomp libapparmor zlib json-c)
+LIBS     := $(shell $(PKG_CONFIG) --libs libseccomp libapparmor zlib json-c)
 ifeq ($(filter -static,$(LDFLAGS)),)
 LDLIBS   := -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic
 else
 LDLIBS   := $(LIBS)
 endif
-CFLAGS   += $(shell $(PKG_CONFIG) --cflags libcap libseccomp libapparmor zlib json-c)
+CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 
 # runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
 # path, so a file names a header by its name alone
@@ -180,10 +180,10 @@ SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -O2 -std=gnu11 $(WARN) -MMD -MP -I$(BUILD) $(INCLUDES) \
-		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp libcap) -c -o $@ $<
+		$(shell $(HOST_PKG_CONFIG) --cflags libseccomp) -c -o $@ $<
 $(filter %/seccomp_profile.o,$(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)): $(BUILD)/seccomp-data.h
 $(BUILD)/host/seccomp-gen: $(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)
-	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp libcap)
+	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp)
 $(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default
 	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) > $@.tmp
 	mv $@.tmp $@
@@ -217,6 +217,10 @@ $(BUILD)/tests/tools/oci-profile: $(BUILD)/tests/tools/oci-profile.o $(BUILD)/li
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
 $(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# the kernel's part of the default level alone, for tests/bench/start-time's floor row
+$(BUILD)/tests/bench/floor: $(BUILD)/tests/bench/floor.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the probe that e2e tests run inside containers: static, so any rootfs can hold it
@@ -261,7 +265,7 @@ demo:
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
-bench: all $(BUILD)/rootfs/.done
+bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/floor
 	@# the peers are optional: without root, say what is missing and measure what is there
 	-rootfs-tools/install-deps bench
 	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs

@@ -1,6 +1,6 @@
 /* capname.h - capability names, one way everywhere: "NET_RAW" for people, and any of NET_RAW,
- * CAP_NET_RAW or net_raw read back (capabilities(7); libcap's cap_from_name knows the numbers,
- * newer ones included as "cap_N"). */
+ * CAP_NET_RAW or net_raw read back (capabilities(7); a capability newer than crib's table is
+ * named by its number). */
 #ifndef CRIB_CAPNAME_H
 #define CRIB_CAPNAME_H
 
@@ -9,7 +9,8 @@
 
 /* The capability number of `word` (NET_RAW, CAP_NET_RAW, net_raw, any case), or -1. */
 int capname_parse(const char *word);
-/* "NET_RAW" for 13: upper case, without CAP_; NULL for a number libcap has no name for. */
+/* "NET_RAW" for 13: upper case, without CAP_; "41" for a number the table has no name for;
+ * NULL outside 0..63. */
 const char *capname_of(int cap);
 /* "NET_RAW SYS_ADMIN" for a set (in number order, separated by `sep`), "none" when empty; cut
  * short at a whole name when `buf` is full. */

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -154,4 +156,19 @@ int sys_write_all(int fd, const void *buf, size_t n)
                 n -= (size_t)w;
         }
         return 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void sys_prefault_stack(size_t bytes)
+{
+        /* the stack's mapping reaches 128 KB below where it began at exec (the kernel's
+         * stack_expand), so `bytes` below a frame near main's stays inside it */
+        char here;
+        uintptr_t top = (uintptr_t)&here & ~(uintptr_t)4095;
+        int saved = errno;
+        madvise((void *)(top - bytes), bytes, MADV_POPULATE_WRITE);
+        errno = saved;
 }

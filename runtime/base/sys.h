@@ -32,4 +32,10 @@ int sys_mknodat(const struct trace *t, int dirfd, const char *name, const char *
  * state file. */
 int sys_write_all(int fd, const void *buf, size_t n);
 
+/* Not traced: fault in the `bytes` of stack below the caller's frame in one madvise(2)
+ * (MADV_POPULATE_WRITE, Linux 5.14), where crib's parent would otherwise fault in each page as
+ * it first touches it; on a virtual machine each fault is a trip to the hypervisor. Nothing
+ * is said when the kernel cannot: the pages then fault in as before. */
+void sys_prefault_stack(size_t bytes);
+
 #endif

@@ -746,21 +746,27 @@ static int parse_caps(struct spec *s, const struct key *k, const struct ini_entr
                         s->caps_file |= v;
                 break;
         case LIST_DEFAULT: {
-                struct spec d;
+                /* on the heap: a 19 KB struct spec in this frame put every call below it (and
+                 * this function is called for every capabilities line) 19 KB deeper into
+                 * pages crib must fault in */
+                _cleanup_free_ struct spec *d = calloc(1, sizeof *d);
                 struct ini_entry de = {.line = 0, .section = "security", .key = "capabilities"};
+                if (!d) {
+                        error_set(err, ENOMEM, "cannot allocate");
+                        goto out;
+                }
                 if (in_default_level || !(dflt = default_value("security", "capabilities"))) {
                         bad_value(err, s, e, "the default level has no capabilities list");
                         goto out;
                 }
-                memset(&d, 0, sizeof d);
-                d.path = "level default";
+                d->path = "level default";
                 de.value = dflt;
                 in_default_level = true;
-                int dr = parse_caps(&d, k, &de, err);
+                int dr = parse_caps(d, k, &de, err);
                 in_default_level = false;
                 if (dr < 0)
                         goto out;
-                v = d.caps;
+                v = d->caps;
                 break;
         }
         }
@@ -1484,11 +1490,12 @@ int spec_from_level(const char *name, struct spec *ret, struct error *err)
 int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err)
 {
         struct ini_file ini = {0};
-        struct spec s;
+        /* built in place: a copy on this stack would put everything below 19 KB deeper */
+        struct spec *s = ret;
         const char *level = "default";
 
-        spec_init(&s);
-        if (!(s.path = strdup(path)))
+        spec_init(s);
+        if (!(s->path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         if (ini_parse(f, path, &ini, err) < 0)
                 goto fail;
@@ -1496,27 +1503,26 @@ int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, s
         for (size_t i = 0; i < ini.n; i++) {
                 const struct ini_entry *e = &ini.entries[i];
                 if (e->key && !strcmp(e->section, "security") && !strcmp(e->key, "level")) {
-                        if (parse_level(&s, NULL, e, err) < 0)
+                        if (parse_level(s, NULL, e, err) < 0)
                                 goto fail;
                         level = e->value;
                         break;
                 }
         }
-        if (!(s.level = strdup(level)))
+        if (!(s->level = strdup(level)))
                 goto fail;
-        if (apply_level(&s, "default", err) < 0 ||
-            (strcmp(level, "default") && apply_level(&s, level, err) < 0))
+        if (apply_level(s, "default", err) < 0 ||
+            (strcmp(level, "default") && apply_level(s, level, err) < 0))
                 goto fail;
-        if (apply_entries(&s, &ini, (struct spec_origin){.kind = SPEC_FROM_FILE}, err) < 0)
+        if (apply_entries(s, &ini, (struct spec_origin){.kind = SPEC_FROM_FILE}, err) < 0)
                 goto fail;
-        if (spec_validate(&s, args_from_cli, err) < 0)
+        if (spec_validate(s, args_from_cli, err) < 0)
                 goto fail;
         ini_free(&ini);
-        *ret = s;
         return 0;
 fail:
         ini_free(&ini);
-        spec_free(&s);
+        spec_free(s);
         return -1;
 }
 

@@ -241,8 +241,8 @@ struct spec {
         struct spec_origin origins[SPEC_NKEYS];
 };
 
-/* Read and check a spec. `args_from_cli` tells that the command line replaces [process] args,
- * so a spec without args is fine. */
+/* Read and check a spec into *ret. `args_from_cli` tells that the command line replaces
+ * [process] args, so a spec without args is fine. On failure *ret is left empty (freed). */
 int spec_load(const char *path, FILE *f, bool args_from_cli, struct spec *ret, struct error *err);
 void spec_free(struct spec *s);
 

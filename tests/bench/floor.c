@@ -1,0 +1,254 @@
+/* floor.c - the kernel's part of crib's default level, and nothing else: the floor under
+ * `crib run` of /bin/true, for tests/bench/start-time (issue 18).
+ *
+ *   floor ROOTFS [unconfined] [times]
+ *
+ * Straight-line system calls, no spec, no plan, no trace, no sync messages, no checks beyond
+ * the return codes: clone into all seven namespaces (user, mount, pid, net, ipc, uts, cgroup),
+ * the caller's own ids as the maps, the rootfs bound onto itself, /proc, /dev as a tmpfs with
+ * crib's six nodes bound from the host, devpts, /dev/shm, mqueue and its symlinks, sysfs
+ * read-only, pivot_root, Docker's masked and read-only paths, the hostname, loopback up, the
+ * bounding set and capabilities of the default level, no_new_privs, crib's built-in folded
+ * Docker-equivalent filter loaded raw, and an init that starts the workload with
+ * clone(CLONE_VM|CLONE_VFORK) and reaps it. `unconfined` leaves out what level = unconfined
+ * leaves out (masks, capabilities, no_new_privs, filter). `times` prints each phase's time in
+ * microseconds to stderr, to set beside `crib run --trace`'s steps.
+ *
+ * A measuring tool, not a launcher: it runs as an unprivileged user (its own id mapped to 0),
+ * exits 1 at the first failure, and holds none of crib's guarantees (init keeps its
+ * capabilities, nothing is checked against a hostile rootfs).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "seccomp.h"
+
+#define TRY(x)                                                                                     \
+        do {                                                                                       \
+                if ((x) < 0) {                                                                     \
+                        perror(#x);                                                                \
+                        _exit(1);                                                                  \
+                }                                                                                  \
+        } while (0)
+
+static bool times;
+static long long t_last;
+
+static long long now_us(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* the time since the last mark, for `times` */
+static void mark(const char *phase)
+{
+        long long t = now_us();
+        if (times)
+                fprintf(stderr, "floor: %-28s %6lld us\n", phase, t - t_last);
+        t_last = t;
+}
+
+static void put(const char *path, const char *text)
+{
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        TRY(fd);
+        TRY(write(fd, text, strlen(text)));
+        close(fd);
+}
+
+static void dev_node(const char *name)
+{
+        char host[64], dst[64];
+        snprintf(host, sizeof host, "/dev/%s", name);
+        snprintf(dst, sizeof dst, "dev/%s", name);
+        int fd = open(dst, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+        TRY(fd);
+        close(fd);
+        TRY(mount(host, dst, NULL, MS_BIND, NULL));
+}
+
+static char workload_stack[64 * 1024];
+static int workload(void *arg)
+{
+        (void)arg;
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(127);
+}
+
+/* Docker's default masked and read-only paths, as crib's default level has them */
+static const char *const masked[] = {"proc/asound",
+                                     "proc/acpi",
+                                     "proc/kcore",
+                                     "proc/keys",
+                                     "proc/latency_stats",
+                                     "proc/timer_list",
+                                     "proc/timer_stats",
+                                     "proc/sched_debug",
+                                     "proc/scsi",
+                                     "sys/firmware",
+                                     "sys/devices/virtual/powercap"};
+static const char *const readonly[] = {"proc/bus", "proc/fs", "proc/irq", "proc/sys",
+                                       "proc/sysrq-trigger"};
+
+static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid)
+{
+        char b, line[64];
+        TRY(read(go, &b, 1));
+        mark("child: wait for the go");
+        put("/proc/self/setgroups", "deny");
+        snprintf(line, sizeof line, "0 %u 1", (unsigned)gid);
+        put("/proc/self/gid_map", line);
+        snprintf(line, sizeof line, "0 %u 1", (unsigned)uid);
+        put("/proc/self/uid_map", line);
+        TRY(setresgid(0, 0, 0));
+        TRY(setresuid(0, 0, 0));
+        mark("id maps, root in the userns");
+        TRY(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+        TRY(mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL));
+        TRY(chdir(rootfs));
+        TRY(mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+        TRY(mount("tmpfs", "dev", "tmpfs", MS_NOSUID | MS_NODEV | MS_STRICTATIME,
+                  "mode=755,size=65536k"));
+        dev_node("null");
+        dev_node("zero");
+        dev_node("full");
+        dev_node("random");
+        dev_node("urandom");
+        dev_node("tty");
+        TRY(mkdir("dev/pts", 0755));
+        TRY(mount("devpts", "dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+                  "newinstance,ptmxmode=0666,mode=0620"));
+        TRY(symlink("pts/ptmx", "dev/ptmx"));
+        TRY(mkdir("dev/shm", 0755));
+        TRY(mount("tmpfs", "dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                  "mode=1777,size=65536k"));
+        TRY(mkdir("dev/mqueue", 0755));
+        TRY(mount("mqueue", "dev/mqueue", "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+        TRY(symlink("/proc/self/fd", "dev/fd"));
+        TRY(symlink("/proc/self/fd/0", "dev/stdin"));
+        TRY(symlink("/proc/self/fd/1", "dev/stdout"));
+        TRY(symlink("/proc/self/fd/2", "dev/stderr"));
+        TRY(mount("sysfs", "sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+        mark("mounts: rootfs, proc, dev, sys");
+        TRY(syscall(SYS_pivot_root, ".", "."));
+        TRY(umount2(".", MNT_DETACH));
+        TRY(chdir("/"));
+        mark("pivot_root");
+        if (confined) {
+                for (size_t i = 0; i < sizeof masked / sizeof masked[0]; i++) {
+                        struct stat st;
+                        if (stat(masked[i], &st) < 0)
+                                continue;
+                        if (S_ISDIR(st.st_mode))
+                                TRY(mount("tmpfs", masked[i], "tmpfs", MS_RDONLY, "size=0"));
+                        else
+                                TRY(mount("/dev/null", masked[i], NULL, MS_BIND, NULL));
+                }
+                for (size_t i = 0; i < sizeof readonly / sizeof readonly[0]; i++) {
+                        if (access(readonly[i], F_OK) < 0)
+                                continue;
+                        TRY(mount(readonly[i], readonly[i], NULL, MS_BIND | MS_REC, NULL));
+                        TRY(mount(NULL, readonly[i], NULL,
+                                  MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV |
+                                          MS_NOEXEC,
+                                  NULL));
+                }
+        }
+        mark("masked and read-only paths");
+        TRY(sethostname("floor", 5));
+        int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        struct ifreq ifr = {.ifr_name = "lo"};
+        TRY(ioctl(s, SIOCGIFFLAGS, &ifr));
+        ifr.ifr_flags |= IFF_UP;
+        TRY(ioctl(s, SIOCSIFFLAGS, &ifr));
+        close(s);
+        mark("hostname, loopback up");
+        uint64_t caps = 0xa80425fbULL; /* Docker's default set, as crib's default level */
+        if (confined) {
+                for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+                        if (!(caps & (1ULL << cap)))
+                                TRY(prctl(PR_CAPBSET_DROP, cap, 0, 0, 0));
+                struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+                struct __user_cap_data_struct d[2] = {
+                        {(uint32_t)caps, (uint32_t)caps, 0},
+                        {(uint32_t)(caps >> 32), (uint32_t)(caps >> 32), 0}};
+                TRY(syscall(SYS_capset, &h, d));
+                TRY(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+                mark("bounding set, capset, nnp");
+                unsigned kmaj, kmin;
+                seccomp_kernel_version(&kmaj, &kmin);
+                const struct seccomp_builtin *f =
+                        seccomp_builtin_find("default", seccomp_native_arch(), caps, kmaj, kmin);
+                if (!f) {
+                        fprintf(stderr, "floor: no built-in filter for this kernel\n");
+                        _exit(1);
+                }
+                TRY(seccomp_load_filter(f->insns, f->n, 0));
+                mark("seccomp filter");
+        }
+        /* init: the workload's process shares this memory until its exec */
+        pid_t pid = clone(workload, workload_stack + sizeof workload_stack,
+                          CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+        TRY(pid);
+        int st;
+        TRY(waitpid(pid, &st, 0));
+        mark("init: clone, exec, exit of true");
+        _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2) {
+                fprintf(stderr, "usage: floor ROOTFS [unconfined]\n");
+                return 2;
+        }
+        bool confined = true;
+        for (int i = 2; i < argc; i++) {
+                if (!strcmp(argv[i], "unconfined"))
+                        confined = false;
+                else if (!strcmp(argv[i], "times"))
+                        times = true;
+        }
+        t_last = now_us();
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        int go[2];
+        TRY(pipe2(go, O_CLOEXEC));
+        pid_t pid = (pid_t)syscall(SYS_clone,
+                                   CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
+                                           CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP | SIGCHLD,
+                                   NULL, NULL, NULL, 0);
+        TRY(pid);
+        if (pid != 0)
+                mark("clone(seven namespaces)");
+        if (pid == 0) {
+                t_last = now_us();
+                close(go[1]);
+                return setup(argv[1], go[0], confined, uid, gid);
+        }
+        close(go[0]);
+        TRY(write(go[1], "g", 1));
+        close(go[1]);
+        int st;
+        TRY(waitpid(pid, &st, 0));
+        mark("parent: until the child exits");
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
