@@ -407,9 +407,9 @@ else
 	crib_state=/run/crib
 fi
 if ! command -v podman >/dev/null 2>&1; then
-	skips 17 "podman is not installed"
+	skips 21 "podman is not installed"
 elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
-	skips 17 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
+	skips 21 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 else
 	P="$T/podman"
 	mkdir -p "$P"
@@ -445,6 +445,27 @@ EOF
 	assert_eq "$(echo $pout)" "Seccomp: 2" "podman's seccomp profile is loaded (a filter, mode 2)"
 	pout=$(pod run --rm $lim --security-opt seccomp=unconfined localhost/crib-test:25 /bin/grep Seccomp: /proc/self/status 2>/dev/null)
 	assert_eq "$(echo $pout)" "Seccomp: 0" "and seccomp=unconfined gives none"
+	pout=$(pod run --rm $lim --cap-add SYS_NICE localhost/crib-test:25 /bin/grep CapEff /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "CapEff: 00000000a88425fb" "podman run --cap-add SYS_NICE: podman's default set and SYS_NICE (bit 23)"
+	pout=$(pod run --rm $lim --cap-drop ALL --cap-add KILL localhost/crib-test:25 /bin/grep CapEff /proc/self/status 2>/dev/null)
+	assert_eq "$(echo $pout)" "CapEff: 0000000000000020" "podman run --cap-drop ALL --cap-add KILL: KILL alone"
+	pout=$(pod run --rm $lim --read-only localhost/crib-test:25 /bin/sh -c 'touch /x 2>/dev/null; echo root=$?; touch /tmp/y; echo tmp=$?' 2>/dev/null)
+	assert_eq "$(echo $pout)" "root=1 tmp=0" "podman run --read-only: the root is read-only, podman's /tmp tmpfs is not"
+	# --memory: the limit on the container's cgroup, read from the host; where crib cannot
+	# apply it (the memory controller on cgroup v1), refused with the reason, never dropped
+	mid=$(pod run -d $lim --name crib-mem --memory 64m localhost/crib-test:25 /bin/sleep 100 2>"$T/m.err")
+	prc=$?
+	if grep -q "not supported and ignored" "$T/m.err"; then
+		skip "rootless podman ignores --memory on this host ($(head -n 1 "$T/m.err"))"
+	elif [ "$prc" = 0 ]; then
+		mpid=$(pod inspect --format '{{.State.Pid}}' "$mid" 2>/dev/null)
+		cg2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
+		assert_eq "$(cat "$cg2$(sed -n 's/^0:://p' "/proc/$mpid/cgroup")/memory.max" 2>/dev/null)" 67108864 \
+			"podman run --memory 64m: memory.max of the container's cgroup, read from the host"
+	else
+		assert_contains "$(cat "$T/m.err")" "the memory controller" "podman run --memory 64m where the memory controller is not crib's to use: refused, saying why"
+	fi
+	pod rm -f crib-mem >/dev/null 2>&1
 	pout=$(pod run --rm -t $lim localhost/crib-test:25 /bin/sh -c tty </dev/null 2>/dev/null | tr -d '\r')
 	assert_eq "$pout" /dev/pts/0 "podman run -t: a terminal, through the console socket"
 	id=$(pod run -d $lim localhost/crib-test:25 /bin/sleep 1000 2>"$T/p.err")
