@@ -332,8 +332,6 @@ static int locked_again(struct opened *o, const char *name, struct error *err)
         return record_read(o->dir, name, &o->rec, err);
 }
 
-static int read_plan(int dir, struct plan *ret, struct error *err);
-
 /* A stopped container's cgroup, left when its monitor was killed: removed if empty (rmdir, no
  * kill: under another --root a running container may have the same name, and that cgroup). */
 static void remove_cgroup(int dir, const char *name)
@@ -341,7 +339,7 @@ static void remove_cgroup(int dir, const char *name)
         struct plan p;
         struct error ignored;
         char leaf[1200];
-        if (read_plan(dir, &p, &ignored) < 0)
+        if (lifecycle_read_plan(dir, &p, &ignored) < 0)
                 return;
         if (p.cgroup && p.cgroup_base[0]) {
                 cgroup_leaf(p.cgroup_base, name, leaf, sizeof leaf);
@@ -466,15 +464,13 @@ struct row {
         char ports[512];         /* its published ports, "" for none */
 };
 
-static int read_plan(int dir, struct plan *ret, struct error *err);
-
 /* The published ports, from the plan the container was started with: "A:H->P/tcp, ...". */
 static void ports_of(int dir, struct row *row)
 {
         struct plan p;
         struct error err;
         row->ports[0] = '\0';
-        if (read_plan(dir, &p, &err) < 0)
+        if (lifecycle_read_plan(dir, &p, &err) < 0)
                 return;
         for (size_t i = 0; i < p.nports; i++) {
                 char one[64];
@@ -749,7 +745,7 @@ int cmd_ps(int argc, char **argv)
 /* ---- crib exec ---- */
 
 /* Read the plan the container was started with (its state directory's `plan`). */
-static int read_plan(int dir, struct plan *ret, struct error *err)
+int lifecycle_read_plan(int dir, struct plan *ret, struct error *err)
 {
         const size_t max = 16 << 20;
         _cleanup_free_ char *buf = malloc(max);
@@ -832,7 +828,7 @@ int cmd_exec(int argc, char **argv)
         } else if (!o.rec.pid_alive) {
                 error_set(&err, 0, "'%s' is not running", name);
                 code = output_error(&err);
-        } else if (read_plan(o.dir, &plan, &err) < 0) {
+        } else if (lifecycle_read_plan(o.dir, &plan, &err) < 0) {
                 code = output_error(&err);
         } else {
                 planned = true;

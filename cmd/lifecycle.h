@@ -17,6 +17,8 @@ extern const char *lifecycle_root_override;
 /* crib's exit status for a container's wait status: the workload's, or 128+N for signal N */
 int lifecycle_exit_status(int status);
 int lifecycle_root_path(char *buf, size_t len, struct error *err);
+/* The plan a container was started with (its state directory's `plan`), read back. */
+int lifecycle_read_plan(int dir, struct plan *ret, struct error *err);
 
 /* Make the container's state directory (a name is generated into `name` when it is empty;
  * a name in use is an error) with its record and its plan. */

@@ -219,25 +219,13 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
         return r;
 }
 
-static int read_plan(int dir, struct plan *ret, struct error *err)
-{
-        const size_t max = 16 << 20;
-        _cleanup_free_ char *buf = malloc(max);
-        if (!buf)
-                return error_set(err, ENOMEM, "cannot allocate");
-        ssize_t n = state_read(dir, "plan", buf, max, err);
-        if (n < 0 || plan_from_bytes(buf, (size_t)n, ret, err) < 0)
-                return error_wrap(err, "the container's plan");
-        return 0;
-}
-
 /* The container's cgroup leaf, or "" when it has none */
 static void leaf_of(int dir, const char *id, char *buf, size_t len)
 {
         struct plan p;
         struct error ignored;
         buf[0] = '\0';
-        if (read_plan(dir, &p, &ignored) < 0)
+        if (lifecycle_read_plan(dir, &p, &ignored) < 0)
                 return;
         if (p.cgroup && p.cgroup_base[0])
                 cgroup_leaf(p.cgroup_base, id, buf, len);
@@ -1095,7 +1083,7 @@ static int oci_exec(int argc, char **argv)
         } else if (strcmp(status_of(&o), "running")) {
                 error_set(&err, 0, "container \"%s\" is %s, not running", id, status_of(&o));
                 code = fail(&err);
-        } else if (read_plan(o.dir, &plan, &err) < 0) {
+        } else if (lifecycle_read_plan(o.dir, &plan, &err) < 0) {
                 code = fail(&err);
         } else {
                 planned = true;
