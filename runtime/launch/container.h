@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "seccomp.h"
 
 #include <sys/types.h>
 
@@ -21,6 +22,8 @@ struct container_hooks {
         /* the terminal's master side, when set: given to it (it closes it), not relayed */
         void (*pty)(void *ctx, int master);
         int start_fifo; /* plan.wait_start: the exec fifo, O_PATH */
+        /* `crib run --count N`: the batch's seccomp template (seccomp_template.c), or NULL */
+        const struct seccomp_template *seccomp_template;
         void *ctx;
 };
 
