@@ -109,10 +109,12 @@ int seccomp_template_start(const struct seccomp_program *prog, struct seccomp_te
 /* Parent: kill and reap it, free its copy. */
 void seccomp_template_stop(struct seccomp_template *t);
 /* Child: the setup process, with no_new_privs and no filter yet. 1: the template held exactly
- * `prog` and its filter is now ours (*ret_count: our Seccomp_filters, -1 if unreadable); 0: not
+ * `prog` and its filter is now ours (*ret_count: our Seccomp_filters, -1 if unreadable;
+ * *ret_us: the clone's own time, without the checks around it); 0: not
  * usable, why in `why`, nothing changed (load the program); -1: cloned, but not what it should
  * be (the container must not start). */
 int seccomp_template_clone(const struct seccomp_template *t, const struct seccomp_program *prog,
-                           int *ret_count, char *why, size_t whylen, struct error *err);
+                           int *ret_count, uint64_t *ret_us, char *why, size_t whylen,
+                           struct error *err);
 
 #endif

@@ -59,17 +59,20 @@ int step_seccomp(struct child *c, struct error *err)
         if (t) {
                 char why[320];
                 int count;
-                int r = seccomp_template_clone(t, &p->seccomp, &count, why, sizeof why, err);
+                uint64_t us;
+                int r = seccomp_template_clone(t, &p->seccomp, &count, &us, why, sizeof why, err);
                 close(t->pidfd); /* crib's init, which stays, keeps no way to the template */
                 if (r < 0)
                         return -1;
                 if (r > 0) {
                         trace_line(&c->trace,
                                    "  seccomp(SECCOMP_CLONE_FILTER, 0, pidfd) = 0  cloned from "
-                                   "template pid %d (%zu instructions, Seccomp_filters: %d)  "
-                                   "%llu us",
-                                   (int)t->pid, t->n, count,
-                                   (unsigned long long)(trace_now_us() - t0));
+                                   "template pid %d (%zu instructions)  %llu us",
+                                   (int)t->pid, t->n, (unsigned long long)us);
+                        trace_line(&c->trace,
+                                   "  compared the programs, read Seccomp_filters: %d  %llu us "
+                                   "in all",
+                                   count, (unsigned long long)(trace_now_us() - t0));
                         return 0;
                 }
                 trace_line(&c->trace, "  template unusable: %s, loaded", why);

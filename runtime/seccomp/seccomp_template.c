@@ -12,6 +12,13 @@
  * compiled program: `crib run --count N`. For one container, a template costs a fork and a load,
  * more than the load it saves.
  *
+ * Which template: one crib starts and owns, never a running container or a template another
+ * invocation left. The OCI front end (an engine runs `crib create` once per container) would
+ * need a template that outlives the invocation, found through a state directory; but a process
+ * found that way may be anyone's of the same user, holding any filter, and an unprivileged
+ * crib cannot read a filter back to check it (PTRACE_SECCOMP_GET_FILTER needs CAP_SYS_ADMIN in
+ * the initial user namespace). So the engines' containers load their program, as before.
+ *
  * Why a container never gets a filter weaker than its profile from it:
  *   - the template is crib's own child, started by this invocation with clone(CLONE_PIDFD): the
  *     pidfd names that process and no other, even after it dies (no pid reuse); nothing is read
@@ -51,6 +58,7 @@
 
 #include "cleanup.h"
 #include "seccomp.h"
+#include "trace.h"
 
 #ifndef SECCOMP_CLONE_FILTER
 #define SECCOMP_CLONE_FILTER 4
@@ -166,9 +174,11 @@ static int filters_count(void)
 }
 
 int seccomp_template_clone(const struct seccomp_template *t, const struct seccomp_program *prog,
-                           int *ret_count, char *why, size_t whylen, struct error *err)
+                           int *ret_count, uint64_t *ret_us, char *why, size_t whylen,
+                           struct error *err)
 {
         *ret_count = -1;
+        *ret_us = 0;
         if (t->n != prog->n || memcmp(t->insns, prog->insns, prog->n * sizeof *prog->insns)) {
                 snprintf(why, whylen,
                          "template pid %d holds another filter (%zu instructions, the plan's %zu, "
@@ -176,7 +186,10 @@ int seccomp_template_clone(const struct seccomp_template *t, const struct seccom
                          (int)t->pid, t->n, prog->n);
                 return 0;
         }
-        if (syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, (long)t->pidfd) < 0) {
+        uint64_t t0 = trace_now_us();
+        long r = syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, (long)t->pidfd);
+        *ret_us = trace_now_us() - t0;
+        if (r < 0) {
                 snprintf(why, whylen, "seccomp(SECCOMP_CLONE_FILTER, 0, pidfd of %d): %s",
                          (int)t->pid, strerror(errno));
                 return 0;
