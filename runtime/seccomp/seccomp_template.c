@@ -100,6 +100,7 @@ static _Noreturn void template_main(const struct sock_filter *insns, size_t n, i
  * template with another filter is refused */
 static const struct sock_filter allow_all[] = {BPF_STMT(BPF_RET | BPF_K, 0x7fff0000U)};
 
+/* Parent: crib run, before the batch's first container. */
 int seccomp_template_start(const struct seccomp_program *prog, struct seccomp_template *ret,
                            struct error *err)
 {
@@ -149,6 +150,7 @@ int seccomp_template_start(const struct seccomp_program *prog, struct seccomp_te
         return 0;
 }
 
+/* Parent: after the batch's last container (the template would die with us anyway). */
 void seccomp_template_stop(struct seccomp_template *t)
 {
         if (t->pid > 0) {
@@ -173,6 +175,7 @@ static int filters_count(void)
         return -1;
 }
 
+/* Child: the setup process, after no_new_privs, in its namespaces and pivoted root. */
 int seccomp_template_clone(const struct seccomp_template *t, const struct seccomp_program *prog,
                            int *ret_count, uint64_t *ret_us, char *why, size_t whylen,
                            struct error *err)
