@@ -215,6 +215,9 @@ $(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libc
 # the OCI front end's seccomp translation, for tests/seccomp/oci-podman.t
 $(BUILD)/tests/tools/oci-profile: $(BUILD)/tests/tools/oci-profile.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# the kernel side of SECCOMP_CLONE_FILTER, for the patched x86_64:clone guest (tests/vm/kernel/)
+$(BUILD)/tests/tools/clone-filter: $(BUILD)/tests/tools/clone-filter.o
+	$(CC) $(LDFLAGS) -o $@ $^
 # the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
 $(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -1,12 +1,15 @@
 /* bench.c - `crib bench`: what the sandbox costs, measured with crib's own code.
  *
  *   crib bench --rootfs DIR [--quick] [--levels] [--format=csv|table]
+ *   crib bench --seccomp [--format=csv|table]
  *
  * dd from /dev/zero to /dev/null (block sizes 1, 4k, 1M; three runs each, the median) on the
  * host, on the host under crib's default seccomp filter only, and in a crib container at the
  * default level (and every level with --levels); the same static dd (the rootfs's busybox)
  * everywhere, timed by dd itself. Then the container start time, and what installing the
- * seccomp filter costs on each path.
+ * seccomp filter costs on each path: compiling with libseccomp, the program built into crib,
+ * the kernel's load, and the clone from a template (SECCOMP_CLONE_FILTER, on a kernel that has
+ * it: `crib run --count N` takes that path). --seccomp: that last table alone.
  *
  *   crib bench --own SPEC [--runs N]
  *
@@ -147,6 +150,50 @@ static long calibrate(struct bench *b, long bs)
         }
 }
 
+/* The clone's cost: a template (runtime/seccomp/seccomp_template.c) holding the program, and
+ * n children with no_new_privs that clone its filter, each timing its call. -1 when the
+ * kernel has no SECCOMP_CLONE_FILTER, or the template cannot start (why in `why`). */
+static double clone_cost(struct bench *b, double *t, int n, char *why, size_t whylen)
+{
+        if (!seccomp_kernel_has_clone_filter()) {
+                snprintf(why, whylen, "this kernel has no SECCOMP_CLONE_FILTER");
+                return -1;
+        }
+        struct seccomp_template tmpl;
+        struct error err;
+        if (seccomp_template_start(&b->prog, &tmpl, &err) < 0) {
+                snprintf(why, whylen, "no template: %.200s: %s", err.msg, strerror(err.errnum));
+                return -1;
+        }
+        for (int i = 0; i < n; i++) {
+                int p[2];
+                t[i] = -1;
+                if (pipe(p) < 0)
+                        break;
+                pid_t pid = fork();
+                if (pid == 0) {
+                        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                        uint64_t t0 = trace_now_us();
+                        long r = syscall(SYS_seccomp, 4 /* SECCOMP_CLONE_FILTER */, 0,
+                                         (long)tmpl.pidfd);
+                        double dt = r < 0 ? -1 : (double)(trace_now_us() - t0);
+                        _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
+                }
+                close(p[1]);
+                if (read(p[0], &t[i], sizeof t[i]) != sizeof t[i])
+                        t[i] = -1;
+                close(p[0]);
+                waitpid(pid, NULL, 0);
+        }
+        seccomp_template_stop(&tmpl);
+        for (int i = 0; i < n; i++)
+                if (t[i] < 0) {
+                        snprintf(why, whylen, "a clone from the template failed");
+                        return -1;
+                }
+        return median(t, n);
+}
+
 static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
 {
         const char *text = profile_builtin_text("default");
@@ -199,18 +246,16 @@ static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
                 waitpid(pid, NULL, 0);
         }
         double kernel = median(t, n);
-        pid_t pid = fork();
-        if (pid == 0) {
-                prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                _exit(seccomp_kernel_has_clone_filter() ? 0 : 1);
-        }
-        int st;
-        waitpid(pid, &st, 0);
-        bool clone_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        char why[300] = "";
+        double clone = clone_cost(b, t, n, why, sizeof why);
         if (csv) {
                 printf("seccomp_compile_us,%.0f\nseccomp_builtin_us,%.0f\n"
-                       "seccomp_kernel_load_us,%.0f\nseccomp_clone,%s\n",
-                       compile, builtin, kernel, clone_ok ? "available" : "n/a");
+                       "seccomp_kernel_load_us,%.0f\n",
+                       compile, builtin, kernel);
+                if (clone >= 0)
+                        printf("seccomp_clone_us,%.1f\n", clone);
+                else
+                        printf("seccomp_clone,n/a\n");
                 return;
         }
         printf("\nseccomp install cost, default profile for %s (%zu instructions), median of %d\n",
@@ -218,8 +263,12 @@ static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
         printf("  %-46s %9.0f us\n", "compile with libseccomp (a profile of one's own)", compile);
         printf("  %-46s %9.0f us\n", "built-in program (compiled at build time)", builtin);
         printf("  %-46s %9.0f us\n", "kernel load: seccomp(SET_MODE_FILTER)", kernel);
-        printf("  %-46s %12s\n", "clone from a template (SECCOMP_CLONE_FILTER)",
-               clone_ok ? "available" : "n/a (kernel)");
+        if (clone >= 0)
+                printf("  %-46s %11.1f us\n", "clone from a template (SECCOMP_CLONE_FILTER)",
+                       clone);
+        else
+                printf("  %-46s %12s\n  (%s)\n", "clone from a template (SECCOMP_CLONE_FILTER)",
+                       "n/a", why);
 }
 
 static double start_time(struct bench *b, int n)
@@ -314,7 +363,7 @@ static int own_work(const char *path, int runs)
 int cmd_bench(int argc, char **argv)
 {
         struct bench b = {.target = 3, .runs = 3};
-        bool csv = false, levels = false;
+        bool csv = false, levels = false, seccomp_only = false;
         struct error err;
         error_clear(&err);
         const char *own = NULL;
@@ -330,6 +379,8 @@ int cmd_bench(int argc, char **argv)
                         b.target = 0.05;
                 else if (!strcmp(argv[i], "--levels"))
                         levels = true;
+                else if (!strcmp(argv[i], "--seccomp"))
+                        seccomp_only = true;
                 else if (!strcmp(argv[i], "--format=csv"))
                         csv = true;
                 else if (!strcmp(argv[i], "--format=table"))
@@ -337,13 +388,28 @@ int cmd_bench(int argc, char **argv)
                 else {
                         error_set(&err, 0, "unknown argument '%s' for 'crib bench'", argv[i]);
                         error_hint(&err, "crib bench --rootfs DIR [--quick] [--levels] "
-                                         "[--format=table|csv], or crib bench --own SPEC "
-                                         "[--runs N]");
+                                         "[--format=table|csv]\n"
+                                         "crib bench --seccomp [--format=table|csv]\n"
+                                         "crib bench --own SPEC [--runs N]");
                         return output_error(&err);
                 }
         }
         if (own)
                 return own_work(own, own_runs);
+        if (seccomp_only) {
+                /* the seccomp install costs alone: no rootfs, no dd, no container */
+                struct spec d;
+                char how[1024];
+                if (spec_from_level("default", &d, &err) < 0 ||
+                    seccomp_prepare("default", profile_builtin_text("default"),
+                                    "profiles/seccomp/default", seccomp_native_arch(), d.caps,
+                                    &b.prog, how, sizeof how, &err) < 0)
+                        return output_error(&err);
+                seccomp_costs(&b, &d, csv);
+                seccomp_program_free(&b.prog);
+                spec_free(&d);
+                return 0;
+        }
         if (!b.rootfs) {
                 error_set(&err, 0,
                           "'crib bench' needs --rootfs DIR (a busybox rootfs, as "

@@ -298,7 +298,7 @@ static int p_clone_filter(const void *arg, long *v)
         (void)arg, (void)v;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return errno;
-        /* the one place crib asks the kernel for this operation (seccomp_kernel.c) */
+        /* asked as `crib run --count N` asks it before it starts a template (seccomp_kernel.c) */
         return seccomp_kernel_has_clone_filter() ? 0 : EINVAL;
 }
 
@@ -781,7 +781,8 @@ static void seccomp_rows(struct check_row *rows, size_t *n, const struct check_c
                 attempt_row(rows, n, "seccomp_clone_filter", "SECCOMP_CLONE_FILTER", NEED_OPTIONAL,
                             p_clone_filter, NULL, "seccomp(4, 0, -1)", CHECK_MISSING,
                             "a proposed kernel operation (2025), not in mainline: crib loads its "
-                            "ready program instead");
+                            "ready program instead (crib's tests patch it into a 6.1: "
+                            "tests/vm/kernel/)");
         }
 }
 

@@ -32,6 +32,9 @@ struct launch_fds {
         int src[PLAN_MAX_MOUNTS];
         /* plan.wait_start: the exec fifo, O_PATH (start.c) */
         int start_fifo;
+        /* `crib run --count N`: the batch's seccomp template, to clone the filter from
+         * (seccomp_template.c); NULL: load the program */
+        const struct seccomp_template *seccomp_template;
 };
 
 struct child {

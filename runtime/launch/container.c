@@ -326,6 +326,11 @@ static void kill_leftovers(struct run *r)
         for (int round = 0; round < 64; round++) {
                 pid_t pids[256];
                 size_t n = procfile_children(getpid(), pids, 256);
+                /* the batch's seccomp template is ours, not the workload's */
+                const struct seccomp_template *t = r->hooks->seccomp_template;
+                for (size_t i = 0; i < n; i++)
+                        if (t && pids[i] == t->pid)
+                                pids[i--] = pids[--n];
                 if (!n) {
                         if (killed)
                                 trace_line(&r->trace,
@@ -644,6 +649,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
                 r.fds.src[i] = -1;
         r.fds.start_fifo = p->wait_start ? h->start_fifo : -1;
+        r.fds.seccomp_template = h->seccomp_template;
         nethelper_init(&r.net);
 
         for (size_t i = 0; i < n; i++) {

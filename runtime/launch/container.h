@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "seccomp.h"
 
 #include <sys/types.h>
 
@@ -25,6 +26,8 @@ struct container_hooks {
          * an error ends the container */
         int (*before_go)(void *ctx, pid_t pid, struct error *err);
         int start_fifo; /* plan.wait_start: the exec fifo, O_PATH */
+        /* `crib run --count N`: the batch's seccomp template (seccomp_template.c), or NULL */
+        const struct seccomp_template *seccomp_template;
         void *ctx;
 };
 

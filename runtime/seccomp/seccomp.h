@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "seccomp_profile.h"
@@ -92,5 +93,28 @@ int seccomp_kernel_has_clone_filter(void);
  * with SECCOMP_FILTER_FLAG_NEW_LISTENER), or -1 with errno. Only the system call: safe in
  * crib's init and in a CLONE_VM child. */
 int seccomp_load_filter(const struct sock_filter *insns, size_t n, unsigned flags);
+
+/* seccomp_template.c: a process of crib's holding a loaded filter, for the setup processes of
+ * a batch of containers to clone it from (SECCOMP_CLONE_FILTER); the comment there says why a
+ * container never gets a filter weaker than its profile from it. */
+struct seccomp_template {
+        int pidfd; /* from clone3(CLONE_PIDFD); -1: none */
+        pid_t pid;
+        struct sock_filter *insns; /* a copy of the program the template loaded */
+        size_t n;
+};
+/* Parent: start a template holding `prog` and wait until it has loaded it. */
+int seccomp_template_start(const struct seccomp_program *prog, struct seccomp_template *ret,
+                           struct error *err);
+/* Parent: kill and reap it, free its copy. */
+void seccomp_template_stop(struct seccomp_template *t);
+/* Child: the setup process, with no_new_privs and no filter yet. 1: the template held exactly
+ * `prog` and its filter is now ours (*ret_count: our Seccomp_filters, -1 if unreadable;
+ * *ret_us: the clone's own time, without the checks around it); 0: not
+ * usable, why in `why`, nothing changed (load the program); -1: cloned, but not what it should
+ * be (the container must not start). */
+int seccomp_template_clone(const struct seccomp_template *t, const struct seccomp_program *prog,
+                           int *ret_count, uint64_t *ret_us, char *why, size_t whylen,
+                           struct error *err);
 
 #endif

@@ -7,7 +7,8 @@
  *
  * Where it is asked: the kernel version and filter support when the plan is made, in the
  * parent. Operations the kernel may or may not have (SECCOMP_CLONE_FILTER, below) only by
- * `crib check` and `crib bench`, never on a container's way to its workload.
+ * `crib check`, `crib bench` and, once per batch, by the parent of `crib run --count N` before it
+ * starts a seccomp template (seccomp_template.c); never on a container's way to its workload.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,12 +36,15 @@ int seccomp_kernel_supported(void)
 }
 
 /* SECCOMP_CLONE_FILTER: proposed in September 2025 (copy a filter from a template process
- * through a pidfd), not in mainline as of 6.18; seccomp_load.c says how crib would use it */
+ * through a pidfd), not in mainline as of 6.18; crib's tests run it on a patched 6.1
+ * (tests/vm/kernel/), and seccomp_template.c says how crib uses it */
 #define SECCOMP_CLONE_FILTER 4
 
 int seccomp_kernel_has_clone_filter(void)
 {
-        /* fd -1: EINVAL when the kernel has no such operation, EBADF when it has */
+        /* fd -1: EINVAL when the kernel has no such operation; when it has: EBADF, or EACCES
+         * without no_new_privs (and CAP_SYS_ADMIN). EINVAL too from a caller under a filter
+         * already, which could not clone one anyway. */
         long r = syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, -1);
         return !(r < 0 && errno == EINVAL);
 }

@@ -11,29 +11,15 @@
  * below), crib's init's own (runtime/steps/init.c), crib check's probes, crib bench, and the
  * tests' old-kernel tool.
  *
- * What the load does not do: ask for SECCOMP_CLONE_FILTER (seccomp op 4, proposed in September
- * 2025, not in mainline as of 6.18), which would copy a filter from a template process through
- * a pidfd in about a microsecond. Upstream has not assigned that number, and asking an unknown
- * operation of the kernel in every container is not crib's to do: `crib check` asks once
- * (seccomp_kernel_has_clone_filter, row seccomp_clone_filter), and the step loads the program.
- *
- * The template, as designed (not built: no kernel to run it on, and a path no test can take
- * would be untested security code):
- *   - who keeps it: `crib run` itself, and only when it starts several containers from one
- *     invocation with the same compiled program (a batch); for one container, starting a
- *     template costs a fork and a load, more than the load it saves. No daemon: the template
- *     lives exactly as long as that `crib run`.
- *   - what it is: a child of the parent that sets no_new_privs and PR_SET_PDEATHSIG(SIGKILL),
- *     loads the prepared program with seccomp_load_filter(), makes itself not dumpable and
- *     waits in pause(2). It has no namespace, no capability and none of crib's fds, so what
- *     it holds is exactly the program its key names (profile, arch, the capabilities the
- *     profile tests, the kernel thresholds reached; or, compiled at run time, the profile text).
- *   - how it is used: only on a kernel that has the operation, known before the batch starts;
- *     the parent opens a pidfd for it (pidfd_open(2)) and lets each container's setup process
- *     inherit it; this step calls seccomp(SECCOMP_CLONE_FILTER, 0, pidfd) and falls back to
- *     seccomp_load_filter() on any error, so a template that died costs a load, never a
- *     container without its filter. The plan would carry the pidfd and the key the template
- *     was built for, checked as seccomp_builtin_find() checks its key.
+ * The other way in: `crib run --count N` starts a seccomp template (seccomp_template.c) when the
+ * kernel has SECCOMP_CLONE_FILTER (seccomp op 4, proposed in September 2025, not in mainline;
+ * crib's tests run it on a patched 6.1, tests/vm/kernel/). step_seccomp then clones the
+ * template's filter when the template holds exactly the plan's program, and loads the program
+ * on any error or doubt: a dead template costs a load, never a container without its filter.
+ * The trace names the path taken: "cloned from template pid N", "loaded N instructions", or
+ * "template unusable: WHY, loaded". seccomp_template.c says why a clone is never weaker than
+ * the profile. Without a batch, or on a kernel without the operation, nothing changes: one
+ * SECCOMP_SET_MODE_FILTER, as before.
  *
  * Where it sits: after no_new_privs and before crib's init starts the workload's process, so init
  * (pid 1) and everything after it run under the filter.
@@ -46,6 +32,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "trace.h"
 #include "seccomp.h"
 
 /* Any process: a system call and nothing else, so crib's init and a CLONE_VM child may call it. */
@@ -68,10 +55,36 @@ int step_seccomp(struct child *c, struct error *err)
                 return 0;
         }
         uint64_t t0 = trace_now_us();
+        /* crib exec (enter.c) has no launch fds: it loads the program */
+        const struct seccomp_template *t = c->fds ? c->fds->seccomp_template : NULL;
+        if (t) {
+                char why[320];
+                int count;
+                uint64_t us;
+                int r = seccomp_template_clone(t, &p->seccomp, &count, &us, why, sizeof why, err);
+                close(t->pidfd); /* crib's init, which stays, keeps no way to the template */
+                if (r < 0)
+                        return -1;
+                if (r > 0) {
+                        trace_line(&c->trace,
+                                   "  seccomp(SECCOMP_CLONE_FILTER, 0, pidfd) = 0  cloned from "
+                                   "template pid %d (%zu instructions)  %llu us",
+                                   (int)t->pid, t->n, (unsigned long long)us);
+                        trace_line(&c->trace,
+                                   "  compared the programs, read Seccomp_filters: %d  %llu us "
+                                   "in all",
+                                   count, (unsigned long long)(trace_now_us() - t0));
+                        return 0;
+                }
+                trace_line(&c->trace, "  template unusable: %s, loaded", why);
+                t0 = trace_now_us();
+        }
         int r = seccomp_load_filter(p->seccomp.insns, p->seccomp.n, 0);
         int e = errno;
-        trace_line(&c->trace, "  seccomp(SECCOMP_SET_MODE_FILTER, 0, {len=%zu}) = %d  %llu us",
-                   p->seccomp.n, r, (unsigned long long)(trace_now_us() - t0));
+        trace_line(&c->trace,
+                   "  seccomp(SECCOMP_SET_MODE_FILTER, 0, {len=%zu}) = %d  loaded %zu "
+                   "instructions  %llu us",
+                   p->seccomp.n, r, p->seccomp.n, (unsigned long long)(trace_now_us() - t0));
         if (r < 0)
                 return error_set(err, e, "cannot load the seccomp filter");
         return 0;

@@ -30,7 +30,7 @@ assert_eq "$(try "$T/s.ini" keyctl 0)" EPERM "keyctl: EPERM"
 
 # the load: the program goes to the kernel with SECCOMP_SET_MODE_FILTER, and nothing else is
 # asked of seccomp(2) on the way (no SECCOMP_CLONE_FILTER, op 4: upstream has not assigned it;
-# crib check asks it, once)
+# crib check asks it, once, and a batch's parent, below)
 run_crib run --trace "$T/s.ini"
 assert_contains "$err" "seccomp(SECCOMP_SET_MODE_FILTER, 0, {len=" "the trace shows the program loaded"
 assert_not_contains "$err" "CLONE_FILTER" "and no SECCOMP_CLONE_FILTER"
@@ -45,6 +45,24 @@ else
 	skip "no strace here: cannot list crib's seccomp(2) calls"
 	skip "(and their operations)"
 fi
+# a batch: crib run --count N asks for SECCOMP_CLONE_FILTER once, in the parent; on a kernel
+# without it (every mainline one) each container loads the program as it would alone (the
+# x86_64 clone VM guest runs the patched kernel's side)
+run_crib run --trace --count 2 "$T/s.ini" -- $P syscall keyctl 0
+assert_eq "$rc" 0 "crib run --count 2: exits 0"
+assert_eq "$(echo $out)" "EPERM EPERM" "both containers are under the profile"
+assert_eq "$(echo "$err" | grep -c 'exit status 0')" 2 "and each one's status is reported"
+if [ "$(echo "$err" | grep -c 'cloned from template pid')" = 2 ]; then
+	ok 0 "this kernel has SECCOMP_CLONE_FILTER: both filters were cloned from the template"
+	assert_eq "$(echo "$err" | grep -c 'loaded [0-9]* instructions')" 0 "(so none was loaded)"
+else
+	assert_contains "$err" "no seccomp template: the kernel has no SECCOMP_CLONE_FILTER" "no template on this kernel, and the trace says why"
+	assert_eq "$(echo "$err" | grep -c 'loaded [0-9]* instructions')" 2 "each container loads the program"
+fi
+run_crib run --count 2 -d "$T/s.ini"
+assert_eq "$rc" 125 "--count with -d: a usage error"
+run_crib run --count 0 "$T/s.ini"
+assert_contains "$err" "'0' is not a number of containers" "--count 0: refused"
 assert_eq "$(try "$T/s.ini" unshare 0x10000000)" EPERM "unshare(CLONE_NEWUSER): EPERM"
 assert_eq "$(try "$T/s.ini" mount 0 0 0 0 0)" EPERM "mount: EPERM"
 assert_eq "$(try "$T/s.ini" clone3 0 0)" ENOSYS "clone3 without CAP_SYS_ADMIN: ENOSYS (glibc falls back to clone)"

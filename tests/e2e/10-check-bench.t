@@ -62,4 +62,16 @@ echo "$out" | grep -qE 'compile with libseccomp .* +[0-9]+ us$'
 ok $? "the seccomp compile cost"
 out=$("$CRIB" bench --rootfs "$ROOTFS" --quick --format=csv --levels 2>&1)
 assert_eq "$(echo "$out" | head -n 1)" "block,host_mbps,seccomp_mbps,unconfined_mbps,default_mbps,strict_mbps" "--format=csv --levels: a column per level"
+# --seccomp: the install cost per path alone; the clone's row has a cost only on a kernel with
+# SECCOMP_CLONE_FILTER (the x86_64 clone VM guest), else it says why not
+out=$("$CRIB" bench --seccomp 2>&1)
+assert_eq "$?" 0 "crib bench --seccomp runs"
+echo "$out" | grep -qE 'kernel load: seccomp\(SET_MODE_FILTER\) +[0-9]+ us$'
+ok $? "with the kernel's load"
+echo "$out" | grep -qE 'clone from a template \(SECCOMP_CLONE_FILTER\) +([0-9.]+ us|n/a)$'
+ok $? "and the clone's row: a cost, or n/a with the reason"
+assert_not_contains "$out" "MB/s" "and no dd run"
+out=$("$CRIB" bench --seccomp --format=csv 2>&1)
+echo "$out" | grep -qE '^seccomp_clone(_us,[0-9.]+|,n/a)$'
+ok $? "--format=csv: seccomp_clone_us, or seccomp_clone,n/a"
 done_testing

@@ -12,6 +12,10 @@
  *   probe bind PORT            bind a TCP socket to 127.0.0.1:PORT: print "bound" or the errno
  *   probe ids                  print the real and effective uid
  *   probe syscall NAME|NR [ARG...]   make the raw system call; print "ok" or the errno name
+ *   probe verdicts             the verdict of the filter we run under for every x86_64 and x32
+ *                              system call number (with the argument values Docker's
+ *                              conditional rules test), one "NR ARGS ANSWER" line each, without
+ *                              running any call: see cmd_verdicts
  *   probe ptrace-init          try to attach to pid 1 with ptrace; print "ok" or the errno
  *   probe as UID GID CMD...    run CMD as that user (no supplementary groups); the VM guests
  *                              use it where there is no setpriv
@@ -54,6 +58,9 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -206,6 +213,81 @@ static int cmd_syscall(int argc, char **argv)
         long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
         printf("%s\n", r < 0 ? strerrorname_np(errno) : "ok");
         return 0;
+}
+
+/* probe verdicts: each call is made in a child that stacked a filter answering
+ * SECCOMP_RET_TRACE to all but exit_group. Of stacked filters the strictest action wins: where
+ * ours wins (the filter under test allows), the kernel, finding no tracer, fails the call with
+ * ENOSYS without running it; where the filter under test denies (ERRNO, KILL), its answer
+ * comes back. The child exits with the errno, or dies by the filter's signal. x86_64 only. */
+static const char *verdict(long nr, const long *a)
+{
+        static char buf[64];
+        pid_t pid = fork();
+        if (pid == 0) {
+                struct sock_filter f[] = {
+                        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 0, 1),
+                        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+                };
+                struct sock_fprog prog = {.len = sizeof f / sizeof f[0], .filter = f};
+                if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+                        syscall(SYS_exit_group, 255);
+                long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+                syscall(SYS_exit_group, r < 0 ? errno : 0);
+        }
+        int st;
+        if (pid < 0 || waitpid(pid, &st, 0) < 0)
+                return "probe-failed";
+        if (WIFSIGNALED(st))
+                snprintf(buf, sizeof buf, "killed-by-%s", sigabbrev_np(WTERMSIG(st)));
+        else if (WEXITSTATUS(st) == 255)
+                return "probe-failed";
+        else if (WEXITSTATUS(st) == 0)
+                return "ran"; /* never: our filter answers all but exit_group */
+        else
+                snprintf(buf, sizeof buf, "%s", strerrorname_np(WEXITSTATUS(st)));
+        return buf;
+}
+
+static int cmd_verdicts(void)
+{
+#ifdef __x86_64__
+        /* the argument values Docker's default profile tests: clone's namespace flags,
+         * personality's allowed personas, socket's family, and zeros for everything */
+        static const long variants[][6] = {
+                {0},
+                {0x10000000 /* CLONE_NEWUSER */},
+                {0x20000 /* CLONE_NEWNS */},
+                {8},
+                {0x20000},
+                {0x20008},
+                {0xffffffff},
+                {1234},
+                {40 /* AF_VSOCK */},
+                {16 /* AF_NETLINK */, 3, 9 /* NETLINK_AUDIT */},
+        };
+        /* x86_64's numbers, x32's own (512 to 547) and a few of the ones x32 shares; not
+         * 335 and 336 (uretprobe, uprobe since 6.11), which seccomp lets through unfiltered */
+        for (long base = 0; base <= 0x40000000; base += 0x40000000)
+                for (long nr = 0; nr < 548; nr++) {
+                        if (nr == SYS_exit_group || nr == 335 || nr == 336 ||
+                            (!base && nr > 460 && nr < 512) || (base && nr >= 16 && nr < 512))
+                                continue;
+                        bool cond = !base &&
+                                    (nr == SYS_clone || nr == SYS_personality || nr == SYS_socket);
+                        size_t nv = cond ? sizeof variants / sizeof variants[0] : 1;
+                        for (size_t v = 0; v < nv; v++)
+                                printf("%ld %lx,%lx,%lx %s\n", base | nr, variants[v][0],
+                                       variants[v][1], variants[v][2],
+                                       verdict(base | nr, variants[v]));
+                }
+        return 0;
+#else
+        fprintf(stderr, "probe verdicts: x86_64 only\n");
+        return 2;
+#endif
 }
 
 /* ---- probe escape: the attacks of the escape table ----
@@ -1350,6 +1432,8 @@ int main(int argc, char **argv)
                 return cmd_catch(argv[2]);
         if (argc >= 3 && !strcmp(argv[1], "syscall"))
                 return cmd_syscall(argc - 2, argv + 2);
+        if (argc >= 2 && !strcmp(argv[1], "verdicts"))
+                return cmd_verdicts();
         if (argc >= 2 && !strcmp(argv[1], "ptrace-init")) {
                 long r = ptrace(PTRACE_ATTACH, 1, 0, 0);
                 printf("%s\n", r < 0 ? strerrorname_np(errno) : "ok");

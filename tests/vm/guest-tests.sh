@@ -1,7 +1,8 @@
 #!/bin/sh
 # Tests run inside a VM guest booted by tests/vm/run: crib on a stock kernel unlike the host's
 # (AppArmor built in and on, or switched off, or user namespaces off; cgroup2 with every
-# controller, or without memory, or cgroup v1 only). Prints one "VMTEST ok|not ok N - text" line
+# controller, or without memory, or cgroup v1 only), or on the patched minimal kernel of
+# tests/vm/kernel/ with SECCOMP_CLONE_FILTER (the clone guest). Prints one "VMTEST ok|not ok N - text" line
 # a test and a final "VMTEST summary NONCE PASSED FAILED".
 exec </dev/null # the console is a terminal: keep crib's terminal = auto from using it
 n=0
@@ -342,6 +343,96 @@ EOF2
 	else
 		echo "VMTEST # no /vm/e2e/22-*.t yet: the resource tests run here once tests/e2e has them"
 	fi
+	;;
+clone)
+	# the patched kernel of tests/vm/kernel/ (SECCOMP_CLONE_FILTER): crib run --count N clones
+	# each container's filter from a template; only these checks run here, not the e2e suite
+	crib check --format=ini >/tmp/check.ini 2>&1
+	grep -A3 '^\[seccomp_clone_filter\]' /tmp/check.ini | grep -q 'status = "ok"'
+	ok $? "crib check: seccomp_clone_filter ok (the kernel has the operation)"
+	grep -A4 '^\[seccomp_clone_filter\]' /tmp/check.ini | sed 's/^/VMTEST #   /'
+	# the kernel's own answers (tests/tools/clone-filter.c)
+	/bin/clone-filter >/tmp/kernel.tap 2>&1
+	grep '^ok \|^not ok ' /tmp/kernel.tap | while IFS= read -r l; do
+		case "$l" in ok*) echo "0 ${l#ok * - }" ;; *) echo "1 ${l#not ok * - }" ;; esac
+	done >/tmp/kernel.res
+	while read -r rc text; do ok "$rc" "kernel: $text"; done </tmp/kernel.res
+	is "$(grep -c . /tmp/kernel.res)" 11 "kernel: all 11 cases of clone-filter ran"
+	spec /tmp/c.ini <<'EOF2'
+[process]
+args = /usr/local/bin/probe syscall keyctl 0
+EOF2
+	for who in root user; do
+		if [ $who = root ]; then crib run --trace --count 3 /tmp/c.ini >/tmp/out 2>/tmp/err
+		else as_user crib run --trace --count 3 /tmp/c.ini >/tmp/out 2>/tmp/err; fi
+		is "$?" 0 "$who: crib run --count 3 exits 0"
+		is "$(echo $(cat /tmp/out))" "EPERM EPERM EPERM" "$who: each container is under the profile (keyctl EPERM)"
+		is "$(grep -c 'cloned from template pid' /tmp/err)" 3 "$who: the trace says each container's filter was cloned from the template"
+		is "$(grep -c 'exit status 0' /tmp/err)" 3 "$who: and reports each container's status"
+		grep 'seccomp template pid\|cloned from' /tmp/err | sed 's/^/VMTEST #   /'
+		cat /tmp/err >>/tmp/all-err
+	done
+	# the cloned filter answers as the loaded one: every x86_64 (and x32) number, with the
+	# argument values Docker's conditional rules test (probe verdicts), inside both
+	spec /tmp/v.ini <<'EOF2'
+[process]
+args = /usr/local/bin/probe verdicts
+EOF2
+	crib run --trace /tmp/v.ini >/tmp/loaded 2>/tmp/err.loaded
+	crib run --trace --count 2 /tmp/v.ini >/tmp/cloned 2>/tmp/err.cloned
+	is "$(grep -c 'loaded [0-9]* instructions' /tmp/err.loaded)" 1 "one container alone: its filter is loaded, not cloned"
+	is "$(grep -c 'cloned from template pid' /tmp/err.cloned)" 2 "a batch of two: both cloned"
+	cat /tmp/err.cloned >>/tmp/all-err
+	cat /tmp/loaded /tmp/loaded >/tmp/loaded2
+	cmp -s /tmp/loaded2 /tmp/cloned
+	ok $? "the cloned filter answers every system call as the loaded one ($(grep -c . /tmp/loaded) calls each, compared line for line)"
+	cmp /tmp/loaded2 /tmp/cloned 2>&1 | sed 's/^/VMTEST #   /'
+	is "$(grep '^250 ' /tmp/loaded)" "250 0,0,0 EPERM" "and the table is the profile's (keyctl: EPERM)"
+	echo "VMTEST #   verdicts: $(awk '{print $3}' /tmp/loaded | sort | uniq -c | tr -s ' \n' ' ')"
+	# a template holding another filter (here an allow-all one) is refused: the plan's program
+	# is loaded
+	CRIB_TEST_TEMPLATE=other crib run --trace --count 2 /tmp/c.ini >/tmp/out 2>/tmp/err
+	is "$(echo $(cat /tmp/out))" "EPERM EPERM" "a template with another filter: the containers are under their own profile"
+	is "$(grep -c 'template unusable: template pid [0-9]* holds another filter' /tmp/err)" 2 "the trace says the template holds another filter"
+	is "$(grep -c 'loaded [0-9]* instructions' /tmp/err)" 2 "and that the program was loaded"
+	is "$(grep -c 'cloned from' /tmp/err)" 0 "nothing was cloned"
+	# a dead template: killed while the first container runs, the second loads
+	spec /tmp/d.ini <<'EOF2'
+[process]
+args = /bin/sh -c 'sleep 3; /usr/local/bin/probe syscall keyctl 0'
+EOF2
+	# (a file of its own: the background crib truncates it only when it starts)
+	rm -f /tmp/err.dead
+	crib run --trace --count 2 /tmp/d.ini >/tmp/out 2>/tmp/err.dead &
+	crib_pid=$!
+	tries=0
+	until grep -q 'seccomp template pid [0-9]* holds' /tmp/err.dead 2>/dev/null || [ $tries -ge 100 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	tpl=$(sed -n 's/.*seccomp template pid \([0-9]*\) holds.*/\1/p' /tmp/err.dead)
+	kill -9 "$tpl"
+	ok $? "the template (pid $tpl) is killed while the first container runs"
+	wait $crib_pid
+	is "$?" 0 "a template killed during the batch: crib run exits 0"
+	is "$(echo $(cat /tmp/out))" "EPERM EPERM" "both containers are under the profile"
+	has "$(cat /tmp/err.dead)" "template unusable: seccomp(SECCOMP_CLONE_FILTER, 0, pidfd of $tpl): No such process, loaded" \
+		"the trace says the dead template was not usable and the program was loaded"
+	grep 'template\|cloned\|loaded [0-9]' /tmp/err.dead | sed 's/^/VMTEST #   /'
+	cat /tmp/err.dead >>/tmp/all-err
+	# what each path costs, for the closing note (on the clock the guest's kernel chose)
+	cs=/sys/devices/system/clocksource/clocksource0
+	echo "VMTEST # clocksource: $(cat $cs/current_clocksource 2>/dev/null) (available: $(cat $cs/available_clocksource 2>/dev/null))"
+	crib bench --seccomp >/tmp/bench 2>&1
+	ok $? "crib bench --seccomp runs"
+	has "$(cat /tmp/bench)" "clone from a template (SECCOMP_CLONE_FILTER)" "and measures the clone"
+	sed 's/^/VMTEST # /' /tmp/bench
+	# for tests/vm/run's closing note: how many containers got a cloned filter here, and the
+	# two costs side by side
+	cloned=$(grep -c 'cloned from template pid' /tmp/all-err)
+	load=$(sed -n 's/.*kernel load: seccomp(SET_MODE_FILTER) *\([0-9.]*\) us/\1/p' /tmp/bench)
+	clone=$(sed -n 's/.*clone from a template (SECCOMP_CLONE_FILTER) *\([0-9.]*\) us/\1/p' /tmp/bench)
+	echo "VMTEST # closing: patched 6.1 ($(uname -r), QEMU without KVM): containers started with a cloned filter in this guest's last checks: $cloned; seccomp install cost of the default profile: kernel load ${load:-?} us, clone from a template ${clone:-?} us"
 	;;
 nouserns)
 	spec /tmp/h.ini <<'EOF2'
