@@ -150,6 +150,43 @@ static long calibrate(struct bench *b, long bs)
         }
 }
 
+/* Child: one filter install, the call alone timed; -1 when it failed */
+static long clone_from(void *arg)
+{
+        return syscall(SYS_seccomp, 4 /* SECCOMP_CLONE_FILTER */, 0, (long)*(int *)arg);
+}
+
+static long load_program(void *arg)
+{
+        const struct seccomp_program *prog = arg;
+        return seccomp_load_filter(prog->insns, prog->n, 0);
+}
+
+/* The microseconds `install` takes in a forked child with no_new_privs (a filter is for good:
+ * each measurement needs a process of its own); -1 when it failed */
+static double time_in_child(long (*install)(void *), void *arg)
+{
+        int p[2];
+        double t = -1;
+        if (pipe(p) < 0)
+                return -1;
+        pid_t pid = fork();
+        if (pid == 0) {
+                prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                uint64_t t0 = trace_now_us();
+                long r = install(arg);
+                double dt = r < 0 ? -1 : (double)(trace_now_us() - t0);
+                _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
+        }
+        close(p[1]);
+        if (pid < 0 || read(p[0], &t, sizeof t) != sizeof t)
+                t = -1;
+        close(p[0]);
+        if (pid > 0)
+                waitpid(pid, NULL, 0);
+        return t;
+}
+
 /* The clone's cost: a template (runtime/seccomp/seccomp_template.c) holding the program, and
  * n children with no_new_privs that clone its filter, each timing its call. -1 when the
  * kernel has no SECCOMP_CLONE_FILTER, or the template cannot start (why in `why`). */
@@ -165,26 +202,8 @@ static double clone_cost(struct bench *b, double *t, int n, char *why, size_t wh
                 snprintf(why, whylen, "no template: %.200s: %s", err.msg, strerror(err.errnum));
                 return -1;
         }
-        for (int i = 0; i < n; i++) {
-                int p[2];
-                t[i] = -1;
-                if (pipe(p) < 0)
-                        break;
-                pid_t pid = fork();
-                if (pid == 0) {
-                        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                        uint64_t t0 = trace_now_us();
-                        long r = syscall(SYS_seccomp, 4 /* SECCOMP_CLONE_FILTER */, 0,
-                                         (long)tmpl.pidfd);
-                        double dt = r < 0 ? -1 : (double)(trace_now_us() - t0);
-                        _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
-                }
-                close(p[1]);
-                if (read(p[0], &t[i], sizeof t[i]) != sizeof t[i])
-                        t[i] = -1;
-                close(p[0]);
-                waitpid(pid, NULL, 0);
-        }
+        for (int i = 0; i < n; i++)
+                t[i] = time_in_child(clone_from, &tmpl.pidfd);
         seccomp_template_stop(&tmpl);
         for (int i = 0; i < n; i++)
                 if (t[i] < 0) {
@@ -227,24 +246,8 @@ static void seccomp_costs(struct bench *b, const struct spec *d, bool csv)
                 seccomp_program_free(&prog);
         }
         double builtin = median(t, n);
-        for (int i = 0; i < n; i++) {
-                int p[2];
-                if (pipe(p) < 0)
-                        return;
-                pid_t pid = fork();
-                if (pid == 0) {
-                        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                        uint64_t t0 = trace_now_us();
-                        seccomp_load_filter(b->prog.insns, b->prog.n, 0);
-                        double dt = (double)(trace_now_us() - t0);
-                        _exit(write(p[1], &dt, sizeof dt) == sizeof dt ? 0 : 1);
-                }
-                close(p[1]);
-                if (read(p[0], &t[i], sizeof t[i]) != sizeof t[i])
-                        t[i] = -1;
-                close(p[0]);
-                waitpid(pid, NULL, 0);
-        }
+        for (int i = 0; i < n; i++)
+                t[i] = time_in_child(load_program, &b->prog);
         double kernel = median(t, n);
         char why[300] = "";
         double clone = clone_cost(b, t, n, why, sizeof why);
