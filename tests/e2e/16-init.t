@@ -67,7 +67,7 @@ $1
 EOF2
 	won=0
 	for _ in $(seq "$2"); do
-		r=$(timeout 20 "$CRIB" run "$T/r.ini" 2>/dev/null </dev/null)
+		r=$(timeout -k 5 20 "$CRIB" run "$T/r.ini" 2>/dev/null </dev/null)
 		[ "$r" = ok ] && won=$((won + 1))
 	done
 	echo "$won"

@@ -216,7 +216,7 @@ spec "$T/slow.ini" <<'EOF2'
 args = /bin/sh -c "for i in 1 2 3; do echo tick $i; sleep 0.3; done"
 EOF2
 cr run -d --name slow "$T/slow.ini"
-out=$(timeout 10 "$CRIB" --root "$S" logs -f slow)
+out=$(timeout -k 5 10 "$CRIB" --root "$S" logs -f slow)
 assert_eq "$(echo "$out" | tr '\n' ' ')" "tick 1 tick 2 tick 3 " "logs -f follows until the container ends"
 
 # --- faults

@@ -421,7 +421,7 @@ runtime = "crib"
 crib = ["$T/crib-runc"]
 EOF
 	pod() {
-		CONTAINERS_CONF="$P/containers.conf" timeout 60 podman --root "$P/storage" \
+		CONTAINERS_CONF="$P/containers.conf" timeout -k 10 60 podman --root "$P/storage" \
 			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
 			--events-backend none "$@"
 	}

@@ -19,7 +19,7 @@ P=$(mktemp -d /tmp/crib-oci-seccomp.XXXXXX)
 trap 'pod rm -a -f >/dev/null 2>&1; pod rmi -a -f >/dev/null 2>&1; rm -rf "$P"' EXIT
 ln -s "$CRIB" "$P/crib-runc"
 pod() {
-	timeout 60 podman --root "$P/s" --runroot "$P/r" --runtime "$P/crib-runc" \
+	timeout -k 10 60 podman --root "$P/s" --runroot "$P/r" --runtime "$P/crib-runc" \
 		--cgroup-manager cgroupfs --events-backend none "$@"
 }
 tar -C "$ROOTFS" -cf "$P/rootfs.tar" . 2>/dev/null
