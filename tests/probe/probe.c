@@ -220,6 +220,7 @@ static int cmd_syscall(int argc, char **argv)
  * ours wins (the filter under test allows), the kernel, finding no tracer, fails the call with
  * ENOSYS without running it; where the filter under test denies (ERRNO, KILL), its answer
  * comes back. The child exits with the errno, or dies by the filter's signal. x86_64 only. */
+#ifdef __x86_64__
 static const char *verdict(long nr, const long *a)
 {
         static char buf[64];
@@ -250,6 +251,7 @@ static const char *verdict(long nr, const long *a)
                 snprintf(buf, sizeof buf, "%s", strerrorname_np(WEXITSTATUS(st)));
         return buf;
 }
+#endif
 
 static int cmd_verdicts(void)
 {
