@@ -18,6 +18,11 @@ fi
 D=$(mktemp -d /tmp/crib-ctd.XXXXXX)
 ns="crib-t$$"
 cleanup() {
+	# a failure: what containerd and its shims said, for the reason
+	if [ "$_failed" != 0 ] && [ -s "$D/containerd.log" ]; then
+		echo "# containerd's log (its last 30 lines):"
+		tail -n 30 "$D/containerd.log" | sed 's/^/#   /'
+	fi
 	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null && wait "$cpid" 2>/dev/null
 	# a shim whose task was not removed (a failed test) outlives containerd
 	pkill -KILL -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
