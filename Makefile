@@ -35,8 +35,7 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 # --- proof suite: sanitizers and fuzzing (tests/fuzz/) ----------------------------------------
 #   make check SANITIZE=1   crib, unit tests and tools with ASan + UBSan, in build/asan, dynamic
-#                           (make check runs this pass after the plain one's end-to-end tests,
-#                           beside the VM guests: tests/sanitized-pass; SANITIZE=0 skips it)
+#                           (make check runs this pass after the plain one; SANITIZE=0 skips it)
 #   make fuzz FUZZ_SECONDS=N  each libFuzzer target of tests/fuzz/ for N seconds (default 60)
 # SANITIZE=fuzz is the build the fuzz targets link with (build/fuzz): the runtime instrumented for
 # libFuzzer's coverage too. Both use clang (libFuzzer is clang's) and link dynamically: the
@@ -62,9 +61,7 @@ endif
 # `make check` = the plain build with the fuzz targets (tests/run-all runs them), then the whole
 # unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
 CHECK_EXTRA     = $(BUILD)/tests/tools/kill-on-open $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
-# the sanitizer pass: its build first, then tests/run-all runs it beside the VM guests
-CHECK_SANITIZE_BUILD = $(if $(SANITIZE),,$(MAKE) check-build SANITIZE=1 BUILD=$(BUILD)/asan)
-CHECK_SANITIZE  = $(if $(SANITIZE),,--sanitized $(BUILD)/asan)
+CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
 # --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
 VERSION    := 0.1
@@ -107,7 +104,7 @@ CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all check check-build check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
+.PHONY: all check check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
         format bench deps clean
 
 all: $(BUILD)/crib
@@ -245,14 +242,11 @@ deps:
 	rootfs-tools/install-deps check
 
 check: deps
-	$(MAKE) check-build
-	$(CHECK_SANITIZE_BUILD)
-	tests/run-all $(CHECK_SANITIZE) $(BUILD)
-
-# what make check runs, built
-check-build: all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile \
-		$(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel \
-		$(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done $(CHECK_EXTRA)
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
+		$(CHECK_EXTRA)
+	tests/run-all $(BUILD)
+	$(CHECK_SANITIZE)
 
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
