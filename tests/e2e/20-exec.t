@@ -205,8 +205,9 @@ held() {
 	CRIB_TEST_STOP_AT="$1" "$ENTER" "$T/ptrace.ini" "$first" -- /bin/true </dev/null >/dev/null 2>&1 &
 	e=$!
 	held=
-	_i=0
-	while [ -z "$held" ] && [ $_i -lt 50 ]; do
+	# (30 s: an emulated Pi Zero beside another guest takes seconds to get there)
+	_end=$(($(date +%s) + 30))
+	while [ -z "$held" ] && [ "$(date +%s)" -lt $_end ]; do
 		sleep 0.1
 		for c in $(children_of "$e" 2>/dev/null); do
 			case "$1" in # the entered process is in the container's pid namespace
@@ -214,7 +215,6 @@ held() {
 			*) held=$c ;;
 			esac
 		done
-		_i=$((_i + 1))
 	done
 }
 release() {
@@ -238,6 +238,7 @@ if start "$T/ptrace.ini"; then
 	else
 		skips 3 "no joiner found below $e"
 		kill -KILL "$e"
+		wait "$e" 2>/dev/null
 	fi
 	held "load the seccomp filter"
 	if [ -n "$held" ]; then
@@ -250,6 +251,7 @@ if start "$T/ptrace.ini"; then
 	else
 		skips 3 "no entered process found below $e"
 		kill -KILL "$e"
+		wait "$e" 2>/dev/null
 	fi
 	inner=$(awk '/^NSpid:/{print $NF}' "/proc/$work/status")
 	enter "$T/ptrace.ini" "$first" -e PEEK="$inner" -- /bin/sh -c "$peek"
