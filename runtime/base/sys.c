@@ -114,7 +114,7 @@ int sys_mkdirat(const struct trace *t, int dirfd, const char *name, const char *
         traced(t, r, e, "mkdir(\"%s\", 0%o)", shown, (unsigned)mode);
         if (r < 0 && e != EEXIST)
                 return error_set(err, e, "cannot create directory '%s' in the rootfs", shown);
-        return 0;
+        return r < 0 ? 1 : 0;
 }
 
 int sys_symlinkat(const struct trace *t, const char *target, int dirfd, const char *name,

@@ -20,6 +20,7 @@ int sys_chdir(const struct trace *t, const char *path, struct error *err);
 int sys_pivot_root(const struct trace *t, const char *new_root, const char *put_old,
                    struct error *err);
 int sys_chroot(const struct trace *t, const char *path, struct error *err);
+/* mkdirat(2): 0 when made, 1 when the name was there already, -1 with `err` set. */
 int sys_mkdirat(const struct trace *t, int dirfd, const char *name, const char *shown, mode_t mode,
                 struct error *err);
 int sys_symlinkat(const struct trace *t, const char *target, int dirfd, const char *name,

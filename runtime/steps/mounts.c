@@ -250,18 +250,13 @@ static void fresh_add(struct fresh *f, int rootfd, const char *dst)
 static int make_in(struct child *c, int pfd, const char *name, const char *shown, bool dir,
                    bool excl, struct error *err)
 {
-        char buf[32];
         int fd;
         if (dir) {
-                int r = mkdirat(pfd, name, 0755);
-                int e = errno;
-                trace_line(&c->trace, "  mkdir(\"%s\", 0755) = %s%s", shown, r == 0 ? "0" : "-1 ",
-                           r == 0 ? "" : trace_errno_name(e, buf, sizeof buf));
-                if (r < 0 && e == EEXIST && excl)
+                int r = sys_mkdirat(&c->trace, pfd, name, shown, 0755, err);
+                if (r < 0)
+                        return -1;
+                if (r == 1 && excl)
                         return -2;
-                if (r < 0 && e != EEXIST)
-                        return error_set(err, e, "cannot create directory '%s' in the rootfs",
-                                         shown);
                 fd = openat(pfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         } else {
                 fd = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
