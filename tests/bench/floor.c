@@ -1,7 +1,7 @@
 /* floor.c - the kernel's part of crib's default level, and nothing else: the floor under
  * `crib run` of /bin/true, for tests/bench/start-time (issue 18).
  *
- *   floor ROOTFS [unconfined] [times]
+ *   floor ROOTFS [unconfined [nest | early]] [times]
  *
  * Straight-line system calls, no spec, no plan, no trace, no sync messages, no checks beyond
  * the return codes: clone into all seven namespaces (user, mount, pid, net, ipc, uts, cgroup),
@@ -13,6 +13,16 @@
  * clone(CLONE_VM|CLONE_VFORK) and reaps it. `unconfined` leaves out what level = unconfined
  * leaves out (masks, capabilities, no_new_privs, filter). `times` prints each phase's time in
  * microseconds to stderr, to set beside `crib run --trace`'s steps.
+ *
+ * At level = unconfined the workload keeps CAP_SYS_ADMIN, and crib locks the setup's mounts
+ * (lockmounts.c) by giving it a user namespace below the container's, with a copy of the mount
+ * namespace and network, UTS and cgroup namespaces of its own: a second network namespace per
+ * container. `nest` adds that work as crib does it, after the setup's mounts. `early` is the
+ * alternative it is measured against: the lower user namespace is made first, with the
+ * network, UTS and cgroup namespaces it owns (one unshare(2) in a helper), the setup joins
+ * those three (it holds every capability in them: it is in the parent user namespace, with the
+ * euid that owns the lower one), and the workload at the end joins the lower user namespace
+ * and copies only the mount namespace. One network namespace, not two.
  *
  * A measuring tool, not a launcher: it runs as an unprivileged user (its own id mapped to 0),
  * exits 1 at the first failure, and holds none of crib's guarantees (init keeps its
@@ -48,6 +58,7 @@
         } while (0)
 
 static bool times;
+enum nest { NEST_NONE, NEST_LATE, NEST_EARLY };
 static long long t_last;
 
 static long long now_us(void)
@@ -108,7 +119,87 @@ static const char *const masked[] = {"proc/asound",
 static const char *const readonly[] = {"proc/bus", "proc/fs", "proc/irq", "proc/sys",
                                        "proc/sysrq-trigger"};
 
-static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid)
+/* A child in a user namespace of its own below ours (with `flags`' namespaces, which it owns),
+ * dumpable so that we may write its maps: the returned fd names its user namespace. Late (crib's
+ * lockmounts.c), with the container's /proc mounted: its /proc/PID files. */
+static int lower_userns_late(void)
+{
+        int ready[2], done[2];
+        TRY(pipe2(ready, O_CLOEXEC));
+        TRY(pipe2(done, O_CLOEXEC));
+        pid_t child = fork();
+        TRY(child);
+        char b = 'u', path[64];
+        if (child == 0) {
+                close(ready[0]);
+                close(done[1]);
+                TRY(unshare(CLONE_NEWUSER));
+                TRY(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+                TRY(write(ready[1], &b, 1));
+                TRY(read(done[0], &b, 1));
+                _exit(0);
+        }
+        close(ready[1]);
+        close(done[0]);
+        TRY(read(ready[0], &b, 1));
+        snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+        put(path, "0 0 1");
+        snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+        put(path, "0 0 1");
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+        int userfd = open(path, O_RDONLY | O_CLOEXEC);
+        TRY(userfd);
+        close(done[1]);
+        TRY(waitpid(child, NULL, 0));
+        close(ready[0]);
+        return userfd;
+}
+
+/* Early, before the container's /proc exists (the host's shows other pids): the child makes the
+ * lower user namespace with the network, UTS and cgroup namespaces it owns, and maps itself (0
+ * to our 0); we join those three through a pidfd (Linux 5.8), and keep the child until the
+ * workload has joined its user namespace (*ret_done closed). */
+static int lower_userns_early(int *ret_done)
+{
+        int ready[2], done[2];
+        TRY(pipe2(ready, O_CLOEXEC));
+        TRY(pipe2(done, O_CLOEXEC));
+        pid_t child = fork();
+        TRY(child);
+        char b = 'u';
+        if (child == 0) {
+                close(ready[0]);
+                close(done[1]);
+                TRY(unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
+                put("/proc/self/setgroups", "deny");
+                put("/proc/self/gid_map", "0 0 1");
+                put("/proc/self/uid_map", "0 0 1");
+                TRY(write(ready[1], &b, 1));
+                TRY(read(done[0], &b, 1));
+                _exit(0);
+        }
+        close(ready[1]);
+        close(done[0]);
+        TRY(read(ready[0], &b, 1));
+        close(ready[0]);
+        int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+        TRY(pidfd);
+        TRY(setns(pidfd, CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
+        *ret_done = done[1];
+        return pidfd;
+}
+
+static void loopback_up(void)
+{
+        int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        struct ifreq ifr = {.ifr_name = "lo"};
+        TRY(ioctl(s, SIOCGIFFLAGS, &ifr));
+        ifr.ifr_flags |= IFF_UP;
+        TRY(ioctl(s, SIOCSIFFLAGS, &ifr));
+        close(s);
+}
+
+static int setup(const char *rootfs, int go, bool confined, enum nest nest, uid_t uid, gid_t gid)
 {
         char b, line[64];
         TRY(read(go, &b, 1));
@@ -121,6 +212,11 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         TRY(setresgid(0, 0, 0));
         TRY(setresuid(0, 0, 0));
         mark("id maps, root in the userns");
+        int lower = -1, lower_done = -1;
+        if (nest == NEST_EARLY) {
+                lower = lower_userns_early(&lower_done);
+                mark("early: lower userns, net, uts, cgroup");
+        }
         TRY(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
         TRY(mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL));
         TRY(chdir(rootfs));
@@ -174,13 +270,24 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
         }
         mark("masked and read-only paths");
         TRY(sethostname("floor", 5));
-        int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-        struct ifreq ifr = {.ifr_name = "lo"};
-        TRY(ioctl(s, SIOCGIFFLAGS, &ifr));
-        ifr.ifr_flags |= IFF_UP;
-        TRY(ioctl(s, SIOCSIFFLAGS, &ifr));
-        close(s);
+        loopback_up();
         mark("hostname, loopback up");
+        if (nest == NEST_LATE) {
+                /* as crib's lockmounts.c: after every mount, a lower user namespace, joined,
+                 * and copies of the mount, network, UTS and cgroup namespaces in it */
+                int fd = lower_userns_late();
+                TRY(setns(fd, CLONE_NEWUSER));
+                close(fd);
+                TRY(unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
+                loopback_up();
+                mark("nest: lower userns, 4 copies");
+        } else if (nest == NEST_EARLY) {
+                TRY(setns(lower, CLONE_NEWUSER));
+                close(lower);
+                close(lower_done);
+                TRY(unshare(CLONE_NEWNS));
+                mark("early: join it, copy mount ns");
+        }
         uint64_t caps = 0xa80425fbULL; /* Docker's default set, as crib's default level */
         if (confined) {
                 for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
@@ -217,13 +324,18 @@ static int setup(const char *rootfs, int go, bool confined, uid_t uid, gid_t gid
 int main(int argc, char **argv)
 {
         if (argc < 2) {
-                fprintf(stderr, "usage: floor ROOTFS [unconfined]\n");
+                fprintf(stderr, "usage: floor ROOTFS [unconfined [nest | early]] [times]\n");
                 return 2;
         }
         bool confined = true;
+        enum nest nest = NEST_NONE;
         for (int i = 2; i < argc; i++) {
                 if (!strcmp(argv[i], "unconfined"))
                         confined = false;
+                else if (!strcmp(argv[i], "nest"))
+                        nest = NEST_LATE;
+                else if (!strcmp(argv[i], "early"))
+                        nest = NEST_EARLY;
                 else if (!strcmp(argv[i], "times"))
                         times = true;
         }
@@ -232,9 +344,15 @@ int main(int argc, char **argv)
         gid_t gid = getgid();
         int go[2];
         TRY(pipe2(go, O_CLOEXEC));
+        if (nest != NEST_NONE && confined) {
+                fprintf(stderr, "floor: nest and early go with unconfined\n");
+                return 2;
+        }
+        /* early: the network, UTS and cgroup namespaces come from the lower user namespace */
+        int late = nest == NEST_EARLY ? 0 : CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
         pid_t pid = (pid_t)syscall(SYS_clone,
                                    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
-                                           CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP | SIGCHLD,
+                                           late | SIGCHLD,
                                    NULL, NULL, NULL, 0);
         TRY(pid);
         if (pid != 0)
@@ -242,7 +360,7 @@ int main(int argc, char **argv)
         if (pid == 0) {
                 t_last = now_us();
                 close(go[1]);
-                return setup(argv[1], go[0], confined, uid, gid);
+                return setup(argv[1], go[0], confined, nest, uid, gid);
         }
         close(go[0]);
         TRY(write(go[1], "g", 1));
