@@ -13,6 +13,7 @@
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
  *   delete [--force] ID
  *   ps --format json ID       the container's pids
+ *   update --resources FILE|- ID   new cgroup limits, as OCI resources JSON (- is stdin)
  *   exec [--process FILE | [-e K=V]... [--cwd DIR] [--user UID[:GID]] [--cap CAP]...]
  *        [--detach] [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
  *                             a process in the running container (runtime/launch/enter.c,
@@ -1159,6 +1160,85 @@ out:
         return code;
 }
 
+/* update [--resources FILE|-] ID: new limits for the container's cgroup, from the OCI
+ * resources JSON (config.json's .linux.resources; "-" is stdin, as containerd's shim sends it,
+ * podman names a file). Only what it names changes; -1 lifts a limit. runc's single-limit
+ * flags (--memory, --pids-limit, ...) are not taken: neither engine sends them. */
+static int oci_update(int argc, char **argv)
+{
+        const char *file = NULL, *id = NULL;
+        for (int i = 0; i < argc; i++) {
+                const char *a = argv[i];
+                if ((!strcmp(a, "--resources") || !strcmp(a, "-r")) && i + 1 < argc)
+                        file = argv[++i];
+                else if (!strncmp(a, "--resources=", 12))
+                        file = a + 12;
+                else if (a[0] == '-' && a[1])
+                        return usage("update: '%s' is not supported by crib: give the limits as "
+                                     "OCI resources JSON (--resources FILE, or - for stdin)",
+                                     a);
+                else if (!id)
+                        id = a;
+                else
+                        return usage("usage: %s --resources FILE|- ID", "update");
+        }
+        if (!file || !id)
+                return usage("usage: %s --resources FILE|- ID", "update");
+        struct error err;
+        error_clear(&err);
+        struct cgroup_limits l;
+        bool from_stdin = !strcmp(file, "-");
+        FILE *f = from_stdin ? stdin : fopen(file, "re");
+        if (!f) {
+                error_set(&err, errno, "cannot open '%s'", file);
+                return fail(&err);
+        }
+        int r = oci_load_resources(from_stdin ? "stdin" : file, f, &l, &err);
+        if (!from_stdin)
+                fclose(f);
+        if (r < 0)
+                return fail(&err);
+        struct opened o;
+        if (open_locked(id, &o, &err) < 0)
+                return fail(&err);
+        const char *status = status_of(&o);
+        char leaf[1200];
+        int code = 0;
+        if (!strcmp(status, "stopped") || !strcmp(status, "creating")) {
+                error_set(&err, 0, "container \"%s\" is %s: nothing to update", id, status);
+                code = fail(&err);
+                goto out;
+        }
+        leaf_of(o.dir, id, leaf, sizeof leaf);
+        if (!leaf[0]) {
+                error_set(&err, 0, "container \"%s\" has no cgroup v2 of its own to limit", id);
+                error_hint(&err, "crib makes one for a container with resource limits (a "
+                                 "cgroup v2 host, or a delegated subtree for a user)");
+                code = fail(&err);
+                goto out;
+        }
+        if (l.need) {
+                /* as create refuses limits it cannot apply, naming the controller and why */
+                struct cgroup_host h;
+                cgroup_host_gather(&h);
+                for (int k = 0; k < CGROUP_NCTRL; k++) {
+                        if (!(l.need & CGROUP_BIT(k)) || (h.available & CGROUP_BIT(k)))
+                                continue;
+                        error_set(&err, 0, "the %s limits cannot be applied: %s",
+                                  cgroup_ctrl_name(k), h.why[0] ? h.why : h.ctrl_why[k]);
+                        error_hint(&err, "%s", h.why[0] ? h.fix : h.ctrl_fix[k]);
+                        code = fail(&err);
+                        goto out;
+                }
+                struct trace t = {.on = false};
+                if (cgroup_update(leaf, &l, &t, &err) < 0)
+                        code = fail(&err);
+        }
+out:
+        opened_close(&o);
+        return code;
+}
+
 static int not_yet(const char *cmd)
 {
         struct error err;
@@ -1242,8 +1322,9 @@ int cmd_oci(int argc, char **argv)
                 printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
                 return 0;
         }
-        static const char *const later[] = {"update",     "run",     "features",
-                                            "checkpoint", "restore", "events"};
+        if (!strcmp(cmd, "update"))
+                return oci_update(argc, argv);
+        static const char *const later[] = {"run", "features", "checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))
                         return not_yet(cmd);

@@ -315,7 +315,11 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
                 if (write_file(dir, sizes[i].file, v, t, err) < 0)
                         return -1;
         }
-        if (l->cpu_quota) {
+        if (l->cpu_quota == CGROUP_CPU_MAX) {
+                snprintf(v, sizeof v, "max %u", l->cpu_period);
+                if (write_file(dir, "cpu.max", v, t, err) < 0)
+                        return -1;
+        } else if (l->cpu_quota) {
                 snprintf(v, sizeof v, "%u %u", l->cpu_quota, l->cpu_period);
                 if (write_file(dir, "cpu.max", v, t, err) < 0)
                         return -1;
@@ -505,6 +509,30 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
 fail:
         cgroup_remove(ret_path);
         return -1;
+}
+
+int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace *t,
+                  struct error *err)
+{
+        /* the controllers, as cgroup_make enables them: from the hierarchy's root (as root)
+         * or the delegated base down to the leaf, whose only child holds the processes */
+        char base[1024], top[1024], inner[1200];
+        snprintf(base, sizeof base, "%s", leaf);
+        char *slash = strrchr(base, '/');
+        if (!slash || slash == base)
+                return error_set(err, EINVAL, "'%s' is not a container's cgroup", leaf);
+        *slash = '\0';
+        snprintf(top, sizeof top, "%s", base);
+        slash = strrchr(top, '/');
+        if (slash && slash != top)
+                *slash = '\0';
+        snprintf(inner, sizeof inner, "%s/container", leaf);
+        if ((geteuid() == 0 && enable(top, l->need, t, err) < 0) ||
+            enable(base, l->need, t, err) < 0 || write_limits(leaf, l, t, err) < 0 ||
+            enable(leaf, l->need, t, err) < 0)
+                return -1;
+        /* the copy the container reads; the leaf's hold */
+        return write_limits(inner, l, t, err);
 }
 
 void cgroup_remove(const char *path)

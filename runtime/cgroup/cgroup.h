@@ -32,8 +32,9 @@ enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCT
 #define CGROUP_BIT(c) (1u << (c))
 const char *cgroup_ctrl_name(enum cgroup_ctrl c);
 
-#define CGROUP_UNSET (-1)
-#define CGROUP_MAX   INT64_MAX /* "max": no limit */
+#define CGROUP_UNSET   (-1)
+#define CGROUP_MAX     INT64_MAX  /* "max": no limit */
+#define CGROUP_CPU_MAX UINT32_MAX /* cpu_quota: "max", no quota */
 
 /* A spec's [resources], as cgroup v2 file values. */
 struct cgroup_limits {
@@ -42,7 +43,7 @@ struct cgroup_limits {
         int64_t memory_high; /* memory.high */
         int64_t memory_swap; /* memory.swap.max */
         int64_t pids_max;    /* pids.max */
-        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset */
+        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset, CGROUP_CPU_MAX */
         uint32_t cpu_period; /* microseconds */
         uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
         uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
@@ -104,6 +105,12 @@ struct cgroup_usage {
         int64_t memory, cpu_usec, pids;
 };
 void cgroup_usage_read(const char *path, struct cgroup_usage *u);
+
+/* New limits for a running container's cgroup (cgroup_make's ret_path): only those `l` sets,
+ * on the leaf and on the copy its processes' cgroup holds, the controllers they need enabled
+ * down to it first. */
+int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace *t,
+                  struct error *err);
 
 /* Kill what is left in it (cgroup.kill, Linux 5.14; else each pid of cgroup.procs) and remove
  * it; a second call, or one for a cgroup that is gone, does nothing. */

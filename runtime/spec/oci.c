@@ -24,6 +24,7 @@ struct ctx {
         struct spec *s;
         struct error *err;
         bool process_file; /* a process.json: its paths have no ".process" in front */
+        bool update;       /* `update --resources`: the file is .linux.resources, and -1 lifts */
 };
 
 #define PATHLEN 160
@@ -39,6 +40,8 @@ static int bad(struct ctx *c, const char *jpath, const char *fmt, ...)
         va_end(ap);
         if (c->process_file && !strncmp(jpath, ".process", 8))
                 jpath = jpath[8] ? jpath + 8 : ".";
+        if (c->update && !strncmp(jpath, ".linux.resources", 16))
+                jpath = jpath[16] ? jpath + 16 : ".";
         return error_at(c->err, c->s->path, 0, "%s: %s", jpath, text);
 }
 
@@ -991,6 +994,9 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (r && limit != -1) { /* -1: no limit, nothing to apply */
                         l->memory_max = limit;
                         l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                } else if (r && c->update) { /* -1 in an update: the limit lifted */
+                        l->memory_max = CGROUP_MAX;
+                        l->need |= CGROUP_BIT(CGROUP_MEMORY);
                 }
                 if ((r = get_int(c, o, m, "swap", -1, INT64_MAX, &swap)) < 0)
                         return -1;
@@ -1002,6 +1008,9 @@ static int oci_resources(struct ctx *c, json_object *lx)
                                            "must be -1, or at least .limit (memory plus swap)");
                         if (swap != -1) {
                                 l->memory_swap = swap - limit;
+                                l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                        } else if (c->update) {
+                                l->memory_swap = CGROUP_MAX;
                                 l->need |= CGROUP_BIT(CGROUP_MEMORY);
                         }
                 }
@@ -1041,6 +1050,10 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         l->cpu_quota = (uint32_t)quota;
                         l->cpu_period = (uint32_t)period;
                         l->need |= CGROUP_BIT(CGROUP_CPU);
+                } else if (r && quota == -1 && c->update) {
+                        l->cpu_quota = CGROUP_CPU_MAX;
+                        l->cpu_period = (uint32_t)period;
+                        l->need |= CGROUP_BIT(CGROUP_CPU);
                 }
                 if (get_str(c, o, cp, "cpus", &set) < 0)
                         return -1;
@@ -1062,6 +1075,9 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         return -1;
                 if (r && v > 0) { /* 0 and -1: no limit, nothing to apply */
                         l->pids_max = v;
+                        l->need |= CGROUP_BIT(CGROUP_PIDS);
+                } else if (r && v == -1 && c->update) { /* in an update, -1 lifts it */
+                        l->pids_max = CGROUP_MAX;
                         l->need |= CGROUP_BIT(CGROUP_PIDS);
                 }
         }
@@ -1388,6 +1404,37 @@ out:
         }
         *ret = op;
         return 0;
+}
+
+int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, struct error *err)
+{
+        struct spec s;
+        struct ctx c = {.s = &s, .err = err, .update = true};
+        int r = -1;
+
+        error_clear(err);
+        spec_init(&s);
+        if (!(s.path = strdup(path)))
+                return error_set(err, ENOMEM, "cannot allocate");
+        /* the file is what config.json has at .linux.resources, so one reader serves */
+        json_object *res = read_object(&c, path, f);
+        json_object *lx = res ? json_object_new_object() : NULL;
+        if (!res)
+                goto out;
+        if (!lx) {
+                json_object_put(res);
+                nomem(&c);
+                goto out;
+        }
+        json_object_object_add(lx, "resources", res);
+        if (oci_resources(&c, lx) < 0)
+                goto out;
+        *ret = s.resources;
+        r = 0;
+out:
+        json_object_put(lx);
+        spec_free(&s);
+        return r;
 }
 
 int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *err)

@@ -73,4 +73,9 @@ struct oci_process {
 };
 int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct error *err);
 
+/* An update's resources (`runc update --resources FILE`): the object config.json has at
+ * .linux.resources, read and checked by the same code, errors naming paths from its top
+ * (".memory.limit"). Only what it names is set in *ret; -1 lifts a limit (CGROUP_MAX). */
+int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, struct error *err);
+
 #endif

@@ -355,6 +355,53 @@ else
 fi
 R delete --force p1
 
+# --- update: new limits for the container's cgroup, as containerd's shim (--resources -, the
+# JSON on stdin) and podman (--resources FILE) send them: only what it names changes, -1 lifts
+# a limit; read from the host's cgroup files, the leaf's and the copy the processes' cgroup has
+config '["/bin/sleep","1000"]'
+sed 's/"linux":{/"linux":{"resources":{"pids":{"limit":50}},/' "$B/config.json" >"$T/c.json" &&
+	mv "$T/c.json" "$B/config.json"
+printf '{"pids":{"limit":-1},"memory":{}}' >"$T/res.json"
+oci create --bundle "$B" --pid-file "$T/pidu" u1
+if [ "$rc" = 0 ]; then
+	R start u1
+	cg2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
+	inner=$cg2$(sed -n 's/^0:://p' "/proc/$(cat "$T/pidu")/cgroup")
+	assert_eq "$(cat "$inner/../pids.max" "$inner/pids.max" 2>&1 | tr '\n' ' ')" "50 50 " \
+		"create: pids.max 50 on the container's cgroup and its copy"
+	echo '{"pids":{"limit":100}}' | R update --resources - u1 2>"$T/e"
+	assert_eq "$?:$(cat "$inner/../pids.max" "$inner/pids.max" 2>&1 | tr '\n' ' ')" "0:100 100 " \
+		"update --resources - (stdin): pids.max 100 on both" || sed 's/^/#   /' "$T/e"
+	oci update --resources "$T/res.json" u1
+	assert_eq "$rc:$(cat "$inner/../pids.max" "$inner/pids.max" 2>&1 | tr '\n' ' ')" "0:max max " \
+		"update --resources FILE with limit -1: the limit lifted" || echo "#   $err"
+	echo '{"pids":{"limit":"10"}}' | R update --resources - u1 2>"$T/e"
+	assert_eq "$?:$(cat "$inner/../pids.max")" "125:max" "a wrong type is refused (125), the limit unchanged"
+	assert_contains "$(cat "$T/e")" "stdin: .pids.limit: must be a number" "naming its JSON path"
+else
+	# this host cannot apply limits: create refused them, saying why; without them, update
+	# refuses too, with the reason (root's container has a cgroup, a user's none here)
+	assert_contains "$err" "cannot be applied" "create with limits this host cannot apply: refused, saying why"
+	config '["/bin/sleep","1000"]'
+	R create --bundle "$B" --pid-file "$T/pidu" u1 </dev/null >/dev/null 2>&1
+	R start u1
+	echo '{"pids":{"limit":100}}' | R update --resources - u1 2>"$T/e"
+	rc=$?
+	err=$(cat "$T/e")
+	case $err in
+	*"has no cgroup v2 of its own"*) why="no cgroup v2 of its own" ;;
+	*) why="the pids limits cannot be applied" ;;
+	esac
+	assert_eq "$rc" 125 "update where the limits cannot be applied: 125"
+	assert_contains "$err" "$why" "saying why"
+	skips 2 "this host's cgroup v2 cannot take the limits ($(echo "$err" | head -n 1)); the VM guests test them"
+fi
+oci update --memory 10m u1
+assert_contains "$rc:$err" "125:crib: update: '--memory' is not supported by crib" "update's single-limit flags are refused, never ignored"
+oci update --resources "$T/res.json" no-such
+assert_contains "$rc:$err" 'container "no-such" does not exist' "update of an unknown container"
+R delete --force u1
+
 # --- a workload that hides processes in a cgroup of its own named ".h" (it has SYS_ADMIN and a
 # cgroup namespace, and no pid namespace): ps lists them, kill --all and delete end them
 if [ "$ROLE" = root ]; then
@@ -389,8 +436,8 @@ else
 fi
 
 # --- unsupported commands say so
-oci update c1
-assert_contains "$err" "not supported by crib's OCI runtime yet" "update says it is not supported yet"
+oci checkpoint c1
+assert_contains "$err" "not supported by crib's OCI runtime yet" "checkpoint says it is not supported yet"
 
 assert_eq "$(ls "$S" | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
 

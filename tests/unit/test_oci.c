@@ -316,6 +316,39 @@ int main(void)
         fclose(f);
         contains(err.msg, "p.json: .: must be an object", "saying so");
 
+        /* an update's resources (runc update --resources): .linux.resources alone; only what
+         * it names is set, -1 lifts a limit */
+        struct cgroup_limits l;
+        static const char res[] = "{\"memory\":{\"limit\":-1,\"swap\":-1},"
+                                  "\"pids\":{\"limit\":200},\"cpu\":{\"quota\":-1}}";
+        f = fmemopen((void *)res, strlen(res), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) == 0, "resources load: %s", err.msg);
+        fclose(f);
+        ok(l.memory_max == CGROUP_MAX && l.memory_swap == CGROUP_MAX && l.pids_max == 200 &&
+                   l.cpu_quota == CGROUP_CPU_MAX && l.cpu_period == 100000,
+           "-1 lifts memory, swap and the cpu quota; pids 200");
+        ok(l.need == (CGROUP_BIT(CGROUP_MEMORY) | CGROUP_BIT(CGROUP_PIDS) | CGROUP_BIT(CGROUP_CPU)),
+           "and needs those three controllers");
+        ok(l.memory_high == CGROUP_UNSET && !l.cpu_weight && !l.io_weight,
+           "nothing it does not name");
+        static const char nothing[] = "{\"pids\":{\"limit\":0}}";
+        f = fmemopen((void *)nothing, strlen(nothing), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) == 0 && l.need == 0 &&
+                   l.pids_max == CGROUP_UNSET,
+           "pids limit 0: unchanged, as runc reads it");
+        fclose(f);
+        static const char cpus[] = "{\"cpu\":{\"cpus\":\"0-1\"}}";
+        f = fmemopen((void *)cpus, strlen(cpus), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) < 0, "what create refuses, update refuses");
+        fclose(f);
+        contains(err.msg, "r.json: .cpu.cpus: is not supported by crib yet",
+                 "its path from the top of the file");
+        static const char small[] = "{\"memory\":{\"limit\":100}}";
+        f = fmemopen((void *)small, strlen(small), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) < 0, "a memory limit below a page: refused");
+        fclose(f);
+        contains(err.msg, "r.json: .memory.limit: is below 4096 bytes", "saying so");
+
         /* a config over the limit is refused before json-c sees it */
         size_t big = OCI_MAX_CONFIG + 16;
         char *huge = malloc(big + 1);
