@@ -1218,15 +1218,26 @@ static int oci_update(int argc, char **argv)
                 goto out;
         }
         if (l.need) {
-                /* as create refuses limits it cannot apply, naming the controller and why */
-                struct cgroup_host h;
-                cgroup_host_gather(&h);
+                /* as create refuses limits it cannot apply, naming the controller and why (the
+                 * host's reasons, when they are why; else the container's parent lacks it) */
+                unsigned have = cgroup_available_to(leaf);
                 for (int k = 0; k < CGROUP_NCTRL; k++) {
-                        if (!(l.need & CGROUP_BIT(k)) || (h.available & CGROUP_BIT(k)))
+                        if (!(l.need & CGROUP_BIT(k)) || (have & CGROUP_BIT(k)))
                                 continue;
+                        struct cgroup_host h;
+                        cgroup_host_gather(&h);
+                        bool host = !(h.available & CGROUP_BIT(k));
                         error_set(&err, 0, "the %s limits cannot be applied: %s",
-                                  cgroup_ctrl_name(k), h.why[0] ? h.why : h.ctrl_why[k]);
-                        error_hint(&err, "%s", h.why[0] ? h.fix : h.ctrl_fix[k]);
+                                  cgroup_ctrl_name(k),
+                                  !host      ? "the container's parent cgroup does not have "
+                                               "that controller"
+                                  : h.why[0] ? h.why
+                                             : h.ctrl_why[k]);
+                        error_hint(&err, "%s",
+                                   !host ? "the cgroup above the container's must have it (for a "
+                                           "user, systemd delegates it: Delegate=)"
+                                   : h.why[0] ? h.fix
+                                              : h.ctrl_fix[k]);
                         code = fail(&err);
                         goto out;
                 }

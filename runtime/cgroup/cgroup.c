@@ -315,12 +315,11 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
                 if (write_file(dir, sizes[i].file, v, t, err) < 0)
                         return -1;
         }
-        if (l->cpu_quota == CGROUP_CPU_MAX) {
-                snprintf(v, sizeof v, "max %u", l->cpu_period);
-                if (write_file(dir, "cpu.max", v, t, err) < 0)
-                        return -1;
-        } else if (l->cpu_quota) {
-                snprintf(v, sizeof v, "%u %u", l->cpu_quota, l->cpu_period);
+        if (l->cpu_quota) { /* period 0 (an update without one): the cgroup's stays */
+                int n = l->cpu_quota == CGROUP_CPU_MAX ? snprintf(v, sizeof v, "max")
+                                                       : snprintf(v, sizeof v, "%u", l->cpu_quota);
+                if (l->cpu_period)
+                        snprintf(v + n, sizeof v - (size_t)n, " %u", l->cpu_period);
                 if (write_file(dir, "cpu.max", v, t, err) < 0)
                         return -1;
         }
@@ -511,6 +510,46 @@ fail:
         return -1;
 }
 
+unsigned cgroup_available_to(const char *leaf)
+{
+        /* as root, what the hierarchy's root has (cgroup_make enables it for crib's base);
+         * as a user, what the delegated base has */
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", leaf);
+        for (int up = geteuid() == 0 ? 2 : 1; up > 0; up--) {
+                char *slash = strrchr(dir, '/');
+                if (!slash || slash == dir)
+                        return 0;
+                *slash = '\0';
+        }
+        return read_controllers(dir);
+}
+
+/* Every file write_limits would write for `l` is in dir, or an error naming the first that
+ * is not (memory.swap.max without swap accounting, for one) */
+static int limit_files_exist(const char *dir, const struct cgroup_limits *l, struct error *err)
+{
+        const struct {
+                bool set;
+                const char *file;
+        } files[] = {
+                {l->memory_max != CGROUP_UNSET, "memory.max"},
+                {l->memory_high != CGROUP_UNSET, "memory.high"},
+                {l->memory_swap != CGROUP_UNSET, "memory.swap.max"},
+                {l->pids_max != CGROUP_UNSET, "pids.max"},
+                {l->cpu_quota != 0, "cpu.max"},
+                {l->cpu_weight != 0, "cpu.weight"},
+                {l->io_weight != 0, "io.weight"},
+        };
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+                char path[1300];
+                snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
+                if (files[i].set && access(path, W_OK) < 0)
+                        return error_set(err, errno, "cannot write '%s'", path);
+        }
+        return 0;
+}
+
 int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace *t,
                   struct error *err)
 {
@@ -527,9 +566,18 @@ int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace 
         if (slash && slash != top)
                 *slash = '\0';
         snprintf(inner, sizeof inner, "%s/container", leaf);
+        unsigned have = cgroup_available_to(leaf);
+        for (int c = 0; c < CGROUP_NCTRL; c++)
+                if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
+                        return error_set(err, 0, "the %s controller is not available to '%s'",
+                                         names[c], leaf);
         if ((geteuid() == 0 && enable(top, l->need, t, err) < 0) ||
-            enable(base, l->need, t, err) < 0 || write_limits(leaf, l, t, err) < 0 ||
-            enable(leaf, l->need, t, err) < 0)
+            enable(base, l->need, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
+                return -1;
+        /* every file there before any is written: a failure changes no limit */
+        if (limit_files_exist(leaf, l, err) < 0 || limit_files_exist(inner, l, err) < 0)
+                return -1;
+        if (write_limits(leaf, l, t, err) < 0)
                 return -1;
         /* the copy the container reads; the leaf's hold */
         return write_limits(inner, l, t, err);

@@ -106,6 +106,10 @@ struct cgroup_usage {
 };
 void cgroup_usage_read(const char *path, struct cgroup_usage *u);
 
+/* The controllers a container's cgroup (cgroup_make's ret_path) can be given: those of the
+ * hierarchy's root as root, of the delegated base as a user (CGROUP_BIT) */
+unsigned cgroup_available_to(const char *leaf);
+
 /* New limits for a running container's cgroup (cgroup_make's ret_path): only those `l` sets,
  * on the leaf and on the copy its processes' cgroup holds, the controllers they need enabled
  * down to it first. */

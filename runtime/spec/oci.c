@@ -1031,7 +1031,8 @@ static int oci_resources(struct ctx *c, json_object *lx)
         }
         if ((o = member(res, "cpu"))) {
                 const char *cp = ".linux.resources.cpu";
-                int64_t quota = 0, period = 100000, shares;
+                /* an update without a period keeps the container's (0 here) */
+                int64_t quota = 0, period = c->update ? 0 : 100000, shares;
                 const char *set;
                 if (want(c, o, cp, json_type_object, "an object") < 0)
                         return -1;
@@ -1039,13 +1040,18 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         return -1;
                 /* 1024 is cgroup v1's default, which containerd sends for every container:
                  * no preference, so no cpu controller is needed for it */
-                if (r && shares != 1024) { /* the conversion runc and crun use */
+                /* in an update 1024 is asked for: the weight it converts to */
+                if (r && (shares != 1024 || c->update)) { /* the conversion runc and crun use */
                         l->cpu_weight = (uint32_t)(1 + ((shares - 2) * 9999) / 262142);
                         l->need |= CGROUP_BIT(CGROUP_CPU);
                 }
-                if (get_int(c, o, cp, "period", 1000, 1000000, &period) < 0 ||
-                    (r = get_int(c, o, cp, "quota", -1, 0xffffffffLL, &quota)) < 0)
+                int rp;
+                if ((rp = get_int(c, o, cp, "period", 1000, 1000000, &period)) < 0 ||
+                    (r = get_int(c, o, cp, "quota", -1, 0xfffffffeLL, &quota)) < 0)
                         return -1;
+                if (c->update && rp && (!r || quota == 0))
+                        return bad(c, ".linux.resources.cpu.period",
+                                   "needs a quota beside it in an update (-1 for none)");
                 if (r && quota > 0) {
                         l->cpu_quota = (uint32_t)quota;
                         l->cpu_period = (uint32_t)period;
@@ -1073,6 +1079,10 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (want(c, o, ".linux.resources.pids", json_type_object, "an object") < 0 ||
                     (r = get_int(c, o, ".linux.resources.pids", "limit", -1, 4194304, &v)) < 0)
                         return -1;
+                if (r && v == 0 && c->update)
+                        return bad(c, ".linux.resources.pids.limit",
+                                   "0 means no change to runc and no limit to crun: give -1 "
+                                   "for no limit, or leave it out");
                 if (r && v > 0) { /* 0 and -1: no limit, nothing to apply */
                         l->pids_max = v;
                         l->need |= CGROUP_BIT(CGROUP_PIDS);

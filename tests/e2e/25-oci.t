@@ -365,7 +365,8 @@ printf '{"pids":{"limit":-1},"memory":{}}' >"$T/res.json"
 oci create --bundle "$B" --pid-file "$T/pidu" u1
 if [ "$rc" = 0 ]; then
 	R start u1
-	cg2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
+	# the cgroup2 mount from mountinfo (field 5; the VM guests have no findmnt)
+	cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
 	inner=$cg2$(sed -n 's/^0:://p' "/proc/$(cat "$T/pidu")/cgroup")
 	assert_eq "$(cat "$inner/../pids.max" "$inner/pids.max" 2>&1 | tr '\n' ' ')" "50 50 " \
 		"create: pids.max 50 on the container's cgroup and its copy"
@@ -388,10 +389,8 @@ else
 	echo '{"pids":{"limit":100}}' | R update --resources - u1 2>"$T/e"
 	rc=$?
 	err=$(cat "$T/e")
-	case $err in
-	*"has no cgroup v2 of its own"*) why="no cgroup v2 of its own" ;;
-	*) why="the pids limits cannot be applied" ;;
-	esac
+	why="the pids limits cannot be applied"
+	[ "$ROLE" = root ] || why="has no cgroup v2 of its own"
 	assert_eq "$rc" 125 "update where the limits cannot be applied: 125"
 	assert_contains "$err" "$why" "saying why"
 	skips 2 "this host's cgroup v2 cannot take the limits ($(echo "$err" | head -n 1)); the VM guests test them"

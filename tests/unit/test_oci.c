@@ -325,18 +325,35 @@ int main(void)
         ok(oci_load_resources("r.json", f, &l, &err) == 0, "resources load: %s", err.msg);
         fclose(f);
         ok(l.memory_max == CGROUP_MAX && l.memory_swap == CGROUP_MAX && l.pids_max == 200 &&
-                   l.cpu_quota == CGROUP_CPU_MAX && l.cpu_period == 100000,
-           "-1 lifts memory, swap and the cpu quota; pids 200");
+                   l.cpu_quota == CGROUP_CPU_MAX && l.cpu_period == 0,
+           "-1 lifts memory, swap and the cpu quota (the period kept: none given); pids 200");
         ok(l.need == (CGROUP_BIT(CGROUP_MEMORY) | CGROUP_BIT(CGROUP_PIDS) | CGROUP_BIT(CGROUP_CPU)),
            "and needs those three controllers");
         ok(l.memory_high == CGROUP_UNSET && !l.cpu_weight && !l.io_weight,
            "nothing it does not name");
-        static const char nothing[] = "{\"pids\":{\"limit\":0}}";
-        f = fmemopen((void *)nothing, strlen(nothing), "r");
-        ok(oci_load_resources("r.json", f, &l, &err) == 0 && l.need == 0 &&
-                   l.pids_max == CGROUP_UNSET,
-           "pids limit 0: unchanged, as runc reads it");
+        static const char zero[] = "{\"pids\":{\"limit\":0}}";
+        f = fmemopen((void *)zero, strlen(zero), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) < 0,
+           "pids limit 0 in an update: refused (runc reads no change, crun no limit)");
         fclose(f);
+        contains(err.msg, "r.json: .pids.limit: 0 means no change", "saying why");
+        static const char shares[] = "{\"cpu\":{\"shares\":1024,\"quota\":50000,"
+                                     "\"period\":200000}}";
+        f = fmemopen((void *)shares, strlen(shares), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) == 0 && l.cpu_weight == 39 &&
+                   l.cpu_quota == 50000 && l.cpu_period == 200000,
+           "shares 1024 in an update: weight 39, asked for; quota and period: %s", err.msg);
+        fclose(f);
+        static const char period[] = "{\"cpu\":{\"period\":50000}}";
+        f = fmemopen((void *)period, strlen(period), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) < 0, "a period without a quota: refused");
+        fclose(f);
+        contains(err.msg, "r.json: .cpu.period: needs a quota", "saying why");
+        static const char noswap[] = "{\"memory\":{\"swap\":1048576}}";
+        f = fmemopen((void *)noswap, strlen(noswap), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) < 0, "swap without a limit: refused");
+        fclose(f);
+        contains(err.msg, "r.json: .memory.swap: must be -1, or at least .limit", "saying why");
         static const char cpus[] = "{\"cpu\":{\"cpus\":\"0-1\"}}";
         f = fmemopen((void *)cpus, strlen(cpus), "r");
         ok(oci_load_resources("r.json", f, &l, &err) < 0, "what create refuses, update refuses");
