@@ -1379,6 +1379,26 @@ static json_object *read_object(struct ctx *c, const char *path, FILE *f)
         return obj;
 }
 
+/* A file that holds one member of a larger object (process.json is config.json's .process):
+ * read, and put under `key` in a new object, so the config's readers take it as they are.
+ * The new object (the caller's to put), or NULL with c->err set; *ret_inner is the file's. */
+static json_object *read_under(struct ctx *c, const char *path, FILE *f, const char *key,
+                               json_object **ret_inner)
+{
+        json_object *inner = read_object(c, path, f);
+        if (!inner)
+                return NULL;
+        json_object *outer = json_object_new_object();
+        if (!outer || json_object_object_add(outer, key, inner) < 0) {
+                json_object_put(outer);
+                json_object_put(inner);
+                nomem(c);
+                return NULL;
+        }
+        *ret_inner = inner;
+        return outer;
+}
+
 int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct error *err)
 {
         struct oci_process op = {0};
@@ -1391,16 +1411,10 @@ int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct 
         if (!(s->path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         /* the process object is the file: as config.json's .process, so one reader serves */
-        json_object *proc = read_object(&c, path, f);
-        json_object *cfg = proc ? json_object_new_object() : NULL;
-        if (!proc)
+        json_object *proc;
+        json_object *cfg = read_under(&c, path, f, "process", &proc);
+        if (!cfg)
                 goto out;
-        if (!cfg) {
-                json_object_put(proc);
-                nomem(&c);
-                goto out;
-        }
-        json_object_object_add(cfg, "process", proc);
         op.has_caps = member(proc, "capabilities") != NULL;
         op.has_rlimits = member(proc, "rlimits") != NULL;
         if (oci_process(&c, cfg) < 0)
@@ -1427,16 +1441,10 @@ int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, str
         if (!(s.path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         /* the file is what config.json has at .linux.resources, so one reader serves */
-        json_object *res = read_object(&c, path, f);
-        json_object *lx = res ? json_object_new_object() : NULL;
-        if (!res)
+        json_object *res;
+        json_object *lx = read_under(&c, path, f, "resources", &res);
+        if (!lx)
                 goto out;
-        if (!lx) {
-                json_object_put(res);
-                nomem(&c);
-                goto out;
-        }
-        json_object_object_add(lx, "resources", res);
         if (oci_resources(&c, lx) < 0)
                 goto out;
         *ret = s.resources;

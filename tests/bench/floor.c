@@ -119,47 +119,10 @@ static const char *const masked[] = {"proc/asound",
 static const char *const readonly[] = {"proc/bus", "proc/fs", "proc/irq", "proc/sys",
                                        "proc/sysrq-trigger"};
 
-/* A child in a user namespace of its own below ours (with `flags`' namespaces, which it owns),
- * dumpable so that we may write its maps: the returned fd names its user namespace. Late (crib's
- * lockmounts.c), with the container's /proc mounted: its /proc/PID files. */
-static int lower_userns_late(void)
-{
-        int ready[2], done[2];
-        TRY(pipe2(ready, O_CLOEXEC));
-        TRY(pipe2(done, O_CLOEXEC));
-        pid_t child = fork();
-        TRY(child);
-        char b = 'u', path[64];
-        if (child == 0) {
-                close(ready[0]);
-                close(done[1]);
-                TRY(unshare(CLONE_NEWUSER));
-                TRY(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
-                TRY(write(ready[1], &b, 1));
-                TRY(read(done[0], &b, 1));
-                _exit(0);
-        }
-        close(ready[1]);
-        close(done[0]);
-        TRY(read(ready[0], &b, 1));
-        snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
-        put(path, "0 0 1");
-        snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
-        put(path, "0 0 1");
-        snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
-        int userfd = open(path, O_RDONLY | O_CLOEXEC);
-        TRY(userfd);
-        close(done[1]);
-        TRY(waitpid(child, NULL, 0));
-        close(ready[0]);
-        return userfd;
-}
-
-/* Early, before the container's /proc exists (the host's shows other pids): the child makes the
- * lower user namespace with the network, UTS and cgroup namespaces it owns, and maps itself (0
- * to our 0); we join those three through a pidfd (Linux 5.8), and keep the child until the
- * workload has joined its user namespace (*ret_done closed). */
-static int lower_userns_early(int *ret_done)
+/* A helper in a user namespace of its own below ours, with `flags`' namespaces, which it owns;
+ * it maps itself (0 to our 0) when `self_map`, else it only makes itself dumpable so that we
+ * may write its maps. It waits until *ret_done is closed; returned once it is there. */
+static pid_t lower_helper(int flags, bool self_map, int *ret_done)
 {
         int ready[2], done[2];
         TRY(pipe2(ready, O_CLOEXEC));
@@ -170,10 +133,14 @@ static int lower_userns_early(int *ret_done)
         if (child == 0) {
                 close(ready[0]);
                 close(done[1]);
-                TRY(unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
-                put("/proc/self/setgroups", "deny");
-                put("/proc/self/gid_map", "0 0 1");
-                put("/proc/self/uid_map", "0 0 1");
+                TRY(unshare(CLONE_NEWUSER | flags));
+                if (self_map) {
+                        put("/proc/self/setgroups", "deny");
+                        put("/proc/self/gid_map", "0 0 1");
+                        put("/proc/self/uid_map", "0 0 1");
+                } else {
+                        TRY(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+                }
                 TRY(write(ready[1], &b, 1));
                 TRY(read(done[0], &b, 1));
                 _exit(0);
@@ -182,10 +149,39 @@ static int lower_userns_early(int *ret_done)
         close(done[0]);
         TRY(read(ready[0], &b, 1));
         close(ready[0]);
+        *ret_done = done[1];
+        return child;
+}
+
+/* Late (crib's lockmounts.c), with the container's /proc mounted: the helper's maps written
+ * through its /proc/PID files; the returned fd names its user namespace. */
+static int lower_userns_late(void)
+{
+        int done;
+        pid_t child = lower_helper(0, false, &done);
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+        put(path, "0 0 1");
+        snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+        put(path, "0 0 1");
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+        int userfd = open(path, O_RDONLY | O_CLOEXEC);
+        TRY(userfd);
+        close(done);
+        TRY(waitpid(child, NULL, 0));
+        return userfd;
+}
+
+/* Early, before the container's /proc exists (the host's shows other pids): the helper makes
+ * the lower user namespace with the network, UTS and cgroup namespaces it owns, and maps
+ * itself; we join those three through a pidfd (Linux 5.8), and keep the helper until the
+ * workload has joined its user namespace (*ret_done closed). */
+static int lower_userns_early(int *ret_done)
+{
+        pid_t child = lower_helper(CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP, true, ret_done);
         int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
         TRY(pidfd);
         TRY(setns(pidfd, CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
-        *ret_done = done[1];
         return pidfd;
 }
 
