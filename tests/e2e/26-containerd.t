@@ -94,7 +94,7 @@ assert_eq "$out:$rc" "in $(readlink "/proc/$pid/ns/mnt"):3" "ctr task exec: the 
 # status, and may drop output it has not read yet. A ctr that has not ended after 20 s is
 # looked at before it is killed. When no crib `exec` of it runs (crib's ends once the program
 # runs, or fails and ctr reports it; or the shim never started one), the hang is ctr's or the
-# shim's: it happened once in CI and in none of 900 tries here; one more try is made. A crib
+# shim's: it happened once in CI and in none of ~1,100 tries here; one more try is made. A crib
 # exec still running is a failure, with what it waits on.
 exec_tty() { # exec_tty EXEC-ID: the output of `ctr task exec -t` in $T/tty, its status
 	script -qec "timeout -k 5 20 ctr -a $D/c.sock -n $ns task exec -t --exec-id $1 d1 /bin/sh -c 'tty; sleep 0.3'" /dev/null </dev/null >"$T/tty" 2>&1 &
