@@ -48,7 +48,7 @@ EOF
 # bounded: a containerd left behind by a killed test dies on its own
 timeout -k 10 600 containerd --config "$D/config.toml" >"$D/containerd.log" 2>&1 &
 cpid=$!
-C() { timeout -k 5 60 ctr -a "$D/c.sock" -n "$ns" "$@"; }
+C() { timeout -k 5 60 ctr -a "$D/c.sock" -n "$ns" "$@" </dev/null; }
 i=0
 while [ ! -S "$D/c.sock" ] && [ $i -lt 100 ]; do
 	sleep 0.1
@@ -89,44 +89,31 @@ out=$(C task exec --exec-id x1 d1 /bin/sh -c 'echo in $(readlink /proc/self/ns/m
 rc=$?
 assert_eq "$out:$rc" "in $(readlink "/proc/$pid/ns/mnt"):3" "ctr task exec: the output and exit status of a program in the container's mount namespace" ||
 	sed 's/^/#   /' "$T/e"
-# ctr wants a terminal of its own for -t: script(1) gives it one. The program outlives its
-# output by a moment: ctr 1.6 closes its end of the output fifo as soon as it has the exit
-# status, and may drop output it has not read yet. A ctr that has not ended after 20 s is
-# looked at before it is killed. When no crib `exec` of it runs (crib's ends once the program
-# runs, or fails and ctr reports it; or the shim never started one), the hang is ctr's or the
-# shim's: it happened once in CI and in none of ~1,100 tries here; one more try is made. A crib
-# exec still running is a failure, with what it waits on.
-exec_tty() { # exec_tty EXEC-ID: the output of `ctr task exec -t` in $T/tty, its status
-	script -qec "timeout -k 5 20 ctr -a $D/c.sock -n $ns task exec -t --exec-id $1 d1 /bin/sh -c 'tty; sleep 0.3'" /dev/null </dev/null >"$T/tty" 2>&1 &
-	_sp=$!
-	_end=$(($(date +%s) + 15))
-	while kill -0 $_sp 2>/dev/null && [ "$(date +%s)" -lt $_end ]; do
-		sleep 0.1
-	done
-	if kill -0 $_sp 2>/dev/null; then
-		echo "# ctr task exec -t --exec-id $1 has not ended after 15 s:" >&2
-		ps -eo pid,ppid,stat,wchan:24,args --forest | grep -F -e "$D" -e "$ns" -e 'sleep 0.3' |
-			grep -v grep | sed 's/^/#   /' >&2
-		pidf=$D/state/io.containerd.runtime.v2.task/$ns/d1/$1.pid
-		echo "#   crib's pid file: $(cat "$pidf" 2>/dev/null || echo none)" >&2
-		# the shim's goroutines, into containerd's log (SIGUSR1)
-		pkill -USR1 -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
-		sleep 1
-		grep -oE 'goroutine [0-9]+ \[[^]]*\]|[a-zA-Z/_.]*(exec|console|runc|service|reaper)[a-z_]*\.go:[0-9]+' "$D/containerd.log" |
-			tail -n 60 | sed 's/^/#   shim: /' >&2
-		if ! pgrep -f "$1\.pid" >/dev/null; then
-			wait $_sp
-			return 2 # no crib exec of it runs: ended, or never started
-		fi
-	fi
-	wait $_sp
-}
-exec_tty x2
-rc=$?
-if [ $rc = 2 ]; then
-	echo "# no crib exec of x2 runs: ctr or the shim hung; one more try" >&2
-	exec_tty x2b
+# ctr wants a terminal of its own for -t: script(1) gives it one, and ctr must be in its
+# foreground process group, or its tcsetattr(3) stops it with SIGTTOU. So timeout(1), which
+# puts its command in a process group of its own, runs outside script, and script's shell
+# execs ctr (SHELL=/bin/sh: dash forks for `-c CMD` where bash execs; CI's runner sets no SHELL,
+# and every try there stopped). The program outlives its output by a moment: ctr 1.6 closes
+# its end of the output fifo as soon as it has the exit status, and may drop output it has not
+# read yet. A ctr that has not ended after 15 s is looked at before it is killed.
+SHELL=/bin/sh timeout -k 5 20 script -qec "exec ctr -a $D/c.sock -n $ns task exec -t --exec-id x2 d1 /bin/sh -c 'tty; sleep 0.3'" /dev/null </dev/null >"$T/tty" 2>&1 &
+_sp=$!
+_end=$(($(date +%s) + 15))
+while kill -0 $_sp 2>/dev/null && [ "$(date +%s)" -lt $_end ]; do
+	sleep 0.1
+done
+if kill -0 $_sp 2>/dev/null; then
+	echo "# ctr task exec -t has not ended after 15 s:" >&2
+	ps -eo pid,ppid,stat,wchan:24,args --forest | grep -F -e "$D" -e "$ns" -e 'sleep 0.3' |
+		grep -v grep | sed 's/^/#   /' >&2
+	echo "#   crib's pid file: $(cat "$D/state/io.containerd.runtime.v2.task/$ns/d1/x2.pid" 2>/dev/null || echo none)" >&2
+	# the shim's goroutines, into containerd's log (SIGUSR1)
+	pkill -USR1 -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
+	sleep 1
+	grep -oE 'goroutine [0-9]+ \[[^]]*\]|[a-zA-Z/_.]*(exec|console|runc|service|reaper)[a-z_]*\.go:[0-9]+' "$D/containerd.log" |
+		tail -n 60 | sed 's/^/#   shim: /' >&2
 fi
+wait $_sp
 out=$(tr -d '\r' <"$T/tty")
 assert_eq "$(echo "$out" | grep -cE '/dev/pts/[0-9]+$')" 1 "ctr task exec -t: a terminal of the container's devpts ($out)"
 out=$(C task exec --exec-id x3 d1 /bin/no-such-program 2>&1)
