@@ -221,14 +221,18 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
 }
 
 /* The container's cgroup leaf, or "" when it has none */
-static void leaf_of(int dir, const char *id, char *buf, size_t len)
+static void leaf_of(const struct opened *o, const char *id, char *buf, size_t len)
 {
         struct plan p;
         struct error ignored;
         buf[0] = '\0';
-        if (lifecycle_read_plan(dir, &p, &ignored) < 0)
+        if (lifecycle_read_plan(o->dir, &p, &ignored) < 0)
                 return;
-        if (p.cgroup && p.cgroup_base[0])
+        /* in systemd's scope (a user whose cgroup is not delegated), where the workload is:
+         * the scope's name carries the pid of the crib that asked for it */
+        if (p.cgroup && p.cgroup_systemd)
+                container_own_cgroup(&p, o->rec.pid, o->rec.pid_start, buf, len);
+        else if (p.cgroup && p.cgroup_base[0])
                 cgroup_leaf(p.cgroup_base, id, buf, len);
         plan_free(&p);
 }
@@ -702,7 +706,7 @@ static size_t cgroup_pids(const struct opened *o, const char *id, pid_t *pids, c
                           size_t len)
 {
         struct stat st;
-        leaf_of(o->dir, id, leaf, len);
+        leaf_of(o, id, leaf, len);
         if (!leaf[0] || stat(leaf, &st) < 0 || !S_ISDIR(st.st_mode)) {
                 leaf[0] = '\0';
                 return 0;
@@ -718,7 +722,7 @@ static void signal_cgroup(const struct opened *o, const char *id, int sig)
 {
         static pid_t pids[MAX_PIDS];
         char leaf[1200], file[1300];
-        leaf_of(o->dir, id, leaf, sizeof leaf);
+        leaf_of(o, id, leaf, sizeof leaf);
         if (!leaf[0])
                 return;
         snprintf(file, sizeof file, "%s/cgroup.kill", leaf);
@@ -791,6 +795,9 @@ static int oci_delete(int argc, char **argv)
                 opened_close(&o);
                 return fail(&err);
         }
+        /* found while its workload is there to say it (systemd's scope) */
+        char leaf[1200];
+        leaf_of(&o, id, leaf, sizeof leaf);
         /* created (as runc) or forced: it ends first */
         if (o.rec.pid_alive) {
                 signal_cgroup(&o, id, SIGKILL);
@@ -802,8 +809,6 @@ static int oci_delete(int argc, char **argv)
         }
         /* what is left in its cgroup (without a pid namespace, the workload's orphans; or what
          * hid below it) ends with it, through cgroup.kill */
-        char leaf[1200];
-        leaf_of(o.dir, id, leaf, sizeof leaf);
         if (leaf[0])
                 cgroup_remove(leaf);
         struct error ignored;
@@ -1209,7 +1214,7 @@ static int oci_update(int argc, char **argv)
                 code = fail(&err);
                 goto out;
         }
-        leaf_of(o.dir, id, leaf, sizeof leaf);
+        leaf_of(&o, id, leaf, sizeof leaf);
         if (!leaf[0]) {
                 error_set(&err, 0, "container \"%s\" has no cgroup v2 of its own to limit", id);
                 error_hint(&err, "crib makes one for a container with resource limits (a "

@@ -102,6 +102,7 @@
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
+#include "state.h"
 #include "sync.h"
 #include "sys.h"
 
@@ -325,11 +326,11 @@ static int find_workload(struct enter *e, struct error *err)
  * is run-PID), in systemd's scope for it (crib-NAME-PID.scope) when there is one. Nothing else
  * of the workload's choosing: with SYS_ADMIN it can make cgroups of its own, and another
  * container's must never be joined. */
-static bool container_cgroup(const struct plan *p, const char *path)
+static size_t container_cgroup(const struct plan *p, const char *path)
 {
         size_t bl = strlen(p->cgroup_base);
         if (strncmp(path, p->cgroup_base, bl) || path[bl] != '/' || strstr(path, "/.."))
-                return false;
+                return 0;
         const char *rest = path + bl;
         const char *user = geteuid() ? "crib-" : "";
         char want[160];
@@ -339,27 +340,46 @@ static bool container_cgroup(const struct plan *p, const char *path)
                          p->cgroup_name[0] ? p->cgroup_name : "run");
                 const char *scope = strstr(rest, want);
                 if (!scope)
-                        return false;
+                        return 0;
                 rest = scope + strlen(want);
                 rest += strspn(rest, "0123456789-"); /* PID (an unnamed one's: run-PID-PID) */
                 if (strncmp(rest, ".scope/", 7))
-                        return false;
+                        return 0;
                 rest += 6;
         }
         size_t ul = strlen(user);
         if (rest[0] != '/' || strncmp(rest + 1, user, ul))
-                return false;
+                return 0;
         rest += 1 + ul;
         size_t nl = strcspn(rest, "/");
         if (p->cgroup_name[0]) {
                 if (nl != strlen(p->cgroup_name) || strncmp(rest, p->cgroup_name, nl))
-                        return false;
+                        return 0;
         } else if (nl <= 4 || strncmp(rest, "run-", 4) ||
                    strspn(rest + 4, "0123456789") != nl - 4) {
-                return false;
+                return 0;
         }
         rest += nl;
-        return !strncmp(rest, "/container", 10) && (rest[10] == '\0' || rest[10] == '/');
+        if (strncmp(rest, "/container", 10) || (rest[10] != '\0' && rest[10] != '/'))
+                return 0;
+        return (size_t)(rest - path);
+}
+
+int container_own_cgroup(const struct plan *p, pid_t pid, uint64_t start, char *buf, size_t len)
+{
+        char path[1200];
+        buf[0] = '\0';
+        /* opened first: a pid reused after the start time matches reads another process */
+        _cleanup_close_ int dir = open_proc_dir(pid);
+        if (!p->cgroup || !p->cgroup_base[0] || dir < 0 || state_proc_start(pid) != start ||
+            cgroup_of(dir, path, sizeof path) < 0)
+                return -1;
+        size_t n = container_cgroup(p, path);
+        if (!n || n >= len)
+                return -1;
+        memcpy(buf, path, n);
+        buf[n] = '\0';
+        return 0;
 }
 
 /* The workload's cgroup, when the container has one ([resources], or the device program of a

@@ -139,6 +139,55 @@ out=$(as_tester systemd-run --user --scope --quiet -p Delegate=yes crib run /tmp
 is "$?:$out" "0:0::/" "tester in a delegated scope: [resources] applied, the container's cgroup is 0::/"
 say "  stderr: " /tmp/err
 
+# tester, from the service, through the OCI front end (issue 16): the container's cgroup is in
+# the scope crib asked for, whose name holds the pid of the crib that asked; pause, update,
+# kill --all and delete find it from the workload, where the plan alone cannot name it
+mkdir -p /tmp/ob
+cat >/tmp/ob/config.json <<'EOF2'
+{"ociVersion":"1.0.2","root":{"path":"/rootfs"},
+ "process":{"args":["/bin/sleep","1000"],"cwd":"/","env":["PATH=/bin:/usr/bin"],"user":{"uid":0,"gid":0},
+   "noNewPrivileges":true},
+ "mounts":[{"destination":"/proc","type":"proc","source":"proc"}],
+ "linux":{"namespaces":[{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"user"}],
+   "uidMappings":[{"containerID":0,"hostID":1000,"size":1}],"gidMappings":[{"containerID":0,"hostID":1000,"size":1}],
+   "resources":{"pids":{"limit":40}}}}
+EOF2
+chown -R 1000:1000 /tmp/ob
+oci() { as_tester crib oci --root /run/user/1000/crib-oci-vm "$@"; }
+oci create --bundle /tmp/ob --pid-file /tmp/ob/pid o1 </dev/null >/dev/null 2>/tmp/err
+rc=$?
+oci start o1 2>>/tmp/err
+opid=$(cat /tmp/ob/pid 2>/dev/null)
+ocg=$(sed -n 's/^0:://p' "/proc/${opid:-none}/cgroup" 2>/dev/null)
+leaf=$cg${ocg%/container}
+echo "VMTEST # tester's OCI container o1: create exited $rc, pid ${opid:-none}, cgroup ${ocg:-none}"
+say "  oci stderr: " /tmp/err
+case "$ocg" in
+/user.slice/user-1000.slice/user@1000.service/*/crib-o1-*.scope/crib-o1/container) ok 0 "oci create as tester, from the service: o1's cgroup is crib-o1 in a scope crib-o1-PID.scope" ;;
+*) is "$ocg" ".../user@1000.service/.../crib-o1-PID.scope/crib-o1/container" "oci create as tester, from the service: o1's cgroup is crib-o1 in a scope crib-o1-PID.scope" ;;
+esac
+oci pause o1 2>/tmp/err
+is "$(cat "$leaf/cgroup.freeze" 2>&1):$(oci state o1 2>&1 | grep -c '"status":"paused"')" "1:1" "oci pause: the scope's crib-o1 is frozen, and state says paused"
+say "  pause stderr: " /tmp/err
+oci resume o1 2>/tmp/err
+is "$(cat "$leaf/cgroup.freeze" 2>&1)" 0 "oci resume: thawed"
+echo '{"pids":{"limit":77}}' | oci update --resources - o1 2>/tmp/err
+is "$(cat "$leaf/pids.max" 2>&1)" 77 "oci update: pids.max of the scope's crib-o1 is 77"
+say "  update stderr: " /tmp/err
+oci kill --all o1 KILL 2>/tmp/err
+i=0
+while st=$(cut -d' ' -f3 "/proc/$opid/stat" 2>/dev/null) && [ "$st" != Z ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+case "${st:-gone}" in
+Z | gone) ok 0 "oci kill --all: o1's processes end" ;;
+*) is "$st" "Z or gone" "oci kill --all: o1's processes end" ;;
+esac
+oci delete --force o1 2>/tmp/err
+is "$([ -d "$leaf" ] && echo left || echo removed)" removed "oci delete: the scope's crib-o1 is removed"
+say "  delete stderr: " /tmp/err
+
 # nothing of crib's is left: root's crib/*, tester's crib-*, a scope of crib's (a transient
 # scope goes when its last process does: give systemd a moment); this service is not crib's
 i=0
