@@ -77,6 +77,7 @@
 /* the state directory's `oci` file: bundle, rootfs, annotations and hooks */
 #define OCI_SAVED_MAX (OCI_MAX_ANNOTATIONS_JSON + OCI_MAX_HOOKS_JSON + 16384)
 #define PAUSED        "paused"
+#define CGROUP_FILE   "cgroup" /* the container's own cgroup, as create made it */
 
 static const char *log_path;
 static bool log_json;
@@ -221,6 +222,11 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
 }
 
 /* The container's cgroup leaf, or "" when it has none */
+/* The container's own cgroup, as create made it and wrote it down (CGROUP_FILE). Where the plan
+ * alone cannot name it (a user's, in systemd's scope, carries the pid of the crib that made it)
+ * the workload could not be asked either: it may have moved itself where no rule finds it, or
+ * been reaped. Read back, it must still be one crib makes for this plan (container_leaf_valid);
+ * a container made by a crib that wrote none is found by its name under the plan's base. */
 static void leaf_of(const struct opened *o, const char *id, char *buf, size_t len)
 {
         struct plan p;
@@ -228,12 +234,12 @@ static void leaf_of(const struct opened *o, const char *id, char *buf, size_t le
         buf[0] = '\0';
         if (lifecycle_read_plan(o->dir, &p, &ignored) < 0)
                 return;
-        /* in systemd's scope (a user whose cgroup is not delegated), where the workload is:
-         * the scope's name carries the pid of the crib that asked for it */
-        if (p.cgroup && p.cgroup_systemd)
-                container_own_cgroup(&p, o->rec.pid, o->rec.pid_start, buf, len);
-        else if (p.cgroup && p.cgroup_base[0])
+        if (p.cgroup && state_read(o->dir, CGROUP_FILE, buf, len, &ignored) > 0) {
+                if (!container_leaf_valid(&p, buf))
+                        buf[0] = '\0';
+        } else if (p.cgroup && p.cgroup_base[0] && !p.cgroup_systemd) {
                 cgroup_leaf(p.cgroup_base, id, buf, len);
+        }
         plan_free(&p);
 }
 
@@ -326,7 +332,14 @@ struct creating {
         struct error err;
         bool failed;
         json_object *saved; /* create: the `oci` object, for the hooks */
+        char cgroup[1200];  /* the container's own cgroup, "" for none */
 };
+
+/* the container's own cgroup into its state directory, when it has one */
+static int write_cgroup_file(int dir, const char *path, struct error *err)
+{
+        return path[0] ? state_write(dir, CGROUP_FILE, path, strlen(path), err) : 0;
+}
 
 /* write `pid` to FILE atomically (a temporary file beside it, renamed), as runc does */
 static int write_pid_file(const char *path, pid_t pid, struct error *err)
@@ -346,13 +359,21 @@ static int write_pid_file(const char *path, pid_t pid, struct error *err)
         return 0;
 }
 
+/* Parent (crib create): the container's own cgroup is made */
+static void on_cgroup(void *ctx, const char *path)
+{
+        struct creating *c = ctx;
+        snprintf(c->cgroup, sizeof c->cgroup, "%s", path);
+}
+
 /* Parent (crib create): the workload waits on the fifo now */
 static void on_created(void *ctx, pid_t pid)
 {
         struct creating *c = ctx;
         /* opened only now: the container's process, cloned from us, holds none of it */
         _cleanup_close_ int dir = state_open_path(c->root, geteuid(), c->id, &c->err);
-        if (dir < 0 || record_write_pid(dir, pid, &c->err) < 0 ||
+        if (dir < 0 || write_cgroup_file(dir, c->cgroup, &c->err) < 0 ||
+            record_write_pid(dir, pid, &c->err) < 0 ||
             (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -549,6 +570,7 @@ static int oci_create(int argc, char **argv)
         error_clear(&c.err);
         struct container_hooks hooks = {.warn = on_warn,
                                         .created = on_created,
+                                        .cgroup = on_cgroup,
                                         .before_go = oc.hooks ? on_before_go : NULL,
                                         .pty = on_pty,
                                         .start_fifo = fifo,
@@ -795,7 +817,6 @@ static int oci_delete(int argc, char **argv)
                 opened_close(&o);
                 return fail(&err);
         }
-        /* found while its workload is there to say it (systemd's scope) */
         char leaf[1200];
         leaf_of(&o, id, leaf, sizeof leaf);
         /* created (as runc) or forced: it ends first */

@@ -436,6 +436,8 @@ static int make_cgroup(struct run *r, struct error *err)
                                 sizeof r->cgroup_path, err);
         if (r->cgroup < 0)
                 return -1;
+        if (r->hooks->cgroup)
+                r->hooks->cgroup(r->hooks->ctx, r->cgroup_path);
         /* before anything of the container is in it: its first open already goes through it */
         if (p->device_program &&
             cgroup_devices_apply(r->cgroup_path, p->devices, p->ndevices, &r->trace, err) < 0)

@@ -19,6 +19,8 @@ struct container_hooks {
         /* plan.wait_start: the workload is set up and waits for `crib start` (start.c);
          * container_run returns now, leaving it running; `pid` is the container's process */
         void (*created)(void *ctx, pid_t pid);
+        /* the container's own cgroup is made, at `path` (before anything of it runs there) */
+        void (*cgroup)(void *ctx, const char *path);
         /* the terminal's master side, when set: given to it (it closes it), not relayed */
         void (*pty)(void *ctx, int master);
         /* the container's namespaces exist and its setup waits before its first mount (the

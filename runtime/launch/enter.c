@@ -102,7 +102,6 @@
 #include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
-#include "state.h"
 #include "sync.h"
 #include "sys.h"
 
@@ -365,21 +364,12 @@ static size_t container_cgroup(const struct plan *p, const char *path)
         return (size_t)(rest - path);
 }
 
-int container_own_cgroup(const struct plan *p, pid_t pid, uint64_t start, char *buf, size_t len)
+bool container_leaf_valid(const struct plan *p, const char *leaf)
 {
-        char path[1200];
-        buf[0] = '\0';
-        /* opened first: a pid reused after the start time matches reads another process */
-        _cleanup_close_ int dir = open_proc_dir(pid);
-        if (!p->cgroup || !p->cgroup_base[0] || dir < 0 || state_proc_start(pid) != start ||
-            cgroup_of(dir, path, sizeof path) < 0)
-                return -1;
-        size_t n = container_cgroup(p, path);
-        if (!n || n >= len)
-                return -1;
-        memcpy(buf, path, n);
-        buf[n] = '\0';
-        return 0;
+        char path[1300];
+        int n = snprintf(path, sizeof path, "%s/container", leaf);
+        return p->cgroup && p->cgroup_base[0] && n > 0 && (size_t)n < sizeof path &&
+               container_cgroup(p, path) == strlen(leaf);
 }
 
 /* The workload's cgroup, when the container has one ([resources], or the device program of a

@@ -43,12 +43,10 @@ struct enter_request {
         bool detach;
 };
 
-/* The container's own cgroup, NAME (its workload runs in NAME/container), read from its
- * workload, the process `pid` started at `start` (/proc/PID/stat's field 22, a zombie too), and
- * checked to be the one crib made for the plan `p`: under systemd's scope for it (a user whose
- * cgroup is not delegated) the plan alone cannot name it, as the scope's name carries the pid
- * of the crib that asked for it. -1 and "" when the process is gone or is elsewhere. */
-int container_own_cgroup(const struct plan *p, pid_t pid, uint64_t start, char *buf, size_t len);
+/* leaf is the container's own cgroup, NAME (its workload runs in NAME/container), as crib
+ * makes it for the plan `p`: under the plan's base, or in systemd's scope for it (a user whose
+ * cgroup is not delegated), whose name carries the pid of the crib that asked for it. */
+bool container_leaf_valid(const struct plan *p, const char *leaf);
 
 /* Run rq->argv in the container whose plan is `p` (the plan written when it started; the lead reads
  * it back with plan_from_bytes()). On success *ret_status is the wait status of the process; on

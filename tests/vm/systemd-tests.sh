@@ -140,32 +140,43 @@ is "$?:$out" "0:0::/" "tester in a delegated scope: [resources] applied, the con
 say "  stderr: " /tmp/err
 
 # tester, from the service, through the OCI front end (issue 16): the container's cgroup is in
-# the scope crib asked for, whose name holds the pid of the crib that asked; pause, update,
-# kill --all and delete find it from the workload, where the plan alone cannot name it
+# the scope crib asked for, whose name holds the pid of the crib that asked; create writes it
+# down, and pause, update, kill --all and delete find it there, where the plan alone cannot name
+# it. No pid namespace (podman's --pid=host): only the cgroup reaches the workload's child.
 mkdir -p /tmp/ob
 cat >/tmp/ob/config.json <<'EOF2'
 {"ociVersion":"1.0.2","root":{"path":"/rootfs"},
- "process":{"args":["/bin/sleep","1000"],"cwd":"/","env":["PATH=/bin:/usr/bin"],"user":{"uid":0,"gid":0},
-   "noNewPrivileges":true},
- "mounts":[{"destination":"/proc","type":"proc","source":"proc"}],
- "linux":{"namespaces":[{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"user"}],
+ "process":{"args":["/bin/sh","-c","sleep 1001 & exec sleep 1000"],"cwd":"/","env":["PATH=/bin:/usr/bin"],
+   "user":{"uid":0,"gid":0},"noNewPrivileges":true},
+ "linux":{"namespaces":[{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"user"}],
    "uidMappings":[{"containerID":0,"hostID":1000,"size":1}],"gidMappings":[{"containerID":0,"hostID":1000,"size":1}],
    "resources":{"pids":{"limit":40}}}}
 EOF2
 chown -R 1000:1000 /tmp/ob
 oci() { as_tester crib oci --root /run/user/1000/crib-oci-vm "$@"; }
-oci create --bundle /tmp/ob --pid-file /tmp/ob/pid o1 </dev/null >/dev/null 2>/tmp/err
-rc=$?
-oci start o1 2>>/tmp/err
-opid=$(cat /tmp/ob/pid 2>/dev/null)
-ocg=$(sed -n 's/^0:://p' "/proc/${opid:-none}/cgroup" 2>/dev/null)
-leaf=$cg${ocg%/container}
-echo "VMTEST # tester's OCI container o1: create exited $rc, pid ${opid:-none}, cgroup ${ocg:-none}"
-say "  oci stderr: " /tmp/err
+# oci_run ID: create and start ID; its leaf (the cgroup its workload is in, less /container)
+oci_run() {
+	oci create --bundle /tmp/ob --pid-file "/tmp/ob/$1.pid" "$1" </dev/null >/dev/null 2>/tmp/err
+	echo "VMTEST # tester's OCI container $1: create exited $?"
+	oci start "$1" 2>>/tmp/err
+	say "  oci stderr: " /tmp/err
+	opid=$(cat "/tmp/ob/$1.pid" 2>/dev/null)
+	i=0 # the workload's sh has forked its child and exec'd
+	while [ "$(cat "/proc/${opid:-none}/comm" 2>/dev/null)" != sleep ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ocg=$(sed -n 's/^0:://p' "/proc/${opid:-none}/cgroup" 2>/dev/null)
+	leaf=$cg${ocg%/container}
+	echo "VMTEST # $1: pid ${opid:-none}, cgroup ${ocg:-none}"
+}
+procs() { tr '\n' ' ' <"$leaf/container/cgroup.procs" 2>/dev/null | wc -w; }
+oci_run o1
 case "$ocg" in
 /user.slice/user-1000.slice/user@1000.service/*/crib-o1-*.scope/crib-o1/container) ok 0 "oci create as tester, from the service: o1's cgroup is crib-o1 in a scope crib-o1-PID.scope" ;;
 *) is "$ocg" ".../user@1000.service/.../crib-o1-PID.scope/crib-o1/container" "oci create as tester, from the service: o1's cgroup is crib-o1 in a scope crib-o1-PID.scope" ;;
 esac
+is "$(procs)" 2 "o1's two processes are in it"
 oci pause o1 2>/tmp/err
 is "$(cat "$leaf/cgroup.freeze" 2>&1):$(oci state o1 2>&1 | grep -c '"status":"paused"')" "1:1" "oci pause: the scope's crib-o1 is frozen, and state says paused"
 say "  pause stderr: " /tmp/err
@@ -175,17 +186,20 @@ echo '{"pids":{"limit":77}}' | oci update --resources - o1 2>/tmp/err
 is "$(cat "$leaf/pids.max" 2>&1)" 77 "oci update: pids.max of the scope's crib-o1 is 77"
 say "  update stderr: " /tmp/err
 oci kill --all o1 KILL 2>/tmp/err
+say "  kill stderr: " /tmp/err
 i=0
-while st=$(cut -d' ' -f3 "/proc/$opid/stat" 2>/dev/null) && [ "$st" != Z ] && [ $i -lt 50 ]; do
+while [ "$(procs)" != 0 ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-case "${st:-gone}" in
-Z | gone) ok 0 "oci kill --all: o1's processes end" ;;
-*) is "$st" "Z or gone" "oci kill --all: o1's processes end" ;;
-esac
-oci delete --force o1 2>/tmp/err
-is "$([ -d "$leaf" ] && echo left || echo removed)" removed "oci delete: the scope's crib-o1 is removed"
+is "$(procs)" 0 "oci kill --all: both of o1's processes end, the workload's child too (cgroup.kill)"
+oci delete o1 2>/tmp/err
+is "$([ -d "$leaf" ] && echo left || echo removed)" removed "oci delete of the stopped o1: the scope's crib-o1 is removed"
+say "  delete stderr: " /tmp/err
+oci_run o2
+is "$(procs)" 2 "o2's two processes are in its crib-o2"
+oci delete --force o2 2>/tmp/err
+is "$([ -d "$leaf" ] && echo "left, with $(procs) processes" || echo removed)" removed "oci delete --force of the running o2: its crib-o2 is removed at once, the workload's child ended"
 say "  delete stderr: " /tmp/err
 
 # nothing of crib's is left: root's crib/*, tester's crib-*, a scope of crib's (a transient
