@@ -221,7 +221,6 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
         return r;
 }
 
-/* The container's cgroup leaf, or "" when it has none */
 /* The container's own cgroup, as create made it and wrote it down (CGROUP_FILE). Where the plan
  * alone cannot name it (a user's, in systemd's scope, carries the pid of the crib that made it)
  * the workload could not be asked either: it may have moved itself where no rule finds it, or
@@ -817,8 +816,6 @@ static int oci_delete(int argc, char **argv)
                 opened_close(&o);
                 return fail(&err);
         }
-        char leaf[1200];
-        leaf_of(&o, id, leaf, sizeof leaf);
         /* created (as runc) or forced: it ends first */
         if (o.rec.pid_alive) {
                 signal_cgroup(&o, id, SIGKILL);
@@ -830,6 +827,8 @@ static int oci_delete(int argc, char **argv)
         }
         /* what is left in its cgroup (without a pid namespace, the workload's orphans; or what
          * hid below it) ends with it, through cgroup.kill */
+        char leaf[1200];
+        leaf_of(&o, id, leaf, sizeof leaf);
         if (leaf[0])
                 cgroup_remove(leaf);
         struct error ignored;

@@ -324,7 +324,8 @@ static int find_workload(struct enter *e, struct error *err)
  * in the leaf cgroup_make made for this container's name (crib-NAME as a user; an unnamed one's
  * is run-PID), in systemd's scope for it (crib-NAME-PID.scope) when there is one. Nothing else
  * of the workload's choosing: with SYS_ADMIN it can make cgroups of its own, and another
- * container's must never be joined. */
+ * container's must never be joined. The length of path's leaf part (BASE/.../NAME), 0 when it
+ * is not such a path. */
 static size_t container_cgroup(const struct plan *p, const char *path)
 {
         size_t bl = strlen(p->cgroup_base);
