@@ -401,8 +401,9 @@ oci update --resources "$T/res.json" no-such
 assert_contains "$rc:$err" 'container "no-such" does not exist' "update of an unknown container"
 R delete --force u1
 
-# --- a workload that hides processes in a cgroup of its own named ".h" (it has SYS_ADMIN and a
-# cgroup namespace, and no pid namespace): ps lists them, kill --all and delete end them
+# --- a workload that hides processes in a cgroup of its own named ".h", or "..h", which every
+# rule that reads a cgroup path refuses (it has SYS_ADMIN and a cgroup namespace, and no pid
+# namespace): ps lists them, kill --all and delete end them (the leaf is create's, not theirs)
 if [ "$ROLE" = root ]; then
 	config '["/bin/sh","-c","mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && mkdir /tmp/cg/.h && (sh -c \"echo \\$\\$ > /tmp/cg/.h/cgroup.procs; exec sleep 1001\" &) ; (sleep 1002 &) ; while :; do sleep 1; done"]'
 	sed -e 's/"CAP_KILL","CAP_CHOWN"/"CAP_KILL","CAP_CHOWN","CAP_SYS_ADMIN"/g' \
@@ -421,7 +422,7 @@ if [ "$ROLE" = root ]; then
 	R kill hid KILL 2>/dev/null
 	wait_status hid stopped
 	R delete hid
-	config '["/bin/sh","-c","mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && mkdir /tmp/cg/.h && (sh -c \"echo \\$\\$ > /tmp/cg/.h/cgroup.procs; exec sleep 1003\" &) ; while :; do sleep 1; done"]'
+	config '["/bin/sh","-c","mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && mkdir /tmp/cg/..h && (sh -c \"echo \\$\\$ > /tmp/cg/..h/cgroup.procs; exec sleep 1003\" &) ; while :; do sleep 1; done"]'
 	sed -e 's/"CAP_KILL","CAP_CHOWN"/"CAP_KILL","CAP_CHOWN","CAP_SYS_ADMIN"/g' \
 		-e 's/{"type":"pid"},//' -e 's/{"type":"network"}/{"type":"network"},{"type":"cgroup"}/' "$B/config.json" >"$T/c.json" && mv "$T/c.json" "$B/config.json"
 	R create --bundle "$B" hid2 </dev/null >/dev/null 2>&1
@@ -429,7 +430,7 @@ if [ "$ROLE" = root ]; then
 	sleep 1
 	R delete --force hid2
 	sleep 0.3
-	assert_eq "$(pgrep -f '^sleep 1003$')" "" "delete --force ends what hid in '.h' (cgroup.kill), not only what ps found"
+	assert_eq "$(pgrep -f '^sleep 1003$')" "" "delete --force ends what hid in '..h' (cgroup.kill: a name no path rule accepts), not only what ps found"
 else
 	skips 3 "the hidden-cgroup workload needs real root's cgroup of its own (a user's container has none here)"
 fi
