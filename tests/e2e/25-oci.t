@@ -335,7 +335,13 @@ if [ "$rc" = 0 ] || [ "$ROLE" = root ]; then
 	assert_contains "$err" 'container "p1" is paused, not running' "exec into a paused container is refused"
 	oci resume p1
 	assert_eq "$rc:$(status_of p1)" "0:running" "resume exits 0, and state says running"
-	sleep 0.5
+	# (polled, at most 10 s: an emulated ARM guest beside another may take longer than 0.5 s
+	# to fork the program's next sleep)
+	_i=0
+	while [ "$(tick)" -le "$a" ] 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 	ok "$([ "$(tick)" -gt "$a" ] && echo 0 || echo 1)" "the program goes on (its counter moved past $a)"
 	oci resume p1
 	assert_contains "$err" 'container "p1" is running, not paused' "resume of a running container is refused"
