@@ -149,13 +149,14 @@ $(BUILD)/example.h: cmd/example.ini
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/cmd/main.o: $(BUILD)/example.h
 
-# the security levels, embedded as {"name", "text"} for runtime/spec/levels.c
+# the security levels, embedded as {"name", "text"} for runtime/spec/levels.c; their comment
+# lines are emptied (every start parses the default level: the lines keep their numbers)
 LEVELS := $(wildcard profiles/levels/*)
 $(BUILD)/levels-data.h: $(LEVELS)
 	@mkdir -p $(@D)
 	for f in $(LEVELS); do \
 		printf '{"%s",\n' "$$(basename $$f)"; \
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
+		sed -e 's/^#.*//' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
 		printf '},\n'; \
 	done > $@
 $(call runtime_obj,levels): $(BUILD)/levels-data.h
