@@ -119,11 +119,23 @@ static int unquote(const char *raw, char **ret, bool *ret_quoted, const char *na
 
 /* Read one line (newline included) into buf; *ret_len counts every byte, NULs too, and is
  * larger than INI_MAX_LINE when the line was cut. Returns -1 at end of file. */
-static int read_line(FILE *f, char *buf, size_t size, size_t *ret_len)
+struct source {
+        FILE *f;             /* a stream, or */
+        const char *p, *end; /* a text in memory */
+};
+
+static int next_char(struct source *src)
+{
+        if (src->f)
+                return getc_unlocked(src->f);
+        return src->p < src->end ? (unsigned char)*src->p++ : EOF;
+}
+
+static int read_line(struct source *src, char *buf, size_t size, size_t *ret_len)
 {
         size_t n = 0;
         int ch;
-        while ((ch = getc_unlocked(f)) != EOF) {
+        while ((ch = next_char(src)) != EOF) {
                 if (n < size - 1)
                         buf[n] = (char)ch;
                 n++;
@@ -167,7 +179,7 @@ static int add_entry(struct ini_file *ini, size_t *cap, const char *name, unsign
         return 0;
 }
 
-int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err)
+static int parse(struct source *src, const char *name, struct ini_file *ret, struct error *err)
 {
         struct ini_file ini = {0};
         size_t cap = 0, total = 0;
@@ -176,7 +188,7 @@ int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err
         _cleanup_free_ char *section = NULL;
 
         size_t len;
-        while (read_line(f, buf, sizeof buf, &len) == 0) {
+        while (read_line(src, buf, sizeof buf, &len) == 0) {
                 struct ini_entry *e;
                 line++;
                 total += len;
@@ -254,7 +266,7 @@ int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err
                 if (unquote(raw, &e->value, &e->quoted, name, line, err) < 0)
                         goto fail;
         }
-        if (ferror(f)) {
+        if (src->f && ferror(src->f)) {
                 error_at(err, name, line, "read error");
                 goto fail;
         }
@@ -266,4 +278,17 @@ fail_nomem:
 fail:
         ini_free(&ini);
         return -1;
+}
+
+int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err)
+{
+        struct source src = {.f = f};
+        return parse(&src, name, ret, err);
+}
+
+int ini_parse_text(const char *text, size_t len, const char *name, struct ini_file *ret,
+                   struct error *err)
+{
+        struct source src = {.p = text, .end = text + len};
+        return parse(&src, name, ret, err);
 }

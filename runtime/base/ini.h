@@ -38,6 +38,9 @@ struct ini_file {
 
 /* Tokenize `f`; `name` is used in "NAME:LINE: message" errors. */
 int ini_parse(FILE *f, const char *name, struct ini_file *ret, struct error *err);
+/* The same for `len` bytes of text in memory (crib's embedded levels: no stream, no buffer). */
+int ini_parse_text(const char *text, size_t len, const char *name, struct ini_file *ret,
+                   struct error *err);
 void ini_free(struct ini_file *ini);
 
 #endif

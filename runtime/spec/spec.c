@@ -629,15 +629,13 @@ static char *default_value(const char *section, const char *key)
         struct ini_file ini = {0};
         struct error err;
         char *v = NULL;
-        FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : NULL;
-        if (!f)
+        if (!text)
                 return NULL;
-        if (ini_parse(f, "level default", &ini, &err) == 0)
+        if (ini_parse_text(text, strlen(text), "level default", &ini, &err) == 0)
                 for (size_t i = 0; i < ini.n && !v; i++)
                         if (ini.entries[i].key && !strcmp(ini.entries[i].section, section) &&
                             !strcmp(ini.entries[i].key, key))
                                 v = strdup(ini.entries[i].value);
-        fclose(f);
         ini_free(&ini);
         return v;
 }
@@ -1456,11 +1454,7 @@ static int apply_level(struct spec *s, const char *name, struct error *err)
         while (levels_name(from.level) && strcmp(levels_name(from.level), name))
                 from.level++;
         snprintf(label, sizeof label, "profiles/levels/%s", name);
-        FILE *f = fmemopen((void *)text, strlen(text), "r");
-        if (!f)
-                return error_set(err, errno, "cannot read level '%s'", name);
-        r = ini_parse(f, label, &ini, err);
-        fclose(f);
+        r = ini_parse_text(text, strlen(text), label, &ini, err);
         if (r == 0) {
                 s->path = label;
                 r = apply_entries(s, &ini, from, err);

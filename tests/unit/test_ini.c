@@ -1,15 +1,41 @@
-/* Unit tests of the INI tokenizer (runtime/base/ini.c), through fmemopen(3). */
+/* Unit tests of the INI tokenizer (runtime/base/ini.c): each case through fmemopen(3) and
+ * ini_parse, and from memory through ini_parse_text. */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "ini.h"
 #include "../lib/tap.h"
 
+static int differ; /* cases where ini_parse_text did not give what ini_parse gave */
+
+static bool same_str(const char *a, const char *b)
+{
+        return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Every case through a stream (ini_parse) and from memory (ini_parse_text): the same entries,
+ * or the same error. */
 static int parse(const char *text, struct ini_file *ini, struct error *err)
 {
         FILE *f = fmemopen((void *)text, strlen(text), "r");
         int r = ini_parse(f, "t.ini", ini, err);
         fclose(f);
+        struct ini_file mem = {0};
+        struct error merr;
+        error_clear(&merr);
+        int rm = ini_parse_text(text, strlen(text), "t.ini", &mem, &merr);
+        bool same = r == rm && (r < 0 ? !strcmp(err->msg, merr.msg) : ini->n == mem.n);
+        for (size_t i = 0; same && r == 0 && i < mem.n; i++) {
+                const struct ini_entry *a = &ini->entries[i], *b = &mem.entries[i];
+                same = a->line == b->line && a->quoted == b->quoted &&
+                       same_str(a->section, b->section) && same_str(a->key, b->key) &&
+                       same_str(a->value, b->value) && same_str(a->raw, b->raw);
+        }
+        if (!same)
+                differ++;
+        if (rm == 0)
+                ini_free(&mem);
         return r;
 }
 
@@ -98,5 +124,14 @@ int main(void)
         FILE *f = fmemopen((void *)nul, sizeof nul - 1, "r");
         ok(ini_parse(f, "t.ini", &ini, &err) < 0, "a NUL byte fails");
         fclose(f);
+        ok(ini_parse_text(nul, sizeof nul - 1, "t.ini", &ini, &err) < 0 &&
+                   strstr(err.msg, "t.ini:2: line contains a NUL byte"),
+           "from memory too: %s", err.msg);
+        ok(ini_parse_text("[a]\nk = v", 9, "t.ini", &ini, &err) == 0 && ini.n == 2 &&
+                   !strcmp(ini.entries[1].value, "v"),
+           "from memory, a last line without its newline");
+        ini_free(&ini);
+        ok(differ == 0, "ini_parse_text gave what ini_parse gave in every case above (%d differ)",
+           differ);
         return tap_done();
 }
