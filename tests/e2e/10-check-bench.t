@@ -81,12 +81,14 @@ if command -v readelf >/dev/null 2>&1; then
 	set -- $(readelf -SW "$CRIB" | awk '{for (i = 1; i < NF; i++) if ($i == ".text.crib_hot") print $(i + 2), $(i + 4)}')
 	lo=$((0x${1:-0})) size=$((0x${2:-0}))
 	assert_eq "$([ "$size" -ge 65536 ] && echo yes)" yes "the hot code is a section of its own ($size bytes)"
-	for f in main cmd_run spec_load plan_build container_run init_start; do
+	# (functions the other objects call, which no build inlines: a sanitizer build, for one,
+	# inlines cmd_run into main and puts main in .text.main, not .text.startup.main)
+	for f in spec_load plan_host_gather plan_build container_run init_start; do
 		a=$(readelf -sW "$CRIB" | awk -v f="$f" '$8 == f && $4 == "FUNC" {print $2; exit}')
 		a=$((0x${a:-0}))
 		assert_eq "$([ "$a" -ge "$lo" ] && [ "$a" -lt $((lo + size)) ] && echo yes)" yes "$f is in it"
 	done
 else
-	skips 7 "no readelf here (binutils) to read crib's layout"
+	skips 6 "no readelf here (binutils) to read crib's layout"
 fi
 done_testing
