@@ -117,8 +117,7 @@ static int unquote(const char *raw, char **ret, bool *ret_quoted, const char *na
         return 0;
 }
 
-/* Read one line (newline included) into buf; *ret_len counts every byte, NULs too, and is
- * larger than INI_MAX_LINE when the line was cut. Returns -1 at end of file. */
+/* Where lines come from: ini_parse's stream or ini_parse_text's memory. */
 struct source {
         FILE *f;             /* a stream, or */
         const char *p, *end; /* a text in memory */
@@ -131,6 +130,8 @@ static int next_char(struct source *src)
         return src->p < src->end ? (unsigned char)*src->p++ : EOF;
 }
 
+/* Read one line (newline included) into buf; *ret_len counts every byte, NULs too, and is
+ * larger than INI_MAX_LINE when the line was cut. Returns -1 at end of file. */
 static int read_line(struct source *src, char *buf, size_t size, size_t *ret_len)
 {
         size_t n = 0;
