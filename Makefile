@@ -16,9 +16,10 @@ CROSS      ?=
 CC         := $(CROSS)gcc
 # cross builds (CROSS=arm-linux-gnueabihf- or aarch64-linux-gnu-) find the target's libraries
 # in Debian's multiarch directories, where their -dev packages are installed. Where they are not
-# (armel, CROSS=arm-linux-gnueabi-: the crib of every Raspberry Pi, whose multiarch packages do
-# not install beside a newer host's), rootfs-tools/cross-sysroot unpacks them into a sysroot
-# under build/sysroots, and pkg-config is pointed there; libc is the cross compiler's own.
+# (rootfs-tools/install-deps installs none: armel's, the crib of every Raspberry Pi, do not
+# install beside a newer host's, nor any while a mirror is half-synced),
+# rootfs-tools/cross-sysroot unpacks them into a sysroot under build/sysroots, and pkg-config
+# is pointed there; libc is the cross compiler's own.
 ifeq ($(CROSS),)
 PKG_CONFIG ?= pkg-config
 else ifneq ($(wildcard /usr/lib/$(CROSS:%-=%)/pkgconfig/libseccomp.pc),)
