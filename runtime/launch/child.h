@@ -123,21 +123,22 @@ int step_ping_range(struct child *c, struct error *err);     /* netns.c */
 int step_guard_loopback(struct child *c, struct error *err); /* netns.c */
 /* Child: bring up `lo` in the network namespace we are in (the step above, and the workload's
  * own namespace in lockmounts.c). */
-int netns_loopback_up(struct child *c, struct error *err);    /* netns.c */
-int step_open_terminal(struct child *c, struct error *err);   /* pty.c */
-int step_seccomp(struct child *c, struct error *err);         /* seccomp_load.c */
-int step_lock_mounts(struct child *c, struct error *err);     /* lockmounts.c */
-int step_attach_terminal(struct child *c, struct error *err); /* pty.c */
-int step_bounding_set(struct child *c, struct error *err);    /* caps.c */
-int step_switch_user(struct child *c, struct error *err);     /* creds.c */
-int step_capabilities(struct child *c, struct error *err);    /* caps.c */
-int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
-int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
-int step_close_fds(struct child *c, struct error *err);       /* fds.c */
-int step_apparmor(struct child *c, struct error *err);        /* apparmor.c */
-int step_wait_init(struct child *c, struct error *err);       /* init.c */
-int step_wait_start(struct child *c, struct error *err);      /* start.c */
-int step_exec(struct child *c, struct error *err);            /* exec.c */
+int netns_loopback_up(struct child *c, struct error *err);       /* netns.c */
+int step_open_terminal(struct child *c, struct error *err);      /* pty.c */
+int step_seccomp(struct child *c, struct error *err);            /* seccomp_load.c */
+int step_lock_mounts(struct child *c, struct error *err);        /* lockmounts.c */
+int step_attach_terminal(struct child *c, struct error *err);    /* pty.c */
+int step_bounding_set(struct child *c, struct error *err);       /* caps.c */
+int step_bounding_set_early(struct child *c, struct error *err); /* caps.c */
+int step_switch_user(struct child *c, struct error *err);        /* creds.c */
+int step_capabilities(struct child *c, struct error *err);       /* caps.c */
+int step_umask_cwd(struct child *c, struct error *err);          /* creds.c */
+int step_no_new_privs(struct child *c, struct error *err);       /* nnp.c */
+int step_close_fds(struct child *c, struct error *err);          /* fds.c */
+int step_apparmor(struct child *c, struct error *err);           /* apparmor.c */
+int step_wait_init(struct child *c, struct error *err);          /* init.c */
+int step_wait_start(struct child *c, struct error *err);         /* start.c */
+int step_exec(struct child *c, struct error *err);               /* exec.c */
 /* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
 const char *container_path(const struct plan *p);
 /* Child: report a failure after the start to `crib start` (start.c). */

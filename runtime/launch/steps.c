@@ -61,6 +61,9 @@ static const struct step setup_steps[] = {
         {"bring up loopback", step_loopback},
         /* in the container's own devpts, so the workload's tty is /dev/pts/0 inside */
         {"open the terminal", step_open_terminal},
+        /* the container's, for init and the workload alike: each then drops only its own
+         * remainder (a bounding set matters at execve(2), which none of the setup makes) */
+        {"limit the bounding set to the container's", step_bounding_set_early},
         /* before the filter, which needs it; it holds for init and the workload alike */
         {"set no_new_privs", step_no_new_privs},
         /* last of the setup, so crib's init runs under the filter too; every step of the
@@ -76,7 +79,8 @@ static const struct step workload_steps[] = {
         {"lock the mounts in a user namespace of the workload's own", step_lock_mounts},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
-        /* while we still hold CAP_SETPCAP; keep-caps for a non-root container user */
+        /* while we still hold CAP_SETPCAP; keep-caps for a non-root container user. The
+         * setup's row limited it already, unless the row above made a user namespace */
         {"limit the capability bounding set", step_bounding_set},
         /* last change of ids: everything above needed the namespace's root */
         {"switch to the container user", step_switch_user},

@@ -25,23 +25,53 @@ static int count(uint64_t v)
         return __builtin_popcountll(v);
 }
 
-/* Child: the workload's process, before the switch to the container user. */
+/* Drop from the bounding set every capability `keep` lacks and the set still has, up to the
+ * last the kernel knows (EINVAL past it). Reading a capability costs a fraction of dropping
+ * one: a drop builds new credentials, ~1.4 us on the development machine. The number dropped,
+ * or -1 with `err` set. */
+static int bounding_drop_all_but(uint64_t keep, struct error *err)
+{
+        int dropped = 0;
+        for (int cap = 0; cap < 64; cap++) {
+                if (keep & (1ULL << cap))
+                        continue;
+                int has = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+                if (has < 0 && errno == EINVAL && cap > 0)
+                        break;
+                if (has == 0)
+                        continue;
+                if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+                        return error_set(err, errno,
+                                         "cannot drop capability %d from the bounding set", cap);
+                dropped++;
+        }
+        return dropped;
+}
+
+/* Child: the setup process, before crib's init starts the workload's process: the bounding
+ * set both of them keep is the container's, so each drops only what it has beyond that. */
+int step_bounding_set_early(struct child *c, struct error *err)
+{
+        int dropped = bounding_drop_all_but(c->plan->cap_bounding, err);
+        if (dropped < 0)
+                return -1;
+        trace_line(&c->trace,
+                   "  prctl(PR_CAPBSET_DROP, ...) for %d capabilities; keeping %d (%#llx), "
+                   "which crib's init drops when it lets go",
+                   dropped, count(c->plan->cap_bounding),
+                   (unsigned long long)c->plan->cap_bounding);
+        return 0;
+}
+
+/* Child: the workload's process, before the switch to the container user. The setup dropped
+ * the rest already, unless the process is in a user namespace of its own since (lockmounts.c:
+ * a new user namespace starts with a full bounding set) or joined the container (enter.c). */
 int step_bounding_set(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
-        int dropped = 0;
-        /* up to the last capability the kernel really has: EINVAL past it */
-        for (int cap = 0; cap < 64; cap++) {
-                if (p->cap_bounding & (1ULL << cap))
-                        continue;
-                if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
-                        if (errno == EINVAL && cap > 0)
-                                break;
-                        return error_set(err, errno,
-                                         "cannot drop capability %d from the bounding set", cap);
-                }
-                dropped++;
-        }
+        int dropped = bounding_drop_all_but(p->cap_bounding, err);
+        if (dropped < 0)
+                return -1;
         trace_line(&c->trace,
                    "  prctl(PR_CAPBSET_DROP, ...) for %d capabilities; keeping %d (%#llx)", dropped,
                    count(p->cap_bounding), (unsigned long long)p->cap_bounding);
