@@ -299,6 +299,7 @@ bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/floor
 	-rootfs-tools/install-deps bench
 	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
+	-tests/bench/phases $(BUILD)
 	tests/bench/image-import $(BUILD)
 	tests/bench/network $(BUILD)
 	tests/bench/oci-engines $(BUILD)
