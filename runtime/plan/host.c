@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <stdlib.h>
@@ -36,6 +37,28 @@ static bool has_sys_resource(void)
         return d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32));
 }
 
+/* The highest capability this kernel knows: PR_CAPBSET_READ refuses any above it with EINVAL,
+ * so two calls from the one crib was built with, where reading /proc/sys/kernel/cap_last_cap
+ * takes four. That file, where prctl(2) fails otherwise (a filter of crib's own container). */
+static int cap_last_known(void)
+{
+        int c = CAP_LAST_CAP;
+        if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0) {
+                /* a kernel newer than crib's headers: up */
+                while (c < 63 && prctl(PR_CAPBSET_READ, c + 1, 0, 0, 0) >= 0)
+                        c++;
+                return c;
+        }
+        /* an older one: down, while it says there is no such capability */
+        while (c > 0 && errno == EINVAL) {
+                c--;
+                if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0)
+                        return c;
+        }
+        long last = procfile_long("/proc/sys/kernel/cap_last_cap");
+        return last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
+}
+
 void plan_host_gather(const struct spec *s, struct plan_host *h)
 {
         /* without a spec, everything; with one, what planning it looks at */
@@ -50,12 +73,15 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         h->egid = getegid();
         h->initial_userns = userns_is_initial();
 
-        /* "deny" when a user namespace crib runs in denies setgroups(2) (unshare -r) */
-        char sg[16] = "";
-        _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
-        if (fsg && !fgets(sg, sizeof sg, fsg))
-                sg[0] = '\0';
-        h->setgroups_denied = !strncmp(sg, "deny", 4);
+        /* "deny" when a user namespace crib runs in denies setgroups(2) (unshare -r); the
+         * initial one always allows it */
+        if (!h->initial_userns) {
+                char sg[16] = "";
+                _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
+                if (fsg && !fgets(sg, sizeof sg, fsg))
+                        sg[0] = '\0';
+                h->setgroups_denied = !strncmp(sg, "deny", 4);
+        }
 
         h->stdin_tty = isatty(STDIN_FILENO);
         for (int fd = 0; fd < 3; fd++) {
@@ -71,8 +97,7 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         if (!s || s->resources.need || !s->ns_user)
                 cgroup_host_gather(&h->cgroup);
 
-        long last = procfile_long("/proc/sys/kernel/cap_last_cap");
-        h->cap_last = last > 0 && last < 64 ? (int)last : CAP_LAST_CAP;
+        h->cap_last = cap_last_known();
         if (!s || !s->ns_user) {
                 h->cap_bounding_known = true;
                 for (int c = 0; c <= h->cap_last; c++)

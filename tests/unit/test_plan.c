@@ -4,11 +4,15 @@
  * freed right after planning and the plan still says everything. */
 #define _GNU_SOURCE
 #include <linux/capability.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "plan.h"
@@ -362,6 +366,46 @@ static void real_host(void)
            "for a spec: only its limits, no bounding set with a user namespace");
         ok(h.closed_fd == 1000, "fd 1000 is not open in this test");
         spec_free(&s);
+
+        /* the facts host.c takes a shorter way to: the last capability by prctl(2), the initial
+         * user namespace by its inode, setgroups(2) only outside it */
+        FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+        int last = -1;
+        ok(f && fscanf(f, "%d", &last) == 1 && h.cap_last == last,
+           "cap_last %d, as /proc/sys/kernel/cap_last_cap says (%d)", h.cap_last, last);
+        if (f)
+                fclose(f);
+        f = fopen("/proc/self/uid_map", "re");
+        unsigned long a = 1, b = 1, n = 0;
+        bool full = f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
+                    n == 4294967295UL;
+        if (f)
+                fclose(f);
+        ok(h.initial_userns == full && !h.setgroups_denied,
+           "initial user namespace: %d, as uid_map says; setgroups allowed", h.initial_userns);
+        /* in a user namespace of its own that denies setgroups, as under `unshare -r` */
+        pid_t pid = fork();
+        if (pid == 0) {
+                if (unshare(CLONE_NEWUSER) < 0)
+                        _exit(100);
+                int fd = open("/proc/self/setgroups", O_WRONLY);
+                if (fd < 0 || write(fd, "deny", 4) != 4)
+                        _exit(101);
+                close(fd);
+                plan_host_gather(NULL, &h);
+                _exit((h.initial_userns ? 1 : 0) | (h.setgroups_denied ? 0 : 2) |
+                      (h.cap_last == last ? 0 : 4));
+        }
+        int status = -1;
+        waitpid(pid, &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) >= 100)
+                ok(1, "# SKIP no user namespace here (unshare or setgroups failed: %d)",
+                   WEXITSTATUS(status));
+        else
+                ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                   "in a new user namespace: not the initial one, setgroups denied, the same "
+                   "last capability (status %d)",
+                   status);
 }
 
 int main(void)
