@@ -494,7 +494,12 @@ static void apparmor_rows(struct check_row *rows, size_t *n, const struct check_
                 r->status = CHECK_OK;
                 snprintf(r->evidence, sizeof r->evidence, "aa_is_enabled() = 1");
         } else {
-                errno_evidence(r, "aa_is_enabled()", e);
+                /* ENOSYS: the kernel has no /sys/module/apparmor (apparmor.c looks there first,
+                 * as libapparmor does) */
+                if (e == ENOSYS)
+                        snprintf(r->evidence, sizeof r->evidence, "no /sys/module/apparmor");
+                else
+                        errno_evidence(r, "aa_is_enabled()", e);
                 put(r->evidence, sizeof r->evidence, ": %s", why);
                 r->status = e == ENOSYS                     ? CHECK_MISSING
                             : e == ECANCELED || e == ENOENT ? CHECK_DISABLED

@@ -31,9 +31,15 @@
 
 bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
 {
-        if (aa_is_enabled() == 1)
+        /* a kernel without AppArmor has no /sys/module/apparmor (its parameters live there):
+         * one call, where libapparmor's answer for that case, ENOSYS, takes six */
+        int e;
+        if (access("/sys/module/apparmor", F_OK) < 0 && errno == ENOENT)
+                e = ENOSYS;
+        else if (aa_is_enabled() == 1)
                 return true;
-        int e = errno;
+        else
+                e = errno;
         if (errnum)
                 *errnum = e;
         switch (e) {
