@@ -130,15 +130,17 @@ int step_lock_mounts(struct child *c, struct error *err);        /* lockmounts.c
 int step_attach_terminal(struct child *c, struct error *err);    /* pty.c */
 int step_bounding_set(struct child *c, struct error *err);       /* caps.c */
 int step_bounding_set_early(struct child *c, struct error *err); /* caps.c */
-int step_switch_user(struct child *c, struct error *err);        /* creds.c */
-int step_capabilities(struct child *c, struct error *err);       /* caps.c */
-int step_umask_cwd(struct child *c, struct error *err);          /* creds.c */
-int step_no_new_privs(struct child *c, struct error *err);       /* nnp.c */
-int step_close_fds(struct child *c, struct error *err);          /* fds.c */
-int step_apparmor(struct child *c, struct error *err);           /* apparmor.c */
-int step_wait_init(struct child *c, struct error *err);          /* init.c */
-int step_wait_start(struct child *c, struct error *err);         /* start.c */
-int step_exec(struct child *c, struct error *err);               /* exec.c */
+/* caps.c: drop every capability up to `last` that `keep` lacks from the bounding set */
+int caps_bounding_drop_all_but(uint64_t keep, int last, struct error *err);
+int step_switch_user(struct child *c, struct error *err);  /* creds.c */
+int step_capabilities(struct child *c, struct error *err); /* caps.c */
+int step_umask_cwd(struct child *c, struct error *err);    /* creds.c */
+int step_no_new_privs(struct child *c, struct error *err); /* nnp.c */
+int step_close_fds(struct child *c, struct error *err);    /* fds.c */
+int step_apparmor(struct child *c, struct error *err);     /* apparmor.c */
+int step_wait_init(struct child *c, struct error *err);    /* init.c */
+int step_wait_start(struct child *c, struct error *err);   /* start.c */
+int step_exec(struct child *c, struct error *err);         /* exec.c */
 /* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
 const char *container_path(const struct plan *p);
 /* Child: report a failure after the start to `crib start` (start.c). */

@@ -194,4 +194,39 @@ EOF2
 else
 	skip "user = no needs root"
 fi
+
+# The workload's own user namespace starts with a full bounding set, so its table drops the rest
+# again, under the container's filter. A profile that answers PR_CAPBSET_READ (23) with EINVAL,
+# what the kernel says past its last capability, must not end those drops early (an escape to
+# every capability of the namespace, DAC_OVERRIDE and SETUID included, before the fix); one that
+# refuses PR_CAPBSET_DROP (24) must stop the container, not leave the set full.
+cat >"$T/read-einval.profile" <<'EOF2'
+base default
+drop prctl
+[errno EINVAL if arg0 == 23]
+prctl
+[allow if arg0 != 23]
+prctl
+EOF2
+cat >"$T/drop-einval.profile" <<'EOF2'
+base default
+drop prctl
+[errno EINVAL if arg0 == 24]
+prctl
+[allow if arg0 != 24]
+prctl
+EOF2
+bnd='args = /bin/sh -c "grep ^CapBnd: /proc/self/status | cut -f2"'
+printf '[process]\n%s\n%s\n' "$bnd" "$admin" | spec "$T/bnd.ini"
+run_crib run "$T/bnd.ini"
+want=$out
+assert_eq "$rc:$([ -n "$want" ] && [ "$want" != 000001ffffffffff ] && echo limited)" "0:limited" \
+	"+SYS_ADMIN: the workload's bounding set is the container's ($want)"
+printf '[process]\n%s\n%s\nseccomp = ./read-einval.profile\n' "$bnd" "$admin" | spec "$T/read-einval.ini"
+run_crib run "$T/read-einval.ini"
+assert_eq "$rc:$out" "0:$want" "a profile answering PR_CAPBSET_READ with EINVAL: the same bounding set"
+printf '[process]\n%s\n%s\nseccomp = ./drop-einval.profile\n' "$bnd" "$admin" | spec "$T/drop-einval.ini"
+run_crib run "$T/drop-einval.ini"
+assert_eq "$rc:$out" "125:" "a profile refusing PR_CAPBSET_DROP: no workload runs"
+assert_contains "$err" "cannot drop capability" "and crib says why"
 done_testing
