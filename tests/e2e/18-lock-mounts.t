@@ -200,22 +200,11 @@ fi
 # what the kernel says past its last capability, must not end those drops early (an escape to
 # every capability of the namespace, DAC_OVERRIDE and SETUID included, before the fix); one that
 # refuses PR_CAPBSET_DROP (24) must stop the container, not leave the set full.
-cat >"$T/read-einval.profile" <<'EOF2'
-base default
-drop prctl
-[errno EINVAL if arg0 == 23]
-prctl
-[allow if arg0 != 23]
-prctl
-EOF2
-cat >"$T/drop-einval.profile" <<'EOF2'
-base default
-drop prctl
-[errno EINVAL if arg0 == 24]
-prctl
-[allow if arg0 != 24]
-prctl
-EOF2
+prctl_einval() { # prctl_einval OPTION: the default profile, but prctl(OPTION, ...) fails EINVAL
+	printf 'base default\ndrop prctl\n[errno EINVAL if arg0 == %s]\nprctl\n[allow if arg0 != %s]\nprctl\n' "$1" "$1"
+}
+prctl_einval 23 >"$T/read-einval.profile"
+prctl_einval 24 >"$T/drop-einval.profile"
 bnd='args = /bin/sh -c "grep ^CapBnd: /proc/self/status | cut -f2"'
 printf '[process]\n%s\n%s\n' "$bnd" "$admin" | spec "$T/bnd.ini"
 run_crib run "$T/bnd.ini"
