@@ -68,6 +68,7 @@
 #include "record.h"
 #include "state.h"
 #include "sys.h"
+#include "userns.h"
 
 #ifndef CRIB_VERSION
 #define CRIB_VERSION "0.1"
@@ -1282,17 +1283,6 @@ static int not_yet(const char *cmd)
         return fail(&err);
 }
 
-/* Whether we run in the initial user namespace: its uid_map maps every id to itself */
-static bool initial_userns(void)
-{
-        char line[128] = "";
-        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
-        unsigned long a, b, n;
-        if (!f || !fgets(line, sizeof line, f) || sscanf(line, "%lu %lu %lu", &a, &b, &n) != 3)
-                return true;
-        return a == 0 && b == 0 && n == 4294967295UL;
-}
-
 static char rootless_root[4096];
 
 int cmd_oci(int argc, char **argv)
@@ -1331,7 +1321,7 @@ int cmd_oci(int argc, char **argv)
          * the user's XDG_RUNTIME_DIR is (runc does the same) */
         const char *xdg = getenv("XDG_RUNTIME_DIR");
         if (!lifecycle_root_override && geteuid() == 0 && xdg && xdg[0] == '/' &&
-            !initial_userns()) {
+            !userns_is_initial()) {
                 snprintf(rootless_root, sizeof rootless_root, "%s/crib", xdg);
                 lifecycle_root_override = rootless_root;
         }
