@@ -900,13 +900,14 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
                 return 0;
         }
         _cleanup_free_ char *text = NULL;
+        /* a built-in profile's text is read in place: its program is usually compiled already,
+         * and then the text is not read at all */
         const char *builtin = s->seccomp_text ? NULL : profile_builtin_text(name);
         char label[4096];
         if (s->seccomp_text) {
                 text = strdup(s->seccomp_text);
                 snprintf(label, sizeof label, "%s: .linux.seccomp", s->path);
         } else if (builtin) {
-                text = strdup(builtin);
                 snprintf(label, sizeof label, "profiles/seccomp/%s", name);
         } else {
                 _cleanup_free_ char *path = spec_relative(s, name);
@@ -922,11 +923,11 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
                                         path);
                 snprintf(label, sizeof label, "%s", path);
         }
-        if (!text)
+        if (!builtin && !text)
                 return error_set(err, ENOMEM, "cannot allocate");
-        return seccomp_prepare(builtin ? name : NULL, text, label, seccomp_native_arch(),
-                               p->cap_bounding, &p->seccomp, p->seccomp_how, sizeof p->seccomp_how,
-                               err);
+        return seccomp_prepare(builtin ? name : NULL, builtin ? builtin : text, label,
+                               seccomp_native_arch(), p->cap_bounding, &p->seccomp, p->seccomp_how,
+                               sizeof p->seccomp_how, err);
 }
 
 /* AppArmor: is it there, and must the profile be applied? The child applies it on exec. */
