@@ -48,11 +48,20 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         h->euid = geteuid();
         h->gid = getgid();
         h->egid = getegid();
-        h->initial_userns = userns_is_initial();
-
+        /* Root's plan depends on the user namespace crib runs in: root of the host, or root
+         * of a namespace of its own (unshare -r). A user's does not, and the lookup walks
+         * /proc/self, whose entries are new for every process: the dearest of these facts. */
+        bool setgroups_matters;
+        if (!s || h->euid == 0) {
+                h->initial_userns = userns_is_initial();
+                setgroups_matters = !h->initial_userns;
+        } else {
+                /* only a gid map newgidmap writes may allow setgroups; only the spec's makes one */
+                setgroups_matters = s->gidmap.is_auto || s->gidmap.n > 0;
+        }
         /* "deny" when a user namespace crib runs in denies setgroups(2) (unshare -r); the
          * initial one always allows it */
-        if (!h->initial_userns) {
+        if (setgroups_matters) {
                 char sg[16] = "";
                 _cleanup_fclose_ FILE *fsg = fopen("/proc/self/setgroups", "re");
                 if (fsg && !fgets(sg, sizeof sg, fsg))

@@ -75,8 +75,10 @@ struct mount_op {
 struct plan_host {
         uid_t uid, euid;
         gid_t gid, egid;
-        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r) */
-        bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did) */
+        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r);
+                                  * asked for root only: a user's plan does not depend on it */
+        bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did);
+                                  * for a user, asked only when the spec maps gids */
         bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
         dev_t stdio_chr[3];      /* the character device on fd 0, 1, 2 (a serial console), or 0 */
         int closed_fd;           /* the first of the spec's pass_fds crib does not have open, or

@@ -381,8 +381,14 @@ static void real_host(void)
                     n == 4294967295UL;
         if (f)
                 fclose(f);
+        ok(!h.setgroups_denied && (geteuid() == 0 ? h.initial_userns == full : !h.initial_userns),
+           "for a spec: the initial user namespace asked for root only (%d; uid_map says %d); "
+           "setgroups allowed",
+           h.initial_userns, full);
+        plan_host_gather(NULL, &h);
         ok(h.initial_userns == full && !h.setgroups_denied,
-           "initial user namespace: %d, as uid_map says; setgroups allowed", h.initial_userns);
+           "without a spec: initial user namespace %d, as uid_map says; setgroups allowed",
+           h.initial_userns);
         /* in a user namespace of its own that denies setgroups, as under `unshare -r` */
         pid_t pid = fork();
         if (pid == 0) {
@@ -393,18 +399,34 @@ static void real_host(void)
                         _exit(101);
                 close(fd);
                 plan_host_gather(NULL, &h);
-                _exit((h.initial_userns ? 1 : 0) | (h.setgroups_denied ? 0 : 2) |
-                      (h.cap_last == last ? 0 : 4));
+                int bad = (h.initial_userns ? 1 : 0) | (h.setgroups_denied ? 0 : 2) |
+                          (h.cap_last == last ? 0 : 4);
+                /* unmapped, crib is no one's root here: asked for a spec, setgroups matters
+                 * only to a gid map (newgidmap's), and the answer is then the same */
+                struct spec sp;
+                if (load("[process]\nargs = /bin/true\n[idmap]\nuid = auto\ngid = auto\n", &sp,
+                         &err) < 0)
+                        _exit(102);
+                plan_host_gather(&sp, &h);
+                bad |= h.setgroups_denied ? 0 : 8;
+                spec_free(&sp);
+                if (load("[process]\nargs = /bin/true\n", &sp, &err) < 0)
+                        _exit(103);
+                plan_host_gather(&sp, &h);
+                bad |= h.setgroups_denied || h.initial_userns ? 16 : 0;
+                spec_free(&sp);
+                _exit(bad);
         }
         int status = -1;
         waitpid(pid, &status, 0);
-        if (WIFEXITED(status) && WEXITSTATUS(status) >= 100)
+        if (WIFEXITED(status) && (WEXITSTATUS(status) == 100 || WEXITSTATUS(status) == 101))
                 ok(1, "# SKIP no user namespace here (unshare or setgroups failed: %d)",
                    WEXITSTATUS(status));
         else
                 ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                   "in a new user namespace: not the initial one, setgroups denied, the same "
-                   "last capability (status %d)",
+                   "in a new user namespace: not the initial one, setgroups denied (asked for "
+                   "a spec with gid maps, not for one without), the same last capability "
+                   "(status %d)",
                    status);
 }
 
