@@ -299,6 +299,8 @@ static int launch_open(const struct plan *p, struct launch_fds *fds, struct erro
                 fds->src[i] = (int)syscall(SYS_open_tree, AT_FDCWD, op->src, flags);
                 if (fds->src[i] < 0 && errno == ENOSYS)
                         return 0; /* before Linux 5.2: the child binds by name */
+                if (fds->src[i] < 0 && errno == ENOENT && op->kind == MOP_DEV_NODE)
+                        continue; /* none on this host: the child finds none either (mounts.c) */
                 if (fds->src[i] < 0)
                         return error_set(err, errno, "cannot open bind source '%s'", op->src);
         }

@@ -438,7 +438,8 @@ enum default_when {
         WITH_NS,           /* the container has namespace `ns` of its own */
         WITHOUT_NS,        /* it shares the host's */
         WITHOUT_NS_IF_DIR, /* it shares the host's, and the host has directory `src` */
-        IF_HOST_CHR,       /* the host has character device `src` (a copy of its node) */
+        IF_HOST_CHR,       /* the host has character device `src` (checked by the child in a user
+                            * namespace, which binds it; here for real root, which copies it) */
         IF_TTY_GID,        /* gid 5 (tty) is mapped (or there is no user namespace) */
         UNLESS_TTY_GID,    /* it is not: devpts without gid=5, or the mount fails */
 };
@@ -553,6 +554,13 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                         take = !has_ns && stat(op.src, &st) == 0 && S_ISDIR(st.st_mode);
                         break;
                 case IF_HOST_CHR:
+                        /* in a user namespace the host's node is bound, and the child looks
+                         * at it where it opens it (mounts.c); real root copies it: its number
+                         * is needed now */
+                        if (p->userns) {
+                                take = true;
+                                break;
+                        }
                         take = stat(op.src, &st) == 0 && S_ISCHR(st.st_mode);
                         op.dev = take ? st.st_rdev : 0;
                         break;

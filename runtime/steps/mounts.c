@@ -512,6 +512,28 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                         return error_set(err, errno, "cannot chmod '%s'", op->dst);
                 return own_node(c, rootfd, op, err);
         }
+        /* a host node the plan took without looking (in a user namespace: plan.c), checked
+         * here, where it is opened anyway: a host without a character device by that name has
+         * a container without it */
+        _cleanup_close_ int node = -1;
+        if (op->kind == MOP_DEV_NODE) {
+                struct stat st;
+                if (srcfd < 0) {
+                        node = open(op->src, O_PATH | O_CLOEXEC);
+                        int e = errno;
+                        trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", op->src, node);
+                        if (node < 0 && e != ENOENT)
+                                return error_set(err, e, "cannot open bind source '%s'", op->src);
+                }
+                int from = srcfd >= 0 ? srcfd : node;
+                if (from >= 0 && fstat(from, &st) < 0)
+                        return error_set(err, errno, "cannot stat bind source '%s'", op->src);
+                if (from < 0 || !S_ISCHR(st.st_mode)) {
+                        trace_line(&c->trace, "  no character device '%s' on the host: none here",
+                                   op->src);
+                        return 0;
+                }
+        }
         fd = mountpoint(c, f, rootfd, op->dst, dir, err);
         if (fd < 0)
                 return -1;
@@ -543,8 +565,11 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                                                        err);
                         return 0;
                 }
-                _cleanup_close_ int sfd = open(op->src, O_PATH | O_CLOEXEC);
-                trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", op->src, sfd);
+                _cleanup_close_ int sfd = take_fd(&node);
+                if (sfd < 0) {
+                        sfd = open(op->src, O_PATH | O_CLOEXEC);
+                        trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", op->src, sfd);
+                }
                 if (sfd < 0 || fstat(sfd, &st) < 0)
                         return error_set(err, errno, "cannot open bind source '%s'", op->src);
                 unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);

@@ -204,6 +204,44 @@ after=$(stat -c %a /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/t
 assert_eq "$rc:$after" "0:$host_modes" "user = no: chmod of the standard nodes inside leaves the host's modes"
 [ "$after" = "$host_modes" ] || chmod 666 /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty
 
+# --- a host without one of the standard nodes, or with something else by its name: the
+# container goes without it (the child checks the host's node where it binds it), and no empty
+# file is left in its place. In a mount namespace of the test's own, /dev a tmpfs with null,
+# zero, full, random and urandom bound from the real one; /dev/tty absent, then a regular file.
+# As root crib runs as real root (the parent opens each node's tree); as the user under
+# unshare -r (the child opens them by name).
+cat >"$T/nodev.sh" <<'EOF2'
+set -e
+mkdir -p "$1/old"
+mount --rbind /dev "$1/old"
+mount -t tmpfs -o mode=755 none /dev
+for n in null zero full random urandom; do
+	touch /dev/$n
+	mount --bind "$1/old/$n" /dev/$n
+done
+[ "$2" = file ] && echo not-a-device >/dev/tty
+shift 2
+exec "$@"
+EOF2
+spec "$T/nodev.ini" <<'EOF2'
+[process]
+args = /bin/sh -c 'for n in null zero full random urandom tty; do [ -c /dev/$n ] && printf "%s " $n; done; [ -e /dev/tty ] || printf "no-tty "; head -c 2 /dev/zero | wc -c'
+EOF2
+wrap="unshare -m --propagation private"
+[ "$ROLE" = root ] || wrap="unshare -rm --propagation private"
+if [ "$ROLE" != root ] && ! userns_works; then
+	skips 2 "this user cannot create a user namespace with unshare(1)"
+else
+	for kind in absent file; do
+		mkdir -p "$T/nodev-$kind"
+		out=$($wrap sh "$T/nodev.sh" "$T/nodev-$kind" $kind "$CRIB" run "$T/nodev.ini" 2>"$T/.stderr" </dev/null)
+		rc=$?
+		assert_eq "$rc:$out" "0:null zero full random urandom no-tty 2" \
+			"a host whose /dev/tty is $kind: the container has the other nodes and no tty, not even a file"
+		[ "$rc" = 0 ] || sed "s/^/#   stderr: /" "$T/.stderr"
+	done
+fi
+
 # --- the device program (issue 14): with SYS_ADMIN real root mounts a fresh tmpfs without
 # nodev, so there only the cgroup's BPF device program stands between a node and the device.
 # zero (1:5) is standard, kmsg (1:11, written: one line in the kernel log) and loop0 (b 7:0) are

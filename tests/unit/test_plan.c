@@ -234,22 +234,40 @@ static void default_mounts(void)
         struct stat st;
         size_t at = 0;
         bool same = true;
+        bool unlooked = true;
         for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-                /* a device node the host lacks is left out */
-                bool node = i >= 2 && i <= 7;
-                if (node && (stat(order[i], &st) < 0 || !S_ISCHR(st.st_mode)))
-                        continue;
+                /* in a user namespace every node is planned, and the child binds the host's
+                 * where there is one (mounts.c): nothing is looked up here */
                 same &= at < p.nmounts && !strcmp(p.mounts[at].dst, order[i]);
+                if (i >= 2 && i <= 7)
+                        unlooked &= at < p.nmounts && p.mounts[at].dev == 0;
                 at++;
         }
         ok(same && at == p.nmounts, "crib's mounts, in order (%zu)", p.nmounts);
+        ok(unlooked, "the six nodes planned without their numbers: the child looks at the host's");
         ok(p.mounts[0].kind == MOP_PROC && find_mount(&p, "/sys")->kind == MOP_SYSFS &&
                    find_mount(&p, "/dev/mqueue")->kind == MOP_MQUEUE,
            "own proc, sysfs and mqueue");
         ok(!strcmp(find_mount(&p, "/dev/pts")->data, "newinstance,ptmxmode=0666,mode=0620"),
            "devpts without gid=5 where gid 5 is not mapped");
-        ok(stat("/dev/null", &st) == 0 && find_mount(&p, "/dev/null")->dev == st.st_rdev,
+        plan_free(&p);
+        spec_free(&s);
+
+        /* real root copies the nodes: the plan has the host's numbers, and no node it lacks */
+        struct plan_host hr = user_host();
+        hr.uid = hr.euid = 0;
+        hr.gid = hr.egid = 0;
+        ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n", &s, &err) == 0 &&
+                   plan_build(&s, &hr, false, &p, &err) == 0,
+           "user = no, as root");
+        ok(stat("/dev/null", &st) == 0 && find_mount(&p, "/dev/null") &&
+                   find_mount(&p, "/dev/null")->dev == st.st_rdev,
            "/dev/null: the host's device number");
+        bool as_host = true;
+        for (size_t i = 2; i <= 7; i++)
+                as_host &= (stat(order[i], &st) == 0 && S_ISCHR(st.st_mode)) ==
+                           (find_mount(&p, order[i]) != NULL);
+        ok(as_host, "each node there exactly where the host has it");
         plan_free(&p);
         spec_free(&s);
 
