@@ -404,12 +404,21 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
                 return error_hint(err, "a container needs a root filesystem of its own; build a "
                                        "busybox one with: rootfs-tools/mkrootfs DIR");
         }
-        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-        ssize_t n = readlink(self, resolved, sizeof resolved - 1);
-        if (n <= 0 || (size_t)n >= sizeof resolved - 1 || resolved[0] != '/')
-                return error_set(err, n < 0 ? errno : ENAMETOOLONG, "cannot resolve rootfs '%s'",
-                                 path);
-        resolved[n] = '\0';
+        /* The name later steps find it by (container.c opens it again, and refuses another
+         * directory by its device and inode). A user's absolute path stays as written: what
+         * resolving it costs (a readlink of /proc/self/fd, whose entries are new in every
+         * process) buys nothing there. A relative one is resolved, as the monitor works from
+         * /, and root's, whose checks (plan_idmap_rootfs) walk the real path. */
+        if (path[0] == '/' && !p->privileged) {
+                snprintf(resolved, sizeof resolved, "%s", path);
+        } else {
+                snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+                ssize_t n = readlink(self, resolved, sizeof resolved - 1);
+                if (n <= 0 || (size_t)n >= sizeof resolved - 1 || resolved[0] != '/')
+                        return error_set(err, n < 0 ? errno : ENAMETOOLONG,
+                                         "cannot resolve rootfs '%s'", path);
+                resolved[n] = '\0';
+        }
         p->rootfs = keep(sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");

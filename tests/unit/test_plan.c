@@ -448,6 +448,53 @@ static void real_host(void)
                    status);
 }
 
+/* The rootfs's name in the plan: a user's absolute path as written, a relative one and root's
+ * resolved; the directory (device and inode) is the one the name led to either way. */
+static void rootfs_names(void)
+{
+        char link[128], text[512], base[128];
+        struct spec s;
+        struct plan p;
+        struct error err;
+        struct stat st;
+        snprintf(link, sizeof link, "%s-link", root);
+        ok(symlink(root, link) == 0 && stat(root, &st) == 0, "a symlink to the scratch rootfs");
+        struct plan_host user = user_host(), real_root = user_host();
+        real_root.uid = real_root.euid = 0;
+        real_root.gid = real_root.egid = 0;
+        snprintf(base, sizeof base, "%s", strrchr(link, '/') + 1);
+        static const struct {
+                bool relative, as_root;
+                const char *body;
+        } cases[] = {
+                {false, false, ""},
+                {true, false, ""},
+                {false, true, "[namespaces]\nuser = no\n"},
+        };
+        char here[4096];
+        ok(getcwd(here, sizeof here) != NULL && chdir("/tmp") == 0, "in /tmp");
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n%s",
+                         cases[i].relative ? base : link, cases[i].body);
+                FILE *f = fmemopen(text, strlen(text), "r");
+                int r = spec_load("t.ini", f, false, &s, &err);
+                fclose(f);
+                r = r < 0 ? r
+                          : plan_build(&s, cases[i].as_root ? &real_root : &user, false, &p, &err);
+                const char *want = cases[i].relative || cases[i].as_root ? root : link;
+                ok(r == 0 && !strcmp(p.rootfs, want) && p.rootfs_dev == st.st_dev &&
+                           p.rootfs_ino == st.st_ino,
+                   "%s, %s: the plan names it '%s' (got '%s')",
+                   cases[i].relative ? "relative" : "absolute",
+                   cases[i].as_root ? "root" : "a user", want, r == 0 ? p.rootfs : err.msg);
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
+        ok(chdir(here) == 0 && unlink(link) == 0, "back, and the symlink removed");
+}
+
 int main(void)
 {
         snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
@@ -459,6 +506,7 @@ int main(void)
         default_mounts();
         host_facts();
         real_host();
+        rootfs_names();
 
         rmdir(bindsrc);
         rmdir(root);
