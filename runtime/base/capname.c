@@ -63,8 +63,10 @@ int capname_parse(const char *word)
                 word += 4;
         if (!isalpha((unsigned char)*word) || strlen(word) > 40)
                 return -1;
+        /* the first letter first: a level's list is 14 names, looked up at every start */
+        int first = toupper((unsigned char)*word);
         for (int cap = 0; cap < N_CAP_NAMES; cap++)
-                if (!strcasecmp(word, cap_names[cap]))
+                if (cap_names[cap][0] == first && !strcasecmp(word, cap_names[cap]))
                         return cap;
         return -1;
 }
