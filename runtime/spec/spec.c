@@ -887,6 +887,7 @@ static int parse_seccomp(struct spec *s, const struct key *k, const struct ini_e
                                  e->value);
         free(s->seccomp);
         free(s->seccomp_text);
+        s->seccomp_text = NULL;
         if (!(s->seccomp = strdup(e->value)))
                 return error_set(err, ENOMEM, "cannot allocate");
         return 0;
