@@ -341,7 +341,9 @@ static void remove_cgroup(int dir, const char *name)
         char leaf[1200];
         if (lifecycle_read_plan(dir, &p, &ignored) < 0)
                 return;
-        if (p.cgroup && p.cgroup_base[0]) {
+        if (p.cgroup && p.cgroup_path[0]) {
+                cgroup_remove_empty(p.cgroup_path);
+        } else if (p.cgroup && p.cgroup_base[0]) {
                 cgroup_leaf(p.cgroup_base, name, leaf, sizeof leaf);
                 cgroup_remove_empty(leaf);
         }

@@ -82,6 +82,7 @@
 
 static const char *log_path;
 static bool log_json;
+static bool systemd_cgroup; /* --systemd-cgroup: cgroupsPath is systemd's SLICE:PREFIX:NAME */
 
 /* --log FILE: each error and warning also as a line there; with --log-format json a JSON
  * object {"level","msg","time"}, the form containerd's shim and podman read */
@@ -237,6 +238,8 @@ static void leaf_of(const struct opened *o, const char *id, char *buf, size_t le
         if (p.cgroup && state_read(o->dir, CGROUP_FILE, buf, len, &ignored) > 0) {
                 if (!container_leaf_valid(&p, buf))
                         buf[0] = '\0';
+        } else if (p.cgroup && p.cgroup_path[0]) {
+                snprintf(buf, len, "%s", p.cgroup_path);
         } else if (p.cgroup && p.cgroup_base[0] && !p.cgroup_systemd) {
                 cgroup_leaf(p.cgroup_base, id, buf, len);
         }
@@ -525,6 +528,24 @@ static int oci_create(int argc, char **argv)
                 return fail(&err);
         for (long i = 0; i < preserve; i++)
                 oc.spec.pass_fds[oc.spec.npass_fds++] = (int)(3 + i);
+        /* the engine's cgroup for it, read as runc reads it: a path, or with --systemd-cgroup
+         * systemd's SLICE:PREFIX:NAME (a user's default slice is user.slice) */
+        if (oc.spec.cgroups_path) {
+                char cg[1024];
+                if (cgroup_oci_path(oc.spec.cgroups_path, systemd_cgroup,
+                                    geteuid() == 0 && userns_is_initial(), cg, sizeof cg,
+                                    &err) < 0) {
+                        oci_free(&oc);
+                        error_wrap(&err, "%s: .linux.cgroupsPath", config);
+                        return fail(&err);
+                }
+                free(oc.spec.cgroups_path);
+                if (!(oc.spec.cgroups_path = strdup(cg))) {
+                        oci_free(&oc);
+                        error_set(&err, ENOMEM, "cannot allocate");
+                        return fail(&err);
+                }
+        }
         if (oc.spec.terminal == TERMINAL_YES && !c.console) {
                 oci_free(&oc);
                 error_set(&err, 0,
@@ -1308,9 +1329,10 @@ int cmd_oci(int argc, char **argv)
                         log_json = !strcmp(f, "json");
                 } else if (!strcmp(a, "--rootless") && v) {
                         i++;
-                } else if (!strcmp(a, "--debug") || !strcmp(a, "--systemd-cgroup") ||
-                           !strncmp(a, "--rootless=", 11)) {
-                        ; /* accepted: crib places its cgroups itself */
+                } else if (!strcmp(a, "--systemd-cgroup")) {
+                        systemd_cgroup = true;
+                } else if (!strcmp(a, "--debug") || !strncmp(a, "--rootless=", 11)) {
+                        ; /* accepted */
                 } else {
                         return usage("unknown global option '%s'", a);
                 }

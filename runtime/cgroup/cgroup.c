@@ -174,6 +174,22 @@ static void explain(struct cgroup_host *h, int c, bool root)
         }
 }
 
+/* the parent of our own cgroup `own`, as a path under the mount: a mount of a cgroup (root,
+ * field 4 of mountinfo, not "/") shows paths relative to it */
+static void own_parent(struct cgroup_host *h, const char *root, char *own)
+{
+        char *slash = strrchr(own, '/');
+        if (slash)
+                *slash = '\0';
+        const char *rel = own;
+        size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+        if (rl && !strncmp(own, root, rl) && (own[rl] == '/' || !own[rl]))
+                rel = own + rl;
+        if ((size_t)snprintf(h->own_parent, sizeof h->own_parent, "%.500s%.500s", h->mount, rel) >=
+            sizeof h->own_parent)
+                h->own_parent[0] = '\0';
+}
+
 void cgroup_host_gather(struct cgroup_host *h)
 {
         memset(h, 0, sizeof *h);
@@ -191,24 +207,16 @@ void cgroup_host_gather(struct cgroup_host *h)
                 h->v2 = true;
                 snprintf(h->base, sizeof h->base, "%s/crib", h->mount);
                 h->available = read_controllers(h->mount);
+                if (own_cgroup(own, sizeof own))
+                        own_parent(h, root, own);
         } else if (!own_cgroup(own, sizeof own)) {
                 h->v2 = true;
                 snprintf(h->why, sizeof h->why, "crib's own cgroup v2 is unknown");
                 snprintf(h->fix, sizeof h->fix, "is /proc mounted?");
         } else {
                 h->v2 = true;
-                /* the parent of our own cgroup, as a path under the mount: a mount of a
-                 * cgroup (field 4 not "/") shows paths relative to it */
-                char *slash = strrchr(own, '/');
-                if (slash)
-                        *slash = '\0';
-                const char *rel = own;
-                size_t rl = strcmp(root, "/") ? strlen(root) : 0;
-                if (rl && !strncmp(own, root, rl) && (own[rl] == '/' || !own[rl]))
-                        rel = own + rl;
-                if ((size_t)snprintf(h->base, sizeof h->base, "%.500s%.500s", h->mount, rel) >=
-                    sizeof h->base)
-                        h->base[0] = '\0';
+                own_parent(h, root, own);
+                snprintf(h->base, sizeof h->base, "%s", h->own_parent);
                 struct stat st;
                 char ctl[1100];
                 snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", h->base);
@@ -438,28 +446,24 @@ static void remove_stale(const char *base, const char *prefix)
         }
 }
 
-int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
-                char *ret_path, size_t len, struct error *err)
+/* The container's cgroup at ret_path (its parent made, with the controllers l needs), its
+ * limits, and NAME/container below it: an O_PATH descriptor of that for clone3, or -1. An
+ * existing one without processes is a crashed run's, removed and made again; with `reuse`
+ * (an engine's path) it is used as it is. */
+static int make_leaf(const char *ret_path, const struct cgroup_limits *l, bool reuse,
+                     struct trace *t, struct error *err)
 {
-        bool as_root = geteuid() == 0;
-        if (as_root) {
-                /* the hierarchy's root may enable controllers though it has processes */
-                char top[1024];
-                snprintf(top, sizeof top, "%s", base);
-                char *slash = strrchr(top, '/');
-                if (slash)
-                        *slash = '\0';
-                if (enable(top, l->need, t, err) < 0)
-                        return -1;
-                if (mkdir(base, 0755) < 0 && errno != EEXIST)
-                        return error_set(err, errno, "cannot make the cgroup '%s'", base);
-        }
-        if (enable(base, l->need, t, err) < 0)
-                return -1;
-        remove_stale(base, as_root ? "run-" : "crib-run-");
-        cgroup_leaf(base, name, ret_path, len);
         int r = mkdir(ret_path, 0755);
-        if (r < 0 && errno == EEXIST) {
+        if (r < 0 && errno == EEXIST && reuse) {
+                /* an engine's: used as it is, never emptied, and never another container's */
+                if (populated(ret_path)) {
+                        error_set(err, EEXIST, "the cgroup '%s' exists, with processes in it",
+                                  ret_path);
+                        return error_hint(err, "another container runs there: its cgroupsPath "
+                                               "is this container's too");
+                }
+                r = 0;
+        } else if (r < 0 && errno == EEXIST) {
                 /* a crashed run's, empty (its processes died with it: their parent-death
                  * signal) and removed; one with processes is another container's, never ours
                  * to end (the same name under another state root) */
@@ -492,6 +496,8 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
             write_file(ret_path, "cgroup.max.descendants", "256", t, err) < 0)
                 goto fail;
         r = mkdir(inner, 0755);
+        if (r < 0 && errno == EEXIST && reuse && !populated(inner))
+                r = 0;
         trace_line(t, "  mkdir(\"%s\") = %d", inner, r);
         if (r < 0) {
                 error_set(err, errno, "cannot make the cgroup '%s'", inner);
@@ -508,6 +514,147 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
 fail:
         cgroup_remove(ret_path);
         return -1;
+}
+
+int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
+                char *ret_path, size_t len, struct error *err)
+{
+        bool as_root = geteuid() == 0;
+        if (as_root) {
+                /* the hierarchy's root may enable controllers though it has processes */
+                char top[1024];
+                snprintf(top, sizeof top, "%s", base);
+                char *slash = strrchr(top, '/');
+                if (slash)
+                        *slash = '\0';
+                if (enable(top, l->need, t, err) < 0)
+                        return -1;
+                if (mkdir(base, 0755) < 0 && errno != EEXIST)
+                        return error_set(err, errno, "cannot make the cgroup '%s'", base);
+        }
+        if (enable(base, l->need, t, err) < 0)
+                return -1;
+        remove_stale(base, as_root ? "run-" : "crib-run-");
+        cgroup_leaf(base, name, ret_path, len);
+        return make_leaf(ret_path, l, false, t, err);
+}
+
+int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits *l,
+                   struct trace *t, char *ret_path, size_t len, struct error *err)
+{
+        size_t ml = strlen(top);
+        if (strncmp(path, top, ml) || path[ml] != '/' || strlen(path) >= len)
+                return error_set(err, EINVAL, "the cgroup '%s' is not below '%s'", path, top);
+        snprintf(ret_path, len, "%s", path);
+        /* each cgroup above it: made where missing, given what the limits need (the
+         * hierarchy's root may give them though it has processes; the others must have none,
+         * as an engine's pod and slice cgroups have not) */
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s", top);
+        for (const char *at = path + ml; *at;) {
+                if (enable(dir, l->need, t, err) < 0)
+                        return -1;
+                const char *next = strchr(at + 1, '/');
+                if (!next)
+                        break;
+                snprintf(dir, sizeof dir, "%.*s", (int)(next - path), path);
+                if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+                        return error_set(err, errno, "cannot make the cgroup '%s'", dir);
+                at = next;
+        }
+        return make_leaf(ret_path, l, true, t, err);
+}
+
+/* systemd's place for a slice: "a-b-c.slice" is /a.slice/a-b.slice/a-b-c.slice, "-.slice" the
+ * root (""); appended to out */
+static int expand_slice(const char *slice, char *out, size_t len, struct error *err)
+{
+        size_t sl = strlen(slice), used = strlen(out);
+        if (!strcmp(slice, "-.slice"))
+                return 0;
+        if (sl <= 6 || strcmp(slice + sl - 6, ".slice") || strchr(slice, '/') || slice[0] == '-' ||
+            strstr(slice, "--") || slice[sl - 7] == '-' || !strncmp(slice, "..", 2))
+                return error_set(err, EINVAL,
+                                 "'%s' is not a systemd slice (NAME.slice, its parents joined by "
+                                 "dashes)",
+                                 slice);
+        for (size_t i = 0; i < sl - 6; i++) {
+                if (slice[i] != '-' && i != sl - 7)
+                        continue;
+                int n = snprintf(out + used, len - used, "/%.*s.slice",
+                                 (int)(slice[i] == '-' ? i : i + 1), slice);
+                if (n < 0 || (size_t)n >= len - used)
+                        return error_set(err, ENAMETOOLONG, "'%s' is too long", slice);
+                used += (size_t)n;
+        }
+        return 0;
+}
+
+int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
+                    struct error *err)
+{
+        char out[1024] = "";
+        size_t used = 0;
+        const char *c1 = strchr(cgroups_path, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (systemd && c2 && !strchr(c2 + 1, ':')) {
+                /* SLICE:PREFIX:NAME: the scope PREFIX-NAME.scope in SLICE, or the slice NAME
+                 * (whose own name says where it is) */
+                char slice[256], prefix[256], name[256];
+                if ((size_t)(c1 - cgroups_path) >= sizeof slice ||
+                    (size_t)(c2 - c1 - 1) >= sizeof prefix || strlen(c2 + 1) >= sizeof name)
+                        return error_set(err, ENAMETOOLONG, "'%s' is too long", cgroups_path);
+                snprintf(slice, sizeof slice, "%.*s", (int)(c1 - cgroups_path), cgroups_path);
+                snprintf(prefix, sizeof prefix, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+                snprintf(name, sizeof name, "%s", c2 + 1);
+                if (!slice[0])
+                        snprintf(slice, sizeof slice, "%s", root ? "system.slice" : "user.slice");
+                if (!name[0] || strchr(name, '/') || strchr(prefix, '/') || !strcmp(name, ".") ||
+                    !strcmp(name, ".."))
+                        return error_set(err, EINVAL, "'%s' is not a unit name", name);
+                size_t nl = strlen(name);
+                if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
+                        if (expand_slice(name, out, sizeof out, err) < 0)
+                                return -1;
+                } else {
+                        if (expand_slice(slice, out, sizeof out, err) < 0)
+                                return -1;
+                        used = strlen(out);
+                        int n = snprintf(out + used, sizeof out - used, "/%s%s%s.scope", prefix,
+                                         prefix[0] ? "-" : "", name);
+                        if (n < 0 || (size_t)n >= sizeof out - used)
+                                return error_set(err, ENAMETOOLONG, "'%s' is too long",
+                                                 cgroups_path);
+                }
+        } else {
+                /* a path: its components, no "." or "..", one slash between them */
+                const char *p = cgroups_path;
+                while (*p) {
+                        while (*p == '/')
+                                p++;
+                        size_t n = strcspn(p, "/");
+                        if (!n)
+                                break;
+                        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                                return error_set(err, EINVAL,
+                                                 "'%s' has a '.' or '..' component: crib takes "
+                                                 "only a plain path",
+                                                 cgroups_path);
+                        int w = snprintf(out + used, sizeof out - used, "%s%.*s",
+                                         used || cgroups_path[0] == '/' ? "/" : "", (int)n, p);
+                        if (w < 0 || (size_t)w >= sizeof out - used)
+                                return error_set(err, ENAMETOOLONG, "'%s' is too long",
+                                                 cgroups_path);
+                        used += (size_t)w;
+                        p += n;
+                }
+        }
+        if (!out[0] || !strcmp(out, "/"))
+                return error_set(err, EINVAL, "'%s' names no cgroup below the hierarchy's root",
+                                 cgroups_path);
+        if (strlen(out) >= len)
+                return error_set(err, ENAMETOOLONG, "'%s' is too long", cgroups_path);
+        snprintf(buf, len, "%s", out);
+        return 0;
 }
 
 unsigned cgroup_available_to(const char *leaf)

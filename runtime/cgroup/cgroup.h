@@ -51,13 +51,15 @@ struct cgroup_limits {
 
 /* The host, as far as cgroups go, for the invoking user. */
 struct cgroup_host {
-        bool v2;            /* a cgroup2 hierarchy is mounted */
-        char mount[512];    /* where */
-        char base[1024];    /* where containers' cgroups go ("" when nowhere: why, fix) */
-        unsigned available; /* controllers crib may enable there (CGROUP_BIT) */
-        bool clone_into;    /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
-        bool systemd;       /* base is user@UID.service: crib asks systemd for a scope in it */
-        char helper[512];   /* crib-scope, which asks (systemd.c) */
+        bool v2;               /* a cgroup2 hierarchy is mounted */
+        char mount[512];       /* where */
+        char base[1024];       /* where containers' cgroups go ("" when nowhere: why, fix) */
+        unsigned available;    /* controllers crib may enable there (CGROUP_BIT) */
+        bool clone_into;       /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
+        bool systemd;          /* base is user@UID.service: crib asks systemd for a scope in it */
+        char own_parent[1024]; /* the parent of crib's own cgroup, where a relative cgroupsPath
+                                * goes ("" when unknown) */
+        char helper[512];      /* crib-scope, which asks (systemd.c) */
         char why[256], fix[512];
         char ctrl_why[CGROUP_NCTRL][192], ctrl_fix[CGROUP_NCTRL][320];
 };
@@ -81,6 +83,24 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
  * it for clone3, or -1. */
 int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
                 char *ret_path, size_t len, struct error *err);
+
+/* An OCI config's linux.cgroupsPath as a path of the cgroup v2 hierarchy: "/a/b" below its
+ * mount, "a/b" below the parent of the runtime's own cgroup (runc's reading). With
+ * --systemd-cgroup it is systemd's "SLICE:PREFIX:NAME", placed as systemd would place it: the
+ * scope PREFIX-NAME.scope (NAME itself when it is a .slice) in SLICE, whose dashes nest
+ * ("a-b.slice" is in "a.slice"; an empty SLICE is system.slice for root, user.slice for a
+ * user). crib makes the cgroups itself; it does not ask systemd. A path with "." or ".."
+ * components, or naming the hierarchy's root, is refused (-1, with why in err). */
+int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
+                    struct error *err);
+
+/* cgroup_make at a path an engine chose (an OCI config's cgroupsPath, resolved below top: the
+ * hierarchy's root for root, the cgroup delegated to a user): the cgroups between top and it
+ * are made where missing, and top and they are given the controllers the limits need. The
+ * cgroup itself is made, or used as it is when it exists without processes; one with processes
+ * is refused (another container's). Returns as cgroup_make. */
+int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits *l,
+                   struct trace *t, char *ret_path, size_t len, struct error *err);
 
 /* How deep the cgroups below a container's may go (cgroup.max.depth of NAME: container, and
  * what a workload allowed to make cgroups makes in it) */

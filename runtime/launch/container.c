@@ -432,10 +432,15 @@ static int make_cgroup(struct run *r, struct error *err)
                 snprintf(name, sizeof name, "run-%d", (int)getpid());
         char base[1200];
         snprintf(base, sizeof base, "%s", p->cgroup_base);
-        if (p->cgroup_systemd && cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0)
+        if (p->cgroup_path[0]) /* the engine's (an OCI config's cgroupsPath) */
+                r->cgroup = cgroup_make_at(p->cgroup_top, p->cgroup_path, &p->limits, &r->trace,
+                                           r->cgroup_path, sizeof r->cgroup_path, err);
+        else if (p->cgroup_systemd &&
+                 cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0)
                 return -1;
-        r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
-                                sizeof r->cgroup_path, err);
+        else
+                r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
+                                        sizeof r->cgroup_path, err);
         if (r->cgroup < 0)
                 return -1;
         if (r->hooks->cgroup)

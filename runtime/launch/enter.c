@@ -328,6 +328,14 @@ static int find_workload(struct enter *e, struct error *err)
  * is not such a path. */
 static size_t container_cgroup(const struct plan *p, const char *path)
 {
+        if (p->cgroup_path[0]) {
+                /* the engine's: PATH/container, or below it */
+                size_t l = strlen(p->cgroup_path);
+                if (strncmp(path, p->cgroup_path, l) || strncmp(path + l, "/container", 10) ||
+                    (path[l + 10] != '\0' && path[l + 10] != '/') || strstr(path, "/.."))
+                        return 0;
+                return l;
+        }
         size_t bl = strlen(p->cgroup_base);
         if (strncmp(path, p->cgroup_base, bl) || path[bl] != '/' || strstr(path, "/.."))
                 return 0;
@@ -369,8 +377,8 @@ bool container_leaf_valid(const struct plan *p, const char *leaf)
 {
         char path[1300];
         int n = snprintf(path, sizeof path, "%s/container", leaf);
-        return p->cgroup && p->cgroup_base[0] && n > 0 && (size_t)n < sizeof path &&
-               container_cgroup(p, path) == strlen(leaf);
+        return p->cgroup && (p->cgroup_base[0] || p->cgroup_path[0]) && n > 0 &&
+               (size_t)n < sizeof path && container_cgroup(p, path) == strlen(leaf);
 }
 
 /* The workload's cgroup, when the container has one ([resources], or the device program of a
@@ -382,7 +390,7 @@ static int find_cgroup(struct enter *e, struct error *err)
 {
         const struct plan *p = e->plan;
         char path[1200];
-        if (!p->cgroup || !p->cgroup_base[0])
+        if (!p->cgroup || (!p->cgroup_base[0] && !p->cgroup_path[0]))
                 return 0;
         if (cgroup_of(e->procdir, path, sizeof path) < 0) {
                 if (kill(e->wpid, 0) < 0)
@@ -395,7 +403,7 @@ static int find_cgroup(struct enter *e, struct error *err)
                 error_set(err, EPERM,
                           "the container's workload is in the cgroup '%s', not in its "
                           "container's under '%s'",
-                          path, p->cgroup_base);
+                          path, p->cgroup_path[0] ? p->cgroup_path : p->cgroup_base);
                 return error_hint(err, "was it started by this crib?");
         }
         e->cgroupfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -407,7 +415,7 @@ static int find_cgroup(struct enter *e, struct error *err)
          * beside the container's, in the subtree that is theirs */
         char scope[1200], name[96];
         snprintf(name, sizeof name, "exec-%s", p->cgroup_name[0] ? p->cgroup_name : "run");
-        if (p->cgroup_systemd &&
+        if (p->cgroup_systemd && !p->cgroup_path[0] &&
             cgroup_systemd_scope(name, &e->trace, scope, sizeof scope, err) < 0)
                 return -1;
         return 0;

@@ -1093,6 +1093,55 @@ static int plan_limits(struct plan *p, const struct spec *s, const struct plan_h
 }
 
 /* The container's cgroup: for its limits, and for a real-root container's device program. */
+/* `path` is `dir` or below it */
+static bool below(const char *path, const char *dir)
+{
+        size_t n = strlen(dir);
+        return n && !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+/* An engine's cgroupsPath (an OCI config's, as cgroup_oci_path() read it: no "." or ".."
+ * components): the container's cgroup goes there. Where crib cannot put it there (no cgroup v2,
+ * no clone3 into a cgroup, a path outside what is delegated to a user) the container runs as it
+ * would without one, and crib says so: it is a placement, and the limits fail closed on their
+ * own (plan_limits). Root may use any path of the hierarchy, as runc does; a user only one
+ * below the parent of crib's own cgroup, where it may make cgroups. */
+static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct plan_host *h)
+{
+        const struct cgroup_host *c = &h->cgroup;
+        char full[1024];
+        const char *why = NULL;
+        int n = -1;
+        if (!c->v2 || !c->mount[0])
+                why = c->why[0] ? c->why : "no cgroup v2 hierarchy is mounted";
+        else if (!c->clone_into)
+                why = "crib needs clone3(2) with CLONE_INTO_CGROUP for it (Linux 5.7)";
+        else if (s->cgroups_path[0] != '/' && !c->own_parent[0])
+                why = "it is relative to crib's own cgroup, which is unknown";
+        else if (s->cgroups_path[0] == '/')
+                n = snprintf(full, sizeof full, "%s%s", c->mount, s->cgroups_path);
+        else
+                n = snprintf(full, sizeof full, "%s/%s", c->own_parent, s->cgroups_path);
+        if (!why && (n < 0 || (size_t)n >= sizeof full))
+                why = "the path is too long";
+        else if (!why && !p->privileged &&
+                 (!below(full, c->own_parent) || !strcmp(full, c->own_parent) ||
+                  access(c->own_parent, W_OK) < 0))
+                why = "it is not below the cgroup this user may make cgroups in (the parent of "
+                      "crib's own)";
+        if (why) {
+                warn(p,
+                     "the container's cgroup is not where the engine asked (cgroupsPath '%s'): %s",
+                     s->cgroups_path, why);
+                return;
+        }
+        snprintf(p->cgroup_path, sizeof p->cgroup_path, "%s", full);
+        snprintf(p->cgroup_top, sizeof p->cgroup_top, "%s",
+                 p->privileged ? c->mount : c->own_parent);
+        p->cgroup = true;
+        p->cgroup_systemd = false;
+}
+
 static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
                           struct error *err)
 {
@@ -1105,6 +1154,8 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
                 p->cgroup_systemd = c->systemd;
         }
+        if (s->cgroups_path)
+                plan_cgroup_path(p, s, h);
         return 0;
 }
 

@@ -196,8 +196,13 @@ struct plan {
         struct cgroup_limits limits;
         char cgroup_base[1024];
         char cgroup_name[80]; /* the container's name, or "" for crib-PID (cmd/ sets it) */
-        bool cgroup_systemd;  /* base is user@UID.service: a scope from systemd first */
-        bool cgroup;          /* the container gets a cgroup: for limits, or for devices */
+        /* or where an engine wants it (an OCI config's cgroupsPath): the container's cgroup is
+         * made there, its processes in .../container; crib makes the cgroups on the way below
+         * cgroup_top (the hierarchy's root for root, the parent of crib's own for a user) */
+        char cgroup_path[1024];
+        char cgroup_top[1024];
+        bool cgroup_systemd; /* base is user@UID.service: a scope from systemd first */
+        bool cgroup;         /* the container gets a cgroup: for limits, or for devices */
         /* user = no: the device program on its cgroup (runtime/cgroup/devices.c), which lets
          * it open only these; devices_why says why there is none, for the trace */
         bool device_program;

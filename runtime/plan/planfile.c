@@ -175,6 +175,8 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
         p.apparmor[sizeof p.apparmor - 1] = '\0';
         p.cgroup_base[sizeof p.cgroup_base - 1] = '\0';
         p.cgroup_name[sizeof p.cgroup_name - 1] = '\0';
+        p.cgroup_path[sizeof p.cgroup_path - 1] = '\0';
+        p.cgroup_top[sizeof p.cgroup_top - 1] = '\0';
         p.devices_why[sizeof p.devices_why - 1] = '\0';
         p.ping_range[sizeof p.ping_range - 1] = '\0';
         p.run_dir[sizeof p.run_dir - 1] = '\0';

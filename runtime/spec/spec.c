@@ -1548,6 +1548,7 @@ void spec_free(struct spec *s)
         free(s->level);
         free(s->seccomp);
         free(s->seccomp_text);
+        free(s->cgroups_path);
         free(s->apparmor);
         paths_clear(&s->masked);
         paths_clear(&s->readonly);

@@ -361,6 +361,66 @@ else
 fi
 R delete --force p1
 
+# --- cgroupsPath: the container's cgroup where the engine asks (containerd's /NAMESPACE/ID, the
+# kubelet's pod cgroups), read from the host: /proc/PID/cgroup, and the cgroup gone after delete
+# (its parents are the engine's and stay). Where crib cannot put it there (no cgroup v2 here,
+# or a path a user may not make cgroups in) the container runs, and the log says why. A path
+# with '..' is refused with its JSON path.
+cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+cgp="/crib-e2e-$$"
+config '["/bin/sleep","1000"]'
+sed "s|\"linux\":{|\"linux\":{\"cgroupsPath\":\"$cgp/c1\",|" "$B/config.json" >"$T/c.json" &&
+	mv "$T/c.json" "$B/config.json"
+"$T/crib-runc" --root "$S" --log "$T/cg.log" create --bundle "$B" --pid-file "$T/pidc" cg1 </dev/null >/dev/null 2>"$T/cg.err"
+rc=$?
+R start cg1 2>/dev/null
+cgline=$(sed -n 's/^0:://p' "/proc/$(cat "$T/pidc" 2>/dev/null)/cgroup" 2>/dev/null)
+if [ "$ROLE" = root ] && [ -n "$cg2" ] && [ -w "$cg2" ]; then
+	assert_eq "$rc:$cgline" "0:$cgp/c1/container" "cgroupsPath '$cgp/c1': the workload's cgroup, read from the host" ||
+		sed 's/^/#   /' "$T/cg.err" "$T/cg.log"
+	"$T/crib-runc" --root "$S" create --bundle "$B" --pid-file "$T/pidc2" cg2 </dev/null >/dev/null 2>"$T/cg2.err"
+	assert_contains "$?:$(cat "$T/cg2.err")" "125:crib: the cgroup '$cg2$cgp/c1' exists, with processes in it" \
+		"a second container given the same running cgroupsPath is refused"
+	R delete --force cg2 >/dev/null 2>&1
+	R delete --force cg1
+	assert_eq "$([ -d "$cg2$cgp/c1" ] && echo left || echo gone):$([ -d "$cg2$cgp" ] && echo kept)" "gone:kept" \
+		"delete removes the container's cgroup, not the engine's above it"
+	rmdir "$cg2$cgp" 2>/dev/null
+else
+	why="no cgroup v2 hierarchy"
+	[ -n "$cg2" ] && why="not below the cgroup this user may make cgroups in"
+	[ "$ROLE" = root ] || [ -z "$cg2" ] || why="not where the engine asked"
+	assert_eq "$rc:$([ -n "$cgline" ] && echo running)" "0:running" "cgroupsPath where crib cannot honour it: the container runs"
+	assert_contains "$(cat "$T/cg.log")" "not where the engine asked (cgroupsPath '$cgp/c1'): " "and the log says why"
+	skip "a second container on the same cgroupsPath: none honoured here (the VM guests test it)"
+	R delete --force cg1
+	skip "the cgroup removed by delete: none made here (the VM guests test it)"
+fi
+# a user's: relative, below the parent of crib's own cgroup, where a delegated subtree lets the
+# user make cgroups (the VM guests delegate one)
+own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+if [ "$ROLE" = user ] && [ -n "$cg2" ] && [ -w "$cg2${own%/*}" ]; then
+	sed "s|\"cgroupsPath\":\"$cgp/c1\"|\"cgroupsPath\":\"crib-e2e-$$/c4\"|" "$B/config.json" >"$T/c.json" &&
+		mv "$T/c.json" "$B/config.json"
+	oci create --bundle "$B" --pid-file "$T/pidc" cg4
+	R start cg4 2>/dev/null
+	assert_eq "$rc:$(sed -n 's/^0:://p' "/proc/$(cat "$T/pidc" 2>/dev/null)/cgroup" 2>/dev/null)" "0:${own%/*}/crib-e2e-$$/c4/container" \
+		"a user's relative cgroupsPath: below the parent of its own cgroup, read from the host"
+	R delete --force cg4
+	assert_eq "$([ -d "$cg2${own%/*}/crib-e2e-$$/c4" ] && echo left || echo gone)" gone "and delete removes it"
+	rmdir "$cg2${own%/*}/crib-e2e-$$" 2>/dev/null
+	sed "s|\"cgroupsPath\":\"crib-e2e-$$/c4\"|\"cgroupsPath\":\"$cgp/c1\"|" "$B/config.json" >"$T/c.json" &&
+		mv "$T/c.json" "$B/config.json"
+else
+	skips 2 "no cgroup this user may make cgroups in here (as root: its paths are above; the VM guests delegate one to the user)"
+fi
+sed "s|\"cgroupsPath\":\"$cgp/c1\"|\"cgroupsPath\":\"$cgp/../escape\"|" "$B/config.json" >"$T/c.json" &&
+	mv "$T/c.json" "$B/config.json"
+oci create --bundle "$B" --pid-file "$T/pidc" cg3
+assert_contains "$rc:$err" "125:crib: $B/config.json: .linux.cgroupsPath: '$cgp/../escape' has a '.' or '..' component" \
+	"a cgroupsPath with '..' is refused (125), naming its JSON path"
+R delete --force cg3 >/dev/null 2>&1
+
 # --- update: new limits for the container's cgroup, as containerd's shim (--resources -, the
 # JSON on stdin) and podman (--resources FILE) send them: only what it names changes, -1 lifts
 # a limit; read from the host's cgroup files, the leaf's and the copy the processes' cgroup has
@@ -473,6 +533,9 @@ runtime = "crib"
 [engine.runtimes]
 crib = ["$T/crib-runc"]
 EOF
+	# podman's cgroupfs parent (each container's cgroupsPath is /libpod_parent/libpod-ID):
+	# crib removes the container's cgroup, the engine's parent stays, and goes at the end
+	lp_before=$([ -n "$cg2" ] && [ -d "$cg2/libpod_parent" ] && echo kept)
 	pod() {
 		CONTAINERS_CONF="$P/containers.conf" timeout -k 10 60 podman --root "$P/storage" \
 			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
@@ -551,6 +614,7 @@ EOF
 	assert_eq "$(ls "$crib_state" 2>/dev/null | grep -c "^$id$")" 0 \
 		"nor anything of it in crib's state directory"
 	pod rmi -a -f >/dev/null 2>&1
+	[ -n "$cg2" ] && [ -z "$lp_before" ] && rmdir "$cg2/libpod_parent/conmon" "$cg2/libpod_parent" 2>/dev/null
 	# its storage holds files of the user namespace's ids: removed from inside it
 	[ "$ROLE" = user ] && podman --root "$P/storage" --runroot "$PR/r" unshare rm -rf "$P/storage" "$PR/s" 2>/dev/null
 fi

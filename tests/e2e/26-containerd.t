@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib/libtest.sh"
 requires root
 
-N=16
+N=17
 if ! command -v containerd >/dev/null 2>&1 || ! command -v ctr >/dev/null 2>&1; then
 	skips $N "containerd is not installed (rootfs-tools/install-deps check installs it)"
 	done_testing
@@ -26,8 +26,10 @@ cleanup() {
 	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null && wait "$cpid" 2>/dev/null
 	# a shim whose task was not removed (a failed test) outlives containerd
 	pkill -KILL -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
-	# the shims' state and the containers' snapshots
+	# the shims' state and the containers' snapshots, and containerd's cgroup for the
+	# namespace (cgroupsPath /NAMESPACE/ID: crib removes each container's, not the namespace's)
 	rm -rf "$D" "/run/containerd/runc/$ns" 2>/dev/null
+	[ -n "${cg2:-}" ] && rmdir "$cg2/$ns" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -85,6 +87,15 @@ state_pid=$("$CRIB" oci --root "/run/containerd/runc/$ns" state d1 2>/dev/null |
 assert_eq "$state_pid" "${pid:-none}" "ctr run -d: the task runs, with the pid crib's state gives" ||
 	sed 's/^/#   /' "$T/e"
 assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$pid/status" 2>/dev/null)" 1 "the container's pid 1, in a pid namespace of its own"
+# its cgroup: where containerd asks (cgroupsPath /NAMESPACE/ID, as under k3s the pod's), read
+# from the host
+cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+if [ -n "$cg2" ] && [ -w "$cg2" ]; then
+	assert_eq "$(sed -n 's/^0:://p' "/proc/$pid/cgroup" 2>/dev/null)" "/$ns/d1/container" \
+		"ctr run -d: the task's cgroup is containerd's /$ns/d1 (its cgroupsPath), read from the host"
+else
+	skip "no cgroup v2 hierarchy crib may write here: containerd's cgroupsPath is not honoured (the VM guests test it)"
+fi
 out=$(C task exec --exec-id x1 d1 /bin/sh -c 'echo in $(readlink /proc/self/ns/mnt); exit 3' 2>"$T/e")
 rc=$?
 assert_eq "$out:$rc" "in $(readlink "/proc/$pid/ns/mnt"):3" "ctr task exec: the output and exit status of a program in the container's mount namespace" ||

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "cgroup.h"
 #include "oci.h"
 #include "seccomp_profile.h"
 #include "../lib/tap.h"
@@ -64,6 +65,56 @@ static void refused(const char *text, const char *want, const char *what)
         contains(err.msg, want, "%s: the message names it", what);
 }
 
+/* cgroupsPath as runc reads it: a path, or with --systemd-cgroup systemd's SLICE:PREFIX:NAME,
+ * placed where systemd would place the unit. */
+static void cgroups_paths(void)
+{
+        static const struct {
+                const char *in;
+                bool systemd, root;
+                const char *want; /* NULL: refused */
+        } cases[] = {
+                {"/default/ctr1", false, true, "/default/ctr1"},
+                {"/kubepods/besteffort/pod12/abc", false, true, "/kubepods/besteffort/pod12/abc"},
+                {"//a///b/", false, true, "/a/b"},
+                {"a/b", false, false, "a/b"},
+                {"machine.slice:libpod:x", false, true, "machine.slice:libpod:x"},
+                {"machine.slice:libpod:x", true, true, "/machine.slice/libpod-x.scope"},
+                {"kubepods-besteffort-pod12.slice:cri-containerd:abc", true, true,
+                 "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12.slice/"
+                 "cri-containerd-abc.scope"},
+                {":libpod:x", true, true, "/system.slice/libpod-x.scope"},
+                {":libpod:x", true, false, "/user.slice/libpod-x.scope"},
+                {"system.slice::x", true, true, "/system.slice/x.scope"},
+                {"-.slice:p:x", true, true, "/p-x.scope"},
+                {"a.slice:p:b-c.slice", true, true, "/b.slice/b-c.slice"},
+                {"/a/../b", false, true, NULL},
+                {"../b", false, false, NULL},
+                {"/a/./b", false, true, NULL},
+                {"/", false, true, NULL},
+                {"machine:libpod:x", true, true, NULL},
+                {"a--b.slice:p:x", true, true, NULL},
+                {"a-.slice:p:x", true, true, NULL},
+                {"m.slice:p:", true, true, NULL},
+                {"m.slice:p:..", true, true, NULL},
+                {"m.slice:p:a/b", true, true, NULL},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char buf[1024] = "";
+                struct error err;
+                error_clear(&err);
+                int r = cgroup_oci_path(cases[i].in, cases[i].systemd, cases[i].root, buf,
+                                        sizeof buf, &err);
+                if (cases[i].want)
+                        ok(r == 0 && !strcmp(buf, cases[i].want), "'%s'%s%s: '%s' (got '%s'%s)",
+                           cases[i].in, cases[i].systemd ? " --systemd-cgroup" : "",
+                           cases[i].root ? "" : " (a user)", cases[i].want, buf, r ? err.msg : "");
+                else
+                        ok(r < 0 && err.msg[0], "'%s'%s: refused (%s)", cases[i].in,
+                           cases[i].systemd ? " --systemd-cgroup" : "", err.msg);
+        }
+}
+
 int main(void)
 {
         struct oci_config c;
@@ -107,6 +158,7 @@ int main(void)
            "resources (swap: OCI's memory+swap less memory)");
         ok(c.spec.masked.n == 1 && c.spec.readonly.n == 1, "masked and read-only paths");
         contains(c.annotations, "\"io.podman.x\":\"y\"", "annotations kept for state");
+        is_str(c.spec.cgroups_path, "machine.slice:libpod:x", "cgroupsPath kept, as written");
         ok(c.spec.seccomp_text && c.spec.seccomp_require, "seccomp: a profile, required");
         if (c.spec.seccomp_text) {
                 FILE *f = fmemopen(c.spec.seccomp_text, strlen(c.spec.seccomp_text), "r");
@@ -373,5 +425,6 @@ int main(void)
         huge[big] = '\0';
         refused(huge, "is over", "a config over 4 MiB");
         free(huge);
+        cgroups_paths();
         return tap_done();
 }

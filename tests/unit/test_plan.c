@@ -495,6 +495,64 @@ static void rootfs_names(void)
         ok(chdir(here) == 0 && unlink(link) == 0, "back, and the symlink removed");
 }
 
+/* An engine's cgroupsPath (OCI): where the container's cgroup goes, on hosts that can and
+ * cannot put it there. */
+static void engine_cgroup(void)
+{
+        struct plan_host user = user_host(), real_root = user_host();
+        real_root.uid = real_root.euid = 0;
+        real_root.gid = real_root.egid = 0;
+        struct cgroup_host v2 = {.v2 = true, .clone_into = true, .available = 0xf};
+        snprintf(v2.mount, sizeof v2.mount, "%s", root);
+        snprintf(v2.base, sizeof v2.base, "%s", bindsrc);             /* delegated to the user */
+        snprintf(v2.own_parent, sizeof v2.own_parent, "%s", bindsrc); /* and writable */
+        static const struct {
+                const char *path;
+                bool as_root, v2;
+                const char *want; /* under the mount, or NULL: not honoured, with a warning */
+        } cases[] = {
+                {"/default/c1", true, true, "/default/c1"},
+                {"/src/pod/c2", false, true, "/src/pod/c2"},
+                {"pod/c3", false, true, "/src/pod/c3"},
+                {"/elsewhere/c4", false, true, NULL},
+                {"/src", false, true, NULL},
+                {"/default/c5", true, false, NULL},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                struct plan_host h = cases[i].as_root ? real_root : user;
+                if (cases[i].v2)
+                        h.cgroup = v2;
+                else
+                        snprintf(h.cgroup.why, sizeof h.cgroup.why, "no cgroup v2 here");
+                struct spec s;
+                struct plan p;
+                struct error err;
+                char want[1200] = "";
+                if (cases[i].want)
+                        snprintf(want, sizeof want, "%s%s", root, cases[i].want);
+                int r = load("[process]\nargs = /bin/true\n", &s, &err);
+                s.cgroups_path = strdup(cases[i].path);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                bool warned = false;
+                for (size_t k = 0; r == 0 && k < p.nwarnings; k++)
+                        warned |= strstr(p.warnings[k], "not where the engine asked") != NULL;
+                if (cases[i].want)
+                        ok(r == 0 && p.cgroup && !strcmp(p.cgroup_path, want) &&
+                                   !strcmp(p.cgroup_top, cases[i].as_root ? root : bindsrc) &&
+                                   !warned,
+                           "cgroupsPath '%s' as %s: the container's cgroup is %s", cases[i].path,
+                           cases[i].as_root ? "root" : "a user", want);
+                else
+                        ok(r == 0 && !p.cgroup && !p.cgroup_path[0] && warned,
+                           "cgroupsPath '%s' as %s%s: not honoured, with a warning", cases[i].path,
+                           cases[i].as_root ? "root" : "a user",
+                           cases[i].v2 ? "" : " without cgroup v2");
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
+}
+
 int main(void)
 {
         snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
@@ -507,6 +565,7 @@ int main(void)
         host_facts();
         real_host();
         rootfs_names();
+        engine_cgroup();
 
         rmdir(bindsrc);
         rmdir(root);
