@@ -228,13 +228,27 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
  * the workload could not be asked either: it may have moved itself where no rule finds it, or
  * been reaped. Read back, it must still be one crib makes for this plan (container_leaf_valid);
  * a container made by a crib that wrote none is found by its name under the plan's base. */
+static void leaf_top_of(const struct opened *o, const char *id, char *buf, size_t len, char *top,
+                        size_t tlen);
 static void leaf_of(const struct opened *o, const char *id, char *buf, size_t len)
+{
+        leaf_top_of(o, id, buf, len, NULL, 0);
+}
+
+/* The same, and for a cgroup at the engine's cgroupsPath the cgroup crib made it from (the
+ * plan's cgroup_top; "" for crib's own names) */
+static void leaf_top_of(const struct opened *o, const char *id, char *buf, size_t len, char *top,
+                        size_t tlen)
 {
         struct plan p;
         struct error ignored;
         buf[0] = '\0';
+        if (top)
+                top[0] = '\0';
         if (lifecycle_read_plan(o->dir, &p, &ignored) < 0)
                 return;
+        if (top && p.cgroup_path[0])
+                snprintf(top, tlen, "%s", p.cgroup_top);
         if (p.cgroup && state_read(o->dir, CGROUP_FILE, buf, len, &ignored) > 0) {
                 if (!container_leaf_valid(&p, buf))
                         buf[0] = '\0';
@@ -1256,7 +1270,8 @@ static int oci_update(int argc, char **argv)
                 code = fail(&err);
                 goto out;
         }
-        leaf_of(&o, id, leaf, sizeof leaf);
+        char top[1024];
+        leaf_top_of(&o, id, leaf, sizeof leaf, top, sizeof top);
         if (!leaf[0]) {
                 error_set(&err, 0, "container \"%s\" has no cgroup v2 of its own to limit", id);
                 error_hint(&err, "crib makes one for a container with resource limits (a "
@@ -1267,7 +1282,7 @@ static int oci_update(int argc, char **argv)
         if (l.need) {
                 /* as create refuses limits it cannot apply, naming the controller and why (the
                  * host's reasons, when they are why; else the container's parent lacks it) */
-                unsigned have = cgroup_available_to(leaf);
+                unsigned have = cgroup_available_to(leaf, top);
                 for (int k = 0; k < CGROUP_NCTRL; k++) {
                         if (!(l.need & CGROUP_BIT(k)) || (have & CGROUP_BIT(k)))
                                 continue;
@@ -1289,7 +1304,7 @@ static int oci_update(int argc, char **argv)
                         goto out;
                 }
                 struct trace t = {.on = false};
-                if (cgroup_update(leaf, &l, &t, &err) < 0)
+                if (cgroup_update(leaf, top, &l, &t, &err) < 0)
                         code = fail(&err);
         }
 out:

@@ -185,9 +185,13 @@ static void own_parent(struct cgroup_host *h, const char *root, char *own)
         size_t rl = strcmp(root, "/") ? strlen(root) : 0;
         if (rl && !strncmp(own, root, rl) && (own[rl] == '/' || !own[rl]))
                 rel = own + rl;
-        if ((size_t)snprintf(h->own_parent, sizeof h->own_parent, "%.500s%.500s", h->mount, rel) >=
-            sizeof h->own_parent)
-                h->own_parent[0] = '\0';
+        size_t ml = strlen(h->mount), n = strlen(rel);
+        if (ml + n >= sizeof h->own_parent) {
+                h->own_parent[0] = '\0'; /* unknown, not cut short: it bounds a user's paths */
+        } else {
+                memcpy(h->own_parent, h->mount, ml);
+                memcpy(h->own_parent + ml, rel, n + 1);
+        }
 }
 
 void cgroup_host_gather(struct cgroup_host *h)
@@ -446,61 +450,82 @@ static void remove_stale(const char *base, const char *prefix)
         }
 }
 
-/* The container's cgroup at ret_path (its parent made, with the controllers l needs), its
- * limits, and NAME/container below it: an O_PATH descriptor of that for clone3, or -1. An
- * existing one without processes is a crashed run's, removed and made again; with `reuse`
- * (an engine's path) it is used as it is. */
-static int make_leaf(const char *ret_path, const struct cgroup_limits *l, bool reuse,
-                     struct trace *t, struct error *err)
+/* dir has a cgroup below it (a directory: cgroup v2 files are not) */
+static bool has_children(const char *dir)
 {
-        int r = mkdir(ret_path, 0755);
+        _cleanup_closedir_ DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+                if (e->d_type == DT_DIR && strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                        return true;
+        return false;
+}
+
+/* The container's cgroup at path (its parent made, with the controllers l needs), its limits,
+ * and PATH/container below it: an O_PATH descriptor of that for clone3, and path in ret_path,
+ * or -1 and ret_path "". An existing one without processes is a crashed run's, removed and
+ * made again; with `reuse` (an engine's path) an empty one without cgroups below it is used as
+ * it is (one with them is, or was, another container's). A failure removes only what this
+ * call made: never a cgroup it found. */
+static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse, struct trace *t,
+                     char *ret_path, size_t len, struct error *err)
+{
+        ret_path[0] = '\0';
+        if (strlen(path) >= len)
+                return error_set(err, ENAMETOOLONG, "the cgroup path '%s' is too long", path);
+        int r = mkdir(path, 0755);
+        bool made = r == 0;
         if (r < 0 && errno == EEXIST && reuse) {
                 /* an engine's: used as it is, never emptied, and never another container's */
-                if (populated(ret_path)) {
-                        error_set(err, EEXIST, "the cgroup '%s' exists, with processes in it",
-                                  ret_path);
-                        return error_hint(err, "another container runs there: its cgroupsPath "
-                                               "is this container's too");
+                if (populated(path) || has_children(path)) {
+                        error_set(err, EEXIST,
+                                  "the cgroup '%s' exists, and is another "
+                                  "container's (with processes, or cgroups below it)",
+                                  path);
+                        return error_hint(err, "another container runs there, or ran there and "
+                                               "was not deleted: its cgroupsPath is this "
+                                               "container's too");
                 }
                 r = 0;
         } else if (r < 0 && errno == EEXIST) {
                 /* a crashed run's, empty (its processes died with it: their parent-death
                  * signal) and removed; one with processes is another container's, never ours
                  * to end (the same name under another state root) */
-                if (!rmdir_tree(ret_path)) {
-                        if (populated(ret_path)) {
+                if (!rmdir_tree(path)) {
+                        if (populated(path)) {
                                 error_set(err, EEXIST,
-                                          "the cgroup '%s' exists, with processes in it", ret_path);
+                                          "the cgroup '%s' exists, with processes in it", path);
                                 return error_hint(err, "another container of that name runs "
                                                        "(under another --root?); choose another "
                                                        "name");
                         }
                         return error_set(err, errno, "the cgroup '%s' exists and cannot be removed",
-                                         ret_path);
+                                         path);
                 }
-                r = mkdir(ret_path, 0755);
+                r = mkdir(path, 0755);
+                made = r == 0;
         }
-        trace_line(t, "  mkdir(\"%s\") = %d", ret_path, r);
+        int e = errno;
+        trace_line(t, "  mkdir(\"%s\") = %d", path, r);
         if (r < 0)
-                return error_set(err, errno, "cannot make the cgroup '%s'", ret_path);
+                return error_set(err, e, "cannot make the cgroup '%s'", path);
         /* the limits hold on NAME, whose files the container cannot reach; it runs in
          * NAME/container, the root of its cgroup namespace, with a copy of them to read. A
          * rootless container's cgroups are its user's, so a workload that mounts cgroup2 (with
          * SYS_ADMIN in its user namespace) may write the copy, but not NAME's. */
         char inner[1200];
-        snprintf(inner, sizeof inner, "%s/container", ret_path);
+        snprintf(inner, sizeof inner, "%s/container", path);
         char depth[16];
         snprintf(depth, sizeof depth, "%d", CGROUP_NEST_DEPTH);
-        if (write_limits(ret_path, l, t, err) < 0 || enable(ret_path, l->need, t, err) < 0 ||
-            write_file(ret_path, "cgroup.max.depth", depth, t, err) < 0 ||
-            write_file(ret_path, "cgroup.max.descendants", "256", t, err) < 0)
+        if (write_limits(path, l, t, err) < 0 || enable(path, l->need, t, err) < 0 ||
+            write_file(path, "cgroup.max.depth", depth, t, err) < 0 ||
+            write_file(path, "cgroup.max.descendants", "256", t, err) < 0)
                 goto fail;
         r = mkdir(inner, 0755);
-        if (r < 0 && errno == EEXIST && reuse && !populated(inner))
-                r = 0;
+        e = errno;
         trace_line(t, "  mkdir(\"%s\") = %d", inner, r);
         if (r < 0) {
-                error_set(err, errno, "cannot make the cgroup '%s'", inner);
+                error_set(err, e, "cannot make the cgroup '%s'", inner);
                 goto fail;
         }
         if (write_limits(inner, l, t, err) < 0)
@@ -510,9 +535,13 @@ static int make_leaf(const char *ret_path, const struct cgroup_limits *l, bool r
                 error_set(err, errno, "cannot open the cgroup '%s'", inner);
                 goto fail;
         }
+        snprintf(ret_path, len, "%s", path);
         return fd;
 fail:
-        cgroup_remove(ret_path);
+        if (made)
+                cgroup_remove(path); /* new: nothing of anyone else's is in it */
+        else
+                rmdir(inner); /* an engine's, found empty: only what this call made */
         return -1;
 }
 
@@ -535,34 +564,66 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
         if (enable(base, l->need, t, err) < 0)
                 return -1;
         remove_stale(base, as_root ? "run-" : "crib-run-");
-        cgroup_leaf(base, name, ret_path, len);
-        return make_leaf(ret_path, l, false, t, err);
+        char path[1200];
+        cgroup_leaf(base, name, path, sizeof path);
+        return make_leaf(path, l, false, t, ret_path, len, err);
+}
+
+/* Each cgroup from top down to path's parent: made where missing (with make), given what need
+ * asks for their children. Each one below top that exists must be the caller's (a root
+ * container's cgroup in a user's subtree would be the user's to move its processes out of) and
+ * no container's (crib's PATH/container in it: its delete would end this one too). */
+static int walk_down(const char *top, const char *path, unsigned need, bool make, struct trace *t,
+                     struct error *err)
+{
+        size_t tl = strlen(top);
+        if (strncmp(path, top, tl) || path[tl] != '/' || strlen(path) >= 1100)
+                return error_set(err, EINVAL, "the cgroup '%s' is not below '%s'", path, top);
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s", top);
+        for (const char *at = path + tl;;) {
+                if (enable(dir, need, t, err) < 0)
+                        return -1;
+                const char *next = strchr(at + 1, '/');
+                if (!next)
+                        return 0;
+                snprintf(dir, sizeof dir, "%.*s", (int)(next - path), path);
+                struct stat st;
+                char inner[1300];
+                snprintf(inner, sizeof inner, "%s/container", dir);
+                if (make && mkdir(dir, 0755) < 0 && errno != EEXIST)
+                        return error_set(err, errno, "cannot make the cgroup '%s'", dir);
+                if (stat(dir, &st) < 0)
+                        return error_set(err, errno, "cannot look at the cgroup '%s'", dir);
+                if (st.st_uid != geteuid())
+                        return error_set(err, EPERM,
+                                         "the cgroup '%s' is uid %u's: crib puts a container's "
+                                         "cgroup only below cgroups of its caller's",
+                                         dir, (unsigned)st.st_uid);
+                if (access(inner, F_OK) == 0)
+                        return error_set(err, EEXIST,
+                                         "the cgroup '%s' is another container's: this one cannot "
+                                         "go inside it",
+                                         dir);
+                at = next;
+        }
 }
 
 int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits *l,
                    struct trace *t, char *ret_path, size_t len, struct error *err)
 {
-        size_t ml = strlen(top);
-        if (strncmp(path, top, ml) || path[ml] != '/' || strlen(path) >= len)
-                return error_set(err, EINVAL, "the cgroup '%s' is not below '%s'", path, top);
-        snprintf(ret_path, len, "%s", path);
-        /* each cgroup above it: made where missing, given what the limits need (the
-         * hierarchy's root may give them though it has processes; the others must have none,
-         * as an engine's pod and slice cgroups have not) */
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s", top);
-        for (const char *at = path + ml; *at;) {
-                if (enable(dir, l->need, t, err) < 0)
-                        return -1;
-                const char *next = strchr(at + 1, '/');
-                if (!next)
-                        break;
-                snprintf(dir, sizeof dir, "%.*s", (int)(next - path), path);
-                if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                        return error_set(err, errno, "cannot make the cgroup '%s'", dir);
-                at = next;
-        }
-        return make_leaf(ret_path, l, true, t, err);
+        ret_path[0] = '\0';
+        /* the hierarchy's root may give controllers though it has processes; the cgroups below
+         * must have none, as an engine's pod and slice cgroups have not */
+        if (walk_down(top, path, l->need, true, t, err) < 0)
+                return -1;
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_uid != geteuid())
+                return error_set(err, EPERM,
+                                 "the cgroup '%s' is uid %u's: crib uses an existing cgroup only "
+                                 "when it is its caller's",
+                                 path, (unsigned)st.st_uid);
+        return make_leaf(path, l, true, t, ret_path, len, err);
 }
 
 /* systemd's place for a slice: "a-b-c.slice" is /a.slice/a-b.slice/a-b-c.slice, "-.slice" the
@@ -657,8 +718,10 @@ int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf
         return 0;
 }
 
-unsigned cgroup_available_to(const char *leaf)
+unsigned cgroup_available_to(const char *leaf, const char *top)
 {
+        if (top && top[0]) /* an engine's path: what crib enables from top down */
+                return read_controllers(top);
         /* as root, what the hierarchy's root has (cgroup_make enables it for crib's base);
          * as a user, what the delegated base has */
         char dir[1024];
@@ -697,28 +760,45 @@ static int limit_files_exist(const char *dir, const struct cgroup_limits *l, str
         return 0;
 }
 
-int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace *t,
+int cgroup_update(const char *leaf, const char *top, const struct cgroup_limits *l, struct trace *t,
                   struct error *err)
 {
+        if (top && top[0]) {
+                /* an engine's path: the controllers from top down to it, as cgroup_make_at
+                 * enabled them */
+                char inner[1200];
+                snprintf(inner, sizeof inner, "%s/container", leaf);
+                unsigned have = cgroup_available_to(leaf, top);
+                for (int c = 0; c < CGROUP_NCTRL; c++)
+                        if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
+                                return error_set(err, 0,
+                                                 "the %s controller is not available to '%s'",
+                                                 names[c], leaf);
+                if (walk_down(top, leaf, l->need, false, t, err) < 0 ||
+                    enable(leaf, l->need, t, err) < 0 || limit_files_exist(leaf, l, err) < 0 ||
+                    limit_files_exist(inner, l, err) < 0 || write_limits(leaf, l, t, err) < 0)
+                        return -1;
+                return write_limits(inner, l, t, err);
+        }
         /* the controllers, as cgroup_make enables them: from the hierarchy's root (as root)
          * or the delegated base down to the leaf, whose only child holds the processes */
-        char base[1024], top[1024], inner[1200];
+        char base[1024], up[1024], inner[1200];
         snprintf(base, sizeof base, "%s", leaf);
         char *slash = strrchr(base, '/');
         if (!slash || slash == base)
                 return error_set(err, EINVAL, "'%s' is not a container's cgroup", leaf);
         *slash = '\0';
-        snprintf(top, sizeof top, "%s", base);
-        slash = strrchr(top, '/');
-        if (slash && slash != top)
+        snprintf(up, sizeof up, "%s", base);
+        slash = strrchr(up, '/');
+        if (slash && slash != up)
                 *slash = '\0';
         snprintf(inner, sizeof inner, "%s/container", leaf);
-        unsigned have = cgroup_available_to(leaf);
+        unsigned have = cgroup_available_to(leaf, NULL);
         for (int c = 0; c < CGROUP_NCTRL; c++)
                 if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
                         return error_set(err, 0, "the %s controller is not available to '%s'",
                                          names[c], leaf);
-        if ((geteuid() == 0 && enable(top, l->need, t, err) < 0) ||
+        if ((geteuid() == 0 && enable(up, l->need, t, err) < 0) ||
             enable(base, l->need, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
                 return -1;
         /* every file there before any is written: a failure changes no limit */

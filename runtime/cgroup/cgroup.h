@@ -127,13 +127,14 @@ struct cgroup_usage {
 void cgroup_usage_read(const char *path, struct cgroup_usage *u);
 
 /* The controllers a container's cgroup (cgroup_make's ret_path) can be given: those of the
- * hierarchy's root as root, of the delegated base as a user (CGROUP_BIT) */
-unsigned cgroup_available_to(const char *leaf);
+ * hierarchy's root as root, of the delegated base as a user (CGROUP_BIT); for an engine's path
+ * (cgroup_make_at's), those of the top crib made it from */
+unsigned cgroup_available_to(const char *leaf, const char *top);
 
 /* New limits for a running container's cgroup (cgroup_make's ret_path): only those `l` sets,
  * on the leaf and on the copy its processes' cgroup holds, the controllers they need enabled
- * down to it first. */
-int cgroup_update(const char *leaf, const struct cgroup_limits *l, struct trace *t,
+ * down to it first (from top, for an engine's path: cgroup_make_at's; else NULL). */
+int cgroup_update(const char *leaf, const char *top, const struct cgroup_limits *l, struct trace *t,
                   struct error *err);
 
 /* Kill what is left in it (cgroup.kill, Linux 5.14; else each pid of cgroup.procs) and remove

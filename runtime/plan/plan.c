@@ -1124,9 +1124,11 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
                 n = snprintf(full, sizeof full, "%s/%s", c->own_parent, s->cgroups_path);
         if (!why && (n < 0 || (size_t)n >= sizeof full))
                 why = "the path is too long";
+        else if (!why && p->privileged && below(full, c->base))
+                why = "it is the cgroup crib keeps for its own containers' names";
         else if (!why && !p->privileged &&
                  (!below(full, c->own_parent) || !strcmp(full, c->own_parent) ||
-                  access(c->own_parent, W_OK) < 0))
+                  faccessat(AT_FDCWD, c->own_parent, W_OK, AT_EACCESS) < 0))
                 why = "it is not below the cgroup this user may make cgroups in (the parent of "
                       "crib's own)";
         if (why) {
