@@ -1092,7 +1092,6 @@ static int plan_limits(struct plan *p, const struct spec *s, const struct plan_h
         return 0;
 }
 
-/* The container's cgroup: for its limits, and for a real-root container's device program. */
 /* `path` is `dir` or below it */
 static bool below(const char *path, const char *dir)
 {
@@ -1144,6 +1143,8 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
         p->cgroup_systemd = false;
 }
 
+/* The container's cgroup: for its limits, for a real-root container's device program, and
+ * where an engine asks for one. */
 static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
                           struct error *err)
 {
