@@ -718,21 +718,26 @@ int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf
         return 0;
 }
 
-unsigned cgroup_available_to(const char *leaf, const char *top)
+/* The cgroup a container's controllers are enabled from, down to its leaf: for an engine's
+ * path the plan's top (cgroup_make_at's); for crib's own names the hierarchy's root as root
+ * (cgroup_make enables it for crib's base) and the delegated base as a user. -1 when leaf is
+ * not that deep. */
+static int top_of(const char *leaf, const char *top, char *buf, size_t len)
 {
-        if (top && top[0]) /* an engine's path: what crib enables from top down */
-                return read_controllers(top);
-        /* as root, what the hierarchy's root has (cgroup_make enables it for crib's base);
-         * as a user, what the delegated base has */
-        char dir[1024];
-        snprintf(dir, sizeof dir, "%s", leaf);
-        for (int up = geteuid() == 0 ? 2 : 1; up > 0; up--) {
-                char *slash = strrchr(dir, '/');
-                if (!slash || slash == dir)
-                        return 0;
+        snprintf(buf, len, "%s", top && top[0] ? top : leaf);
+        for (int up = top && top[0] ? 0 : geteuid() == 0 ? 2 : 1; up > 0; up--) {
+                char *slash = strrchr(buf, '/');
+                if (!slash || slash == buf)
+                        return -1;
                 *slash = '\0';
         }
-        return read_controllers(dir);
+        return 0;
+}
+
+unsigned cgroup_available_to(const char *leaf, const char *top)
+{
+        char dir[1024];
+        return top_of(leaf, top, dir, sizeof dir) < 0 ? 0 : read_controllers(dir);
 }
 
 /* Every file write_limits would write for `l` is in dir, or an error naming the first that
@@ -763,43 +768,18 @@ static int limit_files_exist(const char *dir, const struct cgroup_limits *l, str
 int cgroup_update(const char *leaf, const char *top, const struct cgroup_limits *l, struct trace *t,
                   struct error *err)
 {
-        if (top && top[0]) {
-                /* an engine's path: the controllers from top down to it, as cgroup_make_at
-                 * enabled them */
-                char inner[1200];
-                snprintf(inner, sizeof inner, "%s/container", leaf);
-                unsigned have = cgroup_available_to(leaf, top);
-                for (int c = 0; c < CGROUP_NCTRL; c++)
-                        if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
-                                return error_set(err, 0,
-                                                 "the %s controller is not available to '%s'",
-                                                 names[c], leaf);
-                if (walk_down(top, leaf, l->need, false, t, err) < 0 ||
-                    enable(leaf, l->need, t, err) < 0 || limit_files_exist(leaf, l, err) < 0 ||
-                    limit_files_exist(inner, l, err) < 0 || write_limits(leaf, l, t, err) < 0)
-                        return -1;
-                return write_limits(inner, l, t, err);
-        }
-        /* the controllers, as cgroup_make enables them: from the hierarchy's root (as root)
-         * or the delegated base down to the leaf, whose only child holds the processes */
-        char base[1024], up[1024], inner[1200];
-        snprintf(base, sizeof base, "%s", leaf);
-        char *slash = strrchr(base, '/');
-        if (!slash || slash == base)
+        /* the controllers, as the container's cgroup was made: from its top down to the leaf,
+         * whose only child holds the processes */
+        char from[1024], inner[1200];
+        if (top_of(leaf, top, from, sizeof from) < 0)
                 return error_set(err, EINVAL, "'%s' is not a container's cgroup", leaf);
-        *slash = '\0';
-        snprintf(up, sizeof up, "%s", base);
-        slash = strrchr(up, '/');
-        if (slash && slash != up)
-                *slash = '\0';
         snprintf(inner, sizeof inner, "%s/container", leaf);
-        unsigned have = cgroup_available_to(leaf, NULL);
+        unsigned have = read_controllers(from);
         for (int c = 0; c < CGROUP_NCTRL; c++)
                 if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
                         return error_set(err, 0, "the %s controller is not available to '%s'",
                                          names[c], leaf);
-        if ((geteuid() == 0 && enable(up, l->need, t, err) < 0) ||
-            enable(base, l->need, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
+        if (walk_down(from, leaf, l->need, false, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
                 return -1;
         /* every file there before any is written: a failure changes no limit */
         if (limit_files_exist(leaf, l, err) < 0 || limit_files_exist(inner, l, err) < 0)
