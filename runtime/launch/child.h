@@ -6,7 +6,7 @@
  * workload's table and execs (with init = no it runs that table itself). Both read the plan,
  * make system calls, and report through the sync channel; they never print. They keep what
  * they build on their stacks or in static storage, with one exception: on a kernel without
- * close_range(2) (before Linux 5.9) the close-on-exec step lists /proc/self/fd with
+ * close_range(2) (before Linux 5.9) the steps that close descriptors list /proc/self/fd with
  * opendir(3), which allocates. Memory is not shared with crib (a fork), and the workload's
  * process shares the setup's (clone(CLONE_VM)) only while the setup process waits (init.c).
  */
@@ -132,15 +132,22 @@ int step_bounding_set(struct child *c, struct error *err);       /* caps.c */
 int step_bounding_set_early(struct child *c, struct error *err); /* caps.c */
 /* caps.c: drop every capability up to `last` that `keep` lacks from the bounding set */
 int caps_bounding_drop_all_but(uint64_t keep, int last, struct error *err);
-int step_switch_user(struct child *c, struct error *err);  /* creds.c */
-int step_capabilities(struct child *c, struct error *err); /* caps.c */
-int step_umask_cwd(struct child *c, struct error *err);    /* creds.c */
-int step_no_new_privs(struct child *c, struct error *err); /* nnp.c */
-int step_close_fds(struct child *c, struct error *err);    /* fds.c */
-int step_apparmor(struct child *c, struct error *err);     /* apparmor.c */
-int step_wait_init(struct child *c, struct error *err);    /* init.c */
-int step_wait_start(struct child *c, struct error *err);   /* start.c */
-int step_exec(struct child *c, struct error *err);         /* exec.c */
+int step_switch_user(struct child *c, struct error *err);     /* creds.c */
+int step_capabilities(struct child *c, struct error *err);    /* caps.c */
+int step_umask_cwd(struct child *c, struct error *err);       /* creds.c */
+int step_no_new_privs(struct child *c, struct error *err);    /* nnp.c */
+int step_close_fds(struct child *c, struct error *err);       /* fds.c */
+int step_close_inherited(struct child *c, struct error *err); /* fds.c */
+/* The most descriptors a process of the container keeps at once (fds.c): the setup's bind
+ * sources, the spec's pass_fds, and a few of crib's own. */
+#define FDS_MAX_KEEP (PLAN_MAX_MOUNTS + SPEC_MAX_FDS + 8)
+/* Close every descriptor from 3 up but the `n` in `keep` (any order; negative ones ignored):
+ * close_range(2), or one at a time from /proc/self/fd before Linux 5.9 (fds.c). */
+int fds_close_all_but(const int *keep, size_t n, struct error *err);
+int step_apparmor(struct child *c, struct error *err);   /* apparmor.c */
+int step_wait_init(struct child *c, struct error *err);  /* init.c */
+int step_wait_start(struct child *c, struct error *err); /* start.c */
+int step_exec(struct child *c, struct error *err);       /* exec.c */
 /* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
 const char *container_path(const struct plan *p);
 /* Child: report a failure after the start to `crib start` (start.c). */

@@ -30,6 +30,10 @@
  * when there is one. With crib's init (init = yes, the default) this process stays as pid 1
  * once the table is done: it only waits, forwards signals and reaps (init.c). */
 static const struct step setup_steps[] = {
+        /* first, before any path is resolved: a descriptor of a host directory (crib's working
+         * directory, the rootfs or the cgroup as the host sees them, one crib inherited) would
+         * lead out through /proc/self/fd (fds.c); the bind sources stay until they are mounted */
+        {"close what crib holds of the host", step_close_inherited},
         /* until uid_map and gid_map are written we have no usable ids: the parent writes them,
          * or we do when they map only the caller's own ids */
         {"get the id maps", step_id_maps},
@@ -86,10 +90,12 @@ static const struct step workload_steps[] = {
         {"switch to the container user", step_switch_user},
         /* the id change cleared the effective set: now every set as the plan says */
         {"set capabilities", step_capabilities},
-        /* as the container user, so a cwd it cannot enter is an error now, not later */
+        /* before the working directory, a path of the container's: nothing of the host is
+         * open when it is resolved; only 0, 1, 2 and pass_fds reach the workload (fds.c) */
+        {"close every descriptor the workload does not need", step_close_fds},
+        /* as the container user, so a cwd it cannot enter is an error now, not later; checked
+         * to be inside the container's root */
         {"set umask and working directory", step_umask_cwd},
-        /* only 0, 1, 2 and pass_fds survive the exec */
-        {"mark crib's descriptors close-on-exec", step_close_fds},
         /* last, so the workload and nothing before it runs under the profile */
         {"set the AppArmor profile for exec", step_apparmor},
         /* init gives up its capabilities, ids, descriptors and terminal before the workload's

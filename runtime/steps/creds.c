@@ -2,20 +2,26 @@
  *
  * Kernel features: setresuid(2)/setresgid(2)/setgroups(2) inside the user namespace (the ids
  * are the container's, translated through the id maps), prctl(2) PR_SET_PDEATHSIG, umask(2),
- * chdir(2).
+ * chdir(2), and getcwd(2), which says "(unreachable)" for a working directory outside the
+ * process's root.
  *
  * What goes wrong: an id the maps do not cover is EINVAL (the plan checks that first);
  * setgroups(2) is EPERM after "deny" was written to /proc/PID/setgroups, which an unprivileged
  * single-id map requires; any change of credentials clears the parent-death signal, so it is
- * set again after each.
+ * set again after each. The working directory is a path the container (its image) chooses:
+ * one that leads outside its root, through a link of /proc to a descriptor of the host, would
+ * give the workload the host's files (CVE-2024-21626). No such descriptor is open by then
+ * (fds.c), and the directory is checked after the chdir, as runc checks it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -97,6 +103,17 @@ int step_umask_cwd(struct child *c, struct error *err)
                                          "working directory '%s' does not exist in the container",
                                          p->cwd);
                 return error_wrap(err, "working directory");
+        }
+        /* the kernel's own answer, not glibc's (which turns "(unreachable)" into ENOENT) */
+        char cwd[PATH_MAX];
+        long n = syscall(SYS_getcwd, cwd, sizeof cwd);
+        if (n < 0)
+                return error_set(err, errno, "cannot check the working directory '%s'", p->cwd);
+        if (cwd[0] != '/') {
+                error_set(err, 0, "working directory '%s' is outside the container's root", p->cwd);
+                return error_hint(err, "the working directory must be a directory of the "
+                                       "container; a link of /proc that leads elsewhere is "
+                                       "refused");
         }
         return 0;
 }

@@ -644,5 +644,10 @@ int step_mounts(struct child *c, struct error *err)
         for (int i = 0; i < FRESH_MAX; i++)
                 if (f.fd[i] >= 0)
                         close(f.fd[i]);
+        /* the copies of the bind sources are mounted (or the setup stops): their descriptors
+         * go now, before any path of the container is resolved outside this table (fds.c) */
+        for (size_t i = 0; i < p->nmounts; i++)
+                if (c->fds->src[i] >= 0)
+                        close(c->fds->src[i]);
         return r;
 }

@@ -73,6 +73,7 @@ int step_wait_start(struct child *c, struct error *err)
         if (fd < 0)
                 return error_set(err, errno, "cannot open the start fifo");
         c->start_fd = fd;
+        close(c->fds->start_fifo); /* its O_PATH: the write end is all we need now */
         if (write(fd, "0", 1) != 1)
                 return error_set(err, errno, "cannot write the start fifo");
         return 0;
