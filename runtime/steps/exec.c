@@ -9,6 +9,13 @@
  * so crib compares the program's build attributes with the machine's AT_PLATFORM (getauxval(3))
  * first, and refuses such a program with the reason.
  *
+ * The program's path is the container's (an image's entrypoint), and execve(2) follows a link
+ * of /proc such as /proc/self/fd/N to whatever that descriptor is. No descriptor of the host is
+ * open by now (fds.c: the first layer); as a second, the path is resolved first with openat2(2)
+ * RESOLVE_NO_MAGICLINKS (Linux 5.6), and a program reached only through such a link is
+ * refused. The root and working directory are the container's already, so '..' and absolute
+ * symlinks stay inside it as they do for execve.
+ *
  * Where it sits: last. The socket to the parent is close-on-exec, so the parent reads EOF
  * exactly when execve succeeded; on failure this process sends the error and exits 127 (not
  * found) or 126 (cannot execute), as shells do.
@@ -22,8 +29,12 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 #include "child.h"
 #include "cleanup.h"
@@ -52,8 +63,40 @@ static int arm_too_new(const char *path)
 #endif
 }
 
+/* The program at `path` is reached only through a link of /proc (a magic link): openat2(2)
+ * refuses the path with RESOLVE_NO_MAGICLINKS (ELOOP) and finds it without. Never true before
+ * Linux 5.6. */
+static bool through_magic_link(const char *path)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_NO_MAGICLINKS)
+        struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_MAGICLINKS};
+        int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+        if (fd >= 0 || errno != ELOOP) {
+                if (fd >= 0)
+                        close(fd);
+                return false;
+        }
+        /* ELOOP for a loop of symlinks too: only a path that resolves without the flag */
+        fd = open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        close(fd);
+        return true;
+#else
+        (void)path;
+        return false;
+#endif
+}
+
 static int explain(struct child *c, const char *path, int e, struct error *err)
 {
+        if (e == EXDEV) { /* try_exec: through_magic_link; the file is not opened */
+                error_set(err, 0,
+                          "cannot execute '%s': its path leads through a link of /proc, which "
+                          "could lead out of the container",
+                          path);
+                return error_hint(err, "name the program by its path inside the container");
+        }
         struct elf_info info = {0};
         struct utsname u;
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -117,6 +160,10 @@ static int try_exec(struct child *c, const char *path)
                 argc++;
         while (p->envp[envc])
                 envc++;
+        if (through_magic_link(path)) {
+                trace_line(&c->trace, "  '%s' leads through a link of /proc: not run", path);
+                return EXDEV;
+        }
         if (arm_too_new(path) >= 0) {
                 trace_line(&c->trace, "  '%s' is built for a newer ARM than this machine: not run",
                            path);
