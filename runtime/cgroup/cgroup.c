@@ -468,7 +468,7 @@ static bool has_children(const char *dir)
  * it is (one with them is, or was, another container's). A failure removes only what this
  * call made: never a cgroup it found. */
 static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse, struct trace *t,
-                     char *ret_path, size_t len, struct error *err)
+                     char *ret_path, size_t len, bool *ret_made, struct error *err)
 {
         ret_path[0] = '\0';
         if (strlen(path) >= len)
@@ -536,6 +536,8 @@ static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse
                 goto fail;
         }
         snprintf(ret_path, len, "%s", path);
+        if (ret_made)
+                *ret_made = made;
         return fd;
 fail:
         if (made)
@@ -566,7 +568,7 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
         remove_stale(base, as_root ? "run-" : "crib-run-");
         char path[1200];
         cgroup_leaf(base, name, path, sizeof path);
-        return make_leaf(path, l, false, t, ret_path, len, err);
+        return make_leaf(path, l, false, t, ret_path, len, NULL, err);
 }
 
 /* Each cgroup from top down to path's parent: made where missing (with make), given what need
@@ -610,7 +612,7 @@ static int walk_down(const char *top, const char *path, unsigned need, bool make
 }
 
 int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits *l,
-                   struct trace *t, char *ret_path, size_t len, struct error *err)
+                   struct trace *t, char *ret_path, size_t len, bool *ret_made, struct error *err)
 {
         ret_path[0] = '\0';
         /* the hierarchy's root may give controllers though it has processes; the cgroups below
@@ -623,7 +625,7 @@ int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits
                                  "the cgroup '%s' is uid %u's: crib uses an existing cgroup only "
                                  "when it is its caller's",
                                  path, (unsigned)st.st_uid);
-        return make_leaf(path, l, true, t, ret_path, len, err);
+        return make_leaf(path, l, true, t, ret_path, len, ret_made, err);
 }
 
 /* systemd's place for a slice: "a-b-c.slice" is /a.slice/a-b.slice/a-b-c.slice, "-.slice" the

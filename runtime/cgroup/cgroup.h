@@ -98,9 +98,11 @@ int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf
  * hierarchy's root for root, the cgroup delegated to a user): the cgroups between top and it
  * are made where missing, and top and they are given the controllers the limits need. The
  * cgroup itself is made, or used as it is when it exists without processes; one with processes
- * is refused (another container's). Returns as cgroup_make. */
+ * is refused (another container's). Returns as cgroup_make; *ret_made says whether the cgroup
+ * at path is new (crib removes it again) or was there (the engine's: crib removes only what it
+ * made in it, PATH/container, when the container does not start). */
 int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits *l,
-                   struct trace *t, char *ret_path, size_t len, struct error *err);
+                   struct trace *t, char *ret_path, size_t len, bool *ret_made, struct error *err);
 
 /* How deep the cgroups below a container's may go (cgroup.max.depth of NAME: container, and
  * what a workload allowed to make cgroups makes in it) */

@@ -78,6 +78,8 @@ struct run {
         int here, rootfd;       /* our working directory and the rootfs, until the clone */
         int cgroup;             /* the container's cgroup (O_PATH), until the clone, or -1 */
         char cgroup_path[1200]; /* and its path, "" for none */
+        bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
+                                 * one the engine made: then only PATH/container is crib's) */
         pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
         bool exec_seen, have_error, reaped;
         bool created; /* plan.wait_start: set up, waiting for crib start; we leave it so */
@@ -379,8 +381,9 @@ static int make_cgroup(struct run *r, struct error *err)
         char base[1200];
         snprintf(base, sizeof base, "%s", p->cgroup_base);
         if (p->cgroup_path[0]) /* the engine's (an OCI config's cgroupsPath) */
-                r->cgroup = cgroup_make_at(p->cgroup_top, p->cgroup_path, &p->limits, &r->trace,
-                                           r->cgroup_path, sizeof r->cgroup_path, err);
+                r->cgroup =
+                        cgroup_make_at(p->cgroup_top, p->cgroup_path, &p->limits, &r->trace,
+                                       r->cgroup_path, sizeof r->cgroup_path, &r->cgroup_made, err);
         else if (p->cgroup_systemd &&
                  cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0)
                 return -1;
@@ -597,6 +600,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 .rootfd = -1,
                 .pid = -1,
                 .cgroup = -1,
+                .cgroup_made = true,
                 .relay = {.master = -1},
         };
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
@@ -658,8 +662,16 @@ out:
         nethelper_stop(&r.net, &r.trace);
         if (r.cgroup >= 0)
                 close(r.cgroup);
-        if (!r.created) /* else crib delete removes it */
-                cgroup_remove(r.cgroup_path);
+        if (!r.created && r.cgroup_path[0]) { /* else crib delete removes it */
+                if (r.cgroup_made) {
+                        cgroup_remove(r.cgroup_path);
+                } else {
+                        /* the engine's cgroup, found empty: only what crib made in it goes */
+                        char inner[1300];
+                        snprintf(inner, sizeof inner, "%s/container", r.cgroup_path);
+                        cgroup_remove(inner);
+                }
+        }
         launch_close(p, &r.fds);
         if (r.here >= 0)
                 close(r.here);
