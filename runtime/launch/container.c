@@ -173,18 +173,13 @@ static void on_signal(struct run *r, int sigfd)
 static int event_loop(struct run *r, int sigfd, struct error *err)
 {
         while ((!r->reaped || r->chan.fd >= 0) && !r->created) {
-                struct pollfd pfd[4];
-                int n = 0, i_chan = -1, i_sig, i_in = -1, i_master = -1;
+                struct pollfd pfd[2 + RELAY_MAX_POLL];
+                int n = 0, i_chan = -1, i_sig;
                 if (r->chan.fd >= 0)
                         pfd[i_chan = n++] = (struct pollfd){.fd = r->chan.fd, .events = POLLIN};
                 pfd[i_sig = n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
-                if (r->relay.master >= 0 && !r->relay.hung_up) {
-                        pfd[i_master = n++] =
-                                (struct pollfd){.fd = r->relay.master, .events = POLLIN};
-                        if (r->relay.stdin_open)
-                                pfd[i_in = n++] =
-                                        (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-                }
+                int i_relay = n, nrelay = relay_poll(&r->relay, pfd + n);
+                n += nrelay;
                 if (poll(pfd, (nfds_t)n, -1) < 0) {
                         if (errno == EINTR)
                                 continue;
@@ -194,13 +189,7 @@ static int event_loop(struct run *r, int sigfd, struct error *err)
                         return -1;
                 if (pfd[i_sig].revents)
                         on_signal(r, sigfd);
-                if (i_master >= 0 && pfd[i_master].revents && !relay_out(&r->relay)) {
-                        /* every slave side is closed: stop polling, drain at the end */
-                        r->relay.hung_up = true;
-                        r->relay.stdin_open = false;
-                }
-                if (i_in >= 0 && pfd[i_in].revents)
-                        relay_in(&r->relay);
+                relay_handle(&r->relay, pfd + i_relay, nrelay);
         }
         return 0;
 }
@@ -601,8 +590,8 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
                 .pid = -1,
                 .cgroup = -1,
                 .cgroup_made = true,
-                .relay = {.master = -1},
         };
+        relay_init(&r.relay);
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
         int ret = -1;
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)

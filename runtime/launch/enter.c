@@ -1128,18 +1128,13 @@ static int follow(struct enter *e, struct error *err)
                 bool left = e->rq->detach && (e->proc_exited || (e->exec_seen && !e->have_error));
                 if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped || left))
                         break;
-                struct pollfd pfd[4];
-                int n = 0, i_chan = -1, i_sig, i_in = -1, i_master = -1;
+                struct pollfd pfd[2 + RELAY_MAX_POLL];
+                int n = 0, i_chan = -1, i_sig;
                 if (e->chan.fd >= 0)
                         pfd[i_chan = n++] = (struct pollfd){.fd = e->chan.fd, .events = POLLIN};
                 pfd[i_sig = n++] = (struct pollfd){.fd = e->sigfd, .events = POLLIN};
-                if (e->relay.master >= 0 && !e->relay.hung_up) {
-                        pfd[i_master = n++] =
-                                (struct pollfd){.fd = e->relay.master, .events = POLLIN};
-                        if (e->relay.stdin_open)
-                                pfd[i_in = n++] =
-                                        (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-                }
+                int i_relay = n, nrelay = relay_poll(&e->relay, pfd + n);
+                n += nrelay;
                 if (poll(pfd, (nfds_t)n, -1) < 0) {
                         if (errno == EINTR)
                                 continue;
@@ -1149,12 +1144,7 @@ static int follow(struct enter *e, struct error *err)
                         return -1;
                 if (pfd[i_sig].revents)
                         on_signal(e);
-                if (i_master >= 0 && pfd[i_master].revents && !relay_out(&e->relay)) {
-                        e->relay.hung_up = true;
-                        e->relay.stdin_open = false;
-                }
-                if (i_in >= 0 && pfd[i_in].revents)
-                        relay_in(&e->relay);
+                relay_handle(&e->relay, pfd + i_relay, nrelay);
         }
         relay_end(&e->relay);
         return 0;
@@ -1197,7 +1187,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->pidfd = e->procdir = e->rootfd = e->hostproc = e->cgroupfd = -1;
         e->chan.fd = e->child_end = e->sigfd = -1;
         e->joiner = e->proc = -1;
-        e->relay.master = -1;
+        relay_init(&e->relay);
         sigemptyset(&e->pending);
         int ret = -1;
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
