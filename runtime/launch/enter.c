@@ -38,26 +38,31 @@
  *      exec's plan (argv, environment, cwd, ids; the ids checked against the id maps), the
  *      workload's pid, its pidfd, its /proc directory and root, the host's /proc; signals
  *      blocked.
- *   2. the joiner: death signal, then not dumpable (PR_SET_DUMPABLE 0) BEFORE the setns; the
- *      plan's limits, still outside, where root may raise a hard limit (as the parent does for
- *      `crib run`: rlimits.c); the join. From here it holds every capability of the container's
- *      user namespace, and is in none of its pid namespaces: no process of the container can
- *      name it, so none can signal, ptrace or read it. In the workload's order it becomes root
- *      of the user namespace, takes the workload's root, opens the terminal, sets no_new_privs,
- *      loads the plan's seccomp program if the plan has no no_new_privs (as OCI configs may:
- *      the kernel then asks for CAP_SYS_ADMIN, which it holds there), limits the bounding set,
- * switches to the container user (then not dumpable again: the change of ids may set it to
- * fs.suid_dumpable), sets the capabilities, umask and cwd, and asks AppArmor for the workload's
- * profile at exec, through the host's /proc, which it then closes. Only then the clone.
+ *   2. the joiner: death signal, then not dumpable (PR_SET_DUMPABLE 0) BEFORE the setns; every
+ *      descriptor closed but the sync socket, the workload's /proc directory, root and pidfd,
+ *      and the host's /proc (fds.c); the plan's limits, still outside, where root may raise a
+ *      hard limit (as the parent does for `crib run`: rlimits.c); the AppArmor request for the
+ *      workload's profile at exec, through the host's /proc, which it then closes; the join.
+ *      From here it holds every capability of the container's user namespace, and is in none
+ *      of its pid namespaces: no process of the container can name it, so none can signal,
+ *      ptrace or read it. In the workload's order it becomes root of the user namespace, takes
+ *      the workload's root (closing what named the workload: from here on nothing of the host
+ *      is open, so no path of the container's, /dev/ptmx or the working directory, can lead
+ *      out through /proc/self/fd), opens the terminal, sets no_new_privs, loads the plan's
+ *      seccomp program if the plan has no no_new_privs (as OCI configs may: the kernel then
+ *      asks for CAP_SYS_ADMIN, which it holds there), limits the bounding set, switches to the
+ *      container user (then not dumpable again: the change of ids may set it to
+ *      fs.suid_dumpable), sets the capabilities, umask and cwd, the cwd checked to be inside
+ *      the container's root (creds.c). Only then the clone.
  *   3. the entered process: born with all of that (ids, capabilities, no_new_privs, the
  *      filter when the joiner loaded it, root, cwd, the AppArmor request, not dumpable: a fork
  *      copies each), so from its first instruction it is no more privileged than the workload;
  *      with no_new_privs it loads the seccomp program itself (so a profile that forbids
- *      clone(2) does not stop the joiner's clone), takes the terminal, marks descriptors
- * close-on-exec (only 0, 1, 2 survive: none of the plan's pass_fds, which were `crib run`'s), and
- * execs. Its status shows what the workload's does: CapEff, CapBnd, NoNewPrivs, Seccomp 2 with the
- * same Seccomp_filters count as the workload's (crib's init has one more, its own: init.c), ids,
- * the links of /proc/self/ns.
+ *      clone(2) does not stop the joiner's clone), takes the terminal, closes every descriptor
+ *      but 0, 1, 2 and the sync socket (none of the plan's pass_fds, which were `crib run`'s),
+ *      and execs. Its status shows what the workload's does: CapEff, CapBnd, NoNewPrivs,
+ *      Seccomp 2 with the same Seccomp_filters count as the workload's (crib's init has one
+ *      more, its own: init.c), ids, the links of /proc/self/ns.
  *
  * What the container can do to it: replace any program in its rootfs (exec runs what the
  * container has, looked up on its PATH, as the container user); signal the entered process (in
@@ -788,8 +793,25 @@ static int joiner_setns(struct child *c, struct error *err)
         return join_by_files(c, e, flags, err);
 }
 
+/* Joiner: first of all. Of everything crib exec held (its state, its log, what it inherited,
+ * the workload's cgroup it was cloned into) only the sync socket stays, with what names the
+ * workload (its /proc directory, root and pidfd) and the host's /proc, each closed as soon as
+ * it has served (fds.c). */
+static int joiner_close_fds(struct child *c, struct error *err)
+{
+        struct enter *e = ENTER(c);
+        int keep[] = {c->chan.fd, e->procdir, e->rootfd, e->pidfd, e->hostproc};
+        if (fds_close_all_but(keep, sizeof keep / sizeof keep[0], err) < 0)
+                return -1;
+        e->cgroupfd = -1;
+        trace_line(&c->trace,
+                   "  close_range() but 0-2, the sync socket, the workload's /proc directory, "
+                   "root and pidfd, and the host's /proc");
+        return 0;
+}
+
 /* Joiner: the AppArmor request written, it needs the host's /proc no more; the entered
- * process never holds it. */
+ * process never holds it, nor does any process in the container's namespaces. */
 static int close_host_proc(struct child *c, struct error *err)
 {
         (void)err;
@@ -807,13 +829,24 @@ static int close_host_proc(struct child *c, struct error *err)
 static const struct step joiner_steps[] = {
         /* first: nothing of the container may reach into this process from now on */
         {"set the parent-death signal and make this process not dumpable", joiner_attributes},
+        /* before any join: of crib exec's descriptors only those this table needs stay */
+        {"close every descriptor the joiner does not need", joiner_close_fds},
         /* before the join: the host's CAP_SYS_RESOURCE (root's) still counts */
         {"set the limits", joiner_limits},
+        /* still outside, through the host's /proc (procfd): a workload with CAP_SYS_ADMIN may
+         * have mounted over its own /proc to swallow the request (CVE-2025-52881). It holds
+         * for this process's next exec, and the entered process inherits it */
+        {"set the AppArmor profile for exec", step_apparmor},
+        /* before the join: no descriptor of the host's /proc is open in the container's
+         * namespaces, where a working directory of /proc/self/fd/N would reach it (with
+         * pid = no, the container's /proc shows this process) */
+        {"close the host's /proc", close_host_proc},
         /* not dumpable already; the pidfd fails with ESRCH if the workload is gone */
         {"join the workload's namespaces", joiner_setns},
         /* the setup's ids: what it creates (a pty) is container root's */
         {"become root in the user namespace", step_become_root},
-        /* the workload's root: names from here on are the container's */
+        /* the workload's root: names from here on are the container's, and the descriptors
+         * that named the workload are closed: only 0, 1, 2 and the sync socket stay */
         {"enter the workload's root", enter_root},
         /* -t: in the container's devpts, as the setup opens the workload's */
         {"open the terminal", step_open_terminal},
@@ -832,12 +865,9 @@ static const struct step joiner_steps[] = {
         {"stay not dumpable", stay_not_dumpable},
         /* every set as the plan says: what the entered process is born with */
         {"set capabilities", step_capabilities},
-        /* as the container user */
+        /* as the container user, with nothing of the host open; checked to be inside the
+         * container's root */
         {"set umask and working directory", step_umask_cwd},
-        /* through the host's /proc (procfd); inherited by the entered process, for its exec */
-        {"set the AppArmor profile for exec", step_apparmor},
-        /* before the clone */
-        {"close the host's /proc", close_host_proc},
 };
 
 /* The entered process's table, at the end of this file. */
@@ -924,7 +954,9 @@ static int enter_root(struct child *c, struct error *err)
         if (e->pidfd >= 0)
                 close(e->pidfd);
         e->rootfd = e->procdir = e->pidfd = -1;
-        return 0;
+        /* nothing else was open (joiner_close_fds); said once more where it counts */
+        int keep[] = {c->chan.fd};
+        return fds_close_all_but(keep, 1, err);
 }
 
 /* Joiner: the plan's filter when there is no no_new_privs (the entered process loads it
@@ -996,8 +1028,8 @@ static const struct step entered_steps[] = {
         {"load the seccomp filter, with no_new_privs", entered_seccomp},
         /* a session of its own; the pty as controlling terminal */
         {"attach to the terminal", step_attach_terminal},
-        /* only 0, 1, 2 survive the exec */
-        {"mark crib's descriptors close-on-exec", step_close_fds},
+        /* only 0, 1, 2 reach the program; nothing of the host was open since the join */
+        {"close every descriptor the program does not need", step_close_fds},
         /* on success the sync socket closes: crib exec sees EOF */
         {"exec the program", step_exec},
 };
