@@ -24,7 +24,10 @@
  * are open, so a pid that was reused by another process is refused.
  *
  * Three processes. crib exec's own (the parent) stays outside the container: it relays the
- * terminal, forwards signals and waits, as container.c does for `crib run`. The joiner, forked
+ * terminal, forwards signals and waits, as container.c does for `crib run`. Without -t, where
+ * its own 0, 1 or 2 is a terminal, the process gets a pipe in its place, which the parent
+ * relays while the process runs (relay.h): no process of the container ever holds the user's
+ * terminal. The joiner, forked
  * from it, joins the namespaces and takes on the workload's settings; since setns(CLONE_NEWPID)
  * moves only the children of the caller into the pid namespace, it then starts the process that
  * will exec (the entered process) with clone(CLONE_PARENT): a child of the parent, in the
@@ -147,6 +150,10 @@ struct enter {
         int status;
         struct error child_err;
         struct relay relay;
+        /* without -t, in place of crib exec's own 0, 1 and 2 where each is a terminal: the
+         * process's ends of pipes (-1: it gets crib exec's own), and ours, which we relay */
+        int io[3], io_ours[3];
+        bool piped;
 };
 
 #define ENTER(child) ((struct enter *)((char *)(child)-offsetof(struct enter, c)))
@@ -581,11 +588,53 @@ static int block_signals(struct enter *e, struct error *err)
         sigset_t set;
         forwarded_signals(&set);
         sigaddset(&set, SIGCHLD);
-        sigprocmask(SIG_BLOCK, &set, &e->old);
+        /* and SIGPIPE, which a write to the stdin pipe of a process that closed it would send
+         * (the relay sees EPIPE); taken back before the mask is restored (container_enter) */
+        sigset_t with_pipe = set;
+        sigaddset(&with_pipe, SIGPIPE);
+        sigprocmask(SIG_BLOCK, &with_pipe, &e->old);
         e->blocked = true;
         e->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
         if (e->sigfd < 0)
                 return error_set(err, errno, "cannot create a signalfd");
+        return 0;
+}
+
+/* Without -t, crib exec's own 0, 1 and 2 are the process's, except a terminal: a process of
+ * the container that outlives the exec must never hold the user's terminal (it would read
+ * what is typed at the shell's prompt later, or write over it), so each of those becomes a
+ * pipe that crib exec relays while the process runs, as podman's exec does. Detached (OCI exec
+ * --detach), nobody relays: /dev/null instead. A pipe or file the caller gave stays as it is. */
+static int open_pipes(struct enter *e, struct error *err)
+{
+        if (e->rq->tty)
+                return 0; /* a pty of the container's own, relayed */
+        for (int fd = 0; fd < 3; fd++) {
+                if (!isatty(fd))
+                        continue;
+                if (e->rq->detach) {
+                        e->io[fd] = open("/dev/null", (fd ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+                        if (e->io[fd] < 0)
+                                return error_set(err, errno, "cannot open /dev/null");
+                        continue;
+                }
+                int p[2];
+                if (pipe2(p, O_CLOEXEC) < 0)
+                        return error_set(err, errno, "cannot make a pipe");
+                e->io[fd] = fd == 0 ? p[0] : p[1];
+                e->io_ours[fd] = fd == 0 ? p[1] : p[0];
+                e->piped = true;
+        }
+        trace_line(&e->trace, "  the process's fds 0-2: %s, %s, %s",
+                   e->io[0] < 0    ? "ours"
+                   : e->rq->detach ? "/dev/null"
+                                   : "a pipe (our terminal)",
+                   e->io[1] < 0    ? "ours"
+                   : e->rq->detach ? "/dev/null"
+                                   : "a pipe (our terminal)",
+                   e->io[2] < 0    ? "ours"
+                   : e->rq->detach ? "/dev/null"
+                                   : "a pipe (our terminal)");
         return 0;
 }
 
@@ -601,6 +650,15 @@ static int fork_joiner(struct enter *e, struct error *err)
         int fork_errno = errno;
         close(e->child_end);
         e->child_end = -1;
+        for (int fd = 0; fd < 3; fd++)
+                if (e->io[fd] >= 0) {
+                        close(e->io[fd]);
+                        e->io[fd] = -1;
+                }
+        if (e->piped) {
+                relay_start_pipes(&e->relay, e->io_ours[0], e->io_ours[1], e->io_ours[2]);
+                e->io_ours[0] = e->io_ours[1] = e->io_ours[2] = -1; /* the relay's now */
+        }
         trace_line(&e->trace, "  %s = %d (the joiner)",
                    e->cgroupfd >= 0 ? "clone3(CLONE_INTO_CGROUP), into the workload's cgroup"
                                     : "fork()",
@@ -793,20 +851,27 @@ static int joiner_setns(struct child *c, struct error *err)
         return join_by_files(c, e, flags, err);
 }
 
-/* Joiner: first of all. Of everything crib exec held (its state, its log, what it inherited,
- * the workload's cgroup it was cloned into) only the sync socket stays, with what names the
- * workload (its /proc directory, root and pidfd) and the host's /proc, each closed as soon as
- * it has served (fds.c). */
+/* Joiner: first of all. The pipes crib exec relays become 0, 1 and 2 (without -t, in place of
+ * crib exec's terminal); of everything else crib exec held (its state, its log, what it
+ * inherited, the workload's cgroup it was cloned into) only the sync socket stays, with what
+ * names the workload (its /proc directory, root and pidfd) and the host's /proc, each closed
+ * as soon as it has served (fds.c). */
 static int joiner_close_fds(struct child *c, struct error *err)
 {
         struct enter *e = ENTER(c);
+        for (int fd = 0; fd < 3; fd++)
+                if (e->io[fd] >= 0 && dup2(e->io[fd], fd) < 0)
+                        return error_set(err, errno, "cannot give the process its fd %d", fd);
         int keep[] = {c->chan.fd, e->procdir, e->rootfd, e->pidfd, e->hostproc};
         if (fds_close_all_but(keep, sizeof keep / sizeof keep[0], err) < 0)
                 return -1;
+        for (int fd = 0; fd < 3; fd++)
+                e->io[fd] = e->io_ours[fd] = -1;
         e->cgroupfd = -1;
         trace_line(&c->trace,
-                   "  close_range() but 0-2, the sync socket, the workload's /proc directory, "
-                   "root and pidfd, and the host's /proc");
+                   "  close_range() but 0-2%s, the sync socket, the workload's /proc directory, "
+                   "root and pidfd, and the host's /proc",
+                   e->piped ? " (pipes crib exec relays)" : "");
         return 0;
 }
 
@@ -1199,6 +1264,8 @@ static const struct parent_step parent_steps[] = {
         {"create the sync socket", open_sync},
         /* before the fork, so none sent early is lost */
         {"block the forwarded signals", block_signals},
+        /* without -t: pipes in place of our terminal, for the process's 0, 1 and 2 */
+        {"give the process pipes instead of our terminal", open_pipes},
         /* it joins the namespaces and starts the entered process */
         {"fork the joiner", fork_joiner},
         /* until the entered process exits */
@@ -1220,6 +1287,8 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->chan.fd = e->child_end = e->sigfd = -1;
         e->joiner = e->proc = -1;
         relay_init(&e->relay);
+        for (int fd = 0; fd < 3; fd++)
+                e->io[fd] = e->io_ours[fd] = -1;
         sigemptyset(&e->pending);
         int ret = -1;
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
@@ -1282,8 +1351,22 @@ out:;
                 close(e->child_end);
         if (e->sigfd >= 0)
                 close(e->sigfd);
-        if (e->blocked)
+        for (int fd = 0; fd < 3; fd++) {
+                if (e->io[fd] >= 0)
+                        close(e->io[fd]);
+                if (e->io_ours[fd] >= 0)
+                        close(e->io_ours[fd]);
+        }
+        relay_end(&e->relay);
+        if (e->blocked) {
+                /* a SIGPIPE the relay got (EPIPE) is not ours to die of */
+                sigset_t pipe_set;
+                sigemptyset(&pipe_set);
+                sigaddset(&pipe_set, SIGPIPE);
+                while (sigtimedwait(&pipe_set, NULL, &(struct timespec){0, 0}) == SIGPIPE)
+                        ;
                 sigprocmask(SIG_SETMASK, &e->old, NULL);
+        }
         free(e->envp);
         free(e);
         return ret;
