@@ -398,6 +398,16 @@ if [ "$ROLE" = root ] && [ -n "$cg2" ] && [ -w "$cg2" ]; then
 		"a root container's cgroupsPath below a cgroup a user owns is refused"
 	R delete --force cg6 >/dev/null 2>&1
 	rmdir "$cg2$cgp-u" 2>/dev/null
+	# an engine's own cgroup, made before create (podman's and systemd's are): a create that
+	# fails (its program is missing) removes what crib made in it, never that cgroup
+	mkdir -p "$cg2$cgp/pre"
+	sed -e "s|\"cgroupsPath\":\"$cgp/c1\"|\"cgroupsPath\":\"$cgp/pre\"|" \
+		-e 's|"args":\[[^]]*\]|"args":["/no/such/program"]|' "$B/config.json" >"$T/bin/config.json"
+	oci create --bundle "$T/bin" --pid-file "$T/pidc3" cg7
+	assert_eq "$rc:$([ -d "$cg2$cgp/pre" ] && echo kept || echo gone):$([ -d "$cg2$cgp/pre/container" ] && echo left || echo gone)" \
+		"127:kept:gone" "a create that fails on an engine's existing cgroupsPath leaves that cgroup, and removes what crib made in it"
+	R delete --force cg7 >/dev/null 2>&1
+	rmdir "$cg2$cgp/pre" 2>/dev/null
 	R delete --force cg1
 	assert_eq "$([ -d "$cg2$cgp/c1" ] && echo left || echo gone):$([ -d "$cg2$cgp" ] && echo kept)" "gone:kept" \
 		"delete removes the container's cgroup, not the engine's above it"
@@ -409,9 +419,9 @@ else
 	assert_eq "$rc:$([ -n "$cgline" ] && echo running)" "0:running" "cgroupsPath where crib cannot honour it: the container runs"
 	assert_contains "$(cat "$T/cg.log")" "not where the engine asked (cgroupsPath '$cgp/c1'): " "and the log says why"
 	if [ "$ROLE" = root ]; then
-		skips 4 "a second container on the same cgroupsPath, one inside it, one below a user's cgroup: none honoured here (the VM guests test them)"
+		skips 5 "a second container on the same cgroupsPath, one inside it, one below a user's cgroup, a failed create on an engine's cgroup: none honoured here (the VM guests test them)"
 	else
-		skips 4 "a second container on the same cgroupsPath, one inside it, one below a user's cgroup: root's absolute paths, tested as root"
+		skips 5 "a second container on the same cgroupsPath, one inside it, one below a user's cgroup, a failed create on an engine's cgroup: root's absolute paths, tested as root"
 	fi
 	R delete --force cg1
 	skip "the cgroup removed by delete: none made here (the VM guests test it)"
