@@ -215,6 +215,11 @@ EOF2
 	echo "VMTEST # the workload's /proc/self/attr/current: $out"
 	out=$(as_user crib run /tmp/h.ini -- cat /proc/self/attr/current 2>/dev/null)
 	is "$out" "crib-default (enforce)" "as an unprivileged user too"
+	# crib exec asks for the profile through the host's /proc before it joins the container
+	crib run -d --name aa /tmp/h.ini -- /bin/sleep 100 >/dev/null 2>&1
+	out=$(crib exec aa -- cat /proc/self/attr/current 2>/dev/null)
+	is "$out" "crib-default (enforce)" "crib exec: the program runs under the container's profile"
+	crib rm -f aa >/dev/null 2>&1
 	out=$(crib run --trace /tmp/h.ini 2>&1 >/dev/null)
 	has "$out" "the workload will run as 'crib-default'" "--trace shows the label"
 
