@@ -781,6 +781,12 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
         return plan_file(p, s, "/etc/hosts", text, sc, err);
 }
 
+void plan_caps_for_uid(struct plan *p, uid_t uid)
+{
+        p->cap_permitted = p->cap_effective = uid == 0 ? p->cap_bounding : p->cap_user;
+        p->cap_inheritable = p->cap_ambient = uid == 0 ? 0 : p->cap_user;
+}
+
 /* Capability sets, limits and fds: computed here so the child only applies them. */
 static int plan_security(struct plan *p, const struct spec *s, const struct plan_host *h,
                          struct error *err)
@@ -822,12 +828,14 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                              "ptrace(2), which can take over any process it sees%s",
                              s->ns_pid ? "" : ", and with pid = no it sees the host's");
         }
-        /* all five sets agree: root gets them from the bounding set at exec, another user
-         * through the ambient set, which needs them permitted and inheritable */
-        p->cap_bounding = p->cap_permitted = p->cap_effective = set;
-        p->cap_inheritable = p->cap_ambient = s->uid == 0 || s->caps_no_ambient ? 0 : set;
-        if (s->uid != 0 && s->caps_no_ambient)
-                p->cap_permitted = p->cap_effective = 0;
+        /* The bounding set is the level's (or the spec's) for every uid. Root gets it at exec;
+         * a user other than root gets only what the spec names (Docker's rule: an image's
+         * USER drops its privilege for a reason, and the word `default` or a level's list names
+         * nothing), through the ambient set. An OCI config's sets are its own: caps_file is its
+         * bounding set, and caps_no_ambient says it gave that user none to inherit. */
+        p->cap_bounding = set;
+        p->cap_user = s->caps_no_ambient ? 0 : set & s->caps_file;
+        plan_caps_for_uid(p, s->uid);
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked; /* copied into the plan by plan_pack() */
         p->readonly = &s->readonly;

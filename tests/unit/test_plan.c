@@ -495,6 +495,124 @@ static void rootfs_names(void)
         ok(chdir(here) == 0 && unlink(link) == 0, "back, and the symlink removed");
 }
 
+#define BIT(c)      (1ULL << (c))
+#define DOCKER_CAPS 0xa80425fbULL /* Docker's 14, as /proc/self/status shows them */
+#define ALL_CAPS    (CAP_LAST_CAP >= 63 ? ~0ULL : (1ULL << (CAP_LAST_CAP + 1)) - 1)
+#define ROOT_MAP    "[idmap]\nuid = 0 100000 65536\ngid = 0 100000 65536\n"
+
+/* root of the host, in the initial user namespace */
+static struct plan_host root_host(void)
+{
+        struct plan_host h = user_host();
+        h.uid = h.euid = 0;
+        h.gid = h.egid = 0;
+        h.cap_sys_resource = true;
+        return h;
+}
+
+/* Issue 31, hole 6: Docker's rule. A process whose uid is not 0 gets empty effective,
+ * permitted, inheritable and ambient sets, unless the spec names capabilities: then those, by
+ * the ambient set. The bounding set is the level's for every uid. */
+static void caps_by_uid(void)
+{
+        static const struct {
+                const char *body; /* after [process] args */
+                uint64_t bounding, user;
+                const char *what;
+        } cases[] = {
+                {"user = 1000:1000\n", DOCKER_CAPS, 0, "no capabilities key"},
+                {"user = 1000:1000\n[security]\ncapabilities = default\n", DOCKER_CAPS, 0,
+                 "capabilities = default"},
+                {"user = 1000:1000\n[security]\ncapabilities = default +NET_BIND_SERVICE\n",
+                 DOCKER_CAPS, BIT(CAP_NET_BIND_SERVICE), "default +NET_BIND_SERVICE"},
+                {"user = 1000:1000\n[security]\ncapabilities = default -NET_RAW\n",
+                 DOCKER_CAPS & ~BIT(CAP_NET_RAW), 0, "default -NET_RAW"},
+                {"user = 1000:1000\n[security]\ncapabilities = CHOWN KILL\n",
+                 BIT(CAP_CHOWN) | BIT(CAP_KILL), BIT(CAP_CHOWN) | BIT(CAP_KILL),
+                 "an explicit list, CHOWN KILL"},
+                {"user = 1000:1000\n[security]\ncapabilities = all\n", ALL_CAPS, ALL_CAPS,
+                 "capabilities = all"},
+                {"user = 1000:1000\n[security]\nlevel = unconfined\n", ALL_CAPS, 0,
+                 "level = unconfined: a level's list names nothing"},
+                {"user = 1000:1000\n[security]\nlevel = strict\ncapabilities = +KILL\n",
+                 BIT(CAP_KILL), BIT(CAP_KILL), "level = strict, capabilities = +KILL"},
+                {"user = 1000:1000\n[security]\ncapabilities = default +SYS_PTRACE -SYS_PTRACE\n",
+                 DOCKER_CAPS, 0, "a name added and taken away again"},
+        };
+        struct plan_host h = root_host();
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[512];
+                struct spec s;
+                struct plan p;
+                struct error err;
+                snprintf(body, sizeof body, "[process]\nargs = /bin/true\n%s%s", cases[i].body,
+                         ROOT_MAP);
+                int r = load(body, &s, &err);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                ok(r == 0 && p.uid == 1000 && p.cap_bounding == cases[i].bounding &&
+                           p.cap_user == cases[i].user && p.cap_permitted == cases[i].user &&
+                           p.cap_effective == cases[i].user && p.cap_inheritable == cases[i].user &&
+                           p.cap_ambient == cases[i].user,
+                   "uid 1000, %s: bounding %#llx, the other four %#llx (got %#llx, %#llx %#llx "
+                   "%#llx %#llx)%s%s",
+                   cases[i].what, (unsigned long long)cases[i].bounding,
+                   (unsigned long long)cases[i].user, (unsigned long long)p.cap_bounding,
+                   (unsigned long long)p.cap_permitted, (unsigned long long)p.cap_effective,
+                   (unsigned long long)p.cap_inheritable, (unsigned long long)p.cap_ambient,
+                   r ? ": " : "", r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+                if (r == 0 || s.path)
+                        spec_free(&s);
+        }
+
+        /* uid 0: the bounding set at exec, nothing to inherit; the named ones kept for an exec
+         * as another uid (crib exec -u) */
+        struct spec s;
+        struct plan p;
+        struct error err;
+        ok(load("[process]\nargs = /bin/true\n[security]\ncapabilities = default "
+                "+NET_BIND_SERVICE\n" ROOT_MAP,
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "uid 0 with default +NET_BIND_SERVICE");
+        ok(p.uid == 0 && p.cap_bounding == DOCKER_CAPS && p.cap_permitted == DOCKER_CAPS &&
+                   p.cap_effective == DOCKER_CAPS && !p.cap_inheritable && !p.cap_ambient &&
+                   p.cap_user == BIT(CAP_NET_BIND_SERVICE),
+           "uid 0: bounding, permitted and effective the level's 14, none inheritable or "
+           "ambient; a user other than root would get NET_BIND_SERVICE");
+        void *bytes;
+        size_t len;
+        struct plan q;
+        ok(plan_to_bytes(&p, &bytes, &len, &err) == 0 &&
+                   plan_from_bytes(bytes, len, &q, &err) == 0 && q.cap_user == p.cap_user,
+           "the plan file keeps what a user other than root gets (crib exec reads it)");
+        free(bytes);
+        plan_free(&q);
+        /* crib exec -u 1000 into it, and -u 0: the rule for the exec's uid */
+        plan_caps_for_uid(&p, 1000);
+        ok(p.cap_bounding == DOCKER_CAPS && p.cap_permitted == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_effective == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_inheritable == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_ambient == BIT(CAP_NET_BIND_SERVICE),
+           "exec as uid 1000: NET_BIND_SERVICE alone, through the ambient set");
+        plan_caps_for_uid(&p, 0);
+        ok(p.cap_permitted == DOCKER_CAPS && p.cap_effective == DOCKER_CAPS && !p.cap_inheritable &&
+                   !p.cap_ambient,
+           "exec as uid 0: the bounding set again");
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n" ROOT_MAP, &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "uid 0 at the default level");
+        plan_caps_for_uid(&p, 1000);
+        ok(p.cap_bounding == DOCKER_CAPS && !p.cap_permitted && !p.cap_effective &&
+                   !p.cap_inheritable && !p.cap_ambient,
+           "exec as uid 1000 into it: no capability but the bounding set");
+        plan_free(&p);
+        spec_free(&s);
+}
+
 /* An engine's cgroupsPath (OCI): where the container's cgroup goes, on hosts that can and
  * cannot put it there. */
 static void engine_cgroup(void)
@@ -566,6 +684,7 @@ int main(void)
         real_host();
         rootfs_names();
         engine_cgroup();
+        caps_by_uid();
 
         rmdir(bindsrc);
         rmdir(root);
