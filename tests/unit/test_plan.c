@@ -19,16 +19,22 @@
 #include "spec.h"
 #include "../lib/tap.h"
 
-static char root[64], bindsrc[128];
+/* the scratch rootfs, in a 0700 directory of its own (scratch): a user's writable rootfs that
+ * other users can reach is refused (plan_user_rootfs) */
+static char scratch[64], root[80], bindsrc[128];
 
-/* A host: an ordinary user (uid 1000) in the initial user namespace, at a terminal. */
+/* A host: an ordinary user in the initial user namespace, at a terminal. The user is the one
+ * running the test (1000 when that is root), which owns the directory the scratch rootfs is
+ * in: only the user's own directories (and root's) shut others out. */
 static struct plan_host user_host(void)
 {
+        uid_t uid = getuid() ? getuid() : 1000;
+        gid_t gid = getuid() ? getgid() : 1000;
         struct plan_host h = {
-                .uid = 1000,
-                .euid = 1000,
-                .gid = 1000,
-                .egid = 1000,
+                .uid = uid,
+                .euid = uid,
+                .gid = gid,
+                .egid = gid,
                 .initial_userns = true,
                 .stdin_tty = true,
                 .term = "xterm-test",
@@ -311,11 +317,16 @@ static void host_facts(void)
                    strstr(p.seccomp_how, "no kernel support"),
            "no seccomp filters: no program (prefer)");
         plan_free(&p);
+        spec_free(&s);
+        /* read-only: the scratch directory is not uid 0's here, as it would be under unshare -r,
+         * so a writable rootfs would count as reachable by others */
         h = user_host();
         h.euid = 0;
         h.uid = 0;
         h.initial_userns = false;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n", &s, &err) ==
+                           0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
            "root in a user namespace of its own is not privileged");
         plan_free(&p);
         spec_free(&s);
@@ -472,7 +483,7 @@ static void rootfs_names(void)
                 {false, true, "[namespaces]\nuser = no\n"},
         };
         char here[4096];
-        ok(getcwd(here, sizeof here) != NULL && chdir("/tmp") == 0, "in /tmp");
+        ok(getcwd(here, sizeof here) != NULL && chdir(scratch) == 0, "in %s", scratch);
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 snprintf(text, sizeof text,
                          "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n%s",
@@ -613,6 +624,107 @@ static void caps_by_uid(void)
         spec_free(&s);
 }
 
+/* Issue 31, hole 8: a user's writable rootfs that other host users can reach is refused (a
+ * setuid file the container made there would run as the user for them); shut in a 0700
+ * directory, or read-only, it runs. */
+static void user_rootfs_reach(void)
+{
+        char open_dir[128], text[1024];
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        /* the directories the test makes are in its own primary group: root's, or a user's,
+         * which may be the user's private group */
+        FILE *pwf = fopen("/etc/passwd", "re"), *grf = fopen("/etc/group", "re");
+        bool own_group =
+                !getuid() || (pwf && grf && plan_group_private(pwf, grf, getuid(), getgid()));
+        if (pwf)
+                fclose(pwf);
+        if (grf)
+                fclose(grf);
+        /* scratch is 0700: open it (and /tmp is reachable) */
+        snprintf(open_dir, sizeof open_dir, "%s/open", scratch);
+        snprintf(text, sizeof text, "%s/rootfs", open_dir);
+        ok(mkdir(open_dir, 0755) == 0 && mkdir(text, 0755) == 0 && chmod(scratch, 0755) == 0,
+           "a rootfs in a 0755 directory, in a 0755 directory");
+        const struct {
+                const char *extra;
+                mode_t open_mode, rootfs_mode;
+                bool runs;
+                const char *what;
+        } cases[] = {
+                {"", 0755, 0755, false, "writable, reachable: refused"},
+                {"", 0755, 0700, false, "the rootfs itself 0700 (its root may chmod it): refused"},
+                {"[container]\nreadonly_rootfs = yes\n", 0755, 0755, true, "read-only: runs"},
+                {"[container]\nreadonly_rootfs = yes\n[security]\ncapabilities = default "
+                 "+SYS_ADMIN\n",
+                 0755, 0755, false, "read-only with SYS_ADMIN (may remount it): refused"},
+                {"", 0700, 0755, true, "a 0700 directory above it: runs"},
+                {"", 0710, 0755, own_group,
+                 own_group ? "0710, the group root's or the user's private group: runs"
+                           : "0710, the group one others may be in: refused"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[1024];
+                snprintf(body, sizeof body,
+                         "[container]\nrootfs = %s/rootfs\n[process]\nargs = "
+                         "/bin/true\n%s",
+                         open_dir, cases[i].extra);
+                chmod(open_dir, cases[i].open_mode);
+                chmod(text, cases[i].rootfs_mode);
+                FILE *f = fmemopen(body, strlen(body), "r");
+                int r = spec_load("t.ini", f, false, &s, &err);
+                fclose(f);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                if (cases[i].runs)
+                        ok(r == 0, "%s%s%s", cases[i].what, r ? ": " : "", r ? err.msg : "");
+                else
+                        ok(r < 0 && strstr(err.msg, "t.ini:2: other users can reach rootfs") &&
+                                   strstr(err.msg, "a setuid file the container made there would "
+                                                   "run as you for them"),
+                           "%s: %s", cases[i].what, r < 0 ? err.msg : "it ran");
+                if (i == 0)
+                        contains(err.hint, "chmod 700", "the remedy: chmod 700 a directory above");
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
+        ok(chmod(scratch, 0700) == 0 && rmdir(text) == 0 && rmdir(open_dir) == 0, "cleaned up");
+
+        /* the private group: the user's primary group, no one else's, no other member */
+        static const char passwd[] = "root:x:0:0::/root:/bin/sh\n"
+                                     "alice:x:1000:1000::/home/alice:/bin/sh\n"
+                                     "bob:x:1001:1001::/home/bob:/bin/sh\n"
+                                     "carol:x:1002:1001::/home/carol:/bin/sh\n";
+        static const struct {
+                const char *group;
+                uid_t uid;
+                gid_t gid;
+                bool private;
+                const char *what;
+        } groups[] = {
+                {"alice:x:1000:\n", 1000, 1000, true, "alice's own group, no members"},
+                {"alice:x:1000:alice\n", 1000, 1000, true, "listing only alice"},
+                {"alice:x:1000:alice,bob\n", 1000, 1000, false, "with bob in it"},
+                {"staff:x:50:\n", 1000, 50, false, "not her primary group"},
+                {"bob:x:1001:\n", 1001, 1001, false, "also carol's primary group"},
+                {"users:x:100:\n", 1000, 1000, false, "not in /etc/group"},
+                {"alice:x:1000:\nalias:x:1000:bob\n", 1000, 1000, false,
+                 "a second name of the gid with bob in it"},
+                {"alice:x:1000:\n+:::\n", 1000, 1000, false, "a NIS line that may add members"},
+        };
+        for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+                FILE *pw = fmemopen((void *)passwd, strlen(passwd), "r");
+                FILE *gr = fmemopen((void *)groups[i].group, strlen(groups[i].group), "r");
+                ok(plan_group_private(pw, gr, groups[i].uid, groups[i].gid) == groups[i].private,
+                   "gid %u for uid %u, %s: %s", (unsigned)groups[i].gid, (unsigned)groups[i].uid,
+                   groups[i].what, groups[i].private ? "private" : "not private");
+                fclose(pw);
+                fclose(gr);
+        }
+}
+
 /* An engine's cgroupsPath (OCI): where the container's cgroup goes, on hosts that can and
  * cannot put it there. */
 static void engine_cgroup(void)
@@ -673,8 +785,10 @@ static void engine_cgroup(void)
 
 int main(void)
 {
-        snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
-        ok(mkdtemp(root) != NULL, "scratch rootfs %s", root);
+        snprintf(scratch, sizeof scratch, "/tmp/crib-test-plan.XXXXXX");
+        ok(mkdtemp(scratch) != NULL, "scratch directory %s", scratch);
+        snprintf(root, sizeof root, "%s/rootfs", scratch);
+        ok(mkdir(root, 0755) == 0, "scratch rootfs %s", root);
         snprintf(bindsrc, sizeof bindsrc, "%s/src", root);
         ok(mkdir(bindsrc, 0700) == 0, "a bind source");
 
@@ -685,6 +799,7 @@ int main(void)
         rootfs_names();
         engine_cgroup();
         caps_by_uid();
+        user_rootfs_reach();
 
         rmdir(bindsrc);
         rmdir(root);
