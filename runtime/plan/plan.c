@@ -914,6 +914,19 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
         return plan_file(p, s, "/etc/hosts", text, sc, err);
 }
 
+/* A level's bound on processes ([limits] nproc: 2048 at the default level) is RLIMIT_NPROC in a
+ * user namespace, where the kernel (Linux 5.14 and later) counts each container uid's processes
+ * and threads in that namespace alone, and container root has no host CAP_SYS_RESOURCE to pass
+ * it. Without one (user = no) the limit binds no one: real root is exempt, and any other uid's
+ * count is of its processes on the whole host. There a level's bound becomes the pids.max of the
+ * cgroup crib makes anyway for the device program (plan_default_pids); the spec's own nproc stays
+ * what it says, RLIMIT_NPROC. */
+static bool nproc_as_pids(const struct plan *p, const struct spec *s, int resource)
+{
+        return resource == RLIMIT_NPROC && !p->userns &&
+               spec_origin(s, SPEC_KEY_LIMITS_NPROC)->kind == SPEC_FROM_LEVEL;
+}
+
 void plan_caps_for_uid(struct plan *p, uid_t uid)
 {
         p->cap_permitted = p->cap_effective = uid == 0 ? p->cap_bounding : p->cap_user;
@@ -989,7 +1002,7 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
                 const struct rlimit cur = h->rlimits[r];
-                if (!l->set)
+                if (!l->set || nproc_as_pids(p, s, r))
                         continue;
                 uint64_t soft = l->soft, hard = l->hard;
                 /* crib's own hard limit is in the way, and it may not raise it */
@@ -1284,6 +1297,28 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
         p->cgroup_systemd = false;
 }
 
+/* user = no: a level's bound on processes (nproc_as_pids) as the pids.max of the cgroup the
+ * device program needs anyway, unless the spec's [resources] says pids itself. No cgroup is
+ * made for it alone (a start would cost a cgroup more): without a device program, or without
+ * the pids controller, there is no bound, as crib.ini(5) says. */
+static void plan_default_pids(struct plan *p, const struct spec *s, const struct plan_host *h)
+{
+        const struct spec_limit *l = &s->limits[RLIMIT_NPROC];
+        const struct rlimit *own = &h->rlimits[RLIMIT_NPROC];
+        if (!l->set || !nproc_as_pids(p, s, RLIMIT_NPROC) || l->hard == RLIM_INFINITY ||
+            !p->device_program || (p->limits.need & CGROUP_BIT(CGROUP_PIDS)) ||
+            !(h->cgroup.available & CGROUP_BIT(CGROUP_PIDS)))
+                return;
+        uint64_t max = l->hard;
+        /* a level's limit is a ceiling, as for the other limits (plan_security) */
+        if (h->rlimit_known[RLIMIT_NPROC] && !h->cap_sys_resource && max > own->rlim_max)
+                max = own->rlim_max;
+        if (max == RLIM_INFINITY || max > INT64_MAX)
+                return;
+        p->limits.pids_max = (int64_t)max;
+        p->limits.need |= CGROUP_BIT(CGROUP_PIDS);
+}
+
 /* The container's cgroup: for its limits, for a real-root container's device program, and
  * where an engine asks for one. */
 static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
@@ -1293,6 +1328,7 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
         if (plan_limits(p, s, h, err) < 0)
                 return -1;
         plan_devices(p, h);
+        plan_default_pids(p, s, h);
         p->cgroup = p->limits.need || p->device_program;
         if (p->cgroup) {
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);

@@ -191,7 +191,7 @@ assert_eq "$(echo "$out" | sed -n 4p)" "EACCES" "strict: root cannot bind port 8
 # a level's limits are ceilings: where the caller's own hard limit is lower, the level still runs
 if command -v prlimit >/dev/null 2>&1; then
 	out=$(prlimit --nproc=1000:1000 "$CRIB" run "$T/strict.ini" -- /bin/sh -c 'grep "^Max processes" /proc/self/limits' 2>&1 </dev/null | strip_aa | tr -s ' ' | sed 's/ *$//')
-	assert_eq "$out" "Max processes 1000 1000 processes" "strict's nproc = 4096 under a caller's hard limit of 1000: runs, at 1000"
+	assert_eq "$out" "Max processes 1000 1000 processes" "strict's nproc = 1024 under a caller's hard limit of 1000: runs, at 1000"
 else
 	skip "no prlimit(1) here to lower the caller's limit"
 fi

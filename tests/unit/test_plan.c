@@ -521,6 +521,14 @@ static struct plan_host root_host(void)
         return h;
 }
 
+static const struct plan_rlimit *find_rlimit(const struct plan *p, int resource)
+{
+        for (size_t i = 0; i < p->nrlimits; i++)
+                if (p->rlimits[i].resource == resource)
+                        return &p->rlimits[i];
+        return NULL;
+}
+
 /* Issue 31, hole 6: Docker's rule. A process whose uid is not 0 gets empty effective,
  * permitted, inheritable and ambient sets, unless the spec names capabilities: then those, by
  * the ambient set. The bounding set is the level's for every uid. */
@@ -725,6 +733,81 @@ static void user_rootfs_reach(void)
         }
 }
 
+/* Issue 31, hole 9: a default bound on processes. The default level's nproc = 2048 is
+ * RLIMIT_NPROC in a user namespace; with user = no, where it binds no one, the pids.max of the
+ * cgroup crib makes anyway (the device program's); a spec's own nproc or [resources] pids wins. */
+static void default_pids(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        const struct plan_rlimit *l;
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "a user's spec with no limits");
+        l = find_rlimit(&p, RLIMIT_NPROC);
+        ok(l && l->lim.rlim_cur == 2048 && l->lim.rlim_max == 2048,
+           "the default level's nproc: RLIMIT_NPROC 2048:2048");
+        ok(!(p.limits.need & CGROUP_BIT(CGROUP_PIDS)) && !p.cgroup, "and no cgroup for it");
+        plan_free(&p);
+        h.rlimits[RLIMIT_NPROC].rlim_max = 1000;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && (l = find_rlimit(&p, RLIMIT_NPROC)) &&
+                   l->lim.rlim_max == 1000 && l->lim.rlim_cur == 1000,
+           "a ceiling: under the caller's hard limit of 1000, 1000");
+        plan_free(&p);
+        spec_free(&s);
+        h = user_host();
+        ok(load("[process]\nargs = /bin/true\n[limits]\nnproc = 50:60\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0 &&
+                   (l = find_rlimit(&p, RLIMIT_NPROC)) && l->lim.rlim_cur == 50 &&
+                   l->lim.rlim_max == 60,
+           "the spec's own nproc = 50:60 instead");
+        plan_free(&p);
+        spec_free(&s);
+
+        /* user = no, on a host with cgroup v2, clone3 into a cgroup and the pids controller */
+        struct cgroup_host v2 = {.v2 = true, .clone_into = true, .available = 0xf};
+        snprintf(v2.mount, sizeof v2.mount, "%s", root);
+        snprintf(v2.base, sizeof v2.base, "%s", bindsrc);
+        static const struct {
+                const char *body;
+                unsigned available;
+                int64_t pids;  /* pids.max, or CGROUP_UNSET */
+                int64_t nproc; /* RLIMIT_NPROC, or -1 for none */
+                const char *what;
+        } cases[] = {
+                {"", 0xf, 2048, -1, "the level's bound as the device cgroup's pids.max"},
+                {"[limits]\nnproc = 100\n", 0xf, CGROUP_UNSET, 100,
+                 "the spec's own nproc: RLIMIT_NPROC, as it says"},
+                {"[resources]\npids = 300\n", 0xf, 300, -1, "the spec's [resources] pids"},
+                {"", 0xf & ~CGROUP_BIT(CGROUP_PIDS), CGROUP_UNSET, -1,
+                 "without the pids controller: no bound (crib.ini(5) says so)"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[512];
+                h = root_host();
+                h.cgroup = v2;
+                h.cgroup.available = cases[i].available;
+                snprintf(body, sizeof body,
+                         "[process]\nargs = /bin/true\n[namespaces]\nuser = no\n%s", cases[i].body);
+                int r = load(body, &s, &err);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                l = r == 0 ? find_rlimit(&p, RLIMIT_NPROC) : NULL;
+                bool pids_need = r == 0 && (p.limits.need & CGROUP_BIT(CGROUP_PIDS));
+                ok(r == 0 && p.device_program && p.cgroup && p.limits.pids_max == cases[i].pids &&
+                           pids_need == (cases[i].pids != CGROUP_UNSET) &&
+                           (cases[i].nproc < 0 ? !l
+                                               : l && l->lim.rlim_max == (rlim_t)cases[i].nproc),
+                   "user = no: %s (pids.max %lld, RLIMIT_NPROC %s)%s%s", cases[i].what,
+                   r == 0 ? (long long)p.limits.pids_max : 0LL, l ? "set" : "unset", r ? ": " : "",
+                   r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
+}
+
 /* An engine's cgroupsPath (OCI): where the container's cgroup goes, on hosts that can and
  * cannot put it there. */
 static void engine_cgroup(void)
@@ -800,8 +883,10 @@ int main(void)
         engine_cgroup();
         caps_by_uid();
         user_rootfs_reach();
+        default_pids();
 
         rmdir(bindsrc);
         rmdir(root);
+        rmdir(scratch);
         return tap_done();
 }
