@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "plan.h"
@@ -697,6 +698,54 @@ static void user_rootfs_reach(void)
                 if (r == 0)
                         plan_free(&p);
                 spec_free(&s);
+        }
+        /* an ACL lets a named user in behind the group bits (which show its mask): 0750 with
+         * the tester's own group, and nobody (65534) given r-x */
+        if (own_group) {
+                /* the xattr's format (linux/posix_acl_xattr.h): version 2, then tag, perm, id */
+                struct {
+                        uint32_t version;
+                        struct {
+                                uint16_t tag, perm;
+                                uint32_t id;
+                        } e[5];
+                } acl = {2,
+                         {{0x01, 7, (uint32_t)-1},   /* ACL_USER_OBJ rwx */
+                          {0x02, 5, 65534},          /* ACL_USER nobody r-x */
+                          {0x04, 5, (uint32_t)-1},   /* ACL_GROUP_OBJ r-x */
+                          {0x10, 5, (uint32_t)-1},   /* ACL_MASK r-x */
+                          {0x20, 0, (uint32_t)-1}}}; /* ACL_OTHER --- */
+                chmod(open_dir, 0750);
+                if (setxattr(open_dir, "system.posix_acl_access", &acl, sizeof acl, 0) < 0) {
+                        ok(1, "# SKIP no POSIX ACLs on %s: %m", scratch);
+                } else {
+                        char body[1024];
+                        snprintf(body, sizeof body,
+                                 "[container]\nrootfs = %s/rootfs\n[process]\nargs = /bin/true\n",
+                                 open_dir);
+                        FILE *f = fmemopen(body, strlen(body), "r");
+                        int r = spec_load("t.ini", f, false, &s, &err);
+                        fclose(f);
+                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        ok(r < 0 && strstr(err.msg, "other users can reach rootfs"),
+                           "0750 with the own group, but an ACL entry for nobody: refused (%s)",
+                           r < 0 ? err.msg : "it ran");
+                        if (r == 0)
+                                plan_free(&p);
+                        spec_free(&s);
+                        /* the same without the ACL: runs (the test can tell) */
+                        removexattr(open_dir, "system.posix_acl_access");
+                        chmod(open_dir, 0750);
+                        f = fmemopen(body, strlen(body), "r");
+                        r = spec_load("t.ini", f, false, &s, &err);
+                        fclose(f);
+                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        ok(r == 0, "and without the ACL it runs%s%s", r ? ": " : "",
+                           r ? err.msg : "");
+                        if (r == 0)
+                                plan_free(&p);
+                        spec_free(&s);
+                }
         }
         ok(chmod(scratch, 0700) == 0 && rmdir(text) == 0 && rmdir(open_dir) == 0, "cleaned up");
 
