@@ -58,7 +58,7 @@ else
 [namespaces]
 user = no
 [process]
-args = /bin/sh -c 'cat /sys/fs/cgroup/pids.max; $P procs 2100'
+args = $P procs 2100
 EOF2
 	run_crib run --trace "$T/nouser.ini"
 	m=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)
@@ -69,10 +69,20 @@ EOF2
 	elif ! echo " $ctrl " | grep -q ' pids '; then
 		skips 3 "the cgroup v2 hierarchy ($m) has no pids controller (it has: ${ctrl:-none}; cgroup v1 holds it here): user = no has no bound here, as crib.ini(5) says"
 	else
-		assert_eq "$rc:$(echo "$out" | head -1)" "0:2048" "user = no: the container's cgroup has pids.max 2048, read inside"
-		set -- $(echo "$out" | sed -n 2p)
-		assert_eq "${3:-}" "EAGAIN" "and starting 2100 processes fails ($*)"
-		assert_contains "$err" 'pids.max", "2048") = 0' "written by crib on the host (the trace)"
+		set -- $out
+		assert_eq "$rc:${3:-}" "0:EAGAIN" "user = no: starting 2100 processes fails ($out)"
+		assert_contains "$err" 'pids.max", "2048") = 0' "crib wrote pids.max 2048 for its cgroup (the trace)"
+		spec "$T/nouser-sleep.ini" <<'EOF2'
+[namespaces]
+user = no
+[process]
+args = /bin/sleep 1000
+EOF2
+		run_crib --root "$S" run -d --name n "$T/nouser-sleep.ini"
+		pid=$("$CRIB" --root "$S" ps | awk '$1 == "n" {print $3}')
+		cg=$(sed -n 's/^0:://p' "/proc/$pid/cgroup" 2>/dev/null)
+		assert_eq "$(cat "$m$cg/pids.max" 2>&1)" 2048 "from the host: pids.max of its cgroup ($cg) is 2048"
+		run_crib --root "$S" rm -f n
 	fi
 fi
 
