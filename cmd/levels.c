@@ -121,6 +121,15 @@ int cmd_levels(void)
         printf("\n* differs between levels. A spec picks one with '[security] level = NAME' and "
                "can\n"
                "override any key; the levels are the files of profiles/levels/.\n");
+        printf("\ncapabilities: what the container's root gets. A user other than root ('user = "
+               "1000',\n"
+               "an image's USER) gets none of them, only those the spec names itself, as Docker "
+               "does:\n"
+               "'capabilities = default +NET_BIND_SERVICE' gives it NET_BIND_SERVICE alone.\n"
+               "limit nproc: processes (and threads) per uid of the container, RLIMIT_NPROC in "
+               "its user\n"
+               "namespace; with 'user = no', where that binds no one, the pids.max of its "
+               "cgroup.\n");
         for (size_t i = 0; i < n; i++)
                 spec_free(&specs[i]);
         return 0;

@@ -559,6 +559,10 @@ static int plan_exec(struct enter *e, struct error *err)
                 e->q.cap_inheritable = e->q.cap_ambient = e->q.uid == 0 || none ? 0 : rq->caps;
                 if (none)
                         e->q.cap_permitted = e->q.cap_effective = 0;
+        } else {
+                /* the workload's rule for the exec's uid: -u 1000 gets only what the spec
+                 * named, -u 0 the bounding set, whatever the workload's own uid is */
+                plan_caps_for_uid(&e->q, e->q.uid);
         }
         e->q.no_new_privs = p->no_new_privs || rq->no_new_privs;
         if (rq->limits_set) {

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "account.h"
@@ -319,23 +320,128 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         return 0;
 }
 
-/* Whether a host user other than root can walk to `path`: no directory on the way (itself
- * included) shuts others out (no search permission for others, nor for a group but root's). */
-static bool reachable_by_others(const char *path)
+/* Whether `gid` is the private group of `uid` in these passwd(5) and group(5) files: its
+ * primary group, no other account's, and with no member but itself. Pure; a line too long to
+ * read, a NIS compat line (+ or -: another service may add accounts or members), or a group the
+ * file does not list says no. */
+bool plan_group_private(FILE *passwd, FILE *group, uid_t uid, gid_t gid)
 {
-        char buf[PATH_MAX];
-        snprintf(buf, sizeof buf, "%s", path);
-        for (;;) {
-                struct stat st;
-                if (stat(buf[0] ? buf : "/", &st) < 0)
-                        return true;
-                if (!(st.st_mode & S_IXOTH) && (!(st.st_mode & S_IXGRP) || st.st_gid == 0))
+        char line[4096], name[256] = "";
+        bool own = false, listed = false;
+        while (fgets(line, sizeof line, passwd)) {
+                char *f[4], *at = line;
+                size_t n = 0;
+                if ((!strchr(line, '\n') && !feof(passwd)) || line[0] == '+' || line[0] == '-')
                         return false;
-                char *slash = strrchr(buf, '/');
-                if (!slash || !buf[0])
-                        return true;
-                *slash = '\0';
+                /* name:password:uid:gid:... ; strsep keeps empty fields */
+                while (n < 4 && (f[n] = strsep(&at, ":\n")))
+                        n++;
+                if (n < 4)
+                        continue;
+                char *end;
+                unsigned long u = strtoul(f[2], &end, 10), g;
+                if (*end || !*f[2])
+                        continue;
+                g = strtoul(f[3], &end, 10);
+                if (*end || !*f[3])
+                        continue;
+                if (u == uid && g == gid && !own) {
+                        own = true;
+                        snprintf(name, sizeof name, "%s", f[0]);
+                } else if (g == gid) {
+                        return false; /* another account's primary group too */
+                }
         }
+        if (!own || !name[0])
+                return false;
+        /* every line of that gid (a group may have two names) */
+        while (fgets(line, sizeof line, group)) {
+                char *f[4], *at = line;
+                size_t n = 0;
+                if ((!strchr(line, '\n') && !feof(group)) || line[0] == '+' || line[0] == '-')
+                        return false;
+                while (n < 4 && (f[n] = strsep(&at, ":\n")))
+                        n++;
+                char *end;
+                if (n < 4 || strtoul(f[2], &end, 10) != gid || *end || !*f[2])
+                        continue;
+                for (char *m; (m = strsep(&f[3], ","));)
+                        if (*m && strcmp(m, name))
+                                return false;
+                listed = true;
+        }
+        return listed;
+}
+
+/* The answer of plan_group_private() for the last gid asked, which the walk up the rootfs's
+ * directories asks again and again (/etc is read once per gid). */
+struct private_cache {
+        bool asked, yes;
+        gid_t gid;
+};
+
+/* Does directory `dir` (an O_PATH descriptor) shut out every host user but root and `uid`: its
+ * owner is one of them, others may not search it, nor its group, unless that is root's or the
+ * private group of `uid` (for root, only root's counts), with no ACL (whose entries would be
+ * behind the group bits). */
+static bool shuts_others_out(int dir, const struct stat *st, uid_t uid, struct private_cache *c)
+{
+        if ((st->st_uid != 0 && st->st_uid != uid) || (st->st_mode & S_IXOTH))
+                return false;
+        if (!(st->st_mode & S_IXGRP))
+                return true;
+        if (st->st_gid != 0) {
+                if (uid == 0)
+                        return false;
+                if (!c->asked || c->gid != st->st_gid) {
+                        _cleanup_fclose_ FILE *pw = fopen("/etc/passwd", "re");
+                        _cleanup_fclose_ FILE *gr = fopen("/etc/group", "re");
+                        c->asked = true;
+                        c->gid = st->st_gid;
+                        c->yes = pw && gr && plan_group_private(pw, gr, uid, st->st_gid);
+                }
+                if (!c->yes)
+                        return false;
+        }
+        char self[64];
+        snprintf(self, sizeof self, "/proc/self/fd/%d", dir);
+        return getxattr(self, "system.posix_acl_access", NULL, 0) < 0 &&
+               (errno == ENODATA || errno == ENOTSUP);
+}
+
+/* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
+ * `fd`: no directory above it shuts them out. Walked up by "..", from the directory itself, so
+ * a symlink on the way does not matter. The rootfs does not count: the container owns it, and
+ * may chmod it. */
+static bool reachable_by_others(int fd, uid_t uid)
+{
+        struct stat st, top;
+        struct private_cache cache = {.asked = false};
+        if (stat("/", &top) < 0)
+                return true;
+        _cleanup_close_ int dir = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        for (int depth = 0; dir >= 0 && depth < 256; depth++) {
+                if (fstat(dir, &st) < 0)
+                        return true;
+                if (shuts_others_out(dir, &st, uid, &cache))
+                        return false;
+                if (st.st_dev == top.st_dev && st.st_ino == top.st_ino)
+                        return true;
+                int up = openat(dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                close(dir);
+                dir = up;
+        }
+        return true;
+}
+
+/* Whether the container can make a setuid file in its rootfs that works on the host: it may
+ * write there, and the filesystem is not mounted nosuid on the host (a nosuid mount inside the
+ * container does not stop the file from being setuid out here). */
+static bool rootfs_takes_setuid(const struct spec *s, int fd)
+{
+        struct statvfs sv;
+        bool can_write = !s->readonly_rootfs || (s->caps & (1ULL << CAP_SYS_ADMIN));
+        return can_write && !(fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_NOSUID));
 }
 
 /* Root's container with a rootfs host root owns: show it through an idmapped mount. What
@@ -343,9 +449,8 @@ static bool reachable_by_others(const char *path)
  * root to any host user who can run it: refuse that unless no other user can reach the rootfs,
  * its filesystem is nosuid, or the container cannot write it. */
 static int plan_idmap_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
-                             unsigned line, struct error *err)
+                             int fd, unsigned line, struct error *err)
 {
-        struct statvfs sv;
         if (!h->idmapped_mounts) {
                 /* nothing host root's to write through: the files show as nobody's */
                 warn(p,
@@ -358,9 +463,7 @@ static int plan_idmap_rootfs(struct plan *p, const struct spec *s, const struct 
                 return 0;
         }
         p->idmap_rootfs = true;
-        bool can_write = !s->readonly_rootfs || (s->caps & (1ULL << CAP_SYS_ADMIN));
-        if (!can_write || (statvfs(p->rootfs, &sv) == 0 && (sv.f_flag & ST_NOSUID)) ||
-            !reachable_by_others(p->rootfs))
+        if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, 0))
                 return 0;
         error_at(err, s->path, line,
                  "rootfs '%s' belongs to host root and other users can reach it: a setuid file "
@@ -372,6 +475,32 @@ static int plan_idmap_rootfs(struct plan *p, const struct spec *s, const struct 
                           "-hR --from=0:0 %u:%u %s",
                           p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
                           (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+}
+
+/* A user's container: what its root (the user, in a user namespace) or any of its users writes
+ * in the rootfs is the user's on disk, or one of the user's subordinate ids'. A setuid file the
+ * container made there would let any host user who can reach it run as the user: refuse that,
+ * as for root's (plan_idmap_rootfs), unless no other user can reach the rootfs (a directory
+ * above it shut, or reachable by the user's private group alone), its filesystem is nosuid, or
+ * the container cannot write it. */
+static int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line,
+                            struct error *err)
+{
+        if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, p->host_uid))
+                return 0;
+        bool own = false;
+        for (size_t i = 0; i < p->uidmap.n; i++) {
+                const struct idmap_range *r = &p->uidmap.r[i];
+                own |= p->host_uid >= r->outside && p->host_uid - r->outside < r->count;
+        }
+        error_at(err, s->path, line,
+                 "other users can reach rootfs '%s', and the container can write it: a setuid "
+                 "file the container made there would run as %s for them",
+                 p->rootfs, own ? "you" : "one of your subordinate ids");
+        return error_hint(err,
+                          "shut other users out of a directory above it (chmod 700 %s/..), or "
+                          "set readonly_rootfs = yes",
+                          p->rootfs);
 }
 
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
@@ -408,7 +537,9 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
          * directory by its device and inode). A user's absolute path stays as written: what
          * resolving it costs (a readlink of /proc/self/fd, whose entries are new in every
          * process) buys nothing there. A relative one is resolved, as the monitor works from
-         * /, and root's, whose checks (plan_idmap_rootfs) walk the real path. */
+         * /, and root's. Who else can reach it is asked of the descriptor, not of the name
+         * (reachable_by_others walks up from it by ".."), so a symlink on the way cannot hide
+         * an open directory. */
         if (path[0] == '/' && !p->privileged) {
                 snprintf(resolved, sizeof resolved, "%s", path);
         } else {
@@ -423,7 +554,9 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
         if (p->privileged && p->userns && st.st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 &&
-            plan_idmap_rootfs(p, s, h, line, err) < 0)
+            plan_idmap_rootfs(p, s, h, fd, line, err) < 0)
+                return -1;
+        if (!p->privileged && p->userns && plan_user_rootfs(p, s, fd, line, err) < 0)
                 return -1;
         p->rootfs_dev = st.st_dev;
         p->rootfs_ino = st.st_ino;
@@ -781,6 +914,25 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
         return plan_file(p, s, "/etc/hosts", text, sc, err);
 }
 
+/* A level's bound on processes ([limits] nproc: 2048 at the default level) is RLIMIT_NPROC in a
+ * user namespace, where the kernel (Linux 5.14 and later) counts each container uid's processes
+ * and threads in that namespace alone, and container root has no host CAP_SYS_RESOURCE to pass
+ * it. Without one (user = no) the limit binds no one: real root is exempt, and any other uid's
+ * count is of its processes on the whole host. There a level's bound becomes the pids.max of the
+ * cgroup crib makes anyway for the device program (plan_default_pids); the spec's own nproc stays
+ * what it says, RLIMIT_NPROC. */
+static bool nproc_as_pids(const struct plan *p, const struct spec *s, int resource)
+{
+        return resource == RLIMIT_NPROC && !p->userns &&
+               spec_origin(s, SPEC_KEY_LIMITS_NPROC)->kind == SPEC_FROM_LEVEL;
+}
+
+void plan_caps_for_uid(struct plan *p, uid_t uid)
+{
+        p->cap_permitted = p->cap_effective = uid == 0 ? p->cap_bounding : p->cap_user;
+        p->cap_inheritable = p->cap_ambient = uid == 0 ? 0 : p->cap_user;
+}
+
 /* Capability sets, limits and fds: computed here so the child only applies them. */
 static int plan_security(struct plan *p, const struct spec *s, const struct plan_host *h,
                          struct error *err)
@@ -822,12 +974,14 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                              "ptrace(2), which can take over any process it sees%s",
                              s->ns_pid ? "" : ", and with pid = no it sees the host's");
         }
-        /* all five sets agree: root gets them from the bounding set at exec, another user
-         * through the ambient set, which needs them permitted and inheritable */
-        p->cap_bounding = p->cap_permitted = p->cap_effective = set;
-        p->cap_inheritable = p->cap_ambient = s->uid == 0 || s->caps_no_ambient ? 0 : set;
-        if (s->uid != 0 && s->caps_no_ambient)
-                p->cap_permitted = p->cap_effective = 0;
+        /* The bounding set is the level's (or the spec's) for every uid. Root gets it at exec;
+         * a user other than root gets only what the spec names (Docker's rule: an image's
+         * USER drops its privilege for a reason, and the word `default` or a level's list names
+         * nothing), through the ambient set. An OCI config's sets are its own: caps_file is its
+         * bounding set, and caps_no_ambient says it gave that user none to inherit. */
+        p->cap_bounding = set;
+        p->cap_user = s->caps_no_ambient ? 0 : set & s->caps_file;
+        plan_caps_for_uid(p, s->uid);
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked; /* copied into the plan by plan_pack() */
         p->readonly = &s->readonly;
@@ -848,7 +1002,7 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
                 const struct rlimit cur = h->rlimits[r];
-                if (!l->set)
+                if (!l->set || nproc_as_pids(p, s, r))
                         continue;
                 uint64_t soft = l->soft, hard = l->hard;
                 /* crib's own hard limit is in the way, and it may not raise it */
@@ -1143,6 +1297,28 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
         p->cgroup_systemd = false;
 }
 
+/* user = no: a level's bound on processes (nproc_as_pids) as the pids.max of the cgroup the
+ * device program needs anyway, unless the spec's [resources] says pids itself. No cgroup is
+ * made for it alone (a start would cost a cgroup more): without a device program, or without
+ * the pids controller, there is no bound, as crib.ini(5) says. */
+static void plan_default_pids(struct plan *p, const struct spec *s, const struct plan_host *h)
+{
+        const struct spec_limit *l = &s->limits[RLIMIT_NPROC];
+        const struct rlimit *own = &h->rlimits[RLIMIT_NPROC];
+        if (!l->set || !nproc_as_pids(p, s, RLIMIT_NPROC) || l->hard == RLIM_INFINITY ||
+            !p->device_program || (p->limits.need & CGROUP_BIT(CGROUP_PIDS)) ||
+            !(h->cgroup.available & CGROUP_BIT(CGROUP_PIDS)))
+                return;
+        uint64_t max = l->hard;
+        /* a level's limit is a ceiling, as for the other limits (plan_security) */
+        if (h->rlimit_known[RLIMIT_NPROC] && !h->cap_sys_resource && max > own->rlim_max)
+                max = own->rlim_max;
+        if (max == RLIM_INFINITY || max > INT64_MAX)
+                return;
+        p->limits.pids_max = (int64_t)max;
+        p->limits.need |= CGROUP_BIT(CGROUP_PIDS);
+}
+
 /* The container's cgroup: for its limits, for a real-root container's device program, and
  * where an engine asks for one. */
 static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
@@ -1152,6 +1328,7 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
         if (plan_limits(p, s, h, err) < 0)
                 return -1;
         plan_devices(p, h);
+        plan_default_pids(p, s, h);
         p->cgroup = p->limits.need || p->device_program;
         if (p->cgroup) {
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);

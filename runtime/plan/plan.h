@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -177,6 +178,9 @@ struct plan {
         /* security (caps.c, nnp.c, paths.c, fds.c; limits applied by the parent) */
         int cap_last; /* the highest capability this kernel knows */
         uint64_t cap_bounding, cap_permitted, cap_effective, cap_inheritable, cap_ambient;
+        /* what a process whose uid is not 0 gets (permitted, effective, inheritable and ambient):
+         * only the capabilities the spec names, Docker's rule; plan_caps_for_uid() */
+        uint64_t cap_user;
         bool no_new_privs;
         const struct spec_paths *masked, *readonly; /* never NULL after plan_build() */
         struct plan_rlimit {
@@ -229,6 +233,16 @@ struct plan {
 int plan_build(const struct spec *spec, const struct plan_host *host, bool trace, struct plan *ret,
                struct error *err);
 void plan_free(struct plan *p);
+
+/* The capability sets of a process of the plan `p` running as `uid` (crib run's workload, or
+ * crib exec -u UID): root gets the bounding set when it execs and nothing to inherit; any other
+ * uid gets only p->cap_user, through the ambient set (so also permitted and inheritable). */
+void plan_caps_for_uid(struct plan *p, uid_t uid);
+
+/* Whether `gid` is the private group of `uid` in these passwd(5) and group(5) files: that
+ * account's primary group, no other account's, with no other member. A user's rootfs reachable
+ * only through it is reachable by no other user (plan.c). Pure. */
+bool plan_group_private(FILE *passwd, FILE *group, uid_t uid, gid_t gid);
 
 /* Every pointer of the plan, each handed to the walker's function for its kind, which returns
  * the pointer to store in its place: plan.c packs the plan into its arena with it, planfile.c

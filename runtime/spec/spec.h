@@ -233,7 +233,10 @@ struct spec {
         char dns[SPEC_MAX_DNS][16]; /* IPv4 nameservers */
         size_t ndns;
         bool host_loopback; /* the container may reach the host's loopback through the helper */
-        uint64_t caps_file; /* capabilities the spec file itself adds (not a level's) */
+        /* capabilities the spec file itself names (`+NET_BIND_SERVICE`, a list of names, `all`;
+         * not `default` nor a level's list), or an OCI config's set: the only ones a container
+         * user other than root keeps (plan.c), and the ones a network helper's check asks about */
+        uint64_t caps_file;
 
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];

@@ -9,6 +9,9 @@
  *   probe die SIGNUM           kill itself with SIGNUM (default action)
  *   probe exit N               exit with status N
  *   probe zombies              print how many zombies there are in this pid namespace
+ *   probe procs N              start up to N children that wait (a bound on processes stops
+ *                              them early): print "started K" and, when a fork failed, its
+ *                              errno name; then let them go and reap them
  *   probe bind PORT            bind a TCP socket to 127.0.0.1:PORT: print "bound" or the errno
  *   probe ids                  print the real and effective uid
  *   probe syscall NAME|NR [ARG...]   make the raw system call; print "ok" or the errno name
@@ -150,6 +153,35 @@ static int cmd_orphans(int n)
         return 0;
 }
 
+static int cmd_procs(int n)
+{
+        int p[2];
+        int started = 0;
+        const char *why = NULL;
+        if (pipe(p) < 0)
+                return perror("pipe"), 1;
+        for (; started < n; started++) {
+                pid_t pid = fork();
+                if (pid < 0) {
+                        why = strerrorname_np(errno);
+                        break;
+                }
+                if (pid == 0) {
+                        char c;
+                        close(p[1]);
+                        while (read(p[0], &c, 1) < 0 && errno == EINTR)
+                                ;
+                        _exit(0);
+                }
+        }
+        printf("started %d%s%s\n", started, why ? " " : "", why ? why : "");
+        fflush(stdout);
+        close(p[1]); /* EOF: every child exits */
+        while (wait(NULL) > 0 || errno == EINTR)
+                ;
+        return 0;
+}
+
 static volatile sig_atomic_t got;
 static void on_signal(int sig)
 {
@@ -197,6 +229,7 @@ static const struct {
         {"socket", SYS_socket}, {"getpid", SYS_getpid},   {"reboot", SYS_reboot},
         {"bpf", SYS_bpf},       {"add_key", SYS_add_key}, {"chroot", SYS_chroot},
         {"acct", SYS_acct},     {"swapon", SYS_swapon},   {"kexec_load", SYS_kexec_load},
+        {"setuid", SYS_setuid},
 };
 
 static int cmd_syscall(int argc, char **argv)
@@ -1455,6 +1488,8 @@ int main(int argc, char **argv)
                 return cmd_fds();
         if (argc >= 3 && !strcmp(argv[1], "orphans"))
                 return cmd_orphans(atoi(argv[2]));
+        if (argc >= 3 && !strcmp(argv[1], "procs"))
+                return cmd_procs(atoi(argv[2]));
         if (argc >= 2 && !strcmp(argv[1], "zombies"))
                 return printf("%d\n", count_zombies()), 0;
         if (argc >= 3 && !strcmp(argv[1], "wait-signal"))

@@ -13,22 +13,29 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "plan.h"
 #include "spec.h"
 #include "../lib/tap.h"
 
-static char root[64], bindsrc[128];
+/* the scratch rootfs, in a 0700 directory of its own (scratch): a user's writable rootfs that
+ * other users can reach is refused (plan_user_rootfs) */
+static char scratch[64], root[80], bindsrc[128];
 
-/* A host: an ordinary user (uid 1000) in the initial user namespace, at a terminal. */
+/* A host: an ordinary user in the initial user namespace, at a terminal. The user is the one
+ * running the test (1000 when that is root), which owns the directory the scratch rootfs is
+ * in: only the user's own directories (and root's) shut others out. */
 static struct plan_host user_host(void)
 {
+        uid_t uid = getuid() ? getuid() : 1000;
+        gid_t gid = getuid() ? getgid() : 1000;
         struct plan_host h = {
-                .uid = 1000,
-                .euid = 1000,
-                .gid = 1000,
-                .egid = 1000,
+                .uid = uid,
+                .euid = uid,
+                .gid = gid,
+                .egid = gid,
                 .initial_userns = true,
                 .stdin_tty = true,
                 .term = "xterm-test",
@@ -311,11 +318,16 @@ static void host_facts(void)
                    strstr(p.seccomp_how, "no kernel support"),
            "no seccomp filters: no program (prefer)");
         plan_free(&p);
+        spec_free(&s);
+        /* read-only: the scratch directory is not uid 0's here, as it would be under unshare -r,
+         * so a writable rootfs would count as reachable by others */
         h = user_host();
         h.euid = 0;
         h.uid = 0;
         h.initial_userns = false;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n", &s, &err) ==
+                           0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
            "root in a user namespace of its own is not privileged");
         plan_free(&p);
         spec_free(&s);
@@ -472,7 +484,7 @@ static void rootfs_names(void)
                 {false, true, "[namespaces]\nuser = no\n"},
         };
         char here[4096];
-        ok(getcwd(here, sizeof here) != NULL && chdir("/tmp") == 0, "in /tmp");
+        ok(getcwd(here, sizeof here) != NULL && chdir(scratch) == 0, "in %s", scratch);
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 snprintf(text, sizeof text,
                          "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n%s",
@@ -493,6 +505,356 @@ static void rootfs_names(void)
                 spec_free(&s);
         }
         ok(chdir(here) == 0 && unlink(link) == 0, "back, and the symlink removed");
+}
+
+#define BIT(c)      (1ULL << (c))
+#define DOCKER_CAPS 0xa80425fbULL /* Docker's 14, as /proc/self/status shows them */
+#define ALL_CAPS    (CAP_LAST_CAP >= 63 ? ~0ULL : (1ULL << (CAP_LAST_CAP + 1)) - 1)
+#define ROOT_MAP    "[idmap]\nuid = 0 100000 65536\ngid = 0 100000 65536\n"
+
+/* root of the host, in the initial user namespace */
+static struct plan_host root_host(void)
+{
+        struct plan_host h = user_host();
+        h.uid = h.euid = 0;
+        h.gid = h.egid = 0;
+        h.cap_sys_resource = true;
+        return h;
+}
+
+static const struct plan_rlimit *find_rlimit(const struct plan *p, int resource)
+{
+        for (size_t i = 0; i < p->nrlimits; i++)
+                if (p->rlimits[i].resource == resource)
+                        return &p->rlimits[i];
+        return NULL;
+}
+
+/* Issue 31, hole 6: Docker's rule. A process whose uid is not 0 gets empty effective,
+ * permitted, inheritable and ambient sets, unless the spec names capabilities: then those, by
+ * the ambient set. The bounding set is the level's for every uid. */
+static void caps_by_uid(void)
+{
+        static const struct {
+                const char *body; /* after [process] args */
+                uint64_t bounding, user;
+                const char *what;
+        } cases[] = {
+                {"user = 1000:1000\n", DOCKER_CAPS, 0, "no capabilities key"},
+                {"user = 1000:1000\n[security]\ncapabilities = default\n", DOCKER_CAPS, 0,
+                 "capabilities = default"},
+                {"user = 1000:1000\n[security]\ncapabilities = default +NET_BIND_SERVICE\n",
+                 DOCKER_CAPS, BIT(CAP_NET_BIND_SERVICE), "default +NET_BIND_SERVICE"},
+                {"user = 1000:1000\n[security]\ncapabilities = default -NET_RAW\n",
+                 DOCKER_CAPS & ~BIT(CAP_NET_RAW), 0, "default -NET_RAW"},
+                {"user = 1000:1000\n[security]\ncapabilities = CHOWN KILL\n",
+                 BIT(CAP_CHOWN) | BIT(CAP_KILL), BIT(CAP_CHOWN) | BIT(CAP_KILL),
+                 "an explicit list, CHOWN KILL"},
+                {"user = 1000:1000\n[security]\ncapabilities = all\n", ALL_CAPS, ALL_CAPS,
+                 "capabilities = all"},
+                {"user = 1000:1000\n[security]\nlevel = unconfined\n", ALL_CAPS, 0,
+                 "level = unconfined: a level's list names nothing"},
+                {"user = 1000:1000\n[security]\nlevel = strict\ncapabilities = +KILL\n",
+                 BIT(CAP_KILL), BIT(CAP_KILL), "level = strict, capabilities = +KILL"},
+                {"user = 1000:1000\n[security]\ncapabilities = default +SYS_PTRACE -SYS_PTRACE\n",
+                 DOCKER_CAPS, 0, "a name added and taken away again"},
+        };
+        struct plan_host h = root_host();
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[512];
+                struct spec s;
+                struct plan p;
+                struct error err;
+                snprintf(body, sizeof body, "[process]\nargs = /bin/true\n%s%s", cases[i].body,
+                         ROOT_MAP);
+                int r = load(body, &s, &err);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                ok(r == 0 && p.uid == 1000 && p.cap_bounding == cases[i].bounding &&
+                           p.cap_user == cases[i].user && p.cap_permitted == cases[i].user &&
+                           p.cap_effective == cases[i].user && p.cap_inheritable == cases[i].user &&
+                           p.cap_ambient == cases[i].user,
+                   "uid 1000, %s: bounding %#llx, the other four %#llx (got %#llx, %#llx %#llx "
+                   "%#llx %#llx)%s%s",
+                   cases[i].what, (unsigned long long)cases[i].bounding,
+                   (unsigned long long)cases[i].user, (unsigned long long)p.cap_bounding,
+                   (unsigned long long)p.cap_permitted, (unsigned long long)p.cap_effective,
+                   (unsigned long long)p.cap_inheritable, (unsigned long long)p.cap_ambient,
+                   r ? ": " : "", r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+                if (r == 0 || s.path)
+                        spec_free(&s);
+        }
+
+        /* uid 0: the bounding set at exec, nothing to inherit; the named ones kept for an exec
+         * as another uid (crib exec -u) */
+        struct spec s;
+        struct plan p;
+        struct error err;
+        ok(load("[process]\nargs = /bin/true\n[security]\ncapabilities = default "
+                "+NET_BIND_SERVICE\n" ROOT_MAP,
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "uid 0 with default +NET_BIND_SERVICE");
+        ok(p.uid == 0 && p.cap_bounding == DOCKER_CAPS && p.cap_permitted == DOCKER_CAPS &&
+                   p.cap_effective == DOCKER_CAPS && !p.cap_inheritable && !p.cap_ambient &&
+                   p.cap_user == BIT(CAP_NET_BIND_SERVICE),
+           "uid 0: bounding, permitted and effective the level's 14, none inheritable or "
+           "ambient; a user other than root would get NET_BIND_SERVICE");
+        void *bytes;
+        size_t len;
+        struct plan q;
+        ok(plan_to_bytes(&p, &bytes, &len, &err) == 0 &&
+                   plan_from_bytes(bytes, len, &q, &err) == 0 && q.cap_user == p.cap_user,
+           "the plan file keeps what a user other than root gets (crib exec reads it)");
+        free(bytes);
+        plan_free(&q);
+        /* crib exec -u 1000 into it, and -u 0: the rule for the exec's uid */
+        plan_caps_for_uid(&p, 1000);
+        ok(p.cap_bounding == DOCKER_CAPS && p.cap_permitted == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_effective == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_inheritable == BIT(CAP_NET_BIND_SERVICE) &&
+                   p.cap_ambient == BIT(CAP_NET_BIND_SERVICE),
+           "exec as uid 1000: NET_BIND_SERVICE alone, through the ambient set");
+        plan_caps_for_uid(&p, 0);
+        ok(p.cap_permitted == DOCKER_CAPS && p.cap_effective == DOCKER_CAPS && !p.cap_inheritable &&
+                   !p.cap_ambient,
+           "exec as uid 0: the bounding set again");
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n" ROOT_MAP, &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "uid 0 at the default level");
+        plan_caps_for_uid(&p, 1000);
+        ok(p.cap_bounding == DOCKER_CAPS && !p.cap_permitted && !p.cap_effective &&
+                   !p.cap_inheritable && !p.cap_ambient,
+           "exec as uid 1000 into it: no capability but the bounding set");
+        plan_free(&p);
+        spec_free(&s);
+}
+
+/* Issue 31, hole 8: a user's writable rootfs that other host users can reach is refused (a
+ * setuid file the container made there would run as the user for them); shut in a 0700
+ * directory, or read-only, it runs. */
+static void user_rootfs_reach(void)
+{
+        char open_dir[128], text[1024];
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        /* the directories the test makes are in its own primary group: root's, or a user's,
+         * which may be the user's private group */
+        FILE *pwf = fopen("/etc/passwd", "re"), *grf = fopen("/etc/group", "re");
+        bool own_group =
+                !getuid() || (pwf && grf && plan_group_private(pwf, grf, getuid(), getgid()));
+        if (pwf)
+                fclose(pwf);
+        if (grf)
+                fclose(grf);
+        /* scratch is 0700: open it (and /tmp is reachable) */
+        snprintf(open_dir, sizeof open_dir, "%s/open", scratch);
+        snprintf(text, sizeof text, "%s/rootfs", open_dir);
+        ok(mkdir(open_dir, 0755) == 0 && mkdir(text, 0755) == 0 && chmod(scratch, 0755) == 0,
+           "a rootfs in a 0755 directory, in a 0755 directory");
+        const struct {
+                const char *extra;
+                mode_t open_mode, rootfs_mode;
+                bool runs;
+                const char *what;
+        } cases[] = {
+                {"", 0755, 0755, false, "writable, reachable: refused"},
+                {"", 0755, 0700, false, "the rootfs itself 0700 (its root may chmod it): refused"},
+                {"[container]\nreadonly_rootfs = yes\n", 0755, 0755, true, "read-only: runs"},
+                {"[container]\nreadonly_rootfs = yes\n[security]\ncapabilities = default "
+                 "+SYS_ADMIN\n",
+                 0755, 0755, false, "read-only with SYS_ADMIN (may remount it): refused"},
+                {"", 0700, 0755, true, "a 0700 directory above it: runs"},
+                {"", 0710, 0755, own_group,
+                 own_group ? "0710, the group root's or the user's private group: runs"
+                           : "0710, the group one others may be in: refused"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[1024];
+                snprintf(body, sizeof body,
+                         "[container]\nrootfs = %s/rootfs\n[process]\nargs = "
+                         "/bin/true\n%s",
+                         open_dir, cases[i].extra);
+                chmod(open_dir, cases[i].open_mode);
+                chmod(text, cases[i].rootfs_mode);
+                FILE *f = fmemopen(body, strlen(body), "r");
+                int r = spec_load("t.ini", f, false, &s, &err);
+                fclose(f);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                if (cases[i].runs)
+                        ok(r == 0, "%s%s%s", cases[i].what, r ? ": " : "", r ? err.msg : "");
+                else
+                        ok(r < 0 && strstr(err.msg, "t.ini:2: other users can reach rootfs") &&
+                                   strstr(err.msg, "a setuid file the container made there would "
+                                                   "run as you for them"),
+                           "%s: %s", cases[i].what, r < 0 ? err.msg : "it ran");
+                if (i == 0)
+                        contains(err.hint, "chmod 700", "the remedy: chmod 700 a directory above");
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
+        /* an ACL lets a named user in behind the group bits (which show its mask): 0750 with
+         * the tester's own group, and nobody (65534) given r-x */
+        if (own_group) {
+                /* the xattr's format (linux/posix_acl_xattr.h): version 2, then tag, perm, id */
+                struct {
+                        uint32_t version;
+                        struct {
+                                uint16_t tag, perm;
+                                uint32_t id;
+                        } e[5];
+                } acl = {2,
+                         {{0x01, 7, (uint32_t)-1},   /* ACL_USER_OBJ rwx */
+                          {0x02, 5, 65534},          /* ACL_USER nobody r-x */
+                          {0x04, 5, (uint32_t)-1},   /* ACL_GROUP_OBJ r-x */
+                          {0x10, 5, (uint32_t)-1},   /* ACL_MASK r-x */
+                          {0x20, 0, (uint32_t)-1}}}; /* ACL_OTHER --- */
+                chmod(open_dir, 0750);
+                if (setxattr(open_dir, "system.posix_acl_access", &acl, sizeof acl, 0) < 0) {
+                        ok(1, "# SKIP no POSIX ACLs on %s: %m", scratch);
+                } else {
+                        char body[1024];
+                        snprintf(body, sizeof body,
+                                 "[container]\nrootfs = %s/rootfs\n[process]\nargs = /bin/true\n",
+                                 open_dir);
+                        FILE *f = fmemopen(body, strlen(body), "r");
+                        int r = spec_load("t.ini", f, false, &s, &err);
+                        fclose(f);
+                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        ok(r < 0 && strstr(err.msg, "other users can reach rootfs"),
+                           "0750 with the own group, but an ACL entry for nobody: refused (%s)",
+                           r < 0 ? err.msg : "it ran");
+                        if (r == 0)
+                                plan_free(&p);
+                        spec_free(&s);
+                        /* the same without the ACL: runs (the test can tell) */
+                        removexattr(open_dir, "system.posix_acl_access");
+                        chmod(open_dir, 0750);
+                        f = fmemopen(body, strlen(body), "r");
+                        r = spec_load("t.ini", f, false, &s, &err);
+                        fclose(f);
+                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        ok(r == 0, "and without the ACL it runs%s%s", r ? ": " : "",
+                           r ? err.msg : "");
+                        if (r == 0)
+                                plan_free(&p);
+                        spec_free(&s);
+                }
+        }
+        ok(chmod(scratch, 0700) == 0 && rmdir(text) == 0 && rmdir(open_dir) == 0, "cleaned up");
+
+        /* the private group: the user's primary group, no one else's, no other member */
+        static const char passwd[] = "root:x:0:0::/root:/bin/sh\n"
+                                     "alice:x:1000:1000::/home/alice:/bin/sh\n"
+                                     "bob:x:1001:1001::/home/bob:/bin/sh\n"
+                                     "carol:x:1002:1001::/home/carol:/bin/sh\n";
+        static const struct {
+                const char *group;
+                uid_t uid;
+                gid_t gid;
+                bool private;
+                const char *what;
+        } groups[] = {
+                {"alice:x:1000:\n", 1000, 1000, true, "alice's own group, no members"},
+                {"alice:x:1000:alice\n", 1000, 1000, true, "listing only alice"},
+                {"alice:x:1000:alice,bob\n", 1000, 1000, false, "with bob in it"},
+                {"staff:x:50:\n", 1000, 50, false, "not her primary group"},
+                {"bob:x:1001:\n", 1001, 1001, false, "also carol's primary group"},
+                {"users:x:100:\n", 1000, 1000, false, "not in /etc/group"},
+                {"alice:x:1000:\nalias:x:1000:bob\n", 1000, 1000, false,
+                 "a second name of the gid with bob in it"},
+                {"alice:x:1000:\n+:::\n", 1000, 1000, false, "a NIS line that may add members"},
+        };
+        for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+                FILE *pw = fmemopen((void *)passwd, strlen(passwd), "r");
+                FILE *gr = fmemopen((void *)groups[i].group, strlen(groups[i].group), "r");
+                ok(plan_group_private(pw, gr, groups[i].uid, groups[i].gid) == groups[i].private,
+                   "gid %u for uid %u, %s: %s", (unsigned)groups[i].gid, (unsigned)groups[i].uid,
+                   groups[i].what, groups[i].private ? "private" : "not private");
+                fclose(pw);
+                fclose(gr);
+        }
+}
+
+/* Issue 31, hole 9: a default bound on processes. The default level's nproc = 2048 is
+ * RLIMIT_NPROC in a user namespace; with user = no, where it binds no one, the pids.max of the
+ * cgroup crib makes anyway (the device program's); a spec's own nproc or [resources] pids wins. */
+static void default_pids(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        const struct plan_rlimit *l;
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0,
+           "a user's spec with no limits");
+        l = find_rlimit(&p, RLIMIT_NPROC);
+        ok(l && l->lim.rlim_cur == 2048 && l->lim.rlim_max == 2048,
+           "the default level's nproc: RLIMIT_NPROC 2048:2048");
+        ok(!(p.limits.need & CGROUP_BIT(CGROUP_PIDS)) && !p.cgroup, "and no cgroup for it");
+        plan_free(&p);
+        h.rlimits[RLIMIT_NPROC].rlim_max = 1000;
+        ok(plan_build(&s, &h, false, &p, &err) == 0 && (l = find_rlimit(&p, RLIMIT_NPROC)) &&
+                   l->lim.rlim_max == 1000 && l->lim.rlim_cur == 1000,
+           "a ceiling: under the caller's hard limit of 1000, 1000");
+        plan_free(&p);
+        spec_free(&s);
+        h = user_host();
+        ok(load("[process]\nargs = /bin/true\n[limits]\nnproc = 50:60\n", &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0 &&
+                   (l = find_rlimit(&p, RLIMIT_NPROC)) && l->lim.rlim_cur == 50 &&
+                   l->lim.rlim_max == 60,
+           "the spec's own nproc = 50:60 instead");
+        plan_free(&p);
+        spec_free(&s);
+
+        /* user = no, on a host with cgroup v2, clone3 into a cgroup and the pids controller */
+        struct cgroup_host v2 = {.v2 = true, .clone_into = true, .available = 0xf};
+        snprintf(v2.mount, sizeof v2.mount, "%s", root);
+        snprintf(v2.base, sizeof v2.base, "%s", bindsrc);
+        static const struct {
+                const char *body;
+                unsigned available;
+                int64_t pids;  /* pids.max, or CGROUP_UNSET */
+                int64_t nproc; /* RLIMIT_NPROC, or -1 for none */
+                const char *what;
+        } cases[] = {
+                {"", 0xf, 2048, -1, "the level's bound as the device cgroup's pids.max"},
+                {"[limits]\nnproc = 100\n", 0xf, CGROUP_UNSET, 100,
+                 "the spec's own nproc: RLIMIT_NPROC, as it says"},
+                {"[resources]\npids = 300\n", 0xf, 300, -1, "the spec's [resources] pids"},
+                {"", 0xf & ~CGROUP_BIT(CGROUP_PIDS), CGROUP_UNSET, -1,
+                 "without the pids controller: no bound (crib.ini(5) says so)"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char body[512];
+                h = root_host();
+                h.cgroup = v2;
+                h.cgroup.available = cases[i].available;
+                snprintf(body, sizeof body,
+                         "[process]\nargs = /bin/true\n[namespaces]\nuser = no\n%s", cases[i].body);
+                int r = load(body, &s, &err);
+                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                l = r == 0 ? find_rlimit(&p, RLIMIT_NPROC) : NULL;
+                bool pids_need = r == 0 && (p.limits.need & CGROUP_BIT(CGROUP_PIDS));
+                ok(r == 0 && p.device_program && p.cgroup && p.limits.pids_max == cases[i].pids &&
+                           pids_need == (cases[i].pids != CGROUP_UNSET) &&
+                           (cases[i].nproc < 0 ? !l
+                                               : l && l->lim.rlim_max == (rlim_t)cases[i].nproc),
+                   "user = no: %s (pids.max %lld, RLIMIT_NPROC %s)%s%s", cases[i].what,
+                   r == 0 ? (long long)p.limits.pids_max : 0LL, l ? "set" : "unset", r ? ": " : "",
+                   r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+                spec_free(&s);
+        }
 }
 
 /* An engine's cgroupsPath (OCI): where the container's cgroup goes, on hosts that can and
@@ -555,8 +917,10 @@ static void engine_cgroup(void)
 
 int main(void)
 {
-        snprintf(root, sizeof root, "/tmp/crib-test-plan.XXXXXX");
-        ok(mkdtemp(root) != NULL, "scratch rootfs %s", root);
+        snprintf(scratch, sizeof scratch, "/tmp/crib-test-plan.XXXXXX");
+        ok(mkdtemp(scratch) != NULL, "scratch directory %s", scratch);
+        snprintf(root, sizeof root, "%s/rootfs", scratch);
+        ok(mkdir(root, 0755) == 0, "scratch rootfs %s", root);
         snprintf(bindsrc, sizeof bindsrc, "%s/src", root);
         ok(mkdir(bindsrc, 0700) == 0, "a bind source");
 
@@ -566,8 +930,12 @@ int main(void)
         real_host();
         rootfs_names();
         engine_cgroup();
+        caps_by_uid();
+        user_rootfs_reach();
+        default_pids();
 
         rmdir(bindsrc);
         rmdir(root);
+        rmdir(scratch);
         return tap_done();
 }

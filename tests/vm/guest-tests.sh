@@ -28,8 +28,15 @@ has() { # has HAYSTACK NEEDLE TEXT
 		;;
 	esac
 }
+# crib refuses a user's writable rootfs that other users can reach (a setuid file its container
+# made would run as the user for them), as it does root's: user 1000's copy of the test rootfs
+# lives in a 0700 directory of its own, as tests/run-all stages it; root's runs here use it too
+mkdir -m 0700 /tmp/vm-user
+cp -a /rootfs /tmp/vm-user/rootfs
+chown 1000:1000 /tmp/vm-user
+urootfs=/tmp/vm-user/rootfs
 spec() { # spec FILE: the test rootfs, then stdin
-	{ printf '[container]\nrootfs = /rootfs\n'; cat; } >"$1"
+	{ printf '[container]\nrootfs = %s\n' "$urootfs"; cat; } >"$1"
 }
 # the leaf of the cgroup subtree /vm/cgroups.sh delegated to uid 1000 (none in the cgroupv1 guest)
 session=/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/session.scope
@@ -74,8 +81,9 @@ roles=$(sed -n 's/.*crib.roles=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 e2e() {
 	mkdir -p /tmp/e2e-root /tmp/e2e-user /tmp/home-root /tmp/home-user
 	chown 1000:1000 /tmp/e2e-user /tmp/home-user
-	# root's rootfs copies live where other users cannot reach them (see tests/run-all)
-	chmod 0700 /tmp/e2e-root
+	# root's and the user's rootfs copies live where other users cannot reach them (see
+	# tests/run-all)
+	chmod 0700 /tmp/e2e-root /tmp/e2e-user
 	leaks_root=0 leaks_user=0
 	for t in "$@"; do
 		name=$(basename "$t" .t)
@@ -84,7 +92,9 @@ e2e() {
 			# (the rootfs swap race gets 20 s of the guest's time limit, not 90; the load test
 			# 300 runs in a row, not the host's 1000: its first 50 against its last 50 find
 			# growth all the same, and 1000 took 480 s a role in the emulated 32-bit ARM guests)
-			env="CRIB=/bin/crib ROOTFS=/rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
+			rootfs=/rootfs
+			[ $role = user ] && rootfs=$urootfs
+			env="CRIB=/bin/crib ROOTFS=$rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else

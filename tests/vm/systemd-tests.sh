@@ -83,9 +83,14 @@ as_tester crib check >/tmp/check.out 2>&1
 echo "VMTEST # crib check as tester, from the service (exit $?):"
 say "  " /tmp/check.out
 
+# crib refuses a user's writable rootfs that other users can reach: tester's copy of the test
+# rootfs in a 0700 directory of tester's, which root's runs here use too
+mkdir -m 0700 /tmp/tester-root
+cp -a /rootfs /tmp/tester-root/rootfs
+chown 1000:1000 /tmp/tester-root
 cat >/tmp/res.ini <<'EOF2'
 [container]
-rootfs = /rootfs
+rootfs = /tmp/tester-root/rootfs
 [process]
 args = /bin/cat /proc/self/cgroup
 [resources]
@@ -145,7 +150,7 @@ say "  stderr: " /tmp/err
 # it. No pid namespace (podman's --pid=host): only the cgroup reaches the workload's child.
 mkdir -p /tmp/ob
 cat >/tmp/ob/config.json <<'EOF2'
-{"ociVersion":"1.0.2","root":{"path":"/rootfs"},
+{"ociVersion":"1.0.2","root":{"path":"/tmp/tester-root/rootfs"},
  "process":{"args":["/bin/sh","-c","sleep 1001 & exec sleep 1000"],"cwd":"/","env":["PATH=/bin:/usr/bin"],
    "user":{"uid":0,"gid":0},"noNewPrivileges":true},
  "linux":{"namespaces":[{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"user"}],

@@ -1,0 +1,142 @@
+#!/bin/sh
+# Issue 31, hole 8: a user's container leaves no setuid program of the user's for other host
+# users. What a rootless container writes in its rootfs is its user's on disk, so a setuid copy
+# of a program that container root made there ran as the user for anyone who could reach it
+# (seen: another user became the first). crib refused that only for root's containers. Now a
+# user's writable rootfs that other users can reach is refused too, with the remedy (exit 125,
+# nothing run); in a 0700 directory, or read-only, it runs. The attack itself needs a second
+# host user, so as root the test plays both: crib-test runs the container, nobody tries the
+# setuid file; as a user it checks what it can without one.
+. "$(dirname "$0")/../lib/libtest.sh"
+
+# the probe switches users on the host (probe as UID GID CMD: setuid, then exec; the VM guests
+# have no setpriv)
+HPROBE=$ROOTFS/usr/local/bin/probe
+tuser=crib-test
+if [ "$ROLE" = root ]; then
+	uid=$(awk -F: -v n="$tuser" '$1 == n {print $3}' /etc/passwd)
+	gid=$(awk -F: -v n="$tuser" '$1 == n {print $4}' /etc/passwd)
+	if [ -z "$uid" ]; then
+		echo "1..0 # SKIP as root this test runs crib as $tuser (tests/run-all makes it), which is missing"
+		exit 0
+	fi
+	# as_user CMD...: as the user who runs the containers
+	as_user() { "$HPROBE" as "$uid" "$gid" env HOME=/ "$@"; }
+else
+	as_user() { "$@"; }
+	uid=$(id -u)
+	gid=$(id -g)
+	tuser=$(id -un)
+fi
+# nobody FILE: another host user (uid and gid 65534) runs the setuid FILE; prints its real and
+# effective uid
+nobody() { "$HPROBE" as 65534 65534 sh -c "'$1' ids" 2>&1; }
+# ucrib ARGS...: crib as that user; stdout in $out, stderr in $err, status in $rc
+ucrib() {
+	out=$(as_user "$CRIB" "$@" 2>"$T/.stderr" </dev/null)
+	rc=$?
+	err=$(strip_aa <"$T/.stderr")
+}
+
+# a directory every user can reach (/tmp is), the user's, with the user's rootfs in it: its
+# own copy, so that the container's root (the user) owns its /
+O=$(mktemp -d /tmp/crib-open.XXXXXX)
+trap 'rm -rf "$T" "$O"' EXIT
+mkdir "$O/rootfs"
+for d in bin sbin usr etc dev proc sys tmp; do cp -a "$ROOTFS/$d" "$O/rootfs/" 2>/dev/null; done
+[ "$ROLE" = root ] && chown -R "$uid:$gid" "$O"
+chmod 755 "$O" "$O/rootfs"
+if [ -z "$(find /tmp -maxdepth 0 -perm -o+x)" ]; then
+	echo "1..0 # SKIP /tmp is not reachable by other users here: no place to test a reachable rootfs"
+	exit 0
+fi
+# a setuid copy of the probe, made by container root in its rootfs
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/sh -c "cp /usr/local/bin/probe /suid && chmod 4755 /suid"\n' >"$O/suid.ini"
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/touch /ran\n' >"$O/ran.ini"
+printf '[container]\nrootfs = rootfs\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n' >"$O/ro.ini"
+[ "$ROLE" = root ] && chown "$uid:$gid" "$O"/*.ini
+
+# --- reachable: refused, with the remedy, and nothing runs
+ucrib run "$O/ran.ini"
+assert_eq "$rc" 125 "a writable rootfs in a 0755 directory other users reach: 125"
+assert_contains "$err" "ran.ini:2: other users can reach rootfs '$O/rootfs', and the container can write it: a setuid file the container made there would run as you for them" \
+	"FILE:LINE, and why"
+assert_contains "$err" "hint: shut other users out of a directory above it (chmod 700 $O/rootfs/..), or set readonly_rootfs = yes" \
+	"with the remedy"
+[ ! -e "$O/rootfs/ran" ]
+ok $? "nothing ran (no /ran)"
+
+chmod 700 "$O/rootfs"
+ucrib run "$O/ran.ini"
+assert_eq "$rc" 125 "the rootfs itself 0700 is no shelter: container root owns it and may chmod it"
+chmod 755 "$O/rootfs"
+
+# through a symlink in a 0700 directory of the user's: the directories above the rootfs itself
+L=$(as_user mktemp -d /tmp/crib-link.XXXXXX)
+trap 'rm -rf "$T" "$O" "$L"' EXIT
+as_user ln -s "$O/rootfs" "$L/link"
+printf '[container]\nrootfs = %s/link\n[process]\nargs = /bin/true\n' "$L" | as_user tee "$L/link.ini" >/dev/null
+ucrib run "$L/link.ini"
+assert_eq "$rc" 125 "nor is a symlink to it from a 0700 directory: the directories above the rootfs itself count"
+
+ucrib run "$O/ro.ini"
+assert_eq "$rc:$err" "0:" "read-only, it runs"
+
+# --- the attack, where it can be made: container root leaves a setuid copy of a program in the
+# reachable rootfs, another host user runs it
+rm -f "$O/rootfs/suid"
+ucrib run "$O/suid.ini"
+assert_eq "$rc" 125 "the container that would make a setuid file there does not run"
+if [ "$ROLE" = root ]; then
+	if [ -e "$O/rootfs/suid" ]; then
+		r=$(nobody "$O/rootfs/suid")
+	else
+		r="no setuid file"
+	fi
+	assert_not_contains "$r" " $uid" "another user (65534) does not become $tuser ($r)"
+else
+	skip "another host user is needed to try the setuid file: only root can be one (run as root)"
+fi
+
+# --- shut: in a 0700 directory it runs, and what it leaves is out of others' reach
+chmod 700 "$O"
+ucrib run "$O/ran.ini"
+assert_eq "$rc:$err" "0:" "in a 0700 directory of the user's, it runs"
+assert_eq "$(stat -c %u "$O/rootfs/ran" 2>&1)" "$uid" "and ran (its /ran is the user's on the host)"
+ucrib run "$O/suid.ini"
+assert_eq "$rc:$(stat -c '%a %u' "$O/rootfs/suid" 2>&1)" "0:4755 $uid" \
+	"container root may make a setuid file there: the user's, setuid, on the host"
+if [ "$ROLE" = root ]; then
+	r=$(nobody "$O/rootfs/suid")
+	assert_contains "$r" "ermission denied" "another user (65534) cannot reach it"
+else
+	skip "another host user is needed to try the setuid file: only root can be one (run as root)"
+fi
+rm -f "$O/rootfs/suid"
+
+# the user's private group may reach it: its primary group, no one else's, no other member
+private=no
+gname=$(awk -F: -v g="$gid" '$3 == g {print $1; exit}' /etc/group)
+if [ -n "$gname" ] &&
+	[ "$(awk -F: -v g="$gid" '$4 == g' /etc/passwd | wc -l)" = 1 ] &&
+	[ -z "$(awk -F: -v g="$gid" -v n="$tuser" '$3 == g {n2 = split($4, m, ","); for (i = 1; i <= n2; i++) if (m[i] != "" && m[i] != n) print m[i]}' /etc/group)" ]; then
+	private=yes
+fi
+chmod 750 "$O"
+[ "$ROLE" = root ] && chgrp "$gid" "$O"
+ucrib run "$O/ran.ini"
+if [ "$private" = yes ]; then
+	assert_eq "$rc:$err" "0:" "0750, the group the user's private one ($gname): it runs"
+else
+	assert_eq "$rc" 125 "0750, the group $gname, which others have: 125"
+fi
+if [ "$ROLE" = root ]; then
+	# a group others are in
+	chgrp users "$O" 2>/dev/null || chgrp 100 "$O"
+	ucrib run "$O/ran.ini"
+	assert_eq "$rc" 125 "0750, a group others may be in (users): 125"
+else
+	skip "only root can give the directory a group the user does not own"
+fi
+
+done_testing
