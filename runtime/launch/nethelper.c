@@ -227,8 +227,11 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
 {
         char log[1024];
         read_log(h->log, log, sizeof log);
+        /* one line: the printer shows a newline in a message as \x0a */
+        for (char *c = log; (c = strchr(c, '\n'));)
+                *c = '|';
         error_at(err, p->spec_path, p->net_line, "the network helper %s %s%s%s", helper_name(p),
-                 what, log[0] ? ":\n" : "", log);
+                 what, log[0] ? ": " : "", log);
         if (strstr(log, "/dev/net/tun"))
                 return error_hint(
                         err, "the helper needs /dev/net/tun, which Debian makes 0666 (crw-rw-rw-); "
