@@ -5,8 +5,10 @@
 # server on the host's loopback only when host_loopback = yes; the raw-frame way to the host's
 # loopback is closed (and shown open when the spec allows it, so the probe can fail); the
 # helper is gone after stop, after SIGKILL of crib, after the workload exits; a taken port and
-# a helper that dies are explained. The truth from outside: /proc/PID of the helper, the state
-# directory, the rootfs; from inside: the probe.
+# a helper that dies are explained. As root (issue 31, 9g) the helper is the container's own root,
+# never host root (its /proc/PID/status), a container that sees it (pid = no) cannot read its
+# memory, and what it could then no longer do is refused before anything starts. The truth from
+# outside: /proc/PID of the helper, the state directory, the rootfs; from inside: the probe.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 S="$T/state"
