@@ -2,12 +2,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "cleanup.h"
 #include "plan.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "output.h"
 
 int cmd_check(int argc, char **argv);
@@ -15,13 +17,19 @@ int cmd_check(int argc, char **argv);
 /* exit statuses of `crib check` */
 enum { CHECK_EXIT_OK = 0, CHECK_EXIT_DEGRADED = 1, CHECK_EXIT_UNUSABLE = 2 };
 
-static void ini_value(const char *key, const char *v)
+/* the evidence quotes a spec's paths and a container's errors: escaped for the terminal first */
+static void ini_value(const char *key, const char *raw)
 {
+        size_t n = strlen(raw);
+        _cleanup_free_ char *v = malloc(TERMSAFE_SIZE(n));
+        if (!v)
+                return;
+        termsafe_escape(v, TERMSAFE_SIZE(n), raw, n);
         printf("%s = \"", key);
-        for (; *v; v++) {
-                if (*v == '"' || *v == '\\' || *v == '#' || *v == ';')
+        for (const char *c = v; *c; c++) {
+                if (*c == '"' || *c == '\\' || *c == '#' || *c == ';')
                         putchar('\\');
-                putchar(*v);
+                putchar(*c);
         }
         printf("\"\n");
 }
@@ -103,12 +111,12 @@ int cmd_check(int argc, char **argv)
                 printf("%-38s %-10s %s\n", "feature", "status", "evidence");
                 for (size_t i = 0; i < n; i++) {
                         const struct check_row *r = &rows[i];
-                        printf("%-38s %-10s %s\n", r->feature, check_status_name(r->status),
-                               r->evidence);
+                        output_line(stdout, "%-38s %-10s %s", r->feature,
+                                    check_status_name(r->status), r->evidence);
                         if (r->config[0])
-                                printf("%-38s %-10s config: %s\n", "", "", r->config);
+                                output_line(stdout, "%-38s %-10s config: %s", "", "", r->config);
                         if (r->remedy[0] && r->status != CHECK_OK)
-                                printf("%-38s %-10s remedy: %s\n", "", "", r->remedy);
+                                output_line(stdout, "%-38s %-10s remedy: %s", "", "", r->remedy);
                 }
                 printf("\n%s\n", code == CHECK_EXIT_OK ? "everything the default level needs works"
                                  : code == CHECK_EXIT_DEGRADED

@@ -141,9 +141,7 @@ void lifecycle_record_running(const char *name, pid_t pid)
 
 static int usage(const char *fmt, const char *arg)
 {
-        fputs("crib: ", stderr);
-        fprintf(stderr, fmt, arg);
-        fputs("\ncrib: hint: run 'crib help' for the usage\n", stderr);
+        output_usage_error(fmt, arg);
         return EXIT_CRIB_ERROR;
 }
 
@@ -596,14 +594,15 @@ static void print_table(const struct row *rows, size_t n)
                         snprintf(cpu, sizeof cpu, "%.2fs", (double)u->cpu_usec / 1e6);
                 if (u->pids >= 0)
                         snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
-                printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s\n", r->name,
-                       record_phase_name(r->phase), pid, started, up, ex, mem, cpu, pids,
-                       rows[i].ports[0] ? rows[i].ports : "-", r->command);
+                /* the command is the container's (a spec's, an image's): escaped, as each cell */
+                output_line(stdout, "%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s",
+                            r->name, record_phase_name(r->phase), pid, started, up, ex, mem, cpu,
+                            pids, rows[i].ports[0] ? rows[i].ports : "-", r->command);
         }
         for (size_t i = 0; i < n; i++)
                 if (rows[i].rec.why)
-                        printf("# %s: exit status unknown: %s\n", rows[i].rec.name,
-                               rows[i].rec.why);
+                        output_line(stdout, "# %s: exit status unknown: %s", rows[i].rec.name,
+                                    rows[i].rec.why);
 }
 
 static void print_ini(const struct row *rows, size_t n)
@@ -613,15 +612,16 @@ static void print_ini(const struct row *rows, size_t n)
                 char up[32], ex[8];
                 duration(uptime_of(r), up, sizeof up);
                 exit_text(r, ex, sizeof ex);
-                printf("%s[container %s]\nstate = %s\npid = %d\ncommand = %s\nspec = %s\n"
-                       "created = %lld\nstarted = %lld\nfinished = %lld\nuptime = %s\n"
+                printf("%s[container %s]\nstate = %s\npid = %d\n", i ? "\n" : "", r->name,
+                       record_phase_name(r->phase), r->pid_alive ? (int)r->pid : 0);
+                output_line(stdout, "command = %s", r->command);
+                output_line(stdout, "spec = %s", r->spec);
+                printf("created = %lld\nstarted = %lld\nfinished = %lld\nuptime = %s\n"
                        "exit_status = %s\ndetached = %s\n",
-                       i ? "\n" : "", r->name, record_phase_name(r->phase),
-                       r->pid_alive ? (int)r->pid : 0, r->command, r->spec, (long long)r->created,
-                       (long long)r->started, (long long)r->finished, up, ex,
+                       (long long)r->created, (long long)r->started, (long long)r->finished, up, ex,
                        r->detached ? "yes" : "no");
                 if (r->why)
-                        printf("why = %s\n", r->why);
+                        output_line(stdout, "why = %s", r->why);
                 const struct cgroup_usage *u = &rows[i].use;
                 if (u->memory >= 0)
                         printf("memory_bytes = %lld\n", (long long)u->memory);
@@ -630,7 +630,7 @@ static void print_ini(const struct row *rows, size_t n)
                 if (u->pids >= 0)
                         printf("pids = %lld\n", (long long)u->pids);
                 if (rows[i].ports[0])
-                        printf("ports = %s\n", rows[i].ports);
+                        output_line(stdout, "ports = %s", rows[i].ports);
         }
 }
 
@@ -674,8 +674,8 @@ static void print_json(const struct row *rows, size_t n)
                 json_object_object_add(o, "ports", ports);
                 json_object_array_add(a, o);
         }
-        puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
-                                                       JSON_C_TO_STRING_NOSLASHESCAPE));
+        output_json(stdout, json_object_to_json_string_ext(
+                                    a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(a);
 }
 

@@ -89,9 +89,7 @@ static const char usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-        fputs("crib: ", stderr);
-        fprintf(stderr, fmt, arg);
-        fputs("\ncrib: hint: run 'crib help' for the usage\n", stderr);
+        output_usage_error(fmt, arg);
         return EXIT_CRIB_ERROR;
 }
 
@@ -160,10 +158,10 @@ static void start_template(const struct plan *plan, struct seccomp_template *t, 
         }
         if (seccomp_template_start(&plan->seccomp, t, &err) < 0) {
                 if (trace)
-                        fprintf(stderr,
-                                "crib: trace: parent: no seccomp template: %s: %s; each "
-                                "container loads the program\n",
-                                err.msg, strerror(err.errnum));
+                        output_line(stderr,
+                                    "crib: trace: parent: no seccomp template: %s: %s; each "
+                                    "container loads the program",
+                                    err.msg, strerror(err.errnum));
                 return;
         }
         if (trace)
@@ -285,10 +283,10 @@ static int cmd_run(int argc, char **argv)
         if (planned < 0)
                 return output_error(&err);
         if (trace) {
-                fprintf(stderr,
-                        "crib: trace: parent: read spec '%s' and plan the container  %llu us\n",
-                        path, (unsigned long long)(trace_now_us() - t0));
-                fprintf(stderr, "crib: trace: parent:   seccomp program: %s\n", plan.seccomp_how);
+                output_line(stderr,
+                            "crib: trace: parent: read spec '%s' and plan the container  %llu us",
+                            path, (unsigned long long)(trace_now_us() - t0));
+                output_line(stderr, "crib: trace: parent:   seccomp program: %s", plan.seccomp_how);
         }
         for (size_t i = 0; i < plan.nwarnings; i++) {
                 /* AppArmor off: said once per boot and user, always with --trace */

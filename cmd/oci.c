@@ -68,6 +68,7 @@
 #include "record.h"
 #include "state.h"
 #include "sys.h"
+#include "termsafe.h"
 #include "userns.h"
 
 #ifndef CRIB_VERSION
@@ -85,11 +86,15 @@ static bool log_json;
 static bool systemd_cgroup; /* --systemd-cgroup: cgroupsPath is systemd's SLICE:PREFIX:NAME */
 
 /* --log FILE: each error and warning also as a line there; with --log-format json a JSON
- * object {"level","msg","time"}, the form containerd's shim and podman read */
-static void log_line(const char *level, const char *msg)
+ * object {"level","msg","time"}, the form containerd's shim and podman read. The engines show
+ * these lines to their user: the message goes in with its control characters escaped, as on
+ * crib's own terminal (output.h). */
+static void log_line(const char *level, const char *raw)
 {
         if (!log_path)
                 return;
+        char msg[TERMSAFE_SIZE(2048)];
+        termsafe_escape(msg, sizeof msg, raw, strnlen(raw, 2048));
         _cleanup_close_ int fd =
                 open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
         if (fd < 0)
@@ -106,7 +111,7 @@ static void log_line(const char *level, const char *msg)
         }
         json_object *o = json_object_new_object();
         json_object_object_add(o, "level", json_object_new_string(level));
-        char text[4096];
+        char text[sizeof msg + 8];
         snprintf(text, sizeof text, "crib: %s", msg);
         json_object_object_add(o, "msg", json_object_new_string(text));
         json_object_object_add(o, "time", json_object_new_string(when));
@@ -724,8 +729,8 @@ static int oci_state(int argc, char **argv)
         }
         json_object *out =
                 state_object(id, status_of(&o), running(&o) ? o.rec.pid : 0, o.rec.created, saved);
-        puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        output_json(stdout, json_object_to_json_string_ext(
+                                    out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(out);
         json_object_put(saved);
         opened_close(&o);

@@ -1,6 +1,11 @@
-/* output.h - everything crib prints about itself goes through here. */
+/* output.h - everything crib prints about itself goes through here: each string made safe for
+ * the terminal on the way (control characters as \xNN; output.c). */
 #ifndef CRIB_OUTPUT_H
 #define CRIB_OUTPUT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -9,5 +14,17 @@ int output_error(const struct error *err);
 void output_warning(const char *fmt, ...) CRIB_PRINTF(1, 2);
 void output_trace_line(void *ctx, const char *line);
 void output_warning_line(void *ctx, const char *line);
+/* "crib: MESSAGE" (fmt with one string argument, from the command line) and the usage hint. */
+void output_usage_error(const char *fmt, const char *arg);
+
+/* One line to `f`: printf's text with every control character (the newline too) as \xNN, then
+ * the newline. For a table's row, a key's value, a trace line. */
+void output_line(FILE *f, const char *fmt, ...) CRIB_PRINTF(2, 3);
+void output_linev(FILE *f, const char *fmt, va_list ap) CRIB_PRINTF(2, 0);
+/* `n` bytes of `s`, so escaped, with no newline added. */
+void output_text(FILE *f, const char *s, size_t n);
+/* JSON text from json-c, then a newline: what json-c leaves raw (DEL, C1, bytes not UTF-8)
+ * escaped as JSON escapes, so the document reads the same and holds no control character. */
+void output_json(FILE *f, const char *json);
 
 #endif

@@ -16,7 +16,8 @@
  * ports, and only then sends GO: the workload's first instruction already has its network.
  * It never outlives the container: it is our child with a parent-death signal (SIGKILL when
  * crib, or the monitor of `crib run -d`, dies, even by SIGKILL), slirp4netns also reads
- * --exit-fd, and the parent kills it when the container ends, however it ends. Like crib's
+ * --exit-fd (root's loses the signal at its exec: see struct identity), and the parent kills it
+ * when the container ends, however it ends. Like crib's
  * init, it holds the least it can: a session of its own (no terminal), /dev/null as stdin,
  * no descriptor of crib's but the ones named here, an empty environment but PATH.
  *
@@ -28,7 +29,9 @@
  * connected to the host's own. netns.c drops those with an nftables rule in the container's
  * namespace; spec.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
  * cgroup (clone3 CLONE_INTO_CGROUP), so its memory and socket buffers count against the
- * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox).
+ * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox). Root's
+ * helper is not host root where the container has a user namespace: it runs as the container's
+ * own root, in that namespace (struct identity, below).
  *
  * What goes wrong: the helper is not installed (plan.c names the package); /dev/net/tun is
  * missing or not 0666 (some sandboxes): the helper's own words are shown, with a remedy; a
@@ -41,19 +44,24 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <json-c/json.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,12 +69,14 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "procfile.h"
 #include "sys.h"
 
 #define READY_MS    15000                     /* the helper's start, bounded */
 #define API_MS      5000                      /* one answer of slirp4netns's API socket */
 #define LOG_KEEP    65536                     /* what the helper may write once it runs */
 #define NET_MAX_ARG (2 * SPEC_MAX_PORTS + 32) /* pasta: two per port */
+#define NETNS_FD    5                         /* root's container: its netns, in the helper */
 
 void nethelper_init(struct nethelper *h)
 {
@@ -80,10 +90,85 @@ static const char *proto(const struct spec_port *port)
         return port->udp ? "udp" : "tcp";
 }
 
+/* Who the helper runs as. A user's runs as the user, who owns the container's user namespace.
+ * Root's container in a user namespace: as the container's own root (id 0 of its maps, root's
+ * subordinate range start), never host root. It joins the container's user namespace before
+ * it execs (the namespace is host root's: no other uid could join it), takes id 0 there, and is
+ * handed the network namespace as a descriptor; so it has every capability over the
+ * container's namespaces and none over the host's, and the host's files see an id that owns
+ * nothing of theirs. With user = no there is no namespace of the container's to hold those
+ * capabilities: the tap needs CAP_NET_ADMIN over a network namespace the host's user namespace
+ * owns, so the helper stays host root, as the container itself is (its own isolation keeps
+ * only NET_BIND_SERVICE). */
+struct identity {
+        bool drop; /* root's container in a user namespace: run as uid:gid, not as crib */
+        uid_t uid;
+        gid_t gid;
+        /* the real gid. slirp4netns: another (the overflow gid), so that the kernel execs it not
+         * dumpable (real and effective gid differ) and no process of the container, whose ids
+         * are its, can ptrace it or read its memory, with the container's processes in sight
+         * (pid = no) too; it keeps no capability the container lacks, which would refuse that
+         * too. The exec also clears its parent-death signal: its --exit-fd ends it with crib.
+         * pasta: gid (it holds CAP_SYS_ADMIN, which the container never has, and makes itself
+         * not dumpable; its parent-death signal must stay) */
+        gid_t rgid;
+};
+
+static int identity_of(const struct plan *p, struct identity *ret, struct error *err)
+{
+        *ret = (struct identity){.drop = p->privileged && p->userns};
+        if (!ret->drop)
+                return 0;
+        int64_t uid = idmap_outside(&p->uidmap, 0), gid = idmap_outside(&p->gidmap, 0);
+        /* in sight of the container's processes (its pid namespace is the host's), a workload
+         * with CAP_SYS_PTRACE in their user namespace, the helper's too, could take it over */
+        if (uid > 0 && gid > 0 && !(p->clone_flags & CLONE_NEWPID) &&
+            (p->cap_bounding & (1ULL << CAP_SYS_PTRACE))) {
+                error_at(err, p->spec_path, p->net_line,
+                         "with pid = no and SYS_PTRACE the workload could trace the network "
+                         "helper, which runs in its user namespace");
+                return error_hint(err, "give the container a pid namespace of its own (pid = "
+                                       "yes in [namespaces]), or leave out SYS_PTRACE");
+        }
+        if (uid > 0 && gid > 0) {
+                ret->uid = (uid_t)uid;
+                ret->gid = ret->rgid = (gid_t)gid;
+                if (p->net_mode == SPEC_NET_SLIRP4NETNS)
+                        ret->rgid = gid == 65534 ? 65533 : 65534;
+                return 0;
+        }
+        error_at(err, p->spec_path, p->net_line,
+                 "the network helper runs as the container's root, and [idmap] %s",
+                 uid < 0 || gid < 0 ? "does not map id 0 (container root)"
+                                    : "maps container root to host root (id 0)");
+        return error_hint(err, "map container root to ids of root's own range ('uid = auto' and "
+                               "'gid = auto' in [idmap]), or set mode = none in [network]");
+}
+
 int nethelper_check_ports(const struct plan *p, struct error *err)
 {
+        struct identity id = {.drop = false};
+        if (p->net_helper && identity_of(p, &id, err) < 0)
+                return -1;
+        /* the helper of root's container holds no capability over the host's network: below
+         * net.ipv4.ip_unprivileged_port_start, bind(2) refuses it, as it refuses a user's */
+        long lowest = p->net_helper && id.drop
+                              ? procfile_long("/proc/sys/net/ipv4/ip_unprivileged_port_start")
+                              : 0;
         for (size_t i = 0; p->net_helper && i < p->nports; i++) {
                 const struct spec_port *port = &p->ports[i];
+                if (port->host_port < lowest) {
+                        error_at(err, p->spec_path, port->line,
+                                 "cannot publish host port %s:%u/%s: the network helper runs as "
+                                 "the container's root (host uid %u), and ports below %ld need "
+                                 "host root",
+                                 port->addr, port->host_port, proto(port), (unsigned)id.uid,
+                                 lowest);
+                        return error_hint(err,
+                                          "publish a host port from %ld up (8080:80), or 'sudo "
+                                          "sysctl net.ipv4.ip_unprivileged_port_start=%u'",
+                                          lowest, port->host_port);
+                }
                 struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port->host_port)};
                 inet_pton(AF_INET, port->addr, &a.sin_addr);
                 _cleanup_close_ int s =
@@ -142,8 +227,11 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
 {
         char log[1024];
         read_log(h->log, log, sizeof log);
+        /* one line: the printer shows a newline in a message as \x0a */
+        for (char *c = log; (c = strchr(c, '\n'));)
+                *c = '|';
         error_at(err, p->spec_path, p->net_line, "the network helper %s %s%s%s", helper_name(p),
-                 what, log[0] ? ":\n" : "", log);
+                 what, log[0] ? ": " : "", log);
         if (strstr(log, "/dev/net/tun"))
                 return error_hint(
                         err, "the helper needs /dev/net/tun, which Debian makes 0666 (crw-rw-rw-); "
@@ -153,16 +241,23 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
 }
 
 /* slirp4netns's API socket: a directory of its own under the state root (0700, ours), named
- * after our pid so that one a crib killed meanwhile left behind is swept by the next. */
-static void sweep_dirs(int root)
+ * after our pid so that one a crib killed meanwhile left behind is swept by the next. Root's
+ * container in a user namespace: its helper (the container's root) could not reach root's state
+ * root, so the directory is /run/crib-net-PID (root's /run, which no one else writes), 0700 and
+ * the helper's. */
+static void sweep_dirs(int root, const char *prefix)
 {
         _cleanup_closedir_ DIR *d = fdopendir(dup(root));
         struct dirent *e;
+        size_t len = strlen(prefix);
         while (d && (e = readdir(d))) {
-                int pid;
-                if (sscanf(e->d_name, ".net-%d", &pid) != 1 || pid <= 0)
+                char *end;
+                if (strncmp(e->d_name, prefix, len))
                         continue;
-                if (kill(pid, 0) == 0 || errno == EPERM) /* its crib still runs */
+                long pid = strtol(e->d_name + len, &end, 10);
+                if (*end || pid <= 0 || pid > INT32_MAX)
+                        continue;
+                if (kill((pid_t)pid, 0) == 0 || errno == EPERM) /* its crib still runs */
                         continue;
                 _cleanup_close_ int dir =
                         openat(root, e->d_name, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -172,32 +267,42 @@ static void sweep_dirs(int root)
         }
 }
 
-static int make_dir(const struct plan *p, struct nethelper *h, struct error *err)
+static int make_dir(const struct plan *p, const struct identity *id, struct nethelper *h,
+                    struct error *err)
 {
         struct stat st;
-        if (mkdir(p->run_dir, 0700) < 0 && errno != EEXIST)
-                return error_set(err, errno, "cannot make '%s'", p->run_dir);
-        _cleanup_close_ int root = open(p->run_dir, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const char *base = id->drop ? "/run" : p->run_dir,
+                   *prefix = id->drop ? "crib-net-" : ".net-";
+        if (!id->drop && mkdir(base, 0700) < 0 && errno != EEXIST)
+                return error_set(err, errno, "cannot make '%s'", base);
+        _cleanup_close_ int root = open(base, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (root < 0 || fstat(root, &st) < 0)
-                return error_set(err, errno, "cannot open '%s'", p->run_dir);
-        if (st.st_uid != geteuid() || (st.st_mode & 077))
+                return error_set(err, errno, "cannot open '%s'", base);
+        if (st.st_uid != geteuid() || (st.st_mode & (id->drop ? 022 : 077)))
                 return error_set(err, EPERM,
-                                 "'%s' is not a directory only you can use; crib does not put the "
+                                 "'%s' is not a directory only you can %s; crib does not put the "
                                  "network helper's socket there",
-                                 p->run_dir);
-        sweep_dirs(root);
-        int n = snprintf(h->dir, sizeof h->dir, "%s/.net-%d", p->run_dir, (int)getpid());
+                                 base, id->drop ? "write" : "use");
+        sweep_dirs(root, prefix);
+        int n = snprintf(h->dir, sizeof h->dir, "%s/%s%d", base, prefix, (int)getpid());
         if (n < 0 || (size_t)n >= sizeof h->dir) {
                 h->dir[0] = '\0';
                 return error_set(err, ENAMETOOLONG,
-                                 "the state directory '%s' is too long a path for a socket",
-                                 p->run_dir);
+                                 "the state directory '%s' is too long a path for a socket", base);
         }
         /* made through the root that was checked, not by its name again */
-        if (mkdirat(root, strrchr(h->dir, '/') + 1, 0700) < 0) {
+        const char *name = strrchr(h->dir, '/') + 1;
+        if (mkdirat(root, name, 0700) < 0) {
                 int e = errno;
                 h->dir[0] = '\0';
                 return error_set(err, e, "cannot make a directory for the helper's socket");
+        }
+        if (id->drop && fchownat(root, name, id->uid, id->gid, AT_SYMLINK_NOFOLLOW) < 0) {
+                int e = errno;
+                unlinkat(root, name, AT_REMOVEDIR);
+                h->dir[0] = '\0';
+                return error_set(err, e, "cannot give the helper's socket directory to uid %u",
+                                 (unsigned)id->uid);
         }
         return 0;
 }
@@ -241,9 +346,17 @@ static void arg(struct args *a, const char *fmt, ...)
         a->used += (size_t)n + 1;
 }
 
-/* fd 3: the ready pipe; fd 4: slirp4netns's exit pipe. */
-static void build_args(const struct plan *p, pid_t pid, const struct nethelper *h, struct args *a)
+/* fd 3: the ready pipe; fd 4: slirp4netns's exit pipe; NETNS_FD: the container's network
+ * namespace, for root's container in a user namespace, whose helper is in that user namespace
+ * already (exec_helper) and joins only the network namespace. */
+static void build_args(const struct plan *p, const struct identity *id, pid_t pid,
+                       const struct nethelper *h, struct args *a)
 {
+        char netns[64];
+        if (id->drop)
+                snprintf(netns, sizeof netns, "/proc/self/fd/%d", NETNS_FD);
+        else
+                snprintf(netns, sizeof netns, "/proc/%d/ns/net", (int)pid);
         arg(a, "%s", p->net_helper);
         if (p->net_mode == SPEC_NET_SLIRP4NETNS) {
                 arg(a, "--configure");
@@ -261,21 +374,22 @@ static void build_args(const struct plan *p, pid_t pid, const struct nethelper *
                 if (h->dir[0])
                         arg(a, "--api-socket=%s/api.sock", h->dir);
                 arg(a, "--netns-type=path");
-                if (p->userns)
+                if (p->userns && !id->drop)
                         arg(a, "--userns-path=/proc/%d/ns/user", (int)pid);
-                arg(a, "/proc/%d/ns/net", (int)pid);
+                arg(a, "%s", netns);
                 arg(a, "tap0");
         } else {
-                /* root: pasta would change to nobody, who cannot open our namespaces */
-                if (geteuid() == 0)
+                /* root (of the container's user namespace, or host root with user = no): pasta
+                 * would change to nobody, who cannot open our namespaces */
+                if (geteuid() == 0 || id->drop)
                         arg(a, "--runas=0:0");
                 arg(a, "--quiet");
                 arg(a, "--foreground");
                 arg(a, "--config-net");
                 arg(a, "--pid=/proc/self/fd/3");
                 arg(a, "--dns-forward=%s", NET_PASTA_DNS);
-                arg(a, "--netns=/proc/%d/ns/net", (int)pid);
-                if (p->userns)
+                arg(a, "--netns=%s", netns);
+                if (p->userns && !id->drop)
                         arg(a, "--userns=/proc/%d/ns/user", (int)pid);
                 else
                         arg(a, "--netns-only");
@@ -305,28 +419,84 @@ static void build_args(const struct plan *p, pid_t pid, const struct nethelper *
         a->v[a->n] = NULL;
 }
 
+/* Helper, root's container in a user namespace, before exec: its own /dev/net/tun (the host's
+ * may be 0600, root's), the container's root's ids, no supplementary group. In a mount
+ * namespace of its own (nothing propagates to the host), a tmpfs over /dev/net holds a tun node
+ * owned by the helper's uid; then the container's user namespace is joined (from here on every
+ * capability is over the container's namespaces only) and id 0 there taken, which is the
+ * container's root on the host. 0, or -1 with errno and what failed in `what`. */
+static int become_container_root(const struct identity *id, int userns, const char **what)
+{
+        *what = "unshare(CLONE_NEWNS)";
+        if (unshare(CLONE_NEWNS) < 0)
+                return -1;
+        *what = "mount / private";
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                return -1;
+        *what = "mount a tmpfs on /dev/net";
+        if (mount("tmpfs", "/dev/net", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=4k") < 0)
+                return -1;
+        *what = "mknod /dev/net/tun";
+        if (mknod("/dev/net/tun", S_IFCHR | 0600, makedev(10, 200)) < 0 ||
+            chown("/dev/net/tun", id->uid, id->gid) < 0)
+                return -1;
+        /* pasta opens it again by /proc/self/fd/3: a pipe's inode is its maker's, 0600 */
+        *what = "fchown the ready pipe";
+        if (fchown(3, id->uid, id->gid) < 0)
+                return -1;
+        *what = "setgroups(0, NULL)";
+        if (setgroups(0, NULL) < 0)
+                return -1;
+        *what = "setresgid";
+        if (setresgid(id->rgid, id->gid, id->gid) < 0)
+                return -1;
+        *what = "setns(the container's user namespace)";
+        if (setns(userns, CLONE_NEWUSER) < 0)
+                return -1;
+        *what = "setresuid(0) in the container's user namespace";
+        if (setresuid(0, 0, 0) < 0)
+                return -1;
+        *what = "the ids taken";
+        if (geteuid() != 0 || getegid() != 0) /* the parent checked the maps: never expected */
+                return errno = EPERM, -1;
+        return 0;
+}
+
 /* The helper's process: a session of its own, no signal blocked, SIGKILL when we die, stdio
- * as said above, fds 3 and 4 as build_args says, nothing else. Never returns. */
-static _Noreturn void exec_helper(const struct args *a, pid_t parent, int ready, int exitfd,
-                                  int log)
+ * as said above, fds 3, 4 and NETNS_FD as build_args says, nothing else; root's container in a
+ * user namespace: as the container's root (become_container_root). Never returns. */
+static _Noreturn void exec_helper(const struct args *a, const struct identity *id, pid_t parent,
+                                  int ready, int exitfd, int log, int userns, int netns)
 {
         static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
         sigset_t none;
         sigemptyset(&none);
         signal(SIGPIPE, SIG_DFL);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                _exit(127);
         setsid();
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         /* above every fd we are about to fill, so none is overwritten before it is moved */
         int r = fcntl(ready, F_DUPFD_CLOEXEC, 10),
-            e = exitfd >= 0 ? fcntl(exitfd, F_DUPFD_CLOEXEC, 10) : -1;
+            e = exitfd >= 0 ? fcntl(exitfd, F_DUPFD_CLOEXEC, 10) : -1,
+            n = netns >= 0 ? fcntl(netns, F_DUPFD_CLOEXEC, 10) : -1,
+            u = userns >= 0 ? fcntl(userns, F_DUPFD_CLOEXEC, 10) : -1;
         int l = fcntl(log, F_DUPFD_CLOEXEC, 10);
         if (null < 0 || r < 0 || l < 0 || dup2(null, 0) < 0 || dup2(l, 1) < 0 || dup2(l, 2) < 0 ||
-            dup2(r, 3) < 0 || (e >= 0 && dup2(e, 4) < 0))
+            dup2(r, 3) < 0 || (e >= 0 && dup2(e, 4) < 0) || (n >= 0 && dup2(n, NETNS_FD) < 0))
                 _exit(127);
-        closefrom(e >= 0 ? 5 : 4);
+        if (e < 0)
+                close(4);
+        if (n < 0)
+                close(NETNS_FD);
+        const char *what;
+        if (id->drop && become_container_root(id, u, &what) < 0) {
+                dprintf(2, "crib: %s: %s\n", what, strerror(errno));
+                _exit(127);
+        }
+        /* after the ids changed, which clears it */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                _exit(127);
+        closefrom(NETNS_FD + 1);
         execve(a->v[0], a->v, env);
         _exit(127);
 }
@@ -432,7 +602,21 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
 {
         if (!p->net_helper)
                 return 0;
-        _cleanup_close_ int ready_r = -1, ready_w = -1, exit_r = -1;
+        _cleanup_close_ int ready_r = -1, ready_w = -1, exit_r = -1, userns = -1, netns = -1;
+        struct identity id;
+        if (identity_of(p, &id, err) < 0)
+                return -1;
+        if (id.drop) {
+                /* opened here, as host root: the helper, the container's root, could not */
+                char path[64];
+                snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
+                userns = open(path, O_RDONLY | O_CLOEXEC);
+                snprintf(path, sizeof path, "/proc/%d/ns/net", (int)pid);
+                netns = userns < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+                if (netns < 0)
+                        return error_set(err, errno, "cannot open '%s' for the network helper",
+                                         path);
+        }
         int fds[2];
         if (pipe2(fds, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make a pipe");
@@ -441,14 +625,14 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
                 if (pipe2(fds, O_CLOEXEC) < 0)
                         return error_set(err, errno, "cannot make a pipe");
                 exit_r = fds[0], h->exit_w = fds[1];
-                if (p->nports && make_dir(p, h, err) < 0)
+                if (p->nports && make_dir(p, &id, h, err) < 0)
                         return -1;
         }
         h->log = memfd_create("crib-nethelper", MFD_CLOEXEC | MFD_ALLOW_SEALING);
         if (h->log < 0)
                 return error_set(err, errno, "cannot make a memfd for the helper's messages");
         struct args a = {.n = 0};
-        build_args(p, pid, h, &a);
+        build_args(p, &id, pid, h, &a);
         if (a.full)
                 return error_set(err, E2BIG, "the network helper's command line is too long");
         char line[2048] = "";
@@ -459,9 +643,14 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
         uint64_t t0 = trace_now_us();
         h->pid = cgroup_fd >= 0 ? cgroup_clone_into(cgroup_fd, 0) : fork();
         if (h->pid == 0)
-                exec_helper(&a, parent, ready_w, exit_r, h->log);
+                exec_helper(&a, &id, parent, ready_w, exit_r, h->log, userns, netns);
         if (h->pid < 0)
                 return error_set(err, errno, "cannot start the network helper");
+        if (id.drop)
+                trace_line(t,
+                           "  the helper: own /dev/net/tun, setns(user), uid %u gid %u (the "
+                           "container's root)",
+                           (unsigned)id.uid, (unsigned)id.gid);
         trace_line(t, "  %s = %d; execve(\"%s\")",
                    cgroup_fd >= 0 ? "clone3(CLONE_INTO_CGROUP)" : "fork()", (int)h->pid, line);
         close(ready_w);

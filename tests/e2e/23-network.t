@@ -5,8 +5,10 @@
 # server on the host's loopback only when host_loopback = yes; the raw-frame way to the host's
 # loopback is closed (and shown open when the spec allows it, so the probe can fail); the
 # helper is gone after stop, after SIGKILL of crib, after the workload exits; a taken port and
-# a helper that dies are explained. The truth from outside: /proc/PID of the helper, the state
-# directory, the rootfs; from inside: the probe.
+# a helper that dies are explained. As root (issue 31, 9g) the helper is the container's own root,
+# never host root (its /proc/PID/status), a container that sees it (pid = no) cannot read its
+# memory, and what it could then no longer do is refused before anything starts. The truth from
+# outside: /proc/PID of the helper, the state directory, the rootfs; from inside: the probe.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 S="$T/state"
@@ -161,6 +163,7 @@ for helper in slirp4netns pasta; do
 	package=$helper
 	[ $helper = pasta ] && package=passt
 	N=29
+	[ "$ROLE" = root ] && N=$((N + 3))
 	if ! [ -x "/usr/bin/$helper" ]; then
 		spec "$T/h.ini" <<EOF2
 [process]
@@ -197,7 +200,38 @@ EOF2
 	mon=$(sed -n 's/^pid=//p' "$S/web-$helper/monitor")
 	hp=$(helper_of "$mon")
 	assert_eq "$(echo "$hp" | wc -w)" 1 "$helper: the helper is a child of the container's monitor"
-	assert_eq "$(awk '/^Uid:/{print $2}' "/proc/$hp/status" 2>/dev/null)" "$(id -u)" "$helper: it runs as the user who ran crib"
+	if [ "$ROLE" = root ]; then
+		# root's container: its helper runs as the container's root (root's subordinate range
+		# start), never as host root; no supplementary group; slirp4netns's real gid differs (so
+		# it is not dumpable); and, in sight of the container's processes (pid = no), none of
+		# them can read its memory (the peek below)
+		cuid=$(root_range uid | cut -d' ' -f1)
+		cgid=$(root_range gid | cut -d' ' -f1)
+		ids=$(awk '/^Uid:/{u=$2" "$3" "$4" "$5} /^Gid:/{g=$3" "$4" "$5; r=$2} /^Groups:/{$1=""; s=$0} END{print u"|"g"|"(r == 0 ? "real gid 0" : "")"|groups"s}' "/proc/$hp/status" 2>/dev/null)
+		own_spec "$T/peek.ini" <<EOF2
+[process]
+args = /bin/sh /peek.sh
+[namespaces]
+pid = no
+[network]
+mode = $helper
+EOF2
+		cat >"$T/own/rootfs/peek.sh" <<'EOF2'
+# pid = no: the host's processes are in sight; the helper is a child of this container's crib,
+# the parent of its setup process (crib's init, or this shell's parent)
+crib=$(awk '/^PPid:/{print $2}' /proc/$PPID/status)
+for d in /proc/[0-9]*; do
+	case "$(awk '/^PPid:/{print $2}' $d/status 2>/dev/null)" in "$crib" | "$PPID") ;; *) continue ;; esac
+	case "$(cat $d/comm 2>/dev/null)" in pasta* | passt* | slirp4netns) ;; *) continue ;; esac
+	if cat $d/environ >/dev/null 2>&1; then echo "read its memory"; else echo denied; fi
+done
+EOF2
+		cr run "$T/peek.ini"
+		assert_eq "$ids|$out" "$cuid $cuid $cuid $cuid|$cgid $cgid $cgid||groups|denied" "$helper: as root, it runs as the container's root ($cuid:$cgid, read from /proc/$hp/status), not as host root; a container that sees it (pid = no) cannot read its memory"
+		[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
+	else
+		assert_eq "$(awk '/^Uid:/{print $2}' "/proc/$hp/status" 2>/dev/null)" "$(id -u)" "$helper: it runs as the user who ran crib"
+	fi
 	assert_eq "$(cut -d' ' -f6 "/proc/$hp/stat" 2>/dev/null)" "$hp" "$helper: it leads a session of its own (no terminal)"
 	if fd0=$(readlink "/proc/$hp/fd/0" 2>/dev/null); then
 		assert_eq "$fd0" /dev/null "$helper: its stdin is /dev/null (no terminal)"
@@ -308,6 +342,47 @@ EOF2
 
 	assert_eq "$(my_helpers)" "$before" "$helper: and no helper was started"
 	for _h in $(my_helpers); do echo "#   left: $_h $(tr '\0' ' ' <"/proc/$_h/cmdline") parent $(awk '/^PPid:/{print $2}' "/proc/$_h/status")"; done
+
+	# root: what the helper, no longer host root, cannot do is refused before anything starts
+	if [ "$ROLE" = root ]; then
+		low=$(($(cat /proc/sys/net/ipv4/ip_unprivileged_port_start) - 1))
+		if [ "$low" -ge 1 ]; then
+			own_spec "$T/low.ini" <<EOF2
+[process]
+args = /bin/true
+[network]
+mode = $helper
+publish = 127.0.0.1:$low:80
+EOF2
+			cr run "$T/low.ini"
+			assert_eq "$rc:$(echo "$err" | head -n 1 | grep -c "low.ini:7: cannot publish host port 127.0.0.1:$low/tcp: the network helper runs as the container's root")" "125:1" "$helper: as root, a host port below net.ipv4.ip_unprivileged_port_start ($low) is refused at the publish line"
+		else
+			skip "net.ipv4.ip_unprivileged_port_start is $((low + 1)) here: every port is unprivileged"
+		fi
+		own_spec "$T/r0.ini" <<EOF2
+[process]
+args = /bin/true
+[network]
+mode = $helper
+[idmap]
+uid = 0 0 1
+gid = 0 0 1
+EOF2
+		cr run "$T/r0.ini"
+		assert_eq "$rc:$(echo "$err" | grep -c "r0.ini:6: the network helper runs as the container's root, and \[idmap\] maps container root to host root")" "125:1" "$helper: as root, a spec that maps container root to host root gets no helper (it would be host root)"
+		own_spec "$T/pt.ini" <<EOF2
+[process]
+args = /bin/true
+[network]
+mode = $helper
+[namespaces]
+pid = no
+[security]
+capabilities = default +SYS_PTRACE
+EOF2
+		cr run "$T/pt.ini"
+		assert_eq "$rc:$(echo "$err" | head -n 1 | grep -c "pt.ini:6: with pid = no and SYS_PTRACE the workload could trace the network helper")" "125:1" "$helper: as root, pid = no with SYS_PTRACE is refused (the helper is in the container's user namespace)"
+	fi
 	wait
 done
 C rm -f taken >/dev/null 2>&1
