@@ -40,7 +40,7 @@ static int clean(const char *in, const char *got)
 
 int main(void)
 {
-        /* what a hostile spec's args did (tests/e2e/27-print-escapes.t) */
+        /* what a hostile spec's args did (tests/e2e/28-print-escapes.t) */
         is_str(esc("/bin/\x1b]0;pwned\x07x"), "/bin/\\x1b]0;pwned\\x07x", "OSC title: ESC and BEL");
         is_str(esc("\x1b[2J\x1b[H"), "\\x1b[2J\\x1b[H", "clear screen and cursor home");
         is_str(esc("a\x9b"
