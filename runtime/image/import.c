@@ -203,13 +203,16 @@ static int enter_userns(struct import_result *res, struct error *err)
 
 /* --- small files of the result ---------------------------------------------------------------- */
 
-/* a file of the rootfs, resolved inside it (symlinks stay below it), at most 1 MiB; NULL when
- * it is not there */
-static char *read_rootfs_file(int root, const char *path)
+/* A file of the rootfs (the image's /etc/passwd), resolved inside it (symlinks stay below it),
+ * at most 1 MiB, into *ret; NULL when it is not there. Never blocks: the image may have put a
+ * FIFO there (issue 31: the import hung for ever, DIR half made), so it is opened O_NONBLOCK
+ * and only a regular file is read. */
+static int read_rootfs_file(int root, const char *path, char **ret, struct error *err)
 {
-        int fd = -1;
+        *ret = NULL;
+        int fd = -1, flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
-        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+        struct open_how how = {.flags = (uint64_t)flags,
                                .resolve =
                                        RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV};
         fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
@@ -222,22 +225,44 @@ static char *read_rootfs_file(int root, const char *path)
                 const char *base = imgpath_base(path, &dl);
                 char dir[256];
                 snprintf(dir, sizeof dir, "%.*s", (int)dl, path);
+                errno = ENOENT;
                 if (layer_walk(root, dir, false, &dfd, &e) == 0) {
-                        fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+                        fd = openat(dfd, base, flags | O_NOFOLLOW);
                         close(dfd);
                 }
         }
         if (fd < 0)
-                return NULL;
+                return errno == ENOENT || errno == ENOTDIR || errno == ELOOP
+                               ? 0
+                               : error_set(err, errno, "cannot open the image's '/%s'", path);
+        _cleanup_close_ int f = fd;
         struct stat st;
-        char *buf = NULL;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20) &&
-            (buf = malloc((size_t)st.st_size + 1))) {
-                ssize_t n = read(fd, buf, (size_t)st.st_size);
-                buf[n > 0 ? n : 0] = '\0';
+        if (fstat(f, &st) < 0)
+                return error_set(err, errno, "cannot read the image's '/%s'", path);
+        if (!S_ISREG(st.st_mode))
+                return error_set(err, 0, "the image's '/%s' is not a regular file (%s)", path,
+                                 S_ISFIFO(st.st_mode)  ? "a FIFO"
+                                 : S_ISDIR(st.st_mode) ? "a directory"
+                                                       : "a special file");
+        if (st.st_size >= (1 << 20))
+                return error_set(err, EFBIG, "the image's '/%s' is larger than 1 MiB", path);
+        _cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
+        size_t n = 0;
+        if (!buf)
+                return error_set(err, ENOMEM, "out of memory");
+        while (n < (size_t)st.st_size) {
+                ssize_t r = read(f, buf + n, (size_t)st.st_size - n);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return error_set(err, errno, "cannot read the image's '/%s'", path);
+                if (r == 0)
+                        break;
+                n += (size_t)r;
         }
-        close(fd);
-        return buf;
+        buf[n] = '\0';
+        *ret = steal_ptr(&buf);
+        return 0;
 }
 
 static int write_spec(int dirfd, struct json_object *config, const struct imgspec_opts *so,
@@ -315,9 +340,15 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         layer_finish(&lc);
         res->stats = lc.stats;
 
-        /* the spec, with the image's own passwd and group for a User given by name */
-        _cleanup_free_ char *passwd = read_rootfs_file(root, "etc/passwd");
-        _cleanup_free_ char *group = read_rootfs_file(root, "etc/group");
+        /* the spec, with the image's own passwd and group for its User (read only for one) */
+        _cleanup_free_ char *passwd = NULL, *group = NULL;
+        struct json_object *cfg, *wd, *user;
+        if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
+            json_object_object_get_ex(cfg, "User", &user) &&
+            json_object_is_type(user, json_type_string) && json_object_get_string_len(user) &&
+            (read_rootfs_file(root, "etc/passwd", &passwd, err) < 0 ||
+             read_rootfs_file(root, "etc/group", &group, err) < 0))
+                return error_wrap(err, "config.User '%s'", json_object_get_string(user));
         char source[4200];
         snprintf(source, sizeof source, "'%s'", pg->o->source);
         struct imgspec_opts so = {.source = source,
@@ -332,7 +363,6 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                 return -1;
 
         /* the working directory must exist for crib to enter it */
-        struct json_object *cfg, *wd;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "WorkingDir", &wd) &&
             json_object_is_type(wd, json_type_string)) {
