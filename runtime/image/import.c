@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -298,6 +299,25 @@ static void on_progress(void *ctx, uint64_t bytes)
                 p->o->progress(p->o->ctx, p->phase, p->layer, p->n, bytes, p->total);
 }
 
+/* What the import leaves free on DIR's filesystem: 2% of it, at least 16 MiB, at most 1 GiB,
+ * and 2% of its inodes, at least 1000. The machine goes on while and after the import: logs,
+ * apt, the user's shell and editor need room, and a full filesystem breaks them in ways that
+ * look unrelated. The filesystem's own reserve does not count (layer.c reads f_bavail, what
+ * users may take: ext4's 5% for root stays too, even for root's import); tmpfs and btrfs keep
+ * none, and on a 200 MB tmpfs /tmp 16 MiB is what keeps the rest of it usable. */
+static void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
+{
+        struct statvfs sv;
+        *ret_bytes = 16ULL << 20;
+        *ret_inodes = 1000;
+        if (fstatvfs(fd, &sv) < 0)
+                return;
+        uint64_t two = (uint64_t)sv.f_blocks * sv.f_frsize / 50;
+        *ret_bytes = two < (16ULL << 20) ? 16ULL << 20 : two > (1ULL << 30) ? 1ULL << 30 : two;
+        if ((uint64_t)sv.f_files / 50 > 1000)
+                *ret_inodes = (uint64_t)sv.f_files / 50;
+}
+
 static int apply_all(struct source *src, struct source_image *img, int dirfd,
                      struct import_result *res, struct prog *pg, struct error *err)
 {
@@ -308,10 +328,12 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         if (root < 0)
                 return error_set(err, errno, "cannot open 'rootfs'");
         struct layer_ctx lc = {.root = root,
-                               .max_bytes = IMPORT_MAX_BYTES,
+                               .max_bytes = pg->o->max_bytes ? pg->o->max_bytes
+                                                             : IMPORT_DEFAULT_MAX_BYTES,
                                .as_root = geteuid() == 0 && getegid() == 0,
                                .progress = on_progress,
                                .progress_ctx = pg};
+        import_reserve(root, &lc.min_free, &lc.min_free_inodes);
         pg->phase = IMPORT_APPLYING;
         for (size_t i = 0; i < img->nlayers; i++) {
                 struct archive *a;

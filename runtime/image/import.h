@@ -10,13 +10,17 @@
 #include "layer.h"
 #include "platform.h"
 
-#define IMPORT_MAX_BYTES (64ULL << 30) /* what all layers together may write */
+/* what all layers together may write (layer.h: data, entries, xattrs), unless --max-size says:
+ * more than any image one runs on a Raspberry Pi, and most elsewhere, so it stops a bomb only */
+#define IMPORT_DEFAULT_MAX_BYTES (16ULL << 30)
+#define IMPORT_MAX_BYTES         (1ULL << 50) /* the most --max-size may give */
 
 enum import_phase { IMPORT_CHECKING, IMPORT_APPLYING };
 
 struct import_opts {
         const char *source, *dir;
         const struct platform *platform; /* --platform, or NULL for this machine's */
+        uint64_t max_bytes;              /* --max-size, or 0 for IMPORT_DEFAULT_MAX_BYTES */
         /* now and then: the phase, the layer (1-based), the layer count, bytes so far, total */
         void (*progress)(void *ctx, enum import_phase ph, size_t layer, size_t nlayers,
                          uint64_t bytes, uint64_t total);
