@@ -11,6 +11,21 @@
  *
  * Order: everything is read and checked (manifest, platform, every digest) before DIR is made,
  * so a bad image changes nothing; a failure later removes DIR again.
+ *
+ * DIR is where root's import puts the image's setuid-root programs, so it is made and used as
+ * a descriptor, never by name (issue 31, hole 4: a user who could write DIR's parent swapped in
+ * a directory of their own between crib's mkdir and its open, and got them). The parent is
+ * opened once; DIR is made with mkdirat(2) and opened with openat(2) O_NOFOLLOW from it, and
+ * what was opened is checked whether crib made it or not: the caller's, empty, out of other
+ * users' reach. Before that, every directory on the way to DIR must be one no other user can
+ * change (root's or the caller's, not writable by others unless sticky), or the DIR that
+ * `crib run DIR/crib.ini` reads later could be theirs whatever the import did. A new DIR is
+ * 0700; an existing one that other users can reach is refused, with the remedy, rather than
+ * stripped of the image's setuid bits and file capabilities (which breaks su, ping, sudo
+ * inside) or silently chmodded (hole 5). Not root, the same holds: a setuid-root program of
+ * the image is a setuid program of the caller's on disk.
+ *
+ * The layers stop at --max-size and before the filesystem fills (import_reserve below, layer.c).
  */
 #define _GNU_SOURCE
 #include "import.h"
@@ -18,6 +33,7 @@
 #include <archive.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
@@ -401,12 +417,180 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         return 0;
 }
 
+/* --- DIR ---------------------------------------------------------------------------------- */
+
+/* a directory's path for a message: /proc/self/fd's link, or "?" */
+static const char *fd_path(int fd, char *buf, size_t len)
+{
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, buf, len - 1);
+        if (n < 0)
+                n = (ssize_t)snprintf(buf, len, "?");
+        buf[n] = '\0';
+        return buf;
+}
+
+/* Whether users other than root and the caller can change what directory `st` holds: it is
+ * theirs, or they may write it, and no sticky bit keeps them to their own entries. A group
+ * that is root's or the caller's own counts as theirs. */
+static bool others_may_change(const struct stat *st)
+{
+        if (st->st_uid != 0 && st->st_uid != geteuid())
+                return true;
+        if (st->st_mode & S_ISVTX)
+                return false;
+        return (st->st_mode & S_IWOTH) ||
+               ((st->st_mode & S_IWGRP) && st->st_gid != 0 && st->st_gid != getegid());
+}
+
+/* Whether the directory `st` shuts users other than root out of what is below it: no search
+ * permission for others, nor for a group but root's (plan.c's reachable_by_others). */
+static bool shuts_others_out(const struct stat *st)
+{
+        return !(st->st_mode & S_IXOTH) && (!(st->st_mode & S_IXGRP) || st->st_gid == 0);
+}
+
+/* Walk from `parent` (DIR's parent) up to the root through "..": every directory must be one
+ * only root and the caller can change. *ret_shut: one of them shuts other users out. */
+static int check_way(int parent, const char *dir, bool *ret_shut, struct error *err)
+{
+        _cleanup_close_ int fd = fcntl(parent, F_DUPFD_CLOEXEC, 3);
+        struct stat st, up;
+        *ret_shut = false;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot read the directory of '%s'", dir);
+        for (int depth = 0; depth < 4096; depth++) {
+                if (others_may_change(&st)) {
+                        char where[PATH_MAX];
+                        fd_path(fd, where, sizeof where);
+                        /* DIR last: it may be long, the message is not */
+                        if (st.st_uid != 0 && st.st_uid != geteuid())
+                                error_set(err, 0,
+                                          "user %u owns '%s', a directory above '%s': they "
+                                          "could put a directory of their own in its place",
+                                          (unsigned)st.st_uid, where, dir);
+                        else
+                                error_set(err, 0,
+                                          "other users may write '%s' (mode %04o), a directory "
+                                          "above '%s': they could put a directory of their own "
+                                          "in its place",
+                                          where, (unsigned)(st.st_mode & 07777), dir);
+                        return error_hint(err, "import below directories only you and root can "
+                                               "change, such as your home directory (a sticky one "
+                                               "such as /tmp is fine)");
+                }
+                if (shuts_others_out(&st))
+                        *ret_shut = true;
+                int next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (next < 0 || fstat(next, &up) < 0) {
+                        if (next >= 0)
+                                close(next);
+                        return error_set(err, errno, "cannot read a directory above '%s'", dir);
+                }
+                close(fd);
+                fd = next;
+                if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+                        return 0; /* the root: its ".." is itself */
+                st = up;
+        }
+        return error_set(err, ELOOP, "'%s' is nested too deeply", dir);
+}
+
+/* Open DIR's parent: *ret_base is DIR's last component, which must be a name. */
+static int open_parent(const char *dir, const char **ret_base, struct error *err)
+{
+        char path[PATH_MAX];
+        size_t n = strlen(dir);
+        if (n >= sizeof path)
+                return error_set(err, ENAMETOOLONG, "'%s'", dir);
+        memcpy(path, dir, n + 1);
+        while (n > 1 && path[n - 1] == '/')
+                path[--n] = '\0';
+        char *slash = strrchr(path, '/');
+        const char *base = slash ? slash + 1 : path;
+        if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+                return error_set(err, 0, "'%s' does not name a directory to make", dir);
+        *ret_base = dir + (base - path);
+        if (slash == path)
+                slash[1] = '\0'; /* "/DIR": the parent is "/" */
+        else if (slash)
+                *slash = '\0';
+        int fd = open(slash ? path : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open the directory '%s' is to be made in",
+                                 dir);
+        return fd;
+}
+
+/* Make DIR (0700), or take an existing one, from `parent`; what is opened is checked either
+ * way. Returns its descriptor; *ret_made when crib made it. */
+static int open_dir(int parent, const char *base, const char *dir, bool shut, bool *ret_made,
+                    struct error *err)
+{
+        *ret_made = mkdirat(parent, base, 0700) == 0;
+        if (!*ret_made && errno != EEXIST)
+                return error_set(err, errno, "cannot make directory '%s'", dir);
+        _cleanup_close_ int fd =
+                openat(parent, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot open directory '%s'", dir);
+        if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+                /* another user could swap what crib writes there, or the spec, later */
+                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)", dir,
+                          (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+                return error_hint(err, "import into a new directory; crib makes it 0700");
+        }
+        _cleanup_closedir_ DIR *d = fdopendir(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+        struct dirent *de;
+        if (!d)
+                return error_set(err, errno, "cannot read directory '%s'", dir);
+        while ((de = readdir(d)))
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+                        error_set(err, 0, "'%s' exists and is not empty", dir);
+                        return error_hint(err, "import into a new directory; crib does not "
+                                               "overwrite one");
+                }
+        if (*ret_made) {
+                /* exactly 0700 whatever the umask: the one made, through its descriptor */
+                if (fchmod(fd, 0700) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", dir);
+        } else if (!shut && !shuts_others_out(&st)) {
+                /* the image's setuid programs and file capabilities would be theirs to run */
+                error_set(err, 0,
+                          "'%s' exists and other users can reach it (mode %04o, and no directory "
+                          "above it shuts them out): the image's setuid programs would run as "
+                          "%s for them",
+                          dir, (unsigned)(st.st_mode & 07777), geteuid() == 0 ? "root" : "you");
+                return error_hint(err,
+                                  "chmod 700 %s, or import into a new directory (crib makes it "
+                                  "0700)",
+                                  dir);
+        }
+        return take_fd(&fd);
+}
+
+/* Remove DIR if its name still is the directory `fd` crib made (and emptied). */
+static void remove_made(int parent, const char *base, int fd)
+{
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && fstatat(parent, base, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                unlinkat(parent, base, AT_REMOVEDIR);
+}
+
 int image_import(const struct import_opts *o, struct import_result *ret, struct error *err)
 {
         memset(ret, 0, sizeof *ret);
         struct platform machine;
         import_machine(&machine);
         platform_format(&machine, ret->machine, sizeof ret->machine);
+        const char *base = NULL;
+        bool shut = false;
+        _cleanup_close_ int parent = open_parent(o->dir, &base, err);
+        if (parent < 0 || check_way(parent, o->dir, &shut, err) < 0)
+                return -1;
         struct source *src = NULL;
         struct source_image *img = calloc(1, sizeof *img);
         if (!img)
@@ -426,40 +610,11 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         ret->total = pg.total = img->total;
         pg.n = img->nlayers;
 
-        /* DIR: new, or empty */
-        if (mkdir(o->dir, 0700) == 0) {
-                made = true;
-        } else if (errno != EEXIST) {
-                error_set(err, errno, "cannot make directory '%s'", o->dir);
+        /* DIR: new, or empty; everything from here on through its descriptor */
+        if ((dirfd = open_dir(parent, base, o->dir, shut, &made, err)) < 0) {
+                if (made) /* made, but what the name opened was not it */
+                        unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;
-        }
-        dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (dirfd < 0) {
-                error_set(err, errno, "cannot open directory '%s'", o->dir);
-                goto out;
-        }
-        struct stat st;
-        if (!made && (fstat(dirfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
-                /* another user could swap what crib writes there, or the spec, later */
-                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)",
-                          o->dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-                error_hint(err, "import into a new directory; crib makes it 0700");
-                close(dirfd);
-                dirfd = -1;
-                goto out;
-        }
-        if (!made) {
-                _cleanup_closedir_ DIR *d = fdopendir(dup(dirfd));
-                struct dirent *de;
-                while (d && (de = readdir(d)))
-                        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-                                error_set(err, 0, "'%s' exists and is not empty", o->dir);
-                                error_hint(err, "import into a new directory; crib does not "
-                                                "overwrite one");
-                                close(dirfd);
-                                dirfd = -1;
-                                goto out;
-                        }
         }
         if (geteuid() != 0 && enter_userns(ret, err) < 0)
                 goto fail;
@@ -473,7 +628,7 @@ fail : {
         layer_remove(dirfd, "rootfs", &e);
         unlinkat(dirfd, "crib.ini", 0);
         if (made)
-                rmdir(o->dir);
+                remove_made(parent, base, dirfd);
 }
 out:
         if (dirfd >= 0)

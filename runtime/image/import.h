@@ -40,9 +40,12 @@ struct import_result {
 };
 
 /* Check the source, then make DIR (it must not exist, or be empty) with rootfs/ and crib.ini.
- * On failure what was made is removed again. Not root: the layers are applied in a user
- * namespace of this process (newuidmap(1) with the user's /etc/subuid ranges, as crib's
- * `uid = auto`; without ranges only the user's own id, and other owners are flattened). */
+ * DIR's path must be one no other user can change (no directory on the way theirs, or writable
+ * by them without the sticky bit), and an existing DIR must be empty, the caller's, and out of
+ * other users' reach. On failure what was made is removed again. Not root: the layers are
+ * applied in a user namespace of this process (newuidmap(1) with the user's /etc/subuid
+ * ranges, as crib's `uid = auto`; without ranges only the user's own id, and other owners are
+ * flattened). */
 int image_import(const struct import_opts *o, struct import_result *ret, struct error *err);
 
 /* Remove DIR, an import (it must hold crib.ini and rootfs/): not root, in the same user
