@@ -451,6 +451,24 @@ static bool shuts_others_out(const struct stat *st)
         return !(st->st_mode & S_IXOTH) && (!(st->st_mode & S_IXGRP) || st->st_gid == 0);
 }
 
+/* The message for a directory on the way to DIR that others may change, and its remedy. */
+static int way_error(const struct stat *st, const char *where, const char *dir, struct error *err)
+{
+        /* DIR last: it may be long, the message is not */
+        if (st->st_uid != 0 && st->st_uid != geteuid())
+                error_set(err, 0,
+                          "user %u owns '%s', a directory on the way to '%s': they could put a "
+                          "directory of their own in its place",
+                          (unsigned)st->st_uid, where, dir);
+        else
+                error_set(err, 0,
+                          "other users may write '%s' (mode %04o), a directory on the way to "
+                          "'%s': they could put a directory of their own in its place",
+                          where, (unsigned)(st->st_mode & 07777), dir);
+        return error_hint(err, "import below directories only you and root can change, such as "
+                               "your home directory (a sticky one such as /tmp is fine)");
+}
+
 /* Walk from `parent` (DIR's parent) up to the root through "..": every directory must be one
  * only root and the caller can change. *ret_shut: one of them shuts other users out. */
 static int check_way(int parent, const char *dir, bool *ret_shut, struct error *err)
@@ -463,22 +481,7 @@ static int check_way(int parent, const char *dir, bool *ret_shut, struct error *
         for (int depth = 0; depth < 4096; depth++) {
                 if (others_may_change(&st)) {
                         char where[PATH_MAX];
-                        fd_path(fd, where, sizeof where);
-                        /* DIR last: it may be long, the message is not */
-                        if (st.st_uid != 0 && st.st_uid != geteuid())
-                                error_set(err, 0,
-                                          "user %u owns '%s', a directory above '%s': they "
-                                          "could put a directory of their own in its place",
-                                          (unsigned)st.st_uid, where, dir);
-                        else
-                                error_set(err, 0,
-                                          "other users may write '%s' (mode %04o), a directory "
-                                          "above '%s': they could put a directory of their own "
-                                          "in its place",
-                                          where, (unsigned)(st.st_mode & 07777), dir);
-                        return error_hint(err, "import below directories only you and root can "
-                                               "change, such as your home directory (a sticky one "
-                                               "such as /tmp is fine)");
+                        return way_error(&st, fd_path(fd, where, sizeof where), dir, err);
                 }
                 if (shuts_others_out(&st))
                         *ret_shut = true;
@@ -497,8 +500,11 @@ static int check_way(int parent, const char *dir, bool *ret_shut, struct error *
         return error_set(err, ELOOP, "'%s' is nested too deeply", dir);
 }
 
-/* Open DIR's parent: *ret_base is DIR's last component, which must be a name. */
-static int open_parent(const char *dir, const char **ret_base, struct error *err)
+/* Open DIR's parent; `base` gets DIR's last component, which must be a name. The path as
+ * typed is what `crib run DIR/crib.ini` looks up again: each directory it names on the way must
+ * be one only root and the caller can change, and each symlink on it theirs (check_way then
+ * walks the real ancestors of what was opened). */
+static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *err)
 {
         char path[PATH_MAX];
         size_t n = strlen(dir);
@@ -506,17 +512,52 @@ static int open_parent(const char *dir, const char **ret_base, struct error *err
                 return error_set(err, ENAMETOOLONG, "'%s'", dir);
         memcpy(path, dir, n + 1);
         while (n > 1 && path[n - 1] == '/')
-                path[--n] = '\0';
+                path[--n] = '\0'; /* a trailing slash would follow a symlink, O_NOFOLLOW or not */
         char *slash = strrchr(path, '/');
-        const char *base = slash ? slash + 1 : path;
-        if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        const char *b = slash ? slash + 1 : path;
+        if (!*b || !strcmp(b, ".") || !strcmp(b, "..") || strlen(b) > NAME_MAX)
                 return error_set(err, 0, "'%s' does not name a directory to make", dir);
-        *ret_base = dir + (base - path);
+        snprintf(base, NAME_MAX + 1, "%s", b);
         if (slash == path)
                 slash[1] = '\0'; /* "/DIR": the parent is "/" */
         else if (slash)
                 *slash = '\0';
-        int fd = open(slash ? path : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        else
+                snprintf(path, sizeof path, ".");
+        for (char *p = path;;) {
+                /* the prefix up to this component: a symlink there must be root's or ours,
+                 * and the directory it names one no one else can change */
+                char *end = strchr(p + (*p == '/'), '/');
+                char saved = end ? *end : '\0';
+                if (end)
+                        *end = '\0';
+                struct stat lst, st;
+                const char *prefix = path[0] ? path : "/";
+                if (lstat(prefix, &lst) < 0 || stat(prefix, &st) < 0)
+                        return error_set(err, errno,
+                                         "cannot open the directory '%s' is to be "
+                                         "made in",
+                                         dir);
+                if (S_ISLNK(lst.st_mode) && lst.st_uid != 0 && lst.st_uid != geteuid()) {
+                        error_set(err, 0,
+                                  "user %u owns the symbolic link '%s' on the way to '%s': they "
+                                  "could point it at a directory of their own",
+                                  (unsigned)lst.st_uid, prefix, dir);
+                        return error_hint(err, "give crib a path without it");
+                }
+                if (!S_ISDIR(st.st_mode))
+                        return error_set(err, ENOTDIR,
+                                         "cannot open the directory '%s' is to be "
+                                         "made in",
+                                         dir);
+                if (others_may_change(&st))
+                        return way_error(&st, prefix, dir, err);
+                if (!end)
+                        break;
+                *end = saved;
+                p = end + 1;
+        }
+        int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return error_set(err, errno, "cannot open the directory '%s' is to be made in",
                                  dir);
@@ -586,9 +627,9 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         struct platform machine;
         import_machine(&machine);
         platform_format(&machine, ret->machine, sizeof ret->machine);
-        const char *base = NULL;
+        char base[NAME_MAX + 1];
         bool shut = false;
-        _cleanup_close_ int parent = open_parent(o->dir, &base, err);
+        _cleanup_close_ int parent = open_parent(o->dir, base, err);
         if (parent < 0 || check_way(parent, o->dir, &shut, err) < 0)
                 return -1;
         struct source *src = NULL;

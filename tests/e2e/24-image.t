@@ -487,7 +487,7 @@ while libc.renameat2(-100, name, -100, name + b".mine", 2) != 0:
 		apid=$!
 		wait_for "$RACE/d$round.ready" 50 || true
 		imp "$T/suid-img.tar" "$RACE/${dots}d$round"
-		case "$err" in *"other users may write '$RACE' (mode 0777), a directory above"*) refused=$((refused + 1)) ;; esac
+		case "$err" in *"other users may write '$RACE' (mode 0777), a directory on the way to"*) refused=$((refused + 1)) ;; esac
 		kill "$apid" 2>/dev/null
 		wait "$apid" 2>/dev/null
 		# can the attacker reach a setuid-root file of the image, and run it?
@@ -506,6 +506,15 @@ while libc.renameat2(-100, name, -100, name + b".mine", 2) != 0:
 else
 	skips 3 "another user racing root's import needs root, the user crib-test and python3"
 fi
+
+# the path as typed is what `crib run DIR/crib.ini` looks up again: a symlink to a safe place
+# that sits in a directory others may write could be pointed elsewhere afterwards
+mkdir -m 0777 "$T/w" && chmod 0777 "$T/w"
+ln -s "$OUT" "$T/w/link"
+imp "$T/suid-img.tar" "$T/w/link/viaw"
+assert_eq "$rc:$([ -e "$OUT/viaw" ] && echo made)" "125:" \
+	"a DIR reached through a symlink in a world-writable directory is refused, nothing made"
+assert_contains "$err" "other users may write '$T/w' (mode 0777), a directory on the way to" "saying which directory"
 
 # 9.5 (hole 9a) a decompression bomb: 200 MiB of zeros in a 200 KB gzip'd tarball
 python3 -c '
