@@ -526,9 +526,12 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                 }
         }
         la_int64_t want = archive_entry_size(e);
-        if (want > end && ftruncate(fd, want) < 0) /* a sparse file's last hole */
+        if (want <= end)
+                return 0;
+        if (ftruncate(fd, want) < 0) /* a sparse file's last hole */
                 return error_set(err, errno, "cannot size '%s'", path);
-        return 0;
+        /* a filesystem without holes (vfat, exfat: a Pi's USB stick) just wrote them */
+        return check_room(c, err);
 }
 
 static int apply_entry(struct apply *ap, struct archive_entry *e, const char *what,
