@@ -346,6 +346,7 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         struct layer_ctx lc = {.root = root,
                                .max_bytes = pg->o->max_bytes ? pg->o->max_bytes
                                                              : IMPORT_DEFAULT_MAX_BYTES,
+                               .dir = pg->o->dir,
                                .as_root = geteuid() == 0 && getegid() == 0,
                                .progress = on_progress,
                                .progress_ctx = pg};

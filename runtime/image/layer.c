@@ -469,17 +469,19 @@ static int check_room(struct layer_ctx *c, struct error *err)
         uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
         if (avail < c->min_free) {
                 error_set(err, 0,
-                          "the filesystem has %s left, and crib keeps %s of it free for the rest "
-                          "of the system",
-                          human(avail, have, sizeof have), human(c->min_free, keep, sizeof keep));
+                          "the filesystem of '%s' has %s left, and crib keeps %s of it free for "
+                          "the rest of the system",
+                          c->dir ? c->dir : ".", human(avail, have, sizeof have),
+                          human(c->min_free, keep, sizeof keep));
                 return error_hint(err, "free space there (df -h shows what is left), or import "
                                        "into a directory on a larger filesystem");
         }
         if (sv.f_files && sv.f_favail < c->min_free_inodes) {
                 error_set(err, 0,
-                          "the filesystem has %llu inodes left, and crib keeps %llu of them for "
-                          "the rest of the system",
-                          (unsigned long long)sv.f_favail, (unsigned long long)c->min_free_inodes);
+                          "the filesystem of '%s' has %llu inodes left, and crib keeps %llu of "
+                          "them for the rest of the system",
+                          c->dir ? c->dir : ".", (unsigned long long)sv.f_favail,
+                          (unsigned long long)c->min_free_inodes);
                 return error_hint(err, "free inodes there (df -i shows what is left), or import "
                                        "into a directory on another filesystem");
         }

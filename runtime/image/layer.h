@@ -36,8 +36,9 @@ struct layer_ctx {
         /* keep at least this much free on root's filesystem, for users (statvfs f_bavail,
          * f_favail); 0: no check */
         uint64_t min_free, min_free_inodes;
-        bool as_root;  /* this process's ids are 0: what it makes is root's already */
-        uint64_t used; /* charged against max_bytes so far */
+        const char *dir; /* where root is, for those messages */
+        bool as_root;    /* this process's ids are 0: what it makes is root's already */
+        uint64_t used;   /* charged against max_bytes so far */
         struct layer_stats stats;
         /* called now and then with the bytes written so far (all layers); may be NULL */
         void (*progress)(void *ctx, uint64_t bytes);
