@@ -21,9 +21,9 @@ for tool in tar gzip zstd sha256sum; do
 done
 OUT=$T/out # every import goes below here; hostile ones aim at $CANARY, its sibling
 mkdir -p "$OUT"
+PUB= # (as root) a directory other users can reach, outside $T
 # files of the caller's subordinate ids are not the caller's to remove: crib image rm does it
 # shellcheck disable=SC2154 # d is the trap's loop variable
-PUB= # (as root) a directory other users can reach, outside $T
 trap 'for d in "$OUT"/*; do [ -e "$d/crib.ini" ] && "$CRIB" image rm "$d"; done; umount "$T/small" 2>/dev/null; [ -z "$PUB" ] || rm -rf "$PUB"; rm -rf "$T"' EXIT
 PLATFORM=$("$CRIB" image platform)
 OS=${PLATFORM%%/*}
@@ -376,7 +376,7 @@ mk_image() {
 	shift 2
 	_d=$T/img.$$
 	rm -rf "$_d" && mkdir -p "$_d"
-	_ids= _layers= _i=0
+	_ids='' _layers='' _i=0
 	for _l in "$@"; do
 		_i=$((_i + 1))
 		mkdir -p "$_d/$_i" && cp "$_l" "$_d/$_i/layer.tar"
