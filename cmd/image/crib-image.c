@@ -1,6 +1,6 @@
 /* crib-image - `crib image ...`: saved images made into a rootfs and a spec for crib.
  *
- *   crib image import [--platform OS/ARCH[/VARIANT]] SOURCE DIR
+ *   crib image import [--platform OS/ARCH[/VARIANT]] [--max-size SIZE] SOURCE DIR
  *   crib image rm DIR
  *   crib image platform
  *
@@ -9,9 +9,18 @@
  * in most setups: crib itself stays one static binary that cross-builds for every Raspberry Pi.
  * crib execs this from beside itself (or ../lib/crib/); the layers of work are in
  * runtime/image/ (import.c), this file only parses argv, prints and picks the exit status.
+ *
+ * What it prints may quote the image's strings (a config's User, a layer's file names, the
+ * platform an index names) and the runtime leaves them as they are in its errors and warnings:
+ * every message goes out through say() and print_error() here, which pass it through
+ * imgspec_text(), the escaping crib.ini's comments get, so an image's ESC sequences show as
+ * \x1b[..., never act on the terminal. Escaping at this one printer, not at each of the
+ * runtime's error_set()s, covers the strings a future message quotes too.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,26 +28,109 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "imgspec.h"
 #include "import.h"
 #include "output.h"
 #include "platform.h"
 
 static const char usage[] =
-        "usage: crib image import [--platform OS/ARCH[/VARIANT]] SOURCE DIR\n"
+        "usage: crib image import [--platform OS/ARCH[/VARIANT]] [--max-size SIZE] SOURCE DIR\n"
         "                          make DIR/rootfs and DIR/crib.ini from a saved image:\n"
         "                          a docker save or podman save tarball, an OCI image layout\n"
-        "                          (directory or tarball), or a docker export tarball\n"
+        "                          (directory or tarball), or a docker export tarball;\n"
+        "                          --max-size: what its layers may write (default 16G)\n"
         "       crib image rm DIR    remove an import (as you: with the files of your\n"
         "                          subordinate ids, which you cannot remove yourself)\n"
         "       crib image platform  this machine's platform, as images name it\n"
         "See crib(1).\n";
 
+/* `s` as text for the terminal: controls, and what is not UTF-8, as \xNN (imgspec_text) */
+static const char *esc(const char *s, char *buf, size_t len)
+{
+        return imgspec_text(s, buf, len);
+}
+
+/* a line of stderr, "crib: " first, the whole formatted text escaped */
+static void say(const char *fmt, ...) CRIB_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+        char raw[2048], out[4096];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(raw, sizeof raw, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "crib: %s\n", esc(raw, out, sizeof out));
+}
+
+/* output_error(), with the message and each line of the hint escaped */
+static int print_error(const struct error *err)
+{
+        struct error e = *err;
+        esc(err->msg, e.msg, sizeof e.msg);
+        e.hint[0] = '\0';
+        size_t used = 0;
+        for (const char *h = err->hint; *h && used + 1 < sizeof e.hint;) {
+                char line[sizeof e.hint];
+                size_t n = strcspn(h, "\n");
+                snprintf(line, sizeof line, "%.*s", (int)n, h);
+                esc(line, e.hint + used, sizeof e.hint - used);
+                used += strlen(e.hint + used);
+                h += n;
+                if (*h && used + 1 < sizeof e.hint) {
+                        e.hint[used++] = '\n';
+                        e.hint[used] = '\0';
+                        h++;
+                }
+        }
+        return output_error(&e);
+}
+
 static int usage_error(const char *msg, const char *arg)
 {
+        char buf[512];
         fprintf(stderr, "crib: ");
-        fprintf(stderr, msg, arg);
+        fprintf(stderr, msg, esc(arg, buf, sizeof buf));
         fprintf(stderr, "\ncrib: hint: run 'crib image help' for the usage\n");
         return EXIT_CRIB_ERROR;
+}
+
+/* SIZE: a number of bytes with K, M, G or T after it (powers of 1024), "16G" */
+static int parse_size(const char *s, uint64_t *ret)
+{
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || end == s || *s == '-' || *s == '+')
+                return -1;
+        int shift = 0;
+        switch (*end) {
+        case 'k':
+        case 'K':
+                shift = 10;
+                break;
+        case 'm':
+        case 'M':
+                shift = 20;
+                break;
+        case 'g':
+        case 'G':
+                shift = 30;
+                break;
+        case 't':
+        case 'T':
+                shift = 40;
+                break;
+        case '\0':
+                break;
+        default:
+                return -1;
+        }
+        if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+                return -1;
+        if (!v || v > (IMPORT_MAX_BYTES >> shift))
+                return -1;
+        *ret = (uint64_t)v << shift;
+        return 0;
 }
 
 static bool tty;
@@ -78,8 +170,13 @@ static int cmd_import(int argc, char **argv)
         for (int i = 0; i < argc; i++) {
                 if (!strcmp(argv[i], "--platform") && i + 1 < argc) {
                         if (platform_parse(argv[++i], &forced, &err) < 0)
-                                return output_error(&err);
+                                return print_error(&err);
                         o.platform = &forced;
+                } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
+                        if (parse_size(argv[++i], &o.max_bytes) < 0)
+                                return usage_error("--max-size '%s' is not a size such as 500M, "
+                                                   "16G or 1T (at most 1024T)",
+                                                   argv[i]);
                 } else if (argv[i][0] == '-' && argv[i][1]) {
                         return usage_error("unknown option '%s' for 'crib image import'", argv[i]);
                 } else if (!o.source) {
@@ -101,27 +198,23 @@ static int cmd_import(int argc, char **argv)
                 fprintf(stderr, "\r\033[K");
         if (ok < 0) {
                 free(r);
-                return output_error(&err);
+                return print_error(&err);
         }
         const struct layer_stats *s = &r->stats;
         if (s->devices)
-                fprintf(stderr,
-                        "crib: note: %" PRIu64 " device nodes or sockets were not made (such as "
-                        "'%s'): crib gives each container its own /dev\n",
-                        s->devices, s->device_example);
+                say("note: %" PRIu64 " device nodes or sockets were not made (such as '%s'): "
+                    "crib gives each container its own /dev",
+                    s->devices, s->device_example);
         if (s->xattrs)
-                fprintf(stderr,
-                        "crib: note: %" PRIu64 " extended attributes were refused by the "
-                        "filesystem or the kernel (such as %s)\n",
-                        s->xattrs, s->xattr_example);
+                say("note: %" PRIu64 " extended attributes were refused by the filesystem or the "
+                    "kernel (such as %s)",
+                    s->xattrs, s->xattr_example);
         if (s->unowned && r->userns && !r->subids) {
-                output_warning("%" PRIu64 " files of the image belong to other users (such as "
-                               "'%s', of id %u); %s, so they are yours (root's inside)",
-                               s->unowned, s->unowned_example, s->unowned_uid,
-                               r->no_helper ? "newuidmap and newgidmap are not installed "
-                                              "(package uidmap)"
-                                            : "you have no range in /etc/subuid and "
-                                              "/etc/subgid");
+                say("warning: %" PRIu64 " files of the image belong to other users (such as "
+                    "'%s', of id %u); %s, so they are yours (root's inside)",
+                    s->unowned, s->unowned_example, s->unowned_uid,
+                    r->no_helper ? "newuidmap and newgidmap are not installed (package uidmap)"
+                                 : "you have no range in /etc/subuid and /etc/subgid");
                 fprintf(stderr, "crib: hint: what needs them owned apart breaks: daemons that "
                                 "drop to their own user, setuid programs, apt's _apt sandbox\n");
                 if (r->no_helper)
@@ -132,18 +225,20 @@ static int cmd_import(int argc, char **argv)
                                         "--add-subgids 100000-165535 $(id -un), then import "
                                         "again\n");
         } else if (s->unowned) {
-                output_warning("%" PRIu64 " files of the image have owners beyond the ids you "
-                               "may map (such as '%s', of id %u); they are root's inside",
-                               s->unowned, s->unowned_example, s->unowned_uid);
+                say("warning: %" PRIu64 " files of the image have owners beyond the ids you may "
+                    "map (such as '%s', of id %u); they are root's inside",
+                    s->unowned, s->unowned_example, s->unowned_uid);
         }
         for (size_t i = 0; i < r->spec.nwarnings; i++)
-                output_warning("%s", r->spec.warnings[i]);
+                say("warning: %s", r->spec.warnings[i]);
+        char plat[256], man[256], dir[4096 * 4];
+        esc(o.dir, dir, sizeof dir);
         printf("imported %s %s%s%s%s: %zu layer%s, %" PRIu64 " files, %.1f MB into %s\n", r->kind,
-               r->platform[0] ? r->platform : "(platform not given)",
-               r->manifest[0] ? " (manifest " : "", r->manifest[0] ? r->manifest : "",
+               r->platform[0] ? esc(r->platform, plat, sizeof plat) : "(platform not given)",
+               r->manifest[0] ? " (manifest " : "", esc(r->manifest, man, sizeof man),
                r->manifest[0] ? ")" : "", r->nlayers, r->nlayers == 1 ? "" : "s", s->entries,
-               (double)s->bytes / 1e6, o.dir);
-        printf("run it with: crib run %s/crib.ini\n", o.dir);
+               (double)s->bytes / 1e6, dir);
+        printf("run it with: crib run %s/crib.ini\n", dir);
         free(r);
         return fflush(stdout) == 0 ? 0 : EXIT_CRIB_ERROR;
 }
@@ -157,7 +252,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], "rm") && argc == 3) {
                 struct error err;
                 error_clear(&err);
-                return image_remove(argv[2], &err) < 0 ? output_error(&err) : 0;
+                return image_remove(argv[2], &err) < 0 ? print_error(&err) : 0;
         }
         if (!strcmp(argv[1], "platform") && argc == 2) {
                 struct platform p;

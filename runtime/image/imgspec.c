@@ -1,10 +1,23 @@
 /* imgspec.c - image config to crib spec (imgspec.h).
  *
- * The spec's values are written in the forms crib.ini(5) reads back unchanged: args as
- * double-quoted words (words.h: \" \\ \$ \` escaped), env and cwd as one double-quoted INI value
- * (ini.h: \\ \" \n \t). What a crib.ini line cannot hold (other control characters, a line
- * over INI_MAX_LINE) is an error naming the config's JSON path, never dropped.
+ * The config is the image's: every byte of it is written by whoever made the image. It reaches
+ * crib.ini through one function, imgspec_escape(), in one of three forms:
+ *   WORD   args, double-quoted words (words.h: \" \\ escaped; $ and ` are literal there);
+ *   VALUE  env and cwd, one double-quoted INI value each (ini.h: \\ \" \n \t);
+ *   TEXT   comment lines: exposed ports, volumes, the stop signal, the user's name, the source's
+ *          name and platform. Control characters, DEL, C1 controls, bidirectional overrides and
+ *          bytes that are not UTF-8 become \xNN, a backslash \\; cut to a bound with "...".
+ * WORD and VALUE refuse what a crib.ini value cannot hold (a control character, a NUL, bytes
+ * that are not UTF-8, a line over INI_MAX_LINE) with the config's JSON path, never dropping it.
+ *
+ * Escaping is one layer; the second is structural. The text is made in memory, and before it
+ * reaches `out` it is read back with crib's own INI tokenizer (ini.c), which must find exactly
+ * the sections and keys written here, in the order written, and with spec_load(), which must
+ * accept it. A slip in the escaping then fails the import; it never yields a spec holding a key
+ * the image chose (issue 31: a port named "80/tcp\n[namespaces]\nuser = no" ran the image as
+ * host root). tests/fuzz/fuzz_imgspec.c checks both with hostile configs.
  */
+#define _GNU_SOURCE
 #include "imgspec.h"
 
 #include <errno.h>
@@ -15,6 +28,8 @@
 #include "cleanup.h"
 #include "ini.h"
 #include "spec.h"
+
+#define TEXT_MAX 160 /* bytes of one image string in a comment, escaped */
 
 static void warn(struct imgspec_result *r, const char *fmt, ...) CRIB_PRINTF(2, 3);
 static void warn(struct imgspec_result *r, const char *fmt, ...)
@@ -27,37 +42,196 @@ static void warn(struct imgspec_result *r, const char *fmt, ...)
         va_end(ap);
 }
 
-/* append `s` to the line buffer, as a double-quoted word (args) or INI value (!word) */
-static int quote(char *line, size_t len, size_t *used, const char *s, bool word, const char *what,
-                 struct error *err)
+/* --- escaping -------------------------------------------------------------------------------- */
+
+/* The length of the well-formed UTF-8 sequence at p (n bytes left), 0 when none starts there
+ * (overlong forms, surrogates and code points past U+10FFFF are not well-formed). */
+static size_t utf8_len(const unsigned char *p, size_t n)
 {
-        char *o = line + *used, *end = line + len - 4; /* room for '"', '\\', char, NUL */
-        *o++ = '"';
-        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-                if (o >= end)
-                        return error_set(err, 0, "%s is longer than a crib.ini line (%d bytes)",
-                                         what, INI_MAX_LINE);
-                if (*p == '"' || *p == '\\' || (word && (*p == '$' || *p == '`'))) {
-                        *o++ = '\\';
-                        *o++ = (char)*p;
-                } else if (!word && (*p == '\n' || *p == '\t')) {
-                        *o++ = '\\';
-                        *o++ = *p == '\n' ? 'n' : 't';
-                } else if (*p < 0x20 || *p == 0x7f) {
+        if (p[0] < 0x80)
+                return 1;
+        if (p[0] < 0xc2 || p[0] > 0xf4)
+                return 0;
+        size_t len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+        if (n < len)
+                return 0;
+        for (size_t i = 1; i < len; i++)
+                if ((p[i] & 0xc0) != 0x80)
+                        return 0;
+        if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+            (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+                return 0;
+        return len;
+}
+
+/* The code point of a sequence utf8_len() measured. */
+static uint32_t utf8_cp(const unsigned char *p, size_t len)
+{
+        static const unsigned char first[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+        uint32_t c = p[0] & first[len];
+        for (size_t i = 1; i < len; i++)
+                c = (c << 6) | (p[i] & 0x3f);
+        return c;
+}
+
+/* What a terminal or an editor would act on instead of showing: C0 controls, DEL, C1 controls
+ * (U+0080..U+009F: U+009B is CSI to some terminals), and the bidirectional embeddings,
+ * overrides and isolates, which reorder what is shown ("Trojan Source"). */
+static bool hidden(uint32_t c)
+{
+        return c < 0x20 || (c >= 0x7f && c < 0xa0) || (c >= 0x202a && c <= 0x202e) ||
+               (c >= 0x2066 && c <= 0x2069);
+}
+
+int imgspec_escape(const char *s, size_t n, enum imgspec_form form, char *buf, size_t len,
+                   const char *what, struct error *err)
+{
+        bool quoted = form != IMGSPEC_TEXT;
+        size_t keep = quoted ? 2 : 4; /* the closing quote and NUL, or "..." and NUL */
+        size_t o = 0;
+        if (len < keep + 1)
+                return error_set(err, 0, "%s: no room to write it", what);
+        if (quoted)
+                buf[o++] = '"';
+        const unsigned char *p = (const unsigned char *)s;
+        for (size_t i = 0; i < n;) {
+                char piece[8];
+                size_t plen, k = utf8_len(p + i, n - i);
+                uint32_t c = k ? utf8_cp(p + i, k) : 0;
+                if (k && (c == '\\' || (quoted && c == '"'))) {
+                        piece[0] = '\\', piece[1] = (char)c, plen = 2;
+                } else if (k && !hidden(c)) {
+                        memcpy(piece, p + i, k), plen = k;
+                } else if (k == 1 && form == IMGSPEC_VALUE && (c == '\n' || c == '\t')) {
+                        piece[0] = '\\', piece[1] = c == '\n' ? 'n' : 't', plen = 2;
+                } else if (form == IMGSPEC_TEXT) {
+                        /* one byte at a time: a hidden sequence shows as all its bytes */
+                        snprintf(piece, sizeof piece, "\\x%02x", p[i]);
+                        plen = 4, k = 1;
+                } else if (!k) {
+                        return error_set(err, 0,
+                                         "%s is not UTF-8 (byte 0x%02x at offset %zu), which a "
+                                         "crib.ini line cannot hold",
+                                         what, p[i], i);
+                } else if (c < 0x80) {
                         return error_set(err, 0,
                                          "%s holds control character 0x%02x, which a crib.ini "
                                          "line cannot hold",
-                                         what, *p);
+                                         what, (unsigned)c);
                 } else {
-                        *o++ = (char)*p;
+                        return error_set(err, 0,
+                                         "%s holds control character U+%04" PRIX32 ", which a "
+                                         "crib.ini line cannot hold",
+                                         what, c);
                 }
+                if (o + plen + keep > len) {
+                        if (quoted)
+                                return error_set(err, 0,
+                                                 "%s is longer than a crib.ini line (%d bytes)",
+                                                 what, INI_MAX_LINE);
+                        memcpy(buf + o, "...", 3);
+                        o += 3;
+                        break;
+                }
+                memcpy(buf + o, piece, plen);
+                o += plen;
+                i += k;
         }
-        if (o + 2 > line + len - 1)
-                return error_set(err, 0, "%s is longer than a crib.ini line (%d bytes)", what,
-                                 INI_MAX_LINE);
-        *o++ = '"';
-        *o = '\0';
-        *used = (size_t)(o - line);
+        if (quoted)
+                buf[o++] = '"';
+        buf[o] = '\0';
+        return 0;
+}
+
+const char *imgspec_text(const char *s, char *buf, size_t len)
+{
+        struct error err;
+        if (imgspec_escape(s ? s : "", s ? strlen(s) : 0, IMGSPEC_TEXT, buf, len, "text", &err) < 0)
+                snprintf(buf, len, "%s", len > 3 ? "..." : "");
+        return buf;
+}
+
+/* --- the spec's text, and what it must hold --------------------------------------------------- */
+
+#define SPEC_TEXT_KEYS (SPEC_MAX_ENV + 16) /* sections and keys imgspec_write writes, at most */
+
+struct writer {
+        FILE *f; /* the text, in memory until it is checked */
+        const char *section;
+        struct imgspec_key *keys; /* what was written, in order */
+        size_t n;
+};
+
+static int put_section(struct writer *w, const char *name, struct error *err)
+{
+        if (w->n >= SPEC_TEXT_KEYS)
+                return error_set(err, 0, "the spec would hold more than %d keys", SPEC_TEXT_KEYS);
+        fprintf(w->f, "[%s]\n", name);
+        w->keys[w->n++] = (struct imgspec_key){name, NULL};
+        w->section = name;
+        return 0;
+}
+
+/* `value` is crib's own (a number, a fixed word) or made by imgspec_escape */
+static int put_key(struct writer *w, const char *key, const char *value, struct error *err)
+{
+        if (w->n >= SPEC_TEXT_KEYS)
+                return error_set(err, 0, "the spec would hold more than %d keys", SPEC_TEXT_KEYS);
+        fprintf(w->f, "%s = %s\n", key, value);
+        w->keys[w->n++] = (struct imgspec_key){w->section, key};
+        return 0;
+}
+
+/* a comment line; its arguments are crib's own, or made by imgspec_escape (TEXT) */
+static void put_comment(struct writer *w, const char *fmt, ...) CRIB_PRINTF(2, 3);
+static void put_comment(struct writer *w, const char *fmt, ...)
+{
+        va_list ap;
+        fputs("# ", w->f);
+        va_start(ap, fmt);
+        vfprintf(w->f, fmt, ap);
+        va_end(ap);
+        fputc('\n', w->f);
+}
+
+int imgspec_check(const char *text, size_t len, const struct imgspec_key *keys, size_t n,
+                  struct error *err)
+{
+        struct ini_file ini = {0};
+        if (ini_parse_text(text, len, "crib.ini", &ini, err) < 0)
+                return error_wrap(err, "the spec made from the image does not read back");
+        int r = 0;
+        for (size_t i = 0; i < ini.n || i < n; i++) {
+                const struct ini_entry *e = i < ini.n ? &ini.entries[i] : NULL;
+                const struct imgspec_key *k = i < n ? &keys[i] : NULL;
+                if (e && k && e->section && !strcmp(e->section, k->section) && !e->key == !k->key &&
+                    (!e->key || !strcmp(e->key, k->key)))
+                        continue;
+                if (e)
+                        r = error_set(err, 0,
+                                      "crib.ini:%u: '[%s]%s%s' is not what crib wrote there: the "
+                                      "image's config reached the spec unescaped; refused",
+                                      e->line, e->section ? e->section : "", e->key ? " " : "",
+                                      e->key ? e->key : "");
+                else
+                        r = error_set(err, 0,
+                                      "'[%s]%s%s' is missing from the spec crib wrote: the "
+                                      "image's config reached the spec unescaped; refused",
+                                      k->section, k->key ? " " : "", k->key ? k->key : "");
+                break;
+        }
+        ini_free(&ini);
+        if (r < 0)
+                return r;
+        _cleanup_free_ struct spec *s = calloc(1, sizeof *s);
+        FILE *f = s ? fmemopen((void *)text, len, "r") : NULL;
+        if (!f)
+                return error_set(err, ENOMEM, "out of memory");
+        r = spec_load("crib.ini", f, false, s, err);
+        fclose(f);
+        if (r < 0)
+                return error_wrap(err, "the spec made from the image does not read back");
+        spec_free(s);
         return 0;
 }
 
@@ -79,9 +253,12 @@ static int strings(struct json_object *cfg, const char *key, struct json_object 
         return 0;
 }
 
-static int string(struct json_object *cfg, const char *key, const char **ret, struct error *err)
+/* the string at config.KEY (absent or null: NULL), and its length (a NUL may be inside) */
+static int string(struct json_object *cfg, const char *key, const char **ret, size_t *ret_len,
+                  struct error *err)
 {
         *ret = NULL;
+        *ret_len = 0;
         struct json_object *v;
         if (!cfg || !json_object_object_get_ex(cfg, key, &v) ||
             json_object_is_type(v, json_type_null))
@@ -89,6 +266,7 @@ static int string(struct json_object *cfg, const char *key, const char **ret, st
         if (!json_object_is_type(v, json_type_string))
                 return error_set(err, 0, "config.%s is not a string", key);
         *ret = json_object_get_string(v);
+        *ret_len = (size_t)json_object_get_string_len(v);
         return 0;
 }
 
@@ -170,7 +348,7 @@ int imgspec_user(const char *user, const char *passwd, const char *group, uint32
         return 0;
 }
 
-/* the names of an object's keys, "80/tcp 443/tcp" */
+/* the names of an object's keys, escaped, "80/tcp 443/tcp" */
 static void keys(struct json_object *cfg, const char *key, char *buf, size_t len)
 {
         struct json_object *v;
@@ -182,30 +360,32 @@ static void keys(struct json_object *cfg, const char *key, char *buf, size_t len
         json_object_object_foreach(v, k, val)
         {
                 (void)val;
-                int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", k);
-                if (n < 0 || (size_t)n >= len - used) {
-                        snprintf(buf + len - 5, 5, "...");
+                char one[TEXT_MAX];
+                imgspec_text(k, one, sizeof one);
+                size_t n = strlen(one);
+                if (used + 1 + n + 4 > len) {
+                        snprintf(buf + used, len - used, "%s...", used ? " " : "");
                         return;
                 }
-                used += (size_t)n;
+                used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", one);
         }
 }
 
-/* an env name as crib.ini accepts it */
+/* an environment variable's name as crib.ini takes it (spec.c: parse_env) */
 static bool env_name_ok(const char *s, size_t n)
 {
         if (!n)
                 return false;
         for (size_t i = 0; i < n; i++)
-                if (s[i] == '=' || (unsigned char)s[i] < 0x21 || s[i] == 0x7f)
+                if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+                      (i && s[i] >= '0' && s[i] <= '9')))
                         return false;
         return true;
 }
 
-int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE *out,
-                  struct imgspec_result *ret, struct error *err)
+static int write_spec(struct json_object *config, const struct imgspec_opts *o, struct writer *w,
+                      struct imgspec_result *ret, struct error *err)
 {
-        memset(ret, 0, sizeof *ret);
         struct json_object *cfg = NULL;
         if (config && json_object_object_get_ex(config, "config", &cfg) &&
             json_object_is_type(cfg, json_type_null))
@@ -215,139 +395,220 @@ int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE
 
         struct json_object *entrypoint, *cmd, *env;
         const char *workdir, *user, *stopsignal;
+        size_t workdir_len, user_len, stopsignal_len;
         if (strings(cfg, "Entrypoint", &entrypoint, err) < 0 ||
             strings(cfg, "Cmd", &cmd, err) < 0 || strings(cfg, "Env", &env, err) < 0 ||
-            string(cfg, "WorkingDir", &workdir, err) < 0 || string(cfg, "User", &user, err) < 0 ||
-            string(cfg, "StopSignal", &stopsignal, err) < 0)
+            string(cfg, "WorkingDir", &workdir, &workdir_len, err) < 0 ||
+            string(cfg, "User", &user, &user_len, err) < 0 ||
+            string(cfg, "StopSignal", &stopsignal, &stopsignal_len, err) < 0)
                 return -1;
+        if (user && strlen(user) != user_len)
+                return error_set(err, 0, "config.User holds a NUL byte");
         if (imgspec_user(user, o->passwd, o->group, &ret->uid, &ret->gid, err) < 0)
                 return -1;
 
-        char line[INI_MAX_LINE];
+        char line[INI_MAX_LINE], text[TEXT_MAX], text2[TEXT_MAX * 4];
         size_t used;
-        fprintf(out, "# crib spec made by 'crib image import' from %s%s%s%s.\n", o->source,
-                o->platform ? " (" : "", o->platform ? o->platform : "", o->platform ? ")" : "");
-        fprintf(out, "# Run it with 'crib run crib.ini'; see crib.ini(5) for every key.\n\n");
-        fprintf(out, "[container]\nrootfs = rootfs\n\n[process]\n");
+        imgspec_text(o->source, text2, sizeof text2);
+        if (o->platform)
+                imgspec_text(o->platform, text, sizeof text);
+        put_comment(w, "crib spec made by 'crib image import' from %s%s%s%s.", text2,
+                    o->platform ? " (" : "", o->platform ? text : "", o->platform ? ")" : "");
+        put_comment(w, "Run it with 'crib run crib.ini'; see crib.ini(5) for every key.");
+        fputc('\n', w->f);
+        if (put_section(w, "container", err) < 0 || put_key(w, "rootfs", "rootfs", err) < 0)
+                return -1;
+        fputc('\n', w->f);
+        if (put_section(w, "process", err) < 0)
+                return -1;
 
-        /* args: Entrypoint then Cmd, as Docker runs them */
-        used = (size_t)snprintf(line, sizeof line, "args =");
+        /* args: Entrypoint then Cmd, as Docker runs them, one double-quoted word each */
+        used = 0;
         size_t nargs = 0;
         struct json_object *parts[2] = {entrypoint, cmd};
         const char *names[2] = {"Entrypoint", "Cmd"};
         for (int k = 0; k < 2; k++) {
                 for (size_t i = 0; parts[k] && i < json_object_array_length(parts[k]); i++) {
+                        struct json_object *a = json_object_array_get_idx(parts[k], i);
                         char what[64];
                         snprintf(what, sizeof what, "config.%s[%zu]", names[k], i);
                         if (nargs >= 1000)
                                 return error_set(err, 0, "%s: more than 1000 arguments", what);
-                        line[used++] = ' ';
-                        if (quote(line, sizeof line, &used,
-                                  json_object_get_string(json_object_array_get_idx(parts[k], i)),
-                                  true, what, err) < 0)
+                        if (used)
+                                line[used++] = ' ';
+                        /* the line is "args = WORDS\n": 8 bytes are not the words' */
+                        if (used + 8 + 3 > sizeof line)
+                                return error_set(err, 0,
+                                                 "%s is longer than a crib.ini line (%d bytes)",
+                                                 what, INI_MAX_LINE);
+                        if (imgspec_escape(json_object_get_string(a),
+                                           (size_t)json_object_get_string_len(a), IMGSPEC_WORD,
+                                           line + used, sizeof line - 8 - used, what, err) < 0)
                                 return -1;
+                        used += strlen(line + used);
                         nargs++;
                 }
         }
         if (!nargs) {
-                fprintf(out, "# the image names no program (no Entrypoint, no Cmd): a shell\n");
-                fprintf(out, "args = /bin/sh\n");
+                put_comment(w, "the image names no program (no Entrypoint, no Cmd): a shell");
+                if (put_key(w, "args", "/bin/sh", err) < 0)
+                        return -1;
                 warn(ret, "the image names no program to run; the spec runs /bin/sh");
-        } else {
-                fprintf(out, "%s\n", line);
+        } else if (put_key(w, "args", line, err) < 0) {
+                return -1;
         }
 
         /* env: the last of a name wins, as in Docker; crib.ini refuses a name twice */
-        size_t nenv = env ? json_object_array_length(env) : 0;
+        size_t nenv = env ? json_object_array_length(env) : 0, skipped = 0;
         if (nenv > SPEC_MAX_ENV)
                 return error_set(err, 0, "config.Env has %zu entries; crib takes %d", nenv,
                                  SPEC_MAX_ENV);
         for (size_t i = 0; i < nenv; i++) {
-                const char *e = json_object_get_string(json_object_array_get_idx(env, i));
-                const char *eq = strchr(e, '=');
+                struct json_object *v = json_object_array_get_idx(env, i);
+                const char *e = json_object_get_string(v);
+                size_t elen = (size_t)json_object_get_string_len(v);
+                const char *eq = memchr(e, '=', elen);
                 char what[64];
                 snprintf(what, sizeof what, "config.Env[%zu]", i);
-                if (!eq || !env_name_ok(e, (size_t)(eq - e)))
+                if (!eq)
                         return error_set(err, 0, "%s '%s' is not NAME=VALUE", what, e);
+                size_t nlen = (size_t)(eq - e);
                 bool later = false;
                 for (size_t j = i + 1; j < nenv && !later; j++) {
-                        const char *f = json_object_get_string(json_object_array_get_idx(env, j));
-                        later = !strncmp(f, e, (size_t)(eq - e) + 1);
+                        struct json_object *f = json_object_array_get_idx(env, j);
+                        later = (size_t)json_object_get_string_len(f) > nlen &&
+                                !memcmp(json_object_get_string(f), e, nlen + 1);
                 }
                 if (later)
                         continue;
-                used = (size_t)snprintf(line, sizeof line, "env = ");
-                if (quote(line, sizeof line, &used, e, false, what, err) < 0)
+                if (!env_name_ok(e, nlen)) {
+                        /* a name crib.ini cannot set: said, not dropped unsaid */
+                        imgspec_escape(e, nlen, IMGSPEC_TEXT, text, sizeof text, what, err);
+                        put_comment(w,
+                                    "not applied: the image's env '%s' (crib.ini takes names "
+                                    "of letters, digits and _)",
+                                    text);
+                        if (!skipped++)
+                                warn(ret,
+                                     "%s: the environment variable '%.*s' is not applied: "
+                                     "crib.ini takes names of letters, digits and _ only",
+                                     what, (int)(nlen < 64 ? nlen : 64), e);
+                        continue;
+                }
+                /* the line is "env = VALUE\n" */
+                if (imgspec_escape(e, elen, IMGSPEC_VALUE, line, sizeof line - 6, what, err) < 0 ||
+                    put_key(w, "env", line, err) < 0)
                         return -1;
-                fprintf(out, "%s\n", line);
         }
 
-        if (workdir && *workdir) {
+        if (workdir && workdir_len) {
                 char abs[4096];
-                if (snprintf(abs, sizeof abs, "%s%s", workdir[0] == '/' ? "" : "/", workdir) >=
-                    (int)sizeof abs)
+                if (workdir_len + 2 > sizeof abs)
                         return error_set(err, 0, "config.WorkingDir is too long");
-                used = (size_t)snprintf(line, sizeof line, "cwd = ");
-                if (quote(line, sizeof line, &used, abs, false, "config.WorkingDir", err) < 0)
+                used = workdir[0] == '/' ? 0 : 1;
+                abs[0] = '/';
+                memcpy(abs + used, workdir, workdir_len);
+                if (imgspec_escape(abs, used + workdir_len, IMGSPEC_VALUE, line, sizeof line - 8,
+                                   "config.WorkingDir", err) < 0 ||
+                    put_key(w, "cwd", line, err) < 0)
                         return -1;
-                fprintf(out, "%s\n", line);
         }
 
         bool mapped = o->root || o->subids || (ret->uid == 0 && ret->gid == 0);
         if (o->subids && !o->root &&
             ((o->nuids && ret->uid >= o->nuids) || (o->ngids && ret->gid >= o->ngids))) {
-                fprintf(out,
-                        "# the image's user %" PRIu32 ":%" PRIu32 " is beyond the %" PRIu64
-                        " uids and %" PRIu64 " gids your ranges map: crib run refuses it\n",
-                        ret->uid, ret->gid, o->nuids, o->ngids);
+                put_comment(w,
+                            "the image's user %" PRIu32 ":%" PRIu32 " is beyond the %" PRIu64
+                            " uids and %" PRIu64 " gids your ranges map: crib run refuses it",
+                            ret->uid, ret->gid, o->nuids, o->ngids);
                 warn(ret,
                      "the image runs as %" PRIu32 ":%" PRIu32 ", beyond the ids your "
                      "/etc/subuid and /etc/subgid ranges map (%" PRIu64 " and %" PRIu64 "); "
                      "give yourself larger ranges, or run it with another user",
                      ret->uid, ret->gid, o->nuids, o->ngids);
         }
+        char ids[32];
         if (mapped) {
-                fprintf(out, "user = %" PRIu32 ":%" PRIu32 "\n", ret->uid, ret->gid);
+                snprintf(ids, sizeof ids, "%" PRIu32 ":%" PRIu32, ret->uid, ret->gid);
         } else {
-                fprintf(out,
-                        "# the image runs as %" PRIu32 ":%" PRIu32 " ('%s'), which needs a "
-                        "subordinate range (uid = auto);\n# without one it runs as 0:0, you\n",
-                        ret->uid, ret->gid, user);
-                fprintf(out, "user = 0:0\n");
+                put_comment(w,
+                            "the image runs as %" PRIu32 ":%" PRIu32 " ('%s'), which needs a "
+                            "subordinate range (uid = auto);",
+                            ret->uid, ret->gid, imgspec_text(user, text, sizeof text));
+                put_comment(w, "without one it runs as 0:0, you");
+                snprintf(ids, sizeof ids, "0:0");
                 warn(ret,
-                     "the image runs as %" PRIu32 ":%" PRIu32 " ('%s'); you have no range in "
+                     "the image runs as %" PRIu32 ":%" PRIu32 " ('%.64s'); you have no range in "
                      "/etc/subuid and /etc/subgid, so the spec runs it as 0:0 (you)",
                      ret->uid, ret->gid, user);
         }
+        if (put_key(w, "user", ids, err) < 0)
+                return -1;
 
         char buf[1024];
         keys(cfg, "ExposedPorts", buf, sizeof buf);
-        if (buf[0])
-                fprintf(out,
-                        "# the image exposes %s: with net = yes (below) the container has only "
-                        "loopback;\n# net = no shares the host's network\n",
-                        buf);
+        if (buf[0]) {
+                put_comment(w,
+                            "the image exposes %s: with net = yes (below) the container has "
+                            "only loopback;",
+                            buf);
+                put_comment(w, "net = no shares the host's network");
+        }
         keys(cfg, "Volumes", buf, sizeof buf);
-        if (buf[0])
-                fprintf(out,
-                        "# not applied: the image's volumes %s (they are plain directories of "
-                        "rootfs;\n# bind a host directory there under [mounts] to keep their "
-                        "data apart)\n",
-                        buf);
-        if (stopsignal && *stopsignal)
-                fprintf(out,
-                        "# not applied: the image's StopSignal %.64s ('crib stop' sends "
-                        "SIGTERM; 'crib kill NAME %.64s' sends it)\n",
-                        stopsignal, stopsignal);
+        if (buf[0]) {
+                put_comment(w,
+                            "not applied: the image's volumes %s (they are plain directories "
+                            "of rootfs;",
+                            buf);
+                put_comment(w, "bind a host directory there under [mounts] to keep their data "
+                               "apart)");
+        }
+        if (stopsignal && stopsignal_len) {
+                imgspec_escape(stopsignal, stopsignal_len, IMGSPEC_TEXT, text, 72, "StopSignal",
+                               err);
+                put_comment(w,
+                            "not applied: the image's StopSignal %s ('crib stop' sends SIGTERM; "
+                            "'crib kill NAME %s' sends it)",
+                            text, text);
+        }
         struct json_object *hc;
         if (cfg && json_object_object_get_ex(cfg, "Healthcheck", &hc) &&
             !json_object_is_type(hc, json_type_null))
-                fprintf(out, "# not applied: the image's Healthcheck (crib runs no health "
-                             "checks)\n");
+                put_comment(w, "not applied: the image's Healthcheck (crib runs no health "
+                               "checks)");
 
-        fprintf(out, "\n[namespaces]\nnet = yes\n");
-        if (o->subids && !o->root)
-                fprintf(out, "\n[idmap]\n# the image's ids: 0 is you, 1..N your /etc/subuid and "
-                             "/etc/subgid ranges\nuid = auto\ngid = auto\n");
-        return ferror(out) ? error_set(err, EIO, "cannot write the spec") : 0;
+        fputc('\n', w->f);
+        if (put_section(w, "namespaces", err) < 0 || put_key(w, "net", "yes", err) < 0)
+                return -1;
+        if (o->subids && !o->root) {
+                fputc('\n', w->f);
+                if (put_section(w, "idmap", err) < 0)
+                        return -1;
+                put_comment(w, "the image's ids: 0 is you, 1..N your /etc/subuid and "
+                               "/etc/subgid ranges");
+                if (put_key(w, "uid", "auto", err) < 0 || put_key(w, "gid", "auto", err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE *out,
+                  struct imgspec_result *ret, struct error *err)
+{
+        memset(ret, 0, sizeof *ret);
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        _cleanup_free_ struct imgspec_key *keys = calloc(SPEC_TEXT_KEYS, sizeof *keys);
+        struct writer w = {.keys = keys};
+        if (!keys || !(w.f = open_memstream(&text, &len)))
+                return error_set(err, ENOMEM, "out of memory");
+        int r = write_spec(config, o, &w, ret, err);
+        if (fclose(w.f) != 0 && r == 0)
+                r = error_set(err, ENOMEM, "out of memory");
+        if (r < 0 || imgspec_check(text, len, w.keys, w.n, err) < 0)
+                return -1;
+        errno = 0;
+        if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
+                return error_set(err, errno ? errno : EIO, "cannot write the spec");
+        return 0;
 }

@@ -11,6 +11,21 @@
  *
  * Order: everything is read and checked (manifest, platform, every digest) before DIR is made,
  * so a bad image changes nothing; a failure later removes DIR again.
+ *
+ * DIR is where root's import puts the image's setuid-root programs, so it is made and used as
+ * a descriptor, never by name (issue 31, hole 4: a user who could write DIR's parent swapped in
+ * a directory of their own between crib's mkdir and its open, and got them). The parent is
+ * opened once; DIR is made with mkdirat(2) and opened with openat(2) O_NOFOLLOW from it, and
+ * what was opened is checked whether crib made it or not: the caller's, empty, out of other
+ * users' reach. Before that, every directory on the way to DIR must be one no other user can
+ * change (root's or the caller's, not writable by others unless sticky), or the DIR that
+ * `crib run DIR/crib.ini` reads later could be theirs whatever the import did. A new DIR is
+ * 0700; an existing one that other users can reach is refused, with the remedy, rather than
+ * stripped of the image's setuid bits and file capabilities (which breaks su, ping, sudo
+ * inside) or silently chmodded (hole 5). Not root, the same holds: a setuid-root program of
+ * the image is a setuid program of the caller's on disk.
+ *
+ * The layers stop at --max-size and before the filesystem fills (import_reserve below, layer.c).
  */
 #define _GNU_SOURCE
 #include "import.h"
@@ -18,6 +33,7 @@
 #include <archive.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
@@ -25,6 +41,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -203,13 +220,16 @@ static int enter_userns(struct import_result *res, struct error *err)
 
 /* --- small files of the result ---------------------------------------------------------------- */
 
-/* a file of the rootfs, resolved inside it (symlinks stay below it), at most 1 MiB; NULL when
- * it is not there */
-static char *read_rootfs_file(int root, const char *path)
+/* A file of the rootfs (the image's /etc/passwd), resolved inside it (symlinks stay below it),
+ * at most 1 MiB, into *ret; NULL when it is not there. Never blocks: the image may have put a
+ * FIFO there (issue 31: the import hung for ever, DIR half made), so it is opened O_NONBLOCK
+ * and only a regular file is read. */
+static int read_rootfs_file(int root, const char *path, char **ret, struct error *err)
 {
-        int fd = -1;
+        *ret = NULL;
+        int fd = -1, flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 #if defined(SYS_openat2) && defined(RESOLVE_IN_ROOT)
-        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+        struct open_how how = {.flags = (uint64_t)flags,
                                .resolve =
                                        RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV};
         fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
@@ -222,22 +242,44 @@ static char *read_rootfs_file(int root, const char *path)
                 const char *base = imgpath_base(path, &dl);
                 char dir[256];
                 snprintf(dir, sizeof dir, "%.*s", (int)dl, path);
+                errno = ENOENT;
                 if (layer_walk(root, dir, false, &dfd, &e) == 0) {
-                        fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+                        fd = openat(dfd, base, flags | O_NOFOLLOW);
                         close(dfd);
                 }
         }
         if (fd < 0)
-                return NULL;
+                return errno == ENOENT || errno == ENOTDIR || errno == ELOOP
+                               ? 0
+                               : error_set(err, errno, "cannot open the image's '/%s'", path);
+        _cleanup_close_ int f = fd;
         struct stat st;
-        char *buf = NULL;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20) &&
-            (buf = malloc((size_t)st.st_size + 1))) {
-                ssize_t n = read(fd, buf, (size_t)st.st_size);
-                buf[n > 0 ? n : 0] = '\0';
+        if (fstat(f, &st) < 0)
+                return error_set(err, errno, "cannot read the image's '/%s'", path);
+        if (!S_ISREG(st.st_mode))
+                return error_set(err, 0, "the image's '/%s' is not a regular file (%s)", path,
+                                 S_ISFIFO(st.st_mode)  ? "a FIFO"
+                                 : S_ISDIR(st.st_mode) ? "a directory"
+                                                       : "a special file");
+        if (st.st_size >= (1 << 20))
+                return error_set(err, EFBIG, "the image's '/%s' is larger than 1 MiB", path);
+        _cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
+        size_t n = 0;
+        if (!buf)
+                return error_set(err, ENOMEM, "out of memory");
+        while (n < (size_t)st.st_size) {
+                ssize_t r = read(f, buf + n, (size_t)st.st_size - n);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return error_set(err, errno, "cannot read the image's '/%s'", path);
+                if (r == 0)
+                        break;
+                n += (size_t)r;
         }
-        close(fd);
-        return buf;
+        buf[n] = '\0';
+        *ret = steal_ptr(&buf);
+        return 0;
 }
 
 static int write_spec(int dirfd, struct json_object *config, const struct imgspec_opts *so,
@@ -273,6 +315,25 @@ static void on_progress(void *ctx, uint64_t bytes)
                 p->o->progress(p->o->ctx, p->phase, p->layer, p->n, bytes, p->total);
 }
 
+/* What the import leaves free on DIR's filesystem: 2% of it, at least 16 MiB, at most 1 GiB,
+ * and 2% of its inodes, at least 1000. The machine goes on while and after the import: logs,
+ * apt, the user's shell and editor need room, and a full filesystem breaks them in ways that
+ * look unrelated. The filesystem's own reserve does not count (layer.c reads f_bavail, what
+ * users may take: ext4's 5% for root stays too, even for root's import); tmpfs and btrfs keep
+ * none, and on a 200 MB tmpfs /tmp 16 MiB is what keeps the rest of it usable. */
+static void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
+{
+        struct statvfs sv;
+        *ret_bytes = 16ULL << 20;
+        *ret_inodes = 1000;
+        if (fstatvfs(fd, &sv) < 0)
+                return;
+        uint64_t two = (uint64_t)sv.f_blocks * sv.f_frsize / 50;
+        *ret_bytes = two < (16ULL << 20) ? 16ULL << 20 : two > (1ULL << 30) ? 1ULL << 30 : two;
+        if ((uint64_t)sv.f_files / 50 > 1000)
+                *ret_inodes = (uint64_t)sv.f_files / 50;
+}
+
 static int apply_all(struct source *src, struct source_image *img, int dirfd,
                      struct import_result *res, struct prog *pg, struct error *err)
 {
@@ -283,10 +344,13 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         if (root < 0)
                 return error_set(err, errno, "cannot open 'rootfs'");
         struct layer_ctx lc = {.root = root,
-                               .max_bytes = IMPORT_MAX_BYTES,
+                               .max_bytes = pg->o->max_bytes ? pg->o->max_bytes
+                                                             : IMPORT_DEFAULT_MAX_BYTES,
+                               .dir = pg->o->dir,
                                .as_root = geteuid() == 0 && getegid() == 0,
                                .progress = on_progress,
                                .progress_ctx = pg};
+        import_reserve(root, &lc.min_free, &lc.min_free_inodes);
         pg->phase = IMPORT_APPLYING;
         for (size_t i = 0; i < img->nlayers; i++) {
                 struct archive *a;
@@ -315,9 +379,15 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         layer_finish(&lc);
         res->stats = lc.stats;
 
-        /* the spec, with the image's own passwd and group for a User given by name */
-        _cleanup_free_ char *passwd = read_rootfs_file(root, "etc/passwd");
-        _cleanup_free_ char *group = read_rootfs_file(root, "etc/group");
+        /* the spec, with the image's own passwd and group for its User (read only for one) */
+        _cleanup_free_ char *passwd = NULL, *group = NULL;
+        struct json_object *cfg, *wd, *user;
+        if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
+            json_object_object_get_ex(cfg, "User", &user) &&
+            json_object_is_type(user, json_type_string) && json_object_get_string_len(user) &&
+            (read_rootfs_file(root, "etc/passwd", &passwd, err) < 0 ||
+             read_rootfs_file(root, "etc/group", &group, err) < 0))
+                return error_wrap(err, "config.User '%s'", json_object_get_string(user));
         char source[4200];
         snprintf(source, sizeof source, "'%s'", pg->o->source);
         struct imgspec_opts so = {.source = source,
@@ -332,7 +402,6 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                 return -1;
 
         /* the working directory must exist for crib to enter it */
-        struct json_object *cfg, *wd;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "WorkingDir", &wd) &&
             json_object_is_type(wd, json_type_string)) {
@@ -349,12 +418,221 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         return 0;
 }
 
+/* --- DIR ---------------------------------------------------------------------------------- */
+
+/* a directory's path for a message: /proc/self/fd's link, or "?" */
+static const char *fd_path(int fd, char *buf, size_t len)
+{
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, buf, len - 1);
+        if (n < 0)
+                n = (ssize_t)snprintf(buf, len, "?");
+        buf[n] = '\0';
+        return buf;
+}
+
+/* Whether users other than root and the caller can change what directory `st` holds: it is
+ * theirs, or they may write it, and no sticky bit keeps them to their own entries. A group
+ * that is root's or the caller's own counts as theirs. */
+static bool others_may_change(const struct stat *st)
+{
+        if (st->st_uid != 0 && st->st_uid != geteuid())
+                return true;
+        if (st->st_mode & S_ISVTX)
+                return false;
+        return (st->st_mode & S_IWOTH) ||
+               ((st->st_mode & S_IWGRP) && st->st_gid != 0 && st->st_gid != getegid());
+}
+
+/* Whether the directory `st` shuts users other than root out of what is below it: no search
+ * permission for others, nor for a group but root's (plan.c's reachable_by_others). */
+static bool shuts_others_out(const struct stat *st)
+{
+        return !(st->st_mode & S_IXOTH) && (!(st->st_mode & S_IXGRP) || st->st_gid == 0);
+}
+
+/* The message for a directory on the way to DIR that others may change, and its remedy. */
+static int way_error(const struct stat *st, const char *where, const char *dir, struct error *err)
+{
+        /* DIR last: it may be long, the message is not */
+        if (st->st_uid != 0 && st->st_uid != geteuid())
+                error_set(err, 0,
+                          "user %u owns '%s', a directory on the way to '%s': they could put a "
+                          "directory of their own in its place",
+                          (unsigned)st->st_uid, where, dir);
+        else
+                error_set(err, 0,
+                          "other users may write '%s' (mode %04o), a directory on the way to "
+                          "'%s': they could put a directory of their own in its place",
+                          where, (unsigned)(st->st_mode & 07777), dir);
+        return error_hint(err, "import below directories only you and root can change, such as "
+                               "your home directory (a sticky one such as /tmp is fine)");
+}
+
+/* Walk from `parent` (DIR's parent) up to the root through "..": every directory must be one
+ * only root and the caller can change. *ret_shut: one of them shuts other users out. */
+static int check_way(int parent, const char *dir, bool *ret_shut, struct error *err)
+{
+        _cleanup_close_ int fd = fcntl(parent, F_DUPFD_CLOEXEC, 3);
+        struct stat st, up;
+        *ret_shut = false;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot read the directory of '%s'", dir);
+        for (int depth = 0; depth < 4096; depth++) {
+                if (others_may_change(&st)) {
+                        char where[PATH_MAX];
+                        return way_error(&st, fd_path(fd, where, sizeof where), dir, err);
+                }
+                if (shuts_others_out(&st))
+                        *ret_shut = true;
+                int next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (next < 0 || fstat(next, &up) < 0) {
+                        if (next >= 0)
+                                close(next);
+                        return error_set(err, errno, "cannot read a directory above '%s'", dir);
+                }
+                close(fd);
+                fd = next;
+                if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+                        return 0; /* the root: its ".." is itself */
+                st = up;
+        }
+        return error_set(err, ELOOP, "'%s' is nested too deeply", dir);
+}
+
+/* Open DIR's parent; `base` gets DIR's last component, which must be a name. The path as
+ * typed is what `crib run DIR/crib.ini` looks up again: each directory it names on the way must
+ * be one only root and the caller can change, and each symlink on it theirs (check_way then
+ * walks the real ancestors of what was opened). */
+static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *err)
+{
+        char path[PATH_MAX];
+        size_t n = strlen(dir);
+        if (n >= sizeof path)
+                return error_set(err, ENAMETOOLONG, "'%s'", dir);
+        memcpy(path, dir, n + 1);
+        while (n > 1 && path[n - 1] == '/')
+                path[--n] = '\0'; /* a trailing slash would follow a symlink, O_NOFOLLOW or not */
+        char *slash = strrchr(path, '/');
+        const char *b = slash ? slash + 1 : path;
+        if (!*b || !strcmp(b, ".") || !strcmp(b, "..") || strlen(b) > NAME_MAX)
+                return error_set(err, 0, "'%s' does not name a directory to make", dir);
+        snprintf(base, NAME_MAX + 1, "%s", b);
+        if (slash == path)
+                slash[1] = '\0'; /* "/DIR": the parent is "/" */
+        else if (slash)
+                *slash = '\0';
+        else
+                snprintf(path, sizeof path, ".");
+        for (char *p = path;;) {
+                /* the prefix up to this component: a symlink there must be root's or ours,
+                 * and the directory it names one no one else can change */
+                char *end = strchr(p + (*p == '/'), '/');
+                char saved = end ? *end : '\0';
+                if (end)
+                        *end = '\0';
+                struct stat lst, st;
+                const char *prefix = path[0] ? path : "/";
+                if (lstat(prefix, &lst) < 0 || stat(prefix, &st) < 0)
+                        return error_set(err, errno,
+                                         "cannot open the directory '%s' is to be "
+                                         "made in",
+                                         dir);
+                if (S_ISLNK(lst.st_mode) && lst.st_uid != 0 && lst.st_uid != geteuid()) {
+                        error_set(err, 0,
+                                  "user %u owns the symbolic link '%s' on the way to '%s': they "
+                                  "could point it at a directory of their own",
+                                  (unsigned)lst.st_uid, prefix, dir);
+                        return error_hint(err, "give crib a path without it");
+                }
+                if (!S_ISDIR(st.st_mode))
+                        return error_set(err, ENOTDIR,
+                                         "cannot open the directory '%s' is to be "
+                                         "made in",
+                                         dir);
+                if (others_may_change(&st))
+                        return way_error(&st, prefix, dir, err);
+                if (!end)
+                        break;
+                *end = saved;
+                p = end + 1;
+        }
+        int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return error_set(err, errno, "cannot open the directory '%s' is to be made in",
+                                 dir);
+        return fd;
+}
+
+/* Make DIR (0700), or take an existing one, from `parent`; what is opened is checked either
+ * way. Returns its descriptor; *ret_made when crib made it. */
+static int open_dir(int parent, const char *base, const char *dir, bool shut, bool *ret_made,
+                    struct error *err)
+{
+        *ret_made = mkdirat(parent, base, 0700) == 0;
+        if (!*ret_made && errno != EEXIST)
+                return error_set(err, errno, "cannot make directory '%s'", dir);
+        _cleanup_close_ int fd =
+                openat(parent, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot open directory '%s'", dir);
+        if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+                /* another user could swap what crib writes there, or the spec, later */
+                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)", dir,
+                          (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+                return error_hint(err, "import into a new directory; crib makes it 0700");
+        }
+        _cleanup_closedir_ DIR *d = fdopendir(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+        struct dirent *de;
+        if (!d)
+                return error_set(err, errno, "cannot read directory '%s'", dir);
+        while ((de = readdir(d)))
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+                        error_set(err, 0, "'%s' exists and is not empty", dir);
+                        return error_hint(err, "import into a new directory; crib does not "
+                                               "overwrite one");
+                }
+        if (*ret_made) {
+                /* exactly 0700 whatever the umask: the one made, through its descriptor */
+                if (fchmod(fd, 0700) < 0)
+                        return error_set(err, errno, "cannot chmod '%s'", dir);
+        } else if (!shut && !shuts_others_out(&st)) {
+                /* the image's setuid programs and file capabilities would be theirs to run */
+                error_set(err, 0,
+                          "'%s' exists and other users can reach it (mode %04o, and no directory "
+                          "above it shuts them out): the image's setuid programs would run as "
+                          "%s for them",
+                          dir, (unsigned)(st.st_mode & 07777), geteuid() == 0 ? "root" : "you");
+                return error_hint(err,
+                                  "chmod 700 %s, or import into a new directory (crib makes it "
+                                  "0700)",
+                                  dir);
+        }
+        return take_fd(&fd);
+}
+
+/* Remove DIR if its name still is the directory `fd` crib made (and emptied). */
+static void remove_made(int parent, const char *base, int fd)
+{
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && fstatat(parent, base, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                unlinkat(parent, base, AT_REMOVEDIR);
+}
+
 int image_import(const struct import_opts *o, struct import_result *ret, struct error *err)
 {
         memset(ret, 0, sizeof *ret);
         struct platform machine;
         import_machine(&machine);
         platform_format(&machine, ret->machine, sizeof ret->machine);
+        char base[NAME_MAX + 1];
+        bool shut = false;
+        _cleanup_close_ int parent = open_parent(o->dir, base, err);
+        if (parent < 0 || check_way(parent, o->dir, &shut, err) < 0)
+                return -1;
         struct source *src = NULL;
         struct source_image *img = calloc(1, sizeof *img);
         if (!img)
@@ -374,40 +652,11 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         ret->total = pg.total = img->total;
         pg.n = img->nlayers;
 
-        /* DIR: new, or empty */
-        if (mkdir(o->dir, 0700) == 0) {
-                made = true;
-        } else if (errno != EEXIST) {
-                error_set(err, errno, "cannot make directory '%s'", o->dir);
+        /* DIR: new, or empty; everything from here on through its descriptor */
+        if ((dirfd = open_dir(parent, base, o->dir, shut, &made, err)) < 0) {
+                if (made) /* made, but what the name opened was not it */
+                        unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;
-        }
-        dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (dirfd < 0) {
-                error_set(err, errno, "cannot open directory '%s'", o->dir);
-                goto out;
-        }
-        struct stat st;
-        if (!made && (fstat(dirfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022))) {
-                /* another user could swap what crib writes there, or the spec, later */
-                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)",
-                          o->dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-                error_hint(err, "import into a new directory; crib makes it 0700");
-                close(dirfd);
-                dirfd = -1;
-                goto out;
-        }
-        if (!made) {
-                _cleanup_closedir_ DIR *d = fdopendir(dup(dirfd));
-                struct dirent *de;
-                while (d && (de = readdir(d)))
-                        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-                                error_set(err, 0, "'%s' exists and is not empty", o->dir);
-                                error_hint(err, "import into a new directory; crib does not "
-                                                "overwrite one");
-                                close(dirfd);
-                                dirfd = -1;
-                                goto out;
-                        }
         }
         if (geteuid() != 0 && enter_userns(ret, err) < 0)
                 goto fail;
@@ -421,7 +670,7 @@ fail : {
         layer_remove(dirfd, "rootfs", &e);
         unlinkat(dirfd, "crib.ini", 0);
         if (made)
-                rmdir(o->dir);
+                remove_made(parent, base, dirfd);
 }
 out:
         if (dirfd >= 0)

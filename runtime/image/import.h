@@ -10,13 +10,17 @@
 #include "layer.h"
 #include "platform.h"
 
-#define IMPORT_MAX_BYTES (64ULL << 30) /* what all layers together may write */
+/* what all layers together may write (layer.h: data, entries, xattrs), unless --max-size says:
+ * more than any image one runs on a Raspberry Pi, and most elsewhere, so it stops a bomb only */
+#define IMPORT_DEFAULT_MAX_BYTES (16ULL << 30)
+#define IMPORT_MAX_BYTES         (1ULL << 50) /* the most --max-size may give */
 
 enum import_phase { IMPORT_CHECKING, IMPORT_APPLYING };
 
 struct import_opts {
         const char *source, *dir;
         const struct platform *platform; /* --platform, or NULL for this machine's */
+        uint64_t max_bytes;              /* --max-size, or 0 for IMPORT_DEFAULT_MAX_BYTES */
         /* now and then: the phase, the layer (1-based), the layer count, bytes so far, total */
         void (*progress)(void *ctx, enum import_phase ph, size_t layer, size_t nlayers,
                          uint64_t bytes, uint64_t total);
@@ -36,9 +40,12 @@ struct import_result {
 };
 
 /* Check the source, then make DIR (it must not exist, or be empty) with rootfs/ and crib.ini.
- * On failure what was made is removed again. Not root: the layers are applied in a user
- * namespace of this process (newuidmap(1) with the user's /etc/subuid ranges, as crib's
- * `uid = auto`; without ranges only the user's own id, and other owners are flattened). */
+ * DIR's path must be one no other user can change (no directory on the way theirs, or writable
+ * by them without the sticky bit), and an existing DIR must be empty, the caller's, and out of
+ * other users' reach. On failure what was made is removed again. Not root: the layers are
+ * applied in a user namespace of this process (newuidmap(1) with the user's /etc/subuid
+ * ranges, as crib's `uid = auto`; without ranges only the user's own id, and other owners are
+ * flattened). */
 int image_import(const struct import_opts *o, struct import_result *ret, struct error *err);
 
 /* Remove DIR, an import (it must hold crib.ini and rootfs/): not root, in the same user

@@ -12,6 +12,12 @@
  * world-writable block device of the host's disk would be a way out for any host user; crib
  * gives a container its own /dev.
  *
+ * A layer is also a decompression bomb until shown otherwise: a megabyte of gzip can hold
+ * gigabytes of zeros, a tar millions of directories. What the layers write is charged against
+ * max_bytes (data, LAYER_ENTRY_COST an entry, xattrs and link targets), and statvfs(3) of the
+ * root's filesystem must keep min_free bytes and min_free_inodes inodes for users (f_bavail and
+ * f_favail: on ext4 the blocks reserved for root are never counted, even for root's import).
+ *
  * Whiteouts (OCI image-spec, layer.md): ".wh.NAME" deletes NAME of the lower layers, and
  * ".wh..wh..opq" hides everything the lower layers had in its directory. "Lower" is told apart
  * by the set of paths this layer made, so the order of entries inside a layer does not matter.
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -416,6 +423,71 @@ void layer_finish(struct layer_ctx *c)
         c->ndirs = c->capdirs = c->dirbytes = 0;
 }
 
+/* "1.5 GiB": for messages */
+static const char *human(uint64_t n, char *buf, size_t len)
+{
+        static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+        double v = (double)n;
+        size_t u = 0;
+        while (v >= 1024 && u + 1 < sizeof unit / sizeof unit[0])
+                v /= 1024, u++;
+        snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+        return buf;
+}
+
+/* The error of an image past its limit, with the remedy. */
+static int over_limit(struct layer_ctx *c, struct error *err)
+{
+        char lim[32];
+        error_set(err, 0, "the image writes more than %s, the limit of an import",
+                  human(c->max_bytes, lim, sizeof lim));
+        /* twice the limit, in a unit --max-size takes */
+        uint64_t twice = c->max_bytes * 2;
+        bool g = twice >= (1ULL << 30);
+        return error_hint(err,
+                          "if you trust the image and have the room, give it a higher limit: "
+                          "crib image import --max-size %llu%c SOURCE DIR",
+                          (unsigned long long)((twice + (g ? (1ULL << 30) : (1ULL << 20)) - 1) >>
+                                               (g ? 30 : 20)),
+                          g ? 'G' : 'M');
+}
+
+/* Charge `n` bytes against max_bytes. */
+static int charge(struct layer_ctx *c, uint64_t n, struct error *err)
+{
+        c->used += n;
+        return c->used <= c->max_bytes ? 0 : over_limit(c, err);
+}
+
+/* Stop while the filesystem still has min_free left for everyone else. */
+static int check_room(struct layer_ctx *c, struct error *err)
+{
+        struct statvfs sv;
+        char have[32], keep[32];
+        if (!c->min_free || fstatvfs(c->root, &sv) < 0)
+                return 0;
+        uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+        if (avail < c->min_free) {
+                error_set(err, 0,
+                          "the filesystem of '%s' has %s left, and crib keeps %s of it free for "
+                          "the rest of the system",
+                          c->dir ? c->dir : ".", human(avail, have, sizeof have),
+                          human(c->min_free, keep, sizeof keep));
+                return error_hint(err, "free space there (df -h shows what is left), or import "
+                                       "into a directory on a larger filesystem");
+        }
+        if (sv.f_files && sv.f_favail < c->min_free_inodes) {
+                error_set(err, 0,
+                          "the filesystem of '%s' has %llu inodes left, and crib keeps %llu of "
+                          "them for the rest of the system",
+                          c->dir ? c->dir : ".", (unsigned long long)sv.f_favail,
+                          (unsigned long long)c->min_free_inodes);
+                return error_hint(err, "free inodes there (df -i shows what is left), or import "
+                                       "into a directory on another filesystem");
+        }
+        return 0;
+}
+
 static int write_data(struct apply *ap, int fd, struct archive_entry *e, const char *path,
                       struct error *err)
 {
@@ -430,9 +502,8 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                 if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
                         return error_set(err, archive_errno(ap->a), "cannot read '%s': %s", path,
                                          archive_error_string(ap->a));
-                if (c->stats.bytes + size > c->max_bytes)
-                        return error_set(err, EFBIG, "the image is larger than %llu bytes",
-                                         (unsigned long long)c->max_bytes);
+                if (charge(c, size, err) < 0)
+                        return -1;
                 const char *p = buf;
                 while (size) {
                         ssize_t w = pwrite(fd, p, size, offset);
@@ -448,15 +519,21 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                 }
                 if (offset > end)
                         end = offset;
-                if (c->progress && c->stats.bytes - ap->reported >= (1u << 20)) {
+                if (c->stats.bytes - ap->reported >= (1u << 20)) {
                         ap->reported = c->stats.bytes;
-                        c->progress(c->progress_ctx, c->stats.bytes);
+                        if (check_room(c, err) < 0)
+                                return -1;
+                        if (c->progress)
+                                c->progress(c->progress_ctx, c->stats.bytes);
                 }
         }
         la_int64_t want = archive_entry_size(e);
-        if (want > end && ftruncate(fd, want) < 0) /* a sparse file's last hole */
+        if (want <= end)
+                return 0;
+        if (ftruncate(fd, want) < 0) /* a sparse file's last hole */
                 return error_set(err, errno, "cannot size '%s'", path);
-        return 0;
+        /* a filesystem without holes (vfat, exfat: a Pi's USB stick) just wrote them */
+        return check_room(c, err);
 }
 
 static int apply_entry(struct apply *ap, struct archive_entry *e, const char *what,
@@ -568,9 +645,14 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
         switch (type) {
         case AE_IFREG: {
                 /* a sparse file's size is not what it writes: bounded apart */
-                if (archive_entry_size(e) < 0 || (uint64_t)archive_entry_size(e) > ap->c->max_bytes)
-                        return error_set(err, EFBIG, "entry '%s' claims %lld bytes", name,
+                if (archive_entry_size(e) < 0)
+                        return error_set(err, 0, "entry '%s' claims %lld bytes", name,
                                          (long long)archive_entry_size(e));
+                if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
+                        over_limit(ap->c, err);
+                        return error_wrap(err, "entry '%s' claims %lld bytes", name,
+                                          (long long)archive_entry_size(e));
+                }
                 _cleanup_close_ int fd = openat(
                         pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (fd < 0)
@@ -618,12 +700,27 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
         }
 }
 
+/* the bytes of an entry's extended attributes, names and values */
+static uint64_t xattr_bytes(struct archive_entry *e)
+{
+        const char *name;
+        const void *value;
+        size_t size;
+        uint64_t n = 0;
+        archive_entry_xattr_reset(e);
+        while (archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK)
+                n += strlen(name) + size;
+        return n;
+}
+
 int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct error *err)
 {
         struct apply ap = {.c = c, .a = a, .cached_fd = -1};
         struct archive_entry *e;
         int ret = 0;
         uint64_t n = 0;
+        if (check_room(c, err) < 0)
+                return error_wrap(err, "%s", what);
         for (;;) {
                 int r = archive_read_next_header(a, &e);
                 if (r == ARCHIVE_EOF)
@@ -640,7 +737,12 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
                         break;
                 }
                 c->stats.entries++;
-                if (apply_entry(&ap, e, what, err) < 0) {
+                if ((n % 256 == 0 && check_room(c, err) < 0) ||
+                    charge(c,
+                           LAYER_ENTRY_COST + xattr_bytes(e) +
+                                   strlen(archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
+                           err) < 0 ||
+                    apply_entry(&ap, e, what, err) < 0) {
                         ret = error_wrap(err, "%s", what);
                         break;
                 }

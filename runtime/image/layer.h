@@ -26,10 +26,19 @@ struct layer_stats {
 
 struct layer_dirtime; /* a directory's mtime, set when every layer is applied */
 
+/* What each entry costs against max_bytes beyond its data: a directory entry and an inode, at
+ * least, on any filesystem */
+#define LAYER_ENTRY_COST 512
+
 struct layer_ctx {
         int root;           /* the root directory, O_DIRECTORY */
-        uint64_t max_bytes; /* all layers together may write no more */
-        bool as_root;       /* this process's ids are 0: what it makes is root's already */
+        uint64_t max_bytes; /* all layers together may write no more (data, entries, xattrs) */
+        /* keep at least this much free on root's filesystem, for users (statvfs f_bavail,
+         * f_favail); 0: no check */
+        uint64_t min_free, min_free_inodes;
+        const char *dir; /* where root is, for those messages */
+        bool as_root;    /* this process's ids are 0: what it makes is root's already */
+        uint64_t used;   /* charged against max_bytes so far */
         struct layer_stats stats;
         /* called now and then with the bytes written so far (all layers); may be NULL */
         void (*progress)(void *ctx, uint64_t bytes);
@@ -42,7 +51,10 @@ struct layer_ctx {
 /* Apply the layer `a` reads (an opened archive) in ctx->root. `what` names the layer in
  * errors. Entries are refused, and the import stops, when their name or link target is
  * absolute or has a ".." component, when they reach through a symbolic link, or when a link
- * target is not inside the root. Device nodes are never made (counted in stats). */
+ * target is not inside the root. Device nodes are never made (counted in stats). It stops too
+ * when the layers together pass max_bytes (EFBIG), or the filesystem's free space or inodes
+ * fall below min_free or min_free_inodes (ENOSPC): checked before each layer, every MiB written
+ * and every 256 entries. */
 int layer_apply(struct layer_ctx *ctx, struct archive *a, const char *what, struct error *err);
 
 /* After the last layer: give the directories the times their entries say (adding their

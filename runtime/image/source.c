@@ -13,6 +13,12 @@
  * between is caught too. Names in manifests are cleaned like layer entries (imgpath.c); in a
  * directory source, blobs are opened with openat2(2) RESOLVE_BENEATH, so a symlink in the
  * layout cannot make crib read a file outside it.
+ *
+ * Nothing is opened in a way that can block: a tarball source is opened once, O_NONBLOCK, and
+ * must be a regular file; every pass reads that descriptor with pread(2) at an offset of its own
+ * (fdread below), so the name is not looked up again. A blob of a layout directory is opened
+ * O_NONBLOCK too and must be a regular file: a FIFO among the blobs would otherwise hang the
+ * import (issue 31).
  */
 #define _GNU_SOURCE
 #include "source.h"
@@ -48,8 +54,18 @@ struct entry {
         char *link; /* a symbolic or hard link's target (cleaned, from the top), else NULL */
 };
 
-struct stream {
+/* a libarchive reader of a descriptor through pread(2): its own offset, the name never used */
+struct fdread {
         int fd;
+        off_t off;
+        unsigned char *buf;
+};
+
+struct stream {
+        int fd;    /* a blob of a directory source, owned, or */
+        int srcfd; /* the tarball source itself (a filesystem tarball's one layer), not owned */
+        off_t off; /* where srcfd is read */
+        struct fdread rd;
         struct archive *outer;
         EVP_MD_CTX *md;
         uint64_t n;
@@ -60,6 +76,7 @@ struct source {
         char path[4096];
         bool dir;
         int dirfd;
+        int fd; /* a tarball source */
         enum source_kind kind;
         struct entry *e;
         size_t n, cap, kept;
@@ -75,8 +92,9 @@ static void stream_close(struct stream *st)
         if (st->md)
                 EVP_MD_CTX_free(st->md);
         free(st->buf);
+        free(st->rd.buf);
         memset(st, 0, sizeof *st);
-        st->fd = -1;
+        st->fd = st->srcfd = -1;
 }
 
 void source_close(struct source *s)
@@ -92,7 +110,48 @@ void source_close(struct source *s)
         stream_close(&s->cur);
         if (s->dirfd >= 0)
                 close(s->dirfd);
+        if (s->fd >= 0)
+                close(s->fd);
         free(s);
+}
+
+static la_ssize_t fdread_read(struct archive *a, void *ctx, const void **buf)
+{
+        struct fdread *r = ctx;
+        ssize_t n;
+        do
+                n = pread(r->fd, r->buf, BUFSZ, r->off);
+        while (n < 0 && errno == EINTR);
+        if (n < 0) {
+                archive_set_error(a, errno, "cannot read");
+                return -1;
+        }
+        r->off += n;
+        *buf = r->buf;
+        return n;
+}
+
+static la_int64_t fdread_skip(struct archive *a, void *ctx, la_int64_t n)
+{
+        (void)a;
+        ((struct fdread *)ctx)->off += n;
+        return n;
+}
+
+/* Open `a` on the tarball source's descriptor, from its start; `r` lives as long as `a`, and
+ * its buffer is the caller's to free. */
+static int fdread_open(struct archive *a, struct fdread *r, int fd)
+{
+        r->fd = fd;
+        r->off = 0;
+        if (!r->buf && !(r->buf = malloc(BUFSZ))) {
+                archive_set_error(a, ENOMEM, "out of memory");
+                return ARCHIVE_FATAL;
+        }
+        archive_read_set_read_callback(a, fdread_read);
+        archive_read_set_skip_callback(a, fdread_skip);
+        archive_read_set_callback_data(a, r);
+        return archive_read_open1(a);
 }
 
 static struct archive *new_reader(void)
@@ -123,9 +182,13 @@ static bool metadata_name(const char *p, uint64_t size)
 static int list_tarball(struct source *s, struct error *err)
 {
         struct archive *a = new_reader();
+        _cleanup_free_ void *rdbuf = NULL;
+        struct fdread rd = {0};
         if (!a)
                 return error_set(err, ENOMEM, "out of memory");
-        if (archive_read_open_filename(a, s->path, BUFSZ) != ARCHIVE_OK) {
+        int opened = fdread_open(a, &rd, s->fd);
+        rdbuf = rd.buf;
+        if (opened != ARCHIVE_OK) {
                 if (archive_errno(a) == EILSEQ /* ARCHIVE_ERRNO_FILE_FORMAT */)
                         error_set(err, 0,
                                   "'%s' is not a tar archive (docker save, OCI layout or "
@@ -270,25 +333,31 @@ int source_open(const char *path, struct source **ret, struct error *err)
         struct source *s = calloc(1, sizeof *s);
         if (!s)
                 return error_set(err, ENOMEM, "out of memory");
-        s->dirfd = -1;
-        s->cur.fd = -1;
+        s->dirfd = s->fd = -1;
+        s->cur.fd = s->cur.srcfd = -1;
         snprintf(s->path, sizeof s->path, "%s", path);
+        /* opened once, never blocking (a FIFO opens at once), then checked */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         struct stat st;
-        if (stat(path, &st) < 0) {
+        if (fd < 0 || fstat(fd, &st) < 0) {
                 error_set(err, errno, "cannot open image '%s'", path);
+                if (fd >= 0)
+                        close(fd);
                 source_close(s);
                 return -1;
         }
         if (S_ISDIR(st.st_mode)) {
                 s->dir = true;
-                if ((s->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-                        error_set(err, errno, "cannot open image '%s'", path);
+                s->dirfd = fd;
+        } else if (S_ISREG(st.st_mode)) {
+                s->fd = fd;
+                if (list_tarball(s, err) < 0) {
                         source_close(s);
                         return -1;
                 }
-        } else if (!S_ISREG(st.st_mode) || list_tarball(s, err) < 0) {
-                if (!S_ISREG(st.st_mode))
-                        error_set(err, 0, "image '%s' is neither a directory nor a file", path);
+        } else {
+                close(fd);
+                error_set(err, 0, "image '%s' is neither a directory nor a file", path);
                 source_close(s);
                 return -1;
         }
@@ -312,17 +381,26 @@ int source_open(const char *path, struct source **ret, struct error *err)
 
 /* --- reading blobs --------------------------------------------------------------------------- */
 
+/* a blob of a directory source, never blocking: a regular file, or -1 with errno (EINVAL: it
+ * is something else, a FIFO perhaps) */
 static int open_beneath(int dirfd, const char *name)
 {
+        int fd, flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 #if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
-        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC,
+        struct open_how how = {.flags = (uint64_t)flags,
                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
-        int fd = (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
-        if (fd >= 0 || errno != ENOSYS)
-                return fd;
+        fd = (int)syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+        if (fd < 0 && errno == ENOSYS)
 #endif
-        /* without openat2: no symlink at all */
-        return openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+                /* without openat2: no symlink at all */
+                fd = openat(dirfd, name, flags | O_NOFOLLOW);
+        struct stat st;
+        if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+                close(fd);
+                errno = EINVAL;
+                return -1;
+        }
+        return fd;
 }
 
 /* the cleaned form of a name from a manifest, or an error naming where it came from */
@@ -337,7 +415,7 @@ static int clean_name(const char *name, const char *where, char *buf, struct err
 static int stream_open(struct source *s, const char *name, struct stream *st, struct error *err)
 {
         memset(st, 0, sizeof *st);
-        st->fd = -1;
+        st->fd = st->srcfd = -1;
         if (!(st->md = EVP_MD_CTX_new()) || !EVP_DigestInit_ex(st->md, EVP_sha256(), NULL) ||
             !(st->buf = malloc(BUFSZ))) {
                 stream_close(st);
@@ -345,18 +423,18 @@ static int stream_open(struct source *s, const char *name, struct stream *st, st
         }
         if (s->dir) {
                 if ((st->fd = open_beneath(s->dirfd, name)) < 0) {
-                        error_set(err, errno, "cannot open '%s' in '%s'", name, s->path);
+                        if (errno == EINVAL)
+                                error_set(err, 0, "'%s' in '%s' is not a regular file", name,
+                                          s->path);
+                        else
+                                error_set(err, errno, "cannot open '%s' in '%s'", name, s->path);
                         stream_close(st);
                         return -1;
                 }
                 return 0;
         }
         if (!name) { /* the source file itself */
-                if ((st->fd = open(s->path, O_RDONLY | O_CLOEXEC)) < 0) {
-                        error_set(err, errno, "cannot open '%s'", s->path);
-                        stream_close(st);
-                        return -1;
-                }
+                st->srcfd = s->fd;
                 return 0;
         }
         struct entry *en = find(s, name);
@@ -364,8 +442,7 @@ static int stream_open(struct source *s, const char *name, struct stream *st, st
                 stream_close(st);
                 return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
         }
-        if (!(st->outer = new_reader()) ||
-            archive_read_open_filename(st->outer, s->path, BUFSZ) != ARCHIVE_OK) {
+        if (!(st->outer = new_reader()) || fdread_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
                 error_set(err, 0, "cannot read '%s': %s", s->path,
                           st->outer ? archive_error_string(st->outer) : "out of memory");
                 stream_close(st);
@@ -391,6 +468,13 @@ static ssize_t stream_read(struct stream *st, struct error *err)
                 n = archive_read_data(st->outer, st->buf, BUFSZ);
                 if (n < 0)
                         return error_set(err, 0, "%s", archive_error_string(st->outer));
+        } else if (st->srcfd >= 0) {
+                do
+                        n = pread(st->srcfd, st->buf, BUFSZ, st->off);
+                while (n < 0 && errno == EINTR);
+                if (n < 0)
+                        return error_set(err, errno, "cannot read");
+                st->off += n;
         } else {
                 do
                         n = read(st->fd, st->buf, BUFSZ);
@@ -1002,7 +1086,7 @@ int source_resolve(struct source *s, const struct platform *machine, bool forced
                 img->nlayers = 1;
                 snprintf(img->layers[0].name, sizeof img->layers[0].name, "%s", s->path);
                 img->total = img->layers[0].size =
-                        stat(s->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+                        fstat(s->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
                 return 0; /* a filesystem tarball has no digest to check */
         }
         }

@@ -4,6 +4,9 @@
 # sha256sum (nothing is pulled); whiteouts, opaque directories, links; hostile archives refused
 # with nothing written outside the target (a canary directory beside it); the generated spec run
 # as is; ownership inside as the image says, through the caller's subordinate ids.
+# Issue 31 (section 9): an image config's strings that would add keys to crib.ini or act on the
+# terminal, a user racing root's import for its DIR, an existing DIR others can reach, a
+# decompression bomb, FIFOs where the import reads.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
@@ -18,9 +21,10 @@ for tool in tar gzip zstd sha256sum; do
 done
 OUT=$T/out # every import goes below here; hostile ones aim at $CANARY, its sibling
 mkdir -p "$OUT"
+PUB= # (as root) a directory other users can reach, outside $T
 # files of the caller's subordinate ids are not the caller's to remove: crib image rm does it
 # shellcheck disable=SC2154 # d is the trap's loop variable
-trap 'for d in "$OUT"/*; do [ -e "$d/crib.ini" ] && "$CRIB" image rm "$d"; done; rm -rf "$T"' EXIT
+trap 'for d in "$OUT"/*; do [ -e "$d/crib.ini" ] && "$CRIB" image rm "$d"; done; umount "$T/small" 2>/dev/null; [ -z "$PUB" ] || rm -rf "$PUB"; rm -rf "$T"' EXIT
 PLATFORM=$("$CRIB" image platform)
 OS=${PLATFORM%%/*}
 rest=${PLATFORM#*/}
@@ -362,6 +366,213 @@ imp "$T/badjson" "$OUT/badjson"
 assert_contains "$rc:$err" "125:crib: image '$T/badjson': index.json is not JSON" "an index.json that is not JSON"
 imp --platform arm "$T/oci" "$OUT/x"
 assert_contains "$rc:$err" "125:crib: 'arm' is not a platform" "a --platform that is not one"
+
+# --- 9. issue 31: what an image chooses stays out of crib.ini, out of DIR's reach for other
+# users, off the terminal, and within the disk
+# mk_image OUT.tar CONFIG LAYER.tar...: a docker-archive of those layers whose config object is
+# CONFIG (JSON), for this machine's platform
+mk_image() {
+	_out=$1 _cfg=$2
+	shift 2
+	_d=$T/img.$$
+	rm -rf "$_d" && mkdir -p "$_d"
+	_ids='' _layers='' _i=0
+	for _l in "$@"; do
+		_i=$((_i + 1))
+		mkdir -p "$_d/$_i" && cp "$_l" "$_d/$_i/layer.tar"
+		_ids="$_ids${_ids:+,}\"sha256:$(sha "$_l")\""
+		_layers="$_layers${_layers:+,}\"$_i/layer.tar\""
+	done
+	printf '{"architecture":"%s","os":"%s"%s,"config":%s,"rootfs":{"type":"layers","diff_ids":[%s]}}' \
+		"$ARCH" "$OS" "${VARIANT:+,\"variant\":\"$VARIANT\"}" "$_cfg" "$_ids" >"$_d/config"
+	_c=$(sha "$_d/config")
+	mv "$_d/config" "$_d/$_c.json"
+	echo "[{\"Config\":\"$_c.json\",\"RepoTags\":[\"t:1\"],\"Layers\":[$_layers]}]" >"$_d/manifest.json"
+	tar -cf "$_out" -C "$_d" .
+	rm -rf "$_d"
+}
+# the keys a spec made by the import may hold: the importer's, none the image chose
+foreign_keys() { "$INI_DUMP" "$1" | grep -v -E '^(container\.rootfs|process\.(args|env|cwd|user)|namespaces\.net|idmap\.(uid|gid))='; }
+
+# 9.1 (hole 2) newlines in the names of ports and volumes, in the stop signal: each would start
+# a line of crib.ini of its own (on e007754 the image chose user = no and bound / at /host)
+cfg='{"Cmd":["/bin/sh","-c","if [ -e /host/etc ]; then echo host; else echo no host; fi"],"ExposedPorts":{"80/tcp\n[namespaces]\nuser = no\n[mounts]\nbind = / /host rw\n#":{}},"Volumes":{"/v\r\n[security]\nlevel = unconfined\n#":{}},"StopSignal":"SIGTERM\n[namespaces]\nuser = no\n#"}'
+mk_image "$T/inject.tar" "$cfg" "$T/l1.tar"
+imp "$T/inject.tar" "$OUT/inject"
+assert_eq "$rc" 0 "an image whose port, volume and stop signal names hold newlines imports ($err)"
+assert_eq "$(foreign_keys "$OUT/inject/crib.ini")" "" \
+	"and its crib.ini holds only the importer's keys: no [namespaces] user, no [mounts] bind, no [security] level"
+assert_contains "$(grep '^# the image exposes' "$OUT/inject/crib.ini")" '80/tcp\x0a[namespaces]\x0auser = no' \
+	"the port's name is one comment line, its newlines written \\x0a"
+run_crib run "$OUT/inject/crib.ini"
+assert_eq "$rc:$out" "0:no host" "crib run DIR/crib.ini: the host's / is not bound at /host"
+# the source's name reaches the spec's first comment line
+src="$T/evil
+[namespaces]
+user = no
+.tar"
+cp "$T/docker.tar" "$src"
+imp "$src" "$OUT/evilname"
+assert_eq "$rc:$(foreign_keys "$OUT/evilname/crib.ini")" "0:" "a source name with newlines adds no key to crib.ini"
+
+# 9.2 (hole 9e) an image's escape sequences in what crib image prints: a User that is not in the
+# image's passwd is named in the error
+ESC=$(printf '\033')
+BEL=$(printf '\007')
+mk_image "$T/esc.tar" '{"User":"nobody\u001b]0;pwned\u0007\u001b[2J\u001b[31m","Cmd":["/bin/true"]}' "$T/l2.tar"
+imp "$T/esc.tar" "$OUT/esc"
+assert_eq "$rc" 125 "a User that is not in the image's passwd is refused"
+assert_eq "$(printf '%s' "$err" | tr -d -c "$ESC$BEL" | wc -c)" 0 "the error holds no ESC or BEL byte of the image's"
+assert_contains "$err" "nobody\\x1b]0;pwned\\x07\\x1b[2J" "it shows them escaped, \\x1b"
+# an entry name with them, refused
+mkdir -p "$T/escl" && echo x >"$T/escl/f"
+tar -P --transform "s,^f\$,/\x1b]0;pwned\x07x," -cf "$T/escent.tar" -C "$T/escl" f
+imp "$T/escent.tar" "$OUT/escent"
+assert_eq "$rc:$(printf '%s' "$err" | tr -d -c "$ESC$BEL" | wc -c)" "125:0" \
+	"an absolute entry name with ESC and BEL in it: refused, and the error shows neither"
+
+# 9.3 (hole 5) an existing DIR other users can reach: the image's setuid-root program would be
+# theirs to run (on e007754 another user ran it: ruid 1001, euid 0)
+mkdir -p "$T/suidl" && cp "$ROOTFS/usr/local/bin/probe" "$T/suidl/suid" && chmod 4755 "$T/suidl/suid"
+tarit "$T/suid.tar" "$T/suidl"
+mk_image "$T/suid-img.tar" '{"Cmd":["/suid","ids"]}' "$T/suid.tar"
+if [ "$ROLE" = root ]; then
+	PUB=$(mktemp -d /tmp/crib-pub.XXXXXX)
+	chmod 755 "$PUB"
+	SHARED=$PUB/shared
+else
+	SHARED=$T/shared # (the test's $T is under a 1777 directory every user can reach)
+fi
+mkdir -m 0755 "$SHARED"
+imp "$T/suid-img.tar" "$SHARED"
+assert_eq "$rc" 125 "an existing empty 0755 DIR other users can reach is refused"
+assert_contains "$err" "exists and other users can reach it (mode 0755" "saying why"
+assert_contains "$err" "hint: chmod 700 $SHARED, or import into a new directory" "and what to do"
+assert_eq "$(ls -A "$SHARED")" "" "and DIR is left as it was, empty"
+if [ "$ROLE" = root ]; then
+	r=$(setpriv --reuid=crib-test --regid=crib-test --init-groups sh -c "'$SHARED/rootfs/suid' ids" 2>&1)
+	assert_eq "$(echo "$r" | grep -c '^[0-9]* 0$')" 0 "another user does not run the image's setuid program as root ($r)"
+else
+	skip "running a setuid file as another user needs root"
+fi
+mkdir -m 0700 "$OUT/priv" && mkdir -m 0755 "$OUT/priv/img"
+imp "$T/suid-img.tar" "$OUT/priv/img"
+assert_eq "$rc" 0 "an existing 0755 DIR below a 0700 directory is taken ($err)"
+"$CRIB" image rm "$OUT/priv/img" 2>/dev/null
+rmdir "$OUT/priv/img" 2>/dev/null
+
+# 9.4 (hole 4) another user swaps DIR for a directory of theirs between root's mkdir and the
+# next step (on e007754 the image went into theirs: 5 of 5 wins in the issue, 8 of 8 here; 2
+# of 5 through 1500 "./" with a fuzzer on the other core). The parent is world-writable, not
+# sticky; a long path of "./" widens the window the way a slow disk would
+if [ "$ROLE" = root ] && id crib-test >/dev/null 2>&1 && [ -x /usr/bin/python3 ]; then
+	RACE=$PUB/race
+	mkdir -m 0777 "$RACE"
+	dots=$(printf './%.0s' $(seq 2000)) # (4000 bytes of PATH_MAX's 4096)
+	# the attacker: a directory of its own, exchanged (renameat2 RENAME_EXCHANGE) with DIR the
+	# moment DIR exists; it then leaves it there
+	attack='
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+os.chdir(sys.argv[1])
+name = sys.argv[2].encode()
+os.mkdir(name + b".mine", 0o777)
+os.chmod(name + b".mine", 0o777)
+open(name + b".ready", "w").write("ready")
+while libc.renameat2(-100, name, -100, name + b".mine", 2) != 0:
+    pass
+'
+	wins=0 refused=0
+	for round in 1 2 3 4 5 6 7 8; do # (not i: wait_for counts in it)
+		setpriv --reuid=crib-test --regid=crib-test --init-groups /usr/bin/python3 -c "$attack" "$RACE" "d$round" &
+		apid=$!
+		wait_for "$RACE/d$round.ready" 50 || true
+		imp "$T/suid-img.tar" "$RACE/${dots}d$round"
+		case "$err" in *"other users may write '$RACE' (mode 0777), a directory on the way to"*) refused=$((refused + 1)) ;; esac
+		kill "$apid" 2>/dev/null
+		wait "$apid" 2>/dev/null
+		# can the attacker reach a setuid-root file of the image, and run it?
+		found=$(setpriv --reuid=crib-test --regid=crib-test --init-groups \
+			find "$RACE" -name suid -perm -4000 -user 0 2>/dev/null | head -n 1)
+		if [ -n "$found" ]; then
+			wins=$((wins + 1))
+			echo "#   round $round: the attacker reached $found: $(setpriv --reuid=crib-test --regid=crib-test --init-groups "$found" ids 2>&1) (uid euid)"
+		fi
+		rm -rf "${RACE:?}"/*
+	done
+	assert_eq "$wins" 0 "root's import in a world-writable parent: the attacker never gets the image's setuid-root program (8 rounds)"
+	assert_eq "$refused" 8 "the import refuses a DIR whose parent other users may write, saying so"
+	assert_contains "$err" "hint: import below directories only you and root can change" "with the remedy"
+	rm -rf "$RACE"
+else
+	skips 3 "another user racing root's import needs root, the user crib-test and python3"
+fi
+
+# the path as typed is what `crib run DIR/crib.ini` looks up again: a symlink to a safe place
+# that sits in a directory others may write could be pointed elsewhere afterwards
+mkdir -m 0777 "$T/w" && chmod 0777 "$T/w"
+ln -s "$OUT" "$T/w/link"
+imp "$T/suid-img.tar" "$T/w/link/viaw"
+assert_eq "$rc:$([ -e "$OUT/viaw" ] && echo made)" "125:" \
+	"a DIR reached through a symlink in a world-writable directory is refused, nothing made"
+assert_contains "$err" "other users may write '$T/w' (mode 0777), a directory on the way to" "saying which directory"
+
+# 9.5 (hole 9a) a decompression bomb: 200 MiB of zeros in a 200 KB gzip'd tarball
+python3 -c '
+import sys, tarfile
+class Zeros:
+    def __init__(self, n): self.n = n
+    def read(self, k=-1):
+        k = self.n if k < 0 else min(k, self.n)
+        self.n -= k
+        return bytes(k)
+t = tarfile.open(sys.argv[1], "w:gz")
+i = tarfile.TarInfo("zeros")
+i.size = 200 << 20
+t.addfile(i, Zeros(i.size))
+t.close()' "$T/bomb.tar.gz"
+imp --max-size 10M "$T/bomb.tar.gz" "$OUT/bomb"
+assert_eq "$rc" 125 "--max-size 10M: a bomb of $(size "$T/bomb.tar.gz") bytes is stopped"
+assert_contains "$err" "the image writes more than 10.0 MiB, the limit of an import" "saying what the limit is"
+assert_contains "$err" "hint: if you trust the image and have the room, give it a higher limit: crib image import --max-size 20M" "and how to raise it"
+assert_eq "$([ -e "$OUT/bomb" ] && echo left)" "" "and DIR is removed"
+imp --max-size 10X "$T/bomb.tar.gz" "$OUT/bomb"
+assert_contains "$rc:$err" "125:crib: --max-size '10X' is not a size" "a --max-size that is not a size"
+if [ "$ROLE" = root ]; then
+	mkdir -p "$T/small"
+	if mount -t tmpfs -o size=64m,mode=0755 crib-test-small "$T/small"; then
+		out=$(timeout 120 "$CRIB" image import "$T/bomb.tar.gz" "$T/small/bomb" 2>&1)
+		rc=$?
+		assert_eq "$rc" 125 "into a 64 MiB tmpfs: the bomb is stopped"
+		assert_contains "$out" "the filesystem of '$T/small/bomb' has" "before the filesystem is full"
+		assert_contains "$out" "left, and crib keeps 16.0 MiB of it free for the rest of the system" "saying why"
+		assert_contains "$out" "hint: free space there (df -h shows what is left), or import into a directory on a larger filesystem" "and what to do"
+		assert_eq "$([ -e "$T/small/bomb" ] && echo left):$(df -k --output=used "$T/small" | tail -n 1 | tr -d ' ')" ":0" \
+			"DIR is removed, the tmpfs is empty again"
+		umount "$T/small"
+	else
+		skips 5 "cannot mount a tmpfs here"
+	fi
+else
+	skips 5 "a small tmpfs of its own is mounted as root (as a user: --max-size, above)"
+fi
+
+# 9.6 (hole 9b) FIFOs where the import reads: the image's /etc/passwd and /etc/group for its
+# User, a blob of an OCI layout (on e007754 the import hung for ever, DIR half made)
+mkdir -p "$T/fifol/etc"
+mkfifo "$T/fifol/etc/passwd" "$T/fifol/etc/group"
+tarit "$T/fifo.tar" "$T/fifol"
+mk_image "$T/fifo-img.tar" '{"User":"web","Cmd":["/bin/true"]}' "$T/l2.tar" "$T/fifo.tar"
+out=$(timeout 60 "$CRIB" image import "$T/fifo-img.tar" "$OUT/fifo" 2>&1 </dev/null)
+assert_eq "$?" 125 "a FIFO at the image's /etc/passwd: the import ends (125, not a hang)"
+assert_contains "$out" "config.User 'web': the image's '/etc/passwd' is not a regular file (a FIFO)" "saying so"
+assert_eq "$([ -e "$OUT/fifo" ] && echo left)" "" "and nothing is left of DIR"
+cp -a "$T/oci" "$T/ocififo"
+f=$(find "$T/ocififo/blobs/sha256" -type f -size +1k | head -n 1)
+rm -f "$f" && mkfifo "$f"
+out=$(timeout 60 "$CRIB" image import "$T/ocififo" "$OUT/ocififo" 2>&1 </dev/null)
+assert_eq "$?:$([ -e "$OUT/ocififo" ] && echo made)" "125:" "a FIFO among an OCI layout's blobs: refused at once, nothing made"
+assert_contains "$out" "in '$T/ocififo' is not a regular file" "saying so"
 
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"

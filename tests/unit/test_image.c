@@ -1,9 +1,11 @@
 /* Unit tests of the pure parts of `crib image import` (runtime/image/): the machine's platform
  * and the fit of an image's, layer entry names, and the image config made into a spec that
- * crib reads back unchanged (spec_load). */
+ * crib reads back unchanged (spec_load); hostile strings in every field of the config that
+ * reaches crib.ini (issue 31): none may add a key, nor put a control character in the file. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
+#include "ini.h"
 #include "imgpath.h"
 #include "imgspec.h"
 #include "platform.h"
@@ -210,10 +212,292 @@ static void test_spec(void)
         ok(imgspec_user("4294967295", NULL, NULL, &u, &g, &err) < 0, "uid 2^32-1 is refused");
 }
 
+/* --- hostile strings ------------------------------------------------------------------------ */
+
+/* What a spec made from an image may hold, whatever the image: the importer's own keys. Returns
+ * NULL, or why `text` is not such a spec. Written apart from imgspec.c, so it checks it. */
+static const char *spec_text_problem(const char *text, size_t len)
+{
+        static char why[256];
+        const unsigned char *p = (const unsigned char *)text;
+        size_t col = 0;
+        for (size_t i = 0; i < len; i++, col++) {
+                if (p[i] == '\n') {
+                        col = 0;
+                        continue;
+                }
+                if (col >= INI_MAX_LINE - 1)
+                        return "a line longer than INI_MAX_LINE";
+                if (p[i] < 0x20 || p[i] == 0x7f || p[i] == 0xc0 || p[i] == 0xc1 || p[i] >= 0xf5 ||
+                    (p[i] == 0xc2 && i + 1 < len && p[i + 1] < 0xa0) ||
+                    (p[i] == 0xe2 && i + 2 < len && p[i + 1] == 0x80 && p[i + 2] >= 0xaa &&
+                     p[i + 2] <= 0xae)) {
+                        snprintf(why, sizeof why, "byte 0x%02x at offset %zu", p[i], i);
+                        return why;
+                }
+        }
+        struct ini_file ini;
+        struct error err;
+        if (ini_parse_text(text, len, "crib.ini", &ini, &err) < 0) {
+                snprintf(why, sizeof why, "it does not parse: %.200s", err.msg);
+                return why;
+        }
+        static const char *const allowed[][2] = {
+                {"container", "rootfs"}, {"process", "args"}, {"process", "env"},
+                {"process", "cwd"},      {"process", "user"}, {"namespaces", "net"},
+                {"idmap", "uid"},        {"idmap", "gid"},
+        };
+        const char *bad = NULL;
+        unsigned seen = 0;
+        for (size_t i = 0; i < ini.n && !bad; i++) {
+                const struct ini_entry *e = &ini.entries[i];
+                size_t k = 0;
+                for (; k < sizeof allowed / sizeof allowed[0]; k++)
+                        if (!strcmp(e->section, allowed[k][0]) &&
+                            (!e->key || !strcmp(e->key, allowed[k][1])))
+                                break;
+                if (k == sizeof allowed / sizeof allowed[0] ||
+                    (e->key && strcmp(e->key, "env") && (seen & (1u << k)))) {
+                        snprintf(why, sizeof why, "line %u holds '[%.60s] %.60s'", e->line,
+                                 e->section, e->key ? e->key : "");
+                        bad = why;
+                }
+                if (e->key)
+                        seen |= 1u << k;
+        }
+        ini_free(&ini);
+        return bad;
+}
+
+/* fields of the config, and of the import, an image's maker chooses */
+enum field {
+        F_PORT,
+        F_VOLUME,
+        F_STOPSIGNAL,
+        F_SOURCE,
+        F_PLATFORM,
+        F_USER,
+        F_ENV_VALUE,
+        F_ENV_NAME,
+        F_CMD,
+        F_ENTRYPOINT,
+        F_WORKDIR,
+        F_NFIELDS
+};
+static const char *const field_name[F_NFIELDS] = {
+        "ExposedPorts key", "Volumes key", "StopSignal", "source name", "platform",   "User name",
+        "Env value",        "Env name",    "Cmd[0]",     "Entrypoint",  "WorkingDir",
+};
+/* the JSON path a refusal names (NULL: a comment's field, never refused) */
+static const char *const field_path[F_NFIELDS] = {
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        "config.User",
+        "config.Env[0]",
+        NULL,
+        "config.Cmd[0]",
+        "config.Entrypoint[0]",
+        "config.WorkingDir",
+};
+
+/* Make the spec of a config with `s` (n bytes) in field `f`; 0 when it was written. */
+static int hostile_spec(enum field f, const char *s, size_t n, char *text, size_t len,
+                        size_t *ret_len, struct imgspec_result *r, struct error *err)
+{
+        struct json_object *top = json_object_new_object(), *cfg = json_object_new_object();
+        json_object_object_add(top, "config", cfg);
+        char *z = strndup(s, n); /* as C strings: the source, platform, object keys */
+        char *passwd = NULL;
+        struct imgspec_opts o = {.source = "'img.tar'", .platform = "linux/amd64"};
+        struct json_object *arr = json_object_new_array();
+        switch (f) {
+        case F_PORT:
+        case F_VOLUME:
+                json_object_object_add(cfg, f == F_PORT ? "ExposedPorts" : "Volumes",
+                                       json_object_new_object());
+                json_object_object_add(
+                        json_object_object_get(cfg, f == F_PORT ? "ExposedPorts" : "Volumes"), z,
+                        json_object_new_object());
+                break;
+        case F_STOPSIGNAL:
+                json_object_object_add(cfg, "StopSignal", json_object_new_string_len(s, (int)n));
+                break;
+        case F_SOURCE:
+                o.source = z;
+                break;
+        case F_PLATFORM:
+                o.platform = z;
+                break;
+        case F_USER:
+                /* a name the image's own passwd has, so it is resolved and said in a comment */
+                if (asprintf(&passwd, "%s:x:1000:1000::/:/bin/sh\n", z) < 0)
+                        passwd = NULL;
+                o.passwd = passwd;
+                json_object_object_add(cfg, "User", json_object_new_string_len(s, (int)n));
+                break;
+        case F_ENV_VALUE:
+        case F_ENV_NAME: {
+                char *e = malloc(n + 8);
+                size_t el = f == F_ENV_VALUE ? (size_t)sprintf(e, "A=") : 0;
+                memcpy(e + el, s, n);
+                el += n;
+                if (f == F_ENV_NAME)
+                        memcpy(e + el, "=1", 2), el += 2;
+                json_object_array_add(arr, json_object_new_string_len(e, (int)el));
+                json_object_object_add(cfg, "Env", json_object_get(arr));
+                free(e);
+                break;
+        }
+        case F_CMD:
+        case F_ENTRYPOINT:
+                json_object_array_add(arr, json_object_new_string_len(s, (int)n));
+                json_object_object_add(cfg, f == F_CMD ? "Cmd" : "Entrypoint",
+                                       json_object_get(arr));
+                break;
+        case F_WORKDIR:
+                json_object_object_add(cfg, "WorkingDir", json_object_new_string_len(s, (int)n));
+                break;
+        case F_NFIELDS:
+                break;
+        }
+        FILE *out = fmemopen(text, len, "w");
+        int rc = imgspec_write(top, &o, out, r, err);
+        *ret_len = (size_t)ftell(out);
+        fclose(out);
+        text[*ret_len < len ? *ret_len : len - 1] = '\0';
+        json_object_put(arr);
+        json_object_put(top);
+        free(passwd);
+        free(z);
+        return rc;
+}
+
+static void test_hostile(void)
+{
+        static char big[12000];
+        memset(big, 'A', 10000);
+        strcpy(big + 10000, "\n[namespaces]\nuser = no");
+        static const struct {
+                const char *name, *s;
+                size_t n;
+        } payloads[] = {
+#define P(name, lit) {name, lit, sizeof lit - 1}
+                P("newline", "80/tcp\n[namespaces]\nuser = no\n[mounts]\nbind = / /host rw"),
+                P("CR", "x\r[namespaces]\ruser = no\r"),
+                P("ESC sequences", "\x1b]0;pwned\x07\x1b[2J\x1b[31mred"),
+                P("controls, DEL, C1 CSI, RLO", "a\x01z\x08\x7f\xc2\x9b"
+                                                "31m\xe2\x80\xae"
+                                                "f"),
+                P("bytes not UTF-8", "\xff\xfe\xc0\xaf"),
+                P("NUL then a key", "a\0\n[namespaces]\nuser = no"),
+#undef P
+                {"10000 bytes, then a key", big, 10023},
+        };
+        static char text[65536];
+        size_t len;
+        for (size_t p = 0; p < sizeof payloads / sizeof payloads[0]; p++) {
+                for (int f = 0; f < F_NFIELDS; f++) {
+                        struct imgspec_result r;
+                        struct error err;
+                        int rc = hostile_spec((enum field)f, payloads[p].s, payloads[p].n, text,
+                                              sizeof text, &len, &r, &err);
+                        const char *why = rc == 0 ? spec_text_problem(text, len) : NULL;
+                        if (rc == 0)
+                                ok(!why,
+                                   "%s in the %s: the spec holds only crib's keys, no "
+                                   "control character (%s)",
+                                   payloads[p].name, field_name[f], why ? why : "ok");
+                        char msg[128];
+                        if (rc < 0)
+                                ok(field_path[f] && strstr(err.msg, field_path[f]),
+                                   "%s in the %s: refused, naming %s (%s)", payloads[p].name,
+                                   field_name[f], field_path[f] ? field_path[f] : "(a comment)",
+                                   imgspec_text(err.msg, msg, sizeof msg));
+                        if (why) {
+                                char show[700];
+                                printf("#   spec: %s\n", imgspec_text(text, show, sizeof show));
+                        }
+                }
+        }
+
+        /* the escaped text says what was there */
+        struct imgspec_result r;
+        struct error err;
+        static const char port[] = "80/tcp\n[namespaces]\nuser = no\x1b[2J";
+        ok(hostile_spec(F_PORT, port, sizeof port - 1, text, sizeof text, &len, &r, &err) == 0,
+           "a port with a newline and ESC is written");
+        contains(text, "# the image exposes 80/tcp\\x0a[namespaces]\\x0auser = no\\x1b[2J",
+                 "as one comment line, \\xNN for each control byte");
+        static const char src[] = "'evil\n[namespaces]\nuser = no.tar'";
+        ok(hostile_spec(F_SOURCE, src, sizeof src - 1, text, sizeof text, &len, &r, &err) == 0 &&
+                   !spec_text_problem(text, len),
+           "a source name with newlines stays in the header comment");
+        contains(text, "from 'evil\\x0a[namespaces]\\x0auser = no.tar'", "escaped");
+
+        /* what a value may hold, it keeps, byte for byte */
+        static const char benign[] = "q \"x\" \\ # ; $HOME `id` 'y' \xc3\xa9";
+        for (int f = F_ENV_VALUE; f <= F_WORKDIR; f++) {
+                if (f == F_ENV_NAME)
+                        continue;
+                int rc = hostile_spec((enum field)f, benign, sizeof benign - 1, text, sizeof text,
+                                      &len, &r, &err);
+                struct spec s;
+                FILE *in = rc == 0 ? fmemopen(text, len, "r") : NULL;
+                rc = in ? spec_load("crib.ini", in, false, &s, &err) : -1;
+                if (in)
+                        fclose(in);
+                const char *got = rc < 0             ? NULL
+                                  : f == F_ENV_VALUE ? s.env[0] + 2
+                                  : f == F_WORKDIR   ? s.cwd + 1
+                                                     : s.args[0];
+                is_str(got, benign,
+                       "quotes, backslash, '#', ';', '$', backquote, UTF-8 in the "
+                       "%s: read back unchanged",
+                       field_name[f]);
+                if (rc == 0)
+                        spec_free(&s);
+        }
+        /* a lone backquote: the one word of args is also one quoted INI value */
+        int rc;
+        rc = hostile_spec(F_CMD, "`", 1, text, sizeof text, &len, &r, &err);
+        ok(rc == 0, "an argument that is one backquote is written (%s)", rc ? err.msg : "ok");
+        static const char newline_env[] = "line1\nline2\ttab";
+        rc = hostile_spec(F_ENV_VALUE, newline_env, sizeof newline_env - 1, text, sizeof text, &len,
+                          &r, &err);
+        contains(text, "env = \"A=line1\\nline2\\ttab\"",
+                 "a newline and a tab in an env value are \\n and \\t (%d)", rc);
+        rc = hostile_spec(F_ENV_NAME, "a.b", 3, text, sizeof text, &len, &r, &err);
+        ok(rc == 0 && strstr(text, "# not applied: the image's env 'a.b'") && r.nwarnings == 2 &&
+                   strstr(r.warnings[1], "the environment variable 'a.b' is not applied"),
+           "an env name crib.ini cannot set is a comment and a warning, not a refused import");
+
+        /* the read-back net: a text holding a key the writer did not write is refused */
+        static const char injected[] = "[container]\nrootfs = rootfs\n[process]\nargs = x\n"
+                                       "# the image exposes 80\n[namespaces]\nuser = no\n";
+        const struct imgspec_key written[] = {{"container", NULL},
+                                              {"container", "rootfs"},
+                                              {"process", NULL},
+                                              {"process", "args"}};
+        ok(imgspec_check(injected, sizeof injected - 1, written, 4, &err) < 0 &&
+                   strstr(err.msg, "crib.ini:6: '[namespaces]' is not what crib wrote there"),
+           "imgspec_check refuses a section the writer did not write (%s)", err.msg);
+        ok(imgspec_check(injected, 50, written, 4, &err) == 0, "and accepts the text up to it");
+
+        char buf[64];
+        is_str(imgspec_text("a\x1b[31m\\b\xc2\x9b\xc3\xa9\xff", buf, sizeof buf),
+               "a\\x1b[31m\\\\b\\xc2\\x9b\xc3\xa9\\xff",
+               "imgspec_text: ESC, C1 and stray bytes as \\xNN, a backslash doubled, UTF-8 kept");
+        is_str(imgspec_text("0123456789abcdef", buf, 12), "01234567...", "and cut with '...'");
+}
+
 int main(void)
 {
         test_platform();
         test_paths();
         test_spec();
+        test_hostile();
         return tap_done();
 }
