@@ -70,7 +70,7 @@ static const char usage[] =
         "                          time crib run's work before the clone, cold and warm\n"
         "       crib seccomp export|show|explain|builtin ...\n"
         "                          the seccomp programs ('crib seccomp help')\n"
-        "       crib image import [--platform P] SOURCE DIR\n"
+        "       crib image import [--platform P] [--max-size SIZE] SOURCE DIR\n"
         "                          a saved image (docker save, OCI layout, docker export)\n"
         "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
         "       crib oci [--root DIR] [--log FILE] create|start|state|kill|delete|ps ...\n"
