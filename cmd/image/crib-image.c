@@ -12,10 +12,10 @@
  *
  * What it prints may quote the image's strings (a config's User, a layer's file names, the
  * platform an index names) and the runtime leaves them as they are in its errors and warnings:
- * every message goes out through say() and print_error() here, which pass it through
- * imgspec_text(), the escaping crib.ini's comments get, so an image's ESC sequences show as
- * \x1b[..., never act on the terminal. Escaping at this one printer, not at each of the
- * runtime's error_set()s, covers the strings a future message quotes too.
+ * every message goes out through cmd/output.c, as crib's own do, which escapes each control
+ * character (termsafe.h), so an image's ESC sequences show as \x1b[..., never act on the
+ * terminal. Escaping at the one printer, not at each of the runtime's error_set()s, covers the
+ * strings a future message quotes too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "imgspec.h"
 #include "import.h"
 #include "output.h"
 #include "platform.h"
@@ -44,53 +43,30 @@ static const char usage[] =
         "       crib image platform  this machine's platform, as images name it\n"
         "See crib(1).\n";
 
-/* `s` as text for the terminal: controls, and what is not UTF-8, as \xNN (imgspec_text) */
-static const char *esc(const char *s, char *buf, size_t len)
-{
-        return imgspec_text(s, buf, len);
-}
-
-/* a line of stderr, "crib: " first, the whole formatted text escaped */
+/* a line of stderr, "crib: " first, escaped by the printer */
 static void say(const char *fmt, ...) CRIB_PRINTF(1, 2);
 static void say(const char *fmt, ...)
 {
-        char raw[2048], out[4096];
+        char raw[2048];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "crib: %s\n", esc(raw, out, sizeof out));
+        output_line(stderr, "crib: %s", raw);
 }
 
-/* output_error(), with the message and each line of the hint escaped */
 static int print_error(const struct error *err)
 {
-        struct error e = *err;
-        esc(err->msg, e.msg, sizeof e.msg);
-        e.hint[0] = '\0';
-        size_t used = 0;
-        for (const char *h = err->hint; *h && used + 1 < sizeof e.hint;) {
-                char line[sizeof e.hint];
-                size_t n = strcspn(h, "\n");
-                snprintf(line, sizeof line, "%.*s", (int)n, h);
-                esc(line, e.hint + used, sizeof e.hint - used);
-                used += strlen(e.hint + used);
-                h += n;
-                if (*h && used + 1 < sizeof e.hint) {
-                        e.hint[used++] = '\n';
-                        e.hint[used] = '\0';
-                        h++;
-                }
-        }
-        return output_error(&e);
+        return output_error(err);
 }
 
 static int usage_error(const char *msg, const char *arg)
 {
-        char buf[512];
-        fprintf(stderr, "crib: ");
-        fprintf(stderr, msg, esc(arg, buf, sizeof buf));
-        fprintf(stderr, "\ncrib: hint: run 'crib image help' for the usage\n");
+        char *text = NULL;
+        if (asprintf(&text, msg, arg) >= 0)
+                output_line(stderr, "crib: %s", text);
+        free(text);
+        fprintf(stderr, "crib: hint: run 'crib image help' for the usage\n");
         return EXIT_CRIB_ERROR;
 }
 
@@ -231,14 +207,12 @@ static int cmd_import(int argc, char **argv)
         }
         for (size_t i = 0; i < r->spec.nwarnings; i++)
                 say("warning: %s", r->spec.warnings[i]);
-        char plat[256], man[256], dir[4096 * 4];
-        esc(o.dir, dir, sizeof dir);
-        printf("imported %s %s%s%s%s: %zu layer%s, %" PRIu64 " files, %.1f MB into %s\n", r->kind,
-               r->platform[0] ? esc(r->platform, plat, sizeof plat) : "(platform not given)",
-               r->manifest[0] ? " (manifest " : "", esc(r->manifest, man, sizeof man),
-               r->manifest[0] ? ")" : "", r->nlayers, r->nlayers == 1 ? "" : "s", s->entries,
-               (double)s->bytes / 1e6, dir);
-        printf("run it with: crib run %s/crib.ini\n", dir);
+        output_line(stdout, "imported %s %s%s%s%s: %zu layer%s, %" PRIu64 " files, %.1f MB into %s",
+                    r->kind, r->platform[0] ? r->platform : "(platform not given)",
+                    r->manifest[0] ? " (manifest " : "", r->manifest, r->manifest[0] ? ")" : "",
+                    r->nlayers, r->nlayers == 1 ? "" : "s", s->entries, (double)s->bytes / 1e6,
+                    o.dir);
+        output_line(stdout, "run it with: crib run %s/crib.ini", o.dir);
         free(r);
         return fflush(stdout) == 0 ? 0 : EXIT_CRIB_ERROR;
 }

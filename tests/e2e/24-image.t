@@ -21,7 +21,7 @@ for tool in tar gzip zstd sha256sum; do
 done
 OUT=$T/out # every import goes below here; hostile ones aim at $CANARY, its sibling
 mkdir -p "$OUT"
-PUB= # (as root) a directory other users can reach, outside $T
+PUB= # a directory other users can reach, outside $T
 # files of the caller's subordinate ids are not the caller's to remove: crib image rm does it
 # shellcheck disable=SC2154 # d is the trap's loop variable
 trap 'for d in "$OUT"/*; do [ -e "$d/crib.ini" ] && "$CRIB" image rm "$d"; done; umount "$T/small" 2>/dev/null; [ -z "$PUB" ] || rm -rf "$PUB"; rm -rf "$T"' EXIT
@@ -436,13 +436,10 @@ assert_eq "$rc:$(printf '%s' "$err" | tr -d -c "$ESC$BEL" | wc -c)" "125:0" \
 mkdir -p "$T/suidl" && cp "$ROOTFS/usr/local/bin/probe" "$T/suidl/suid" && chmod 4755 "$T/suidl/suid"
 tarit "$T/suid.tar" "$T/suidl"
 mk_image "$T/suid-img.tar" '{"Cmd":["/suid","ids"]}' "$T/suid.tar"
-if [ "$ROLE" = root ]; then
-	PUB=$(mktemp -d /tmp/crib-pub.XXXXXX)
-	chmod 755 "$PUB"
-	SHARED=$PUB/shared
-else
-	SHARED=$T/shared # (the test's $T is under a 1777 directory every user can reach)
-fi
+# (in /tmp, which every user can reach: the test's $T may be below a directory shut to others)
+PUB=$(mktemp -d /tmp/crib-pub.XXXXXX)
+chmod 755 "$PUB"
+SHARED=$PUB/shared
 mkdir -m 0755 "$SHARED"
 imp "$T/suid-img.tar" "$SHARED"
 assert_eq "$rc" 125 "an existing empty 0755 DIR other users can reach is refused"
