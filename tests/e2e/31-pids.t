@@ -26,8 +26,15 @@ args = $P procs 2100
 [limits]
 nproc = 3000
 EOF2
-run_crib run "$T/more.ini"
-assert_eq "$rc:$out" "0:started 2100" "a spec's own nproc = 3000 overrides it: all 2100 start"
+hard=$(awk '/^Max processes/ {print $4}' /proc/self/limits)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 3000 ]; then
+	# (a small machine: the kernel's default hard limit is a share of its memory)
+	skip "the caller's hard limit of processes is $hard here: a spec cannot ask for 3000"
+else
+	run_crib run "$T/more.ini"
+	assert_eq "$rc:$out" "0:started 2100" "a spec's own nproc = 3000 overrides it: all 2100 start" ||
+		echo "#   $err"
+fi
 
 spec "$T/less.ini" <<EOF2
 [process]

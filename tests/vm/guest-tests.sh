@@ -35,6 +35,10 @@ mkdir -m 0700 /tmp/vm-user
 cp -a /rootfs /tmp/vm-user/rootfs
 chown 1000:1000 /tmp/vm-user
 urootfs=/tmp/vm-user/rootfs
+# root's e2e copy too: its tests run crib inside `unshare -Ur` (a user there), where /rootfs,
+# below /, is a writable rootfs other users can reach
+mkdir -m 0700 /tmp/vm-root
+cp -a /rootfs /tmp/vm-root/rootfs
 spec() { # spec FILE: the test rootfs, then stdin
 	{ printf '[container]\nrootfs = %s\n' "$urootfs"; cat; } >"$1"
 }
@@ -92,7 +96,7 @@ e2e() {
 			# (the rootfs swap race gets 20 s of the guest's time limit, not 90; the load test
 			# 300 runs in a row, not the host's 1000: its first 50 against its last 50 find
 			# growth all the same, and 1000 took 480 s a role in the emulated 32-bit ARM guests)
-			rootfs=/rootfs
+			rootfs=/tmp/vm-root/rootfs
 			[ $role = user ] && rootfs=$urootfs
 			env="CRIB=/bin/crib ROOTFS=$rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
