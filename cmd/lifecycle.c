@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@
 #include "log.h"
 #include "output.h"
 #include "record.h"
+#include "sealed.h"
 #include "state.h"
 
 const char *lifecycle_root_override;
@@ -746,6 +748,16 @@ int cmd_ps(int argc, char **argv)
 
 /* ---- crib exec ---- */
 
+int lifecycle_seal(const struct plan *p, bool trace, struct error *err)
+{
+        if (p->userns || !(p->cap_bounding & (1ULL << CAP_SYS_PTRACE)) || sealed_running())
+                return 0;
+        if (trace)
+                output_line(stderr, "crib: trace: no user namespace and SYS_PTRACE: running "
+                                    "again from a sealed copy of crib");
+        return sealed_reexec(crib_argv, environ, err);
+}
+
 /* Read the plan the container was started with (its state directory's `plan`). */
 int lifecycle_read_plan(int dir, struct plan *ret, struct error *err)
 {
@@ -838,6 +850,10 @@ int cmd_exec(int argc, char **argv)
                 rq.start = o.rec.pid_start;
         }
         opened_close(&o); /* nothing of the state tree goes along into the container */
+        if (planned && lifecycle_seal(&plan, plan.trace, &err) < 0) {
+                code = output_error(&err);
+                planned = false;
+        }
         if (planned) {
                 struct container_hooks hooks = {.warn = output_warning_line};
                 int status;

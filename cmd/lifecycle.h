@@ -17,6 +17,14 @@ extern const char *lifecycle_root_override;
 /* crib's exit status for a container's wait status: the workload's, or 128+N for signal N */
 int lifecycle_exit_status(int status);
 int lifecycle_root_path(char *buf, size_t len, struct error *err);
+/* crib's argv as main() got it: what a re-execution from a sealed copy runs again */
+extern char **crib_argv;
+/* A container without a user namespace whose bounding set holds SYS_PTRACE is host root with
+ * ptrace(2): it could open /proc/PID/exe of crib's processes in it (crib's init, crib exec's
+ * entered process) and rewrite crib's binary once nothing runs it (CVE-2019-5736). For such a
+ * plan, run this command again from a sealed copy of crib (sealed.c) before anything of the
+ * container is touched; returns 0 when there is no need, else only on failure. */
+int lifecycle_seal(const struct plan *p, bool trace, struct error *err);
 /* The plan a container was started with (its state directory's `plan`), read back. */
 int lifecycle_read_plan(int dir, struct plan *ret, struct error *err);
 

@@ -93,7 +93,7 @@ static int usage_error(const char *fmt, const char *arg)
         return EXIT_CRIB_ERROR;
 }
 
-static char **main_argv;
+char **crib_argv; /* lifecycle.h */
 
 /* Whether the warning `what` was said already since the machine booted, to this user: a file
  * in the user's state directory (runtime/state) holds the boot's id. The first time, it is
@@ -251,7 +251,7 @@ static int cmd_run(int argc, char **argv)
                         fprintf(stderr, "crib: trace: parent: user = no with SYS_PTRACE: "
                                         "running again from a sealed copy of crib\n");
                 spec_free(&spec);
-                sealed_reexec(main_argv, environ, &err);
+                sealed_reexec(crib_argv, environ, &err);
                 return output_error(&err);
         }
         /* the host's facts planning depends on: ids, terminal, environment, kernel */
@@ -389,7 +389,7 @@ int cmd_bench(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-        main_argv = argv;
+        crib_argv = argv;
         /* `crib run`'s spec, plan and what reads them reach ~90 KB down the stack: fault it in
          * with one call (sys.h) rather than page by page (18 of its ~140 page faults) */
         sys_prefault_stack(96 * 1024);

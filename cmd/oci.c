@@ -582,6 +582,11 @@ static int oci_create(int argc, char **argv)
                 return fail(&err);
         }
         plan.wait_start = true;
+        /* before anything of the container exists: crib's init stays in it */
+        if (lifecycle_seal(&plan, false, &err) < 0) {
+                oci_free(&oc);
+                return fail(&err);
+        }
         for (size_t i = 0; i < plan.nwarnings; i++)
                 log_line("warning", plan.warnings[i]);
 
@@ -1158,6 +1163,10 @@ static int oci_exec(int argc, char **argv)
                 rq.start = o.rec.pid_start;
         }
         opened_close(&o); /* nothing of the state tree goes along into the container */
+        if (planned && lifecycle_seal(&plan, false, &err) < 0) {
+                code = fail(&err);
+                planned = false;
+        }
         if (planned) {
                 struct container_hooks hooks = {.warn = on_warn,
                                                 .created = on_exec_created,
