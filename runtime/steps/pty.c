@@ -17,13 +17,38 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <termios.h>
 #include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 #include "child.h"
 #include "cleanup.h"
 #include "pty.h"
+
+/* Open `path` of the container's /dev read-write, as a terminal, refusing a link of /proc on
+ * the way (ELOOP): the container may have replaced /dev/ptmx, and crib exec's joiner opens it
+ * still holding every capability (with pid = no the container's /proc is the host's, so
+ * /proc/PID/root/... names a host file: the open alone can act, a watchdog or a FIFO). Before
+ * Linux 5.6 (no openat2) a plain open. */
+static int open_in_container(const char *path)
+{
+        int fd = -1;
+#if defined(SYS_openat2) && defined(RESOLVE_NO_MAGICLINKS)
+        struct open_how how = {.flags = O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK,
+                               .resolve = RESOLVE_NO_MAGICLINKS};
+        fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+        if (fd < 0 && errno == ENOSYS)
+#endif
+                fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        /* (non-blocking only for the open: a FIFO or a line there never holds crib) */
+        if (fd >= 0)
+                fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        return fd;
+}
 
 /* Child: after pivot_root, in the container's devpts. */
 int step_open_terminal(struct child *c, struct error *err)
@@ -31,8 +56,8 @@ int step_open_terminal(struct child *c, struct error *err)
         int unlock = 0, n;
         if (!c->plan->terminal)
                 return 0;
-        _cleanup_close_ int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
-        trace_line(&c->trace, "  open(\"/dev/ptmx\") = %d", master);
+        _cleanup_close_ int master = open_in_container("/dev/ptmx");
+        trace_line(&c->trace, "  openat2(\"/dev/ptmx\", RESOLVE_NO_MAGICLINKS) = %d", master);
         if (master < 0)
                 return error_set(err, errno, "cannot open '/dev/ptmx' in the container");
         /* the container's /dev is the workload's to change (crib exec opens it there later): a
@@ -49,7 +74,7 @@ int step_open_terminal(struct child *c, struct error *err)
         if (slave < 0 && ioctl(master, TIOCGPTN, &n) == 0) {
                 char path[64];
                 snprintf(path, sizeof path, "/dev/pts/%d", n);
-                slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+                slave = open_in_container(path);
         }
         trace_line(&c->trace, "  ioctl(TIOCGPTPEER) = %d", slave);
         if (slave < 0)
