@@ -55,13 +55,28 @@ int error_wrap(struct error *err, const char *fmt, ...)
 int error_hint(struct error *err, const char *fmt, ...)
 {
         size_t used = strlen(err->hint);
+        char text[sizeof err->hint];
         va_list ap;
 
         if (used && used + 1 < sizeof err->hint)
                 err->hint[used++] = '\n';
         va_start(ap, fmt);
-        vsnprintf(err->hint + used, sizeof err->hint - used, fmt, ap);
+        vsnprintf(text, sizeof text, fmt, ap);
         va_end(ap);
+        /* a newline separates one hint from the next, and only crib's own: one inside the text
+         * (a container's PATH, an image's string) is written \x0a, so it cannot make a line
+         * of its own that reads as crib's */
+        for (const char *t = text; *t && used + 1 < sizeof err->hint; t++) {
+                if (*t != '\n') {
+                        err->hint[used++] = *t;
+                        continue;
+                }
+                if (used + 5 >= sizeof err->hint)
+                        break;
+                memcpy(err->hint + used, "\\x0a", 4);
+                used += 4;
+        }
+        err->hint[used] = '\0';
         return -1;
 }
 

@@ -64,5 +64,11 @@ int main(void)
            "many hints are cut to the field, the first ones kept (%zu)", strlen(err.hint));
         error_at(&err, big, 3, "%s", big);
         ok(strlen(err.msg) == sizeof err.msg - 1, "error_at with a long file name is cut too");
+        /* a newline in a hint's argument (a container's PATH) makes no line of its own */
+        error_clear(&err);
+        error_hint(&err, "crib looked in PATH=%s", "/bin\ncrib: hint: FORGED");
+        error_hint(&err, "second");
+        ok(!strcmp(err.hint, "crib looked in PATH=/bin\\x0acrib: hint: FORGED\nsecond"),
+           "a newline inside a hint is written \\x0a; hints stay apart (%s)", err.hint);
         return tap_done();
 }
