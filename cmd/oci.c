@@ -106,7 +106,16 @@ static void log_line(const char *level, const char *raw)
         gmtime_r(&ts.tv_sec, &tm);
         strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
         if (!log_json) {
-                dprintf(fd, "time=\"%s\" level=%s msg=\"crib: %s\"\n", when, level, msg);
+                /* logfmt: a quote or backslash of the message's escaped, so it ends no field */
+                char q[sizeof msg * 2];
+                size_t n = 0;
+                for (const char *m = msg; *m && n + 2 < sizeof q; m++) {
+                        if (*m == '"' || *m == '\\')
+                                q[n++] = '\\';
+                        q[n++] = *m;
+                }
+                q[n] = '\0';
+                dprintf(fd, "time=\"%s\" level=%s msg=\"crib: %s\"\n", when, level, q);
                 return;
         }
         json_object *o = json_object_new_object();

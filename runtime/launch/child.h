@@ -144,6 +144,8 @@ int step_close_inherited(struct child *c, struct error *err); /* fds.c */
 /* Close every descriptor from 3 up but the `n` in `keep` (any order; negative ones ignored):
  * close_range(2), or one at a time from /proc/self/fd before Linux 5.9 (fds.c). */
 int fds_close_all_but(const int *keep, size_t n, struct error *err);
+/* Refuse a directory as fd 0, 1 or 2 (fds.c). */
+int fds_check_stdio(struct error *err);
 int step_apparmor(struct child *c, struct error *err);   /* apparmor.c */
 int step_wait_init(struct child *c, struct error *err);  /* init.c */
 int step_wait_start(struct child *c, struct error *err); /* start.c */

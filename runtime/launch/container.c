@@ -335,10 +335,12 @@ static int open_bind_sources(struct run *r, struct error *err)
 }
 
 /* Parent: the child starts in the rootfs: opened once, here, checked to be the directory the
- * plan checked, and entered by descriptor. */
+ * plan checked, and entered by descriptor. Our 0, 1 and 2, the container's, are no directory. */
 static int open_rootfs(struct run *r, struct error *err)
 {
         const struct plan *p = r->plan;
+        if (fds_check_stdio(err) < 0)
+                return -1;
         r->here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
         r->rootfd = open(p->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
         struct stat st;

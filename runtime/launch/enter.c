@@ -489,6 +489,8 @@ static int merge_env(struct enter *e, struct error *err)
  * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. */
 static int plan_exec(struct enter *e, struct error *err)
 {
+        if (fds_check_stdio(err) < 0)
+                return -1;
         const struct plan *p = e->plan;
         const struct enter_request *rq = e->rq;
         if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])

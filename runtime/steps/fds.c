@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -108,6 +109,23 @@ int step_close_fds(struct child *c, struct error *err)
                 if (fcntl(p->pass_fds[i], F_SETFD, 0) < 0)
                         return error_set(err, errno, "cannot pass fd %d on", p->pass_fds[i]);
                 trace_line(&c->trace, "  fcntl(%d, F_SETFD, 0): passed on", p->pass_fds[i]);
+        }
+        return 0;
+}
+
+/* Parent (crib run, crib exec), before anything of the container exists: 0, 1 and 2 are the
+ * caller's to give (a file, a pipe, a terminal), but never a directory, which would be a host
+ * directory open in the container, a way out as above. */
+int fds_check_stdio(struct error *err)
+{
+        for (int fd = 0; fd < 3; fd++) {
+                struct stat st;
+                if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+                        error_set(err, 0, "crib's fd %d is a directory", fd);
+                        return error_hint(err, "give the container a file, a pipe or a "
+                                               "terminal there: a directory of the host open "
+                                               "in the container would lead out of it");
+                }
         }
         return 0;
 }

@@ -125,6 +125,10 @@ hspec "$T/pass.ini" "args = /bin/true" "pass_fds = 9" "cwd = /proc/self/fd/9"
 run_crib run "$T/pass.ini" 9<"$P"
 assert_eq "$rc" 125 "a working directory outside the container's root (pass_fds' 9): refused, 125"
 assert_contains "$err" "is outside the container's root" "saying why"
+# a directory as stdin is a host directory open in the container: refused before it starts
+hspec "$T/dir.ini" "args = /bin/true"
+"$CRIB" run "$T/dir.ini" <"$P" >/dev/null 2>"$T/dir.err"
+assert_eq "$?:$(head -n 1 "$T/dir.err")" "125:crib: crib's fd 0 is a directory" "crib run with a directory as stdin: refused, 125"
 
 # --- crib exec, into a running container (its own pid namespace, and the host's)
 S="$T/state"
@@ -145,6 +149,10 @@ for col in pid=yes pid=no; do
 		out=$("$CRIB" --root "$S" exec -w "/proc/self/fd/$n" "$name" -- /bin/cat "$UP$P/secret" 2>/dev/null 7</ 9<"$P" </dev/null)
 		echo "$n $? $out" >>"$T/cwd"
 	done
+	if [ $col = pid=yes ]; then
+		"$CRIB" --root "$S" exec "$name" -- /bin/true <"$P" >/dev/null 2>"$T/dir.err"
+		assert_eq "$?:$(head -n 1 "$T/dir.err")" "125:crib: crib's fd 0 is a directory" "crib exec with a directory as stdin: refused, 125"
+	fi
 	verdict "exec:$col:prog" "$T/prog"
 	verdict "exec:$col:interp" "$T/interp"
 	verdict "exec:$col:cwd" "$T/cwd"
