@@ -19,7 +19,10 @@
  * what was opened is checked whether crib made it or not: the caller's, empty, out of other
  * users' reach. Before that, every directory on the way to DIR must be one no other user can
  * change (root's or the caller's, not writable by others unless sticky), or the DIR that
- * `crib run DIR/crib.ini` reads later could be theirs whatever the import did. A new DIR is
+ * `crib run DIR/crib.ini` reads later could be theirs whatever the import did. Who may write
+ * or search a directory is reach.c's answer: a group's bits count as root's or the caller's
+ * only for root's group or the caller's private one, and never behind an ACL, whose named
+ * users and groups get up to the group bits. A new DIR is
  * 0700; an existing one that other users can reach is refused, with the remedy, rather than
  * stripped of the image's setuid bits and file capabilities (which breaks su, ping, sudo
  * inside) or silently chmodded (hole 5). Not root, the same holds: a setuid-root program of
@@ -54,6 +57,7 @@
 #include "idmap.h"
 #include "imgpath.h"
 #include "procfile.h"
+#include "reach.h"
 #include "source.h"
 #include "userns.h"
 
@@ -432,40 +436,36 @@ static const char *fd_path(int fd, char *buf, size_t len)
         return buf;
 }
 
-/* Whether users other than root and the caller can change what directory `st` holds: it is
- * theirs, or they may write it, and no sticky bit keeps them to their own entries. A group
- * that is root's or the caller's own counts as theirs. */
-static bool others_may_change(const struct stat *st)
-{
-        if (st->st_uid != 0 && st->st_uid != geteuid())
-                return true;
-        if (st->st_mode & S_ISVTX)
-                return false;
-        return (st->st_mode & S_IWOTH) ||
-               ((st->st_mode & S_IWGRP) && st->st_gid != 0 && st->st_gid != getegid());
-}
+/* Who besides root and the caller may change or enter a directory is reach.c's answer: a group
+ * counts as theirs only when it is root's or the caller's private group (not a `users` group
+ * every account shares, whatever getegid() says), and never behind an ACL, whose named users
+ * and groups get up to the group bits. */
+static struct reach_cache reach_cache;
 
-/* Whether the directory `st` shuts users other than root out of what is below it: no search
- * permission for others, nor for a group but root's (plan.c's reachable_by_others). */
-static bool shuts_others_out(const struct stat *st)
+/* The message for the directory `fd` on the way to DIR that others may change, and its
+ * remedy. */
+static int way_error(int fd, const struct stat *st, const char *where, const char *dir,
+                     struct error *err)
 {
-        return !(st->st_mode & S_IXOTH) && (!(st->st_mode & S_IXGRP) || st->st_gid == 0);
-}
-
-/* The message for a directory on the way to DIR that others may change, and its remedy. */
-static int way_error(const struct stat *st, const char *where, const char *dir, struct error *err)
-{
+        char why[96] = "";
         /* DIR last: it may be long, the message is not */
-        if (st->st_uid != 0 && st->st_uid != geteuid())
+        if (st->st_uid != 0 && st->st_uid != geteuid()) {
                 error_set(err, 0,
                           "user %u owns '%s', a directory on the way to '%s': they could put a "
                           "directory of their own in its place",
                           (unsigned)st->st_uid, where, dir);
-        else
+        } else {
+                if (!(st->st_mode & S_IWOTH) && reach_has_acl(fd))
+                        snprintf(why, sizeof why,
+                                 " and an ACL, whose entries get up to the group bits");
+                else if (!(st->st_mode & S_IWOTH))
+                        snprintf(why, sizeof why, ", group %u, not %s alone", (unsigned)st->st_gid,
+                                 geteuid() ? "yours" : "root's");
                 error_set(err, 0,
-                          "other users may write '%s' (mode %04o), a directory on the way to "
+                          "other users may write '%s' (mode %04o%s), a directory on the way to "
                           "'%s': they could put a directory of their own in its place",
-                          where, (unsigned)(st->st_mode & 07777), dir);
+                          where, (unsigned)(st->st_mode & 07777), why, dir);
+        }
         return error_hint(err, "import below directories only you and root can change, such as "
                                "your home directory (a sticky one such as /tmp is fine)");
 }
@@ -480,11 +480,11 @@ static int check_way(int parent, const char *dir, bool *ret_shut, struct error *
         if (fd < 0 || fstat(fd, &st) < 0)
                 return error_set(err, errno, "cannot read the directory of '%s'", dir);
         for (int depth = 0; depth < 4096; depth++) {
-                if (others_may_change(&st)) {
+                if (reach_others_may_change(fd, &st, geteuid(), &reach_cache)) {
                         char where[PATH_MAX];
-                        return way_error(&st, fd_path(fd, where, sizeof where), dir, err);
+                        return way_error(fd, &st, fd_path(fd, where, sizeof where), dir, err);
                 }
-                if (shuts_others_out(&st))
+                if (reach_shuts_out(fd, &st, geteuid(), &reach_cache))
                         *ret_shut = true;
                 int next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
                 if (next < 0 || fstat(next, &up) < 0) {
@@ -534,7 +534,8 @@ static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *e
                         *end = '\0';
                 struct stat lst, st;
                 const char *prefix = path[0] ? path : "/";
-                if (lstat(prefix, &lst) < 0 || stat(prefix, &st) < 0)
+                _cleanup_close_ int pfd = open(prefix, O_PATH | O_CLOEXEC);
+                if (lstat(prefix, &lst) < 0 || pfd < 0 || fstat(pfd, &st) < 0)
                         return error_set(err, errno,
                                          "cannot open the directory '%s' is to be "
                                          "made in",
@@ -551,8 +552,8 @@ static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *e
                                          "cannot open the directory '%s' is to be "
                                          "made in",
                                          dir);
-                if (others_may_change(&st))
-                        return way_error(&st, prefix, dir, err);
+                if (reach_others_may_change(pfd, &st, geteuid(), &reach_cache))
+                        return way_error(pfd, &st, prefix, dir, err);
                 if (!end)
                         break;
                 *end = saved;
@@ -598,13 +599,16 @@ static int open_dir(int parent, const char *base, const char *dir, bool shut, bo
                 /* exactly 0700 whatever the umask: the one made, through its descriptor */
                 if (fchmod(fd, 0700) < 0)
                         return error_set(err, errno, "cannot chmod '%s'", dir);
-        } else if (!shut && !shuts_others_out(&st)) {
+        } else if (!shut && !reach_shuts_out(fd, &st, geteuid(), &reach_cache)) {
                 /* the image's setuid programs and file capabilities would be theirs to run */
                 error_set(err, 0,
-                          "'%s' exists and other users can reach it (mode %04o, and no directory "
-                          "above it shuts them out): the image's setuid programs would run as "
-                          "%s for them",
-                          dir, (unsigned)(st.st_mode & 07777), geteuid() == 0 ? "root" : "you");
+                          "'%s' exists and other users can reach it (mode %04o%s, and no "
+                          "directory above it shuts them out): the image's setuid programs would "
+                          "run as %s for them",
+                          dir, (unsigned)(st.st_mode & 07777),
+                          reach_has_acl(fd) ? " and an ACL, whose entries get up to the group bits"
+                                            : "",
+                          geteuid() == 0 ? "root" : "you");
                 return error_hint(err,
                                   "chmod 700 %s, or import into a new directory (crib makes it "
                                   "0700)",

@@ -6,7 +6,8 @@
 # as is; ownership inside as the image says, through the caller's subordinate ids.
 # Issue 31 (section 9): an image config's strings that would add keys to crib.ini or act on the
 # terminal, a user racing root's import for its DIR, an existing DIR others can reach, a
-# decompression bomb, FIFOs where the import reads.
+# decompression bomb, FIFOs where the import reads; and (9.7) what its review found still open:
+# ACLs and a shared primary group on the way to DIR.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
@@ -570,6 +571,73 @@ rm -f "$f" && mkfifo "$f"
 out=$(timeout 60 "$CRIB" image import "$T/ocififo" "$OUT/ocififo" 2>&1 </dev/null)
 assert_eq "$?:$([ -e "$OUT/ocififo" ] && echo made)" "125:" "a FIFO among an OCI layout's blobs: refused at once, nothing made"
 assert_contains "$out" "in '$T/ocififo' is not a regular file" "saying so"
+
+# --- 9.7 issue 31, the review of the fixes: what DIR's checks did not see
+# nobody FILE: user 65534 runs the setuid copy of the probe FILE: "RUID EUID", or "none"
+nobody() { [ -e "$1" ] && setpriv --reuid=65534 --regid=65534 --clear-groups "$1" ids 2>&1 || echo none; }
+# (a) an access ACL: its named users and groups get up to the group bits, which then show the
+# mask; a directory of root's group (or the caller's private one) looked private though
+# u:nobody:r-x let nobody in (on 9741d08 nobody ran the image's setuid program: "65534 0", euid
+# root), or writable by root alone though u:nobody:rwx let nobody swap DIR
+if ! command -v setfacl >/dev/null; then
+	skips 8 "setfacl is not installed (package acl)"
+elif ! { mkdir -m 0700 "$PUB/acl" && setfacl -m u:65534:rx "$PUB/acl" 2>/dev/null; }; then
+	skips 8 "the filesystem of $PUB takes no ACL"
+else
+	imp "$T/suid-img.tar" "$PUB/acl"
+	r=none
+	[ "$ROLE" = root ] && [ "$rc" = 0 ] && r=$(nobody "$PUB/acl/rootfs/suid")
+	assert_eq "$rc:$r" "125:none" "an existing DIR 0700 with an ACL u:nobody:r-x (it reads $(stat -c '%a %U:%G' "$PUB/acl")): refused (nobody ran the image's setuid program: '$r')"
+	assert_contains "$err" "exists and other users can reach it (mode 0750 and an ACL, whose entries get up to the group bits" "saying the ACL lets them in"
+	"$CRIB" image rm "$PUB/acl" >/dev/null 2>&1 && mkdir -m 0700 "$PUB/acl"
+	setfacl -m u:65534:rx "$PUB/acl" && chmod 0700 "$PUB/acl"
+	imp "$T/suid-img.tar" "$PUB/acl"
+	assert_eq "$rc" 0 "and the remedy the hint gives works: after chmod 700 the ACL's mask gives nobody anything ($err)"
+	"$CRIB" image rm "$PUB/acl" >/dev/null 2>&1
+	# a directory above DIR with that ACL does not shut others out either
+	mkdir -m 0700 "$PUB/aclup" && setfacl -m u:65534:rx "$PUB/aclup" && mkdir -m 0755 "$PUB/aclup/img"
+	imp "$T/suid-img.tar" "$PUB/aclup/img"
+	r=none
+	[ "$ROLE" = root ] && [ "$rc" = 0 ] && r=$(nobody "$PUB/aclup/img/rootfs/suid")
+	assert_eq "$rc:$r" "125:none" "an existing 0755 DIR below a 0700 directory with an ACL u:nobody:r-x: refused (nobody ran the setuid program: '$r')"
+	"$CRIB" image rm "$PUB/aclup/img" >/dev/null 2>&1
+	# a parent with u:nobody:rwx reads 0775, of root's group or the caller's own
+	mkdir -m 0755 "$PUB/aclw" && setfacl -m u:65534:rwx "$PUB/aclw"
+	imp "$T/suid-img.tar" "$PUB/aclw/img"
+	assert_eq "$rc:$(ls -A "$PUB/aclw")" "125:" "DIR's parent with an ACL u:nobody:rwx (it reads $(stat -c '%a %U:%G' "$PUB/aclw")): refused, nothing made"
+	assert_contains "$err" "other users may write '$PUB/aclw' (mode 0775 and an ACL, whose entries get up to the group bits), a directory on the way to '$PUB/aclw/img'" "saying the ACL lets them write it"
+	if [ "$ROLE" = root ]; then
+		swapped=no
+		if [ "$rc" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+			"mv '$PUB/aclw/img' '$PUB/aclw/old' && mkdir '$PUB/aclw/img' && echo '# theirs' >'$PUB/aclw/img/crib.ini'" 2>/dev/null; then
+			swapped=yes
+		fi
+		assert_eq "$swapped" no "nobody cannot put their own DIR/crib.ini where root's crib run would read it"
+	else
+		skip "swapping DIR as another user needs root"
+	fi
+	# a sticky parent keeps them to their own entries, ACL or not
+	mkdir -m 1777 "$PUB/aclt" && chmod 1777 "$PUB/aclt" && setfacl -m u:65534:rwx "$PUB/aclt"
+	imp "$T/suid-img.tar" "$PUB/aclt/img"
+	assert_eq "$rc" 0 "a sticky parent with an ACL u:nobody:rwx is fine, as /tmp is ($err)"
+	"$CRIB" image rm "$PUB/aclt/img" >/dev/null 2>&1
+fi
+
+# (b) a group is the caller's alone only when it is their private group: on a distribution where
+# everyone's primary group is `users`, a parent of group users, 0775, is everyone's to change
+# (on 9741d08 crib trusted getegid() and took it)
+grp=$(awk -F: '$1 == "users" {print $3}' /etc/group)
+if [ "$ROLE" = root ] && id crib-test >/dev/null 2>&1 && [ -n "$grp" ]; then
+	mkdir -m 0775 "$PUB/grp" && chmod 0775 "$PUB/grp" && chown "crib-test:$grp" "$PUB/grp"
+	cp "$T/suid-img.tar" "$PUB/img.tar" && chmod 644 "$PUB/img.tar"
+	out=$(cd / && setpriv --reuid=crib-test --regid="$grp" --clear-groups "$CRIB" image import "$PUB/img.tar" "$PUB/grp/img" 2>&1 </dev/null)
+	rc=$?
+	assert_eq "$rc:$(ls -A "$PUB/grp")" "125:" "crib-test importing with group users ($grp) as its own: a parent of group users, 0775, is refused, nothing made"
+	assert_contains "$out" "other users may write '$PUB/grp' (mode 0775, group $grp, not yours alone)" "saying whose group it is"
+	[ "$rc" = 0 ] && setpriv --reuid=crib-test --regid="$grp" --clear-groups "$CRIB" image rm "$PUB/grp/img" >/dev/null 2>&1
+else
+	skips 2 "running crib with another primary group needs root, the user crib-test and a group users"
+fi
 
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"
