@@ -7,7 +7,7 @@
 # Issue 31 (section 9): an image config's strings that would add keys to crib.ini or act on the
 # terminal, a user racing root's import for its DIR, an existing DIR others can reach, a
 # decompression bomb, FIFOs where the import reads; and (9.7) what its review found still open:
-# ACLs and a shared primary group on the way to DIR.
+# ACLs, a shared primary group and symbolic links' targets on the way to DIR.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
@@ -638,6 +638,45 @@ if [ "$ROLE" = root ] && id crib-test >/dev/null 2>&1 && [ -n "$grp" ]; then
 else
 	skips 2 "running crib with another primary group needs root, the user crib-test and a group users"
 fi
+
+# (c) the targets of symbolic links: every directory and link on the way crib run resolves again
+# (on 9741d08 only the path as typed was checked, prefix by prefix)
+if [ "$ROLE" = root ]; then
+	mkdir -m 0755 "$PUB/real" "$PUB/theirs"
+	chown 65534:65534 "$PUB/theirs"
+	ln -s "$PUB/real" "$PUB/theirs/x" && chown -h 65534:65534 "$PUB/theirs/x"
+	ln -s "$PUB/theirs/x" "$PUB/link"
+	imp "$T/suid-img.tar" "$PUB/link/img"
+	assert_eq "$rc:$(ls -A "$PUB/real")" "125:" "DIR through a root-owned link whose target passes nobody's directory and link: refused, nothing made"
+	assert_contains "$err" "user 65534 owns '$PUB/theirs', a directory on the way (through the symbolic link '$PUB/link') to '$PUB/link/img'" "saying whose directory, and which link leads there"
+	mkdir -m 1777 "$PUB/sticky" && chmod 1777 "$PUB/sticky" && mkdir -m 0755 "$PUB/real2"
+	ln -s "$PUB/real2" "$PUB/sticky/x" && chown -h 65534:65534 "$PUB/sticky/x"
+	ln -s "$PUB/sticky/x" "$PUB/link2"
+	imp "$T/suid-img.tar" "$PUB/link2/img"
+	assert_eq "$rc:$(ls -A "$PUB/real2")" "125:" "DIR through a root-owned link to nobody's link in a sticky directory (theirs to replace): refused"
+	assert_contains "$err" "user 65534 owns the symbolic link '$PUB/sticky/x' on the way to '$PUB/link2/img'" "saying whose link"
+else
+	skips 4 "another user's link or directory needs root to make"
+fi
+# the caller's own link, whose target passes a directory every user may write
+mkdir -m 0777 "$T/w2" && chmod 0777 "$T/w2"
+ln -s "$OUT" "$T/w2/link"
+ln -s "$T/w2/link" "$T/via"
+imp "$T/suid-img.tar" "$T/via/img"
+assert_eq "$rc:$([ -e "$OUT/img" ] && echo made)" "125:" "DIR through my link to a link in a 0777 directory: refused, nothing made"
+assert_contains "$err" "other users may write '$T/w2' (mode 0777), a directory on the way (through the symbolic link '$T/via') to '$T/via/img'" "saying which directory and which link"
+# relative links resolve from the directory they sit in, as the kernel's do
+mkdir "$T/d1" && ln -s ../out "$T/d1/o" && ln -s d1/o "$T/rel"
+imp "$T/suid-img.tar" "$T/rel/relimg"
+assert_eq "$rc:$([ -e "$OUT/relimg/crib.ini" ] && echo made)" "0:made" "DIR through two relative links of mine: imported where they lead ($err)"
+ln -s loop "$T/loop"
+imp "$T/suid-img.tar" "$T/loop/img"
+assert_contains "$rc:$err" "125:crib: '$T/loop' on the way to '$T/loop/img': more than 40 symbolic links" "a link to itself: refused after 40 links"
+# a link of /proc names another directory in every process: crib run's is not crib import's
+out=$(cd "$OUT" && "$CRIB" image import "$T/suid-img.tar" /proc/self/cwd/procimg 2>&1 </dev/null)
+rc=$?
+assert_eq "$rc:$([ -e "$OUT/procimg" ] && echo made)" "125:" "DIR through /proc/self/cwd: refused, nothing made"
+assert_contains "$out" "'/proc/self' on the way to '/proc/self/cwd/procimg' is a link of /proc" "saying why"
 
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"
