@@ -8,7 +8,7 @@
 # terminal, a user racing root's import for its DIR, an existing DIR others can reach, a
 # decompression bomb, FIFOs where the import reads; and (9.7) what its review found still open:
 # ACLs, a shared primary group and symbolic links' targets on the way to DIR, directories and
-# small files under --max-size.
+# small files under --max-size, an oversized blob and nested indexes.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
@@ -574,7 +574,7 @@ assert_eq "$?:$([ -e "$OUT/ocififo" ] && echo made)" "125:" "a FIFO among an OCI
 assert_contains "$out" "in '$T/ocififo' is not a regular file" "saying so"
 
 # --- 9.7 issue 31, the review of the fixes: what DIR's checks did not see, and what --max-size
-# did not count
+# and the index walk did not count
 # nobody FILE: user 65534 runs the setuid copy of the probe FILE: "RUID EUID", or "none"
 nobody() { [ -e "$1" ] && setpriv --reuid=65534 --regid=65534 --clear-groups "$1" ids 2>&1 || echo none; }
 # (a) an access ACL: its named users and groups get up to the group bits, which then show the
@@ -715,6 +715,44 @@ for kind in dirs files deep sparse; do
 	ok $? "--max-size 8M, $kind ($(size "$T/$kind.tgz") bytes): stopped at the limit, or at most twice it on disk (rc $rc, ${kb:-0} KiB)"
 	[ "$rc" = 0 ] && "$CRIB" image rm "$OUT/many-$kind"
 done
+
+# (e) an OCI blob far larger than its descriptor says is refused before it is read (on 9741d08 all
+# of it was hashed first), and nested indexes are bounded in all, each read once (on 9741d08
+# index.json's N entries naming one index of M entries were N x M blob reads)
+cp -a "$T/oci" "$T/ocibig"
+f=$T/ocibig/blobs/sha256/$(gzip -n -c "$T/l1.tar" | sha256sum | cut -d' ' -f1)
+want=$(size "$f")
+truncate -s 64G "$f"
+t0=$(date +%s)
+out=$(timeout 120 "$CRIB" image import "$T/ocibig" "$OUT/ocibig" 2>&1 </dev/null)
+rc=$?
+secs=$(($(date +%s) - t0))
+assert_eq "$rc:$([ -e "$OUT/ocibig" ] && echo made)" "125:" "a layer blob of 64 GiB (sparse) whose descriptor says $want bytes: refused, nothing made"
+assert_contains "$out" "has 68719476736 bytes; its descriptor says $want" "saying both sizes"
+[ "$secs" -le 5 ]
+ok $? "at once, before reading it (${secs}s)"
+rm -rf "$T/ocibig"
+mkdir -p "$T/ocix"
+cp -a "$T/oci/." "$T/ocix/"
+echo '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}' >"$T/ocix/empty"
+# shellcheck disable=SC2046
+set -- $(blob "$T/ocix" "$T/ocix/empty")
+python3 -c '
+import sys
+print("{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"manifests\":[" + ",".join(["{\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"digest\":\"%s\",\"size\":%s}" % (sys.argv[1], sys.argv[2])] * 1500) + "]}")' "$1" "$2" >"$T/ocix/mid"
+# shellcheck disable=SC2046
+set -- $(blob "$T/ocix" "$T/ocix/mid")
+python3 -c '
+import sys
+print("{\"schemaVersion\":2,\"manifests\":[" + ",".join(["{\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"digest\":\"%s\",\"size\":%s}" % (sys.argv[1], sys.argv[2])] * 1500) + "]}")' "$1" "$2" >"$T/ocix/index.json"
+t0=$(date +%s)
+out=$(timeout 60 "$CRIB" image import "$T/ocix" "$OUT/ocix" 2>&1 </dev/null)
+rc=$?
+secs=$(($(date +%s) - t0))
+assert_eq "$rc:$([ -e "$OUT/ocix" ] && echo made)" "125:" "index.json of 1500 entries naming one index of 1500 entries: refused, nothing made (${secs}s)"
+assert_contains "$out" "list more than 1024 descriptors in all; crib reads at most 1024" "saying the bound"
+[ "$secs" -le 5 ]
+ok $? "at once (${secs}s)"
 
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"
