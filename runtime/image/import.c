@@ -12,18 +12,23 @@
  * Order: everything is read and checked (manifest, platform, every digest) before DIR is made,
  * so a bad image changes nothing; a failure later removes DIR again.
  *
- * DIR is where root's import puts the image's setuid-root programs, so it is made and used as
- * a descriptor, never by name (issue 31, hole 4: a user who could write DIR's parent swapped in
- * a directory of their own between crib's mkdir and its open, and got them). The parent is
- * opened once; DIR is made with mkdirat(2) and opened with openat(2) O_NOFOLLOW from it, and
- * what was opened is checked whether crib made it or not: the caller's, empty, out of other
- * users' reach. Before that, every directory on the way to DIR must be one no other user can
- * change (root's or the caller's, not writable by others unless sticky), or the DIR that
- * `crib run DIR/crib.ini` reads later could be theirs whatever the import did. A new DIR is
- * 0700; an existing one that other users can reach is refused, with the remedy, rather than
- * stripped of the image's setuid bits and file capabilities (which breaks su, ping, sudo
- * inside) or silently chmodded (hole 5). Not root, the same holds: a setuid-root program of
- * the image is a setuid program of the caller's on disk.
+ * DIR is where root's import puts the image's setuid-root programs, so it is made and used as a
+ * descriptor, never by name (issue 31, hole 4: a user who could write DIR's parent swapped in a
+ * directory of their own between crib's mkdir and its open, and got them). The parent is opened
+ * once; DIR is made with mkdirat(2) and opened with openat(2) O_NOFOLLOW from it, and what was
+ * opened is checked whether crib made it or not: the caller's, empty, out of other users'
+ * reach. Before that, every directory on the way to DIR must be one no other user can change
+ * (root's or the caller's, not writable by others unless sticky), or the DIR that `crib run
+ * DIR/crib.ini` reads later could be theirs whatever the import did. "The way" is every
+ * directory the path as typed passes, the targets of its symbolic links included (walked here
+ * component by component, each link root's or the caller's), and every directory above DIR's
+ * parent. Who may write or search a directory is reach.c's answer: a group's bits count as
+ * root's or the caller's only for root's group or the caller's private one, and never behind an
+ * ACL, whose named users and groups get up to the group bits. A new DIR is 0700; an existing
+ * one that other users can reach is refused, with the remedy, rather than stripped of the
+ * image's setuid bits and file capabilities (which breaks su, ping, sudo inside) or silently
+ * chmodded (hole 5). Not root, the same holds: a setuid-root program of the image is a setuid
+ * program of the caller's on disk.
  *
  * The layers stop at --max-size and before the filesystem fills (import_reserve below, layer.c).
  */
@@ -41,6 +46,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -54,6 +60,7 @@
 #include "idmap.h"
 #include "imgpath.h"
 #include "procfile.h"
+#include "reach.h"
 #include "source.h"
 #include "userns.h"
 
@@ -432,65 +439,187 @@ static const char *fd_path(int fd, char *buf, size_t len)
         return buf;
 }
 
-/* Whether users other than root and the caller can change what directory `st` holds: it is
- * theirs, or they may write it, and no sticky bit keeps them to their own entries. A group
- * that is root's or the caller's own counts as theirs. */
-static bool others_may_change(const struct stat *st)
-{
-        if (st->st_uid != 0 && st->st_uid != geteuid())
-                return true;
-        if (st->st_mode & S_ISVTX)
-                return false;
-        return (st->st_mode & S_IWOTH) ||
-               ((st->st_mode & S_IWGRP) && st->st_gid != 0 && st->st_gid != getegid());
-}
+/* The walk to DIR's parent, as the kernel resolves the path and as `crib run DIR/crib.ini` will
+ * resolve it again: every directory it enters, on the path as typed and on the target of every
+ * symbolic link met on the way, must be one no one but root and the caller can change, and
+ * every symbolic link root's or the caller's (issue 31: a root-owned link whose target passed
+ * through another user's link was taken, and that user pointed DIR at a crib.ini of theirs).
+ * The walk opens one component at a time from the directory before it (O_PATH, O_NOFOLLOW), so
+ * what is checked is what it goes on from, and DIR is made in the very directory checked. */
+struct way {
+        const char *dir;    /* DIR as typed, for messages */
+        uid_t uid;          /* the caller */
+        int links;          /* symbolic links followed so far */
+        char via[PATH_MAX]; /* the first link followed, for messages; "" when none */
+        struct reach_cache cache;
+};
 
-/* Whether the directory `st` shuts users other than root out of what is below it: no search
- * permission for others, nor for a group but root's (plan.c's reachable_by_others). */
-static bool shuts_others_out(const struct stat *st)
-{
-        return !(st->st_mode & S_IXOTH) && (!(st->st_mode & S_IXGRP) || st->st_gid == 0);
-}
+#define WAY_MAX_LINKS 40 /* the kernel's own bound (MAXSYMLINKS) */
+
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
 
 /* The message for a directory on the way to DIR that others may change, and its remedy. */
-static int way_error(const struct stat *st, const char *where, const char *dir, struct error *err)
+static int way_error(struct way *w, int fd, const struct stat *st, struct error *err)
 {
-        /* DIR last: it may be long, the message is not */
-        if (st->st_uid != 0 && st->st_uid != geteuid())
+        char where[PATH_MAX], via[PATH_MAX + 48] = "", why[96] = "";
+        fd_path(fd, where, sizeof where);
+        if (w->via[0])
+                snprintf(via, sizeof via, " (through the symbolic link '%s')", w->via);
+        if (st->st_uid != 0 && st->st_uid != w->uid) {
                 error_set(err, 0,
-                          "user %u owns '%s', a directory on the way to '%s': they could put a "
+                          "user %u owns '%s', a directory on the way%s to '%s': they could put a "
                           "directory of their own in its place",
-                          (unsigned)st->st_uid, where, dir);
-        else
+                          (unsigned)st->st_uid, where, via, w->dir);
+        } else {
+                if (!(st->st_mode & S_IWOTH) && reach_has_acl(fd))
+                        snprintf(why, sizeof why,
+                                 " and an ACL, whose entries get up to the group bits");
+                else if (!(st->st_mode & S_IWOTH))
+                        snprintf(why, sizeof why, ", group %u, not %s alone", (unsigned)st->st_gid,
+                                 w->uid ? "yours" : "root's");
                 error_set(err, 0,
-                          "other users may write '%s' (mode %04o), a directory on the way to "
+                          "other users may write '%s' (mode %04o%s), a directory on the way%s to "
                           "'%s': they could put a directory of their own in its place",
-                          where, (unsigned)(st->st_mode & 07777), dir);
+                          where, (unsigned)(st->st_mode & 07777), why, via, w->dir);
+        }
         return error_hint(err, "import below directories only you and root can change, such as "
                                "your home directory (a sticky one such as /tmp is fine)");
 }
 
-/* Walk from `parent` (DIR's parent) up to the root through "..": every directory must be one
+/* Check a directory the walk enters: it is one, and no one but root and the caller can change
+ * what it holds. */
+static int way_dir(struct way *w, int fd, struct error *err)
+{
+        struct stat st;
+        char where[PATH_MAX];
+        if (fstat(fd, &st) < 0)
+                return error_set(err, errno, "cannot read '%s' on the way to '%s'",
+                                 fd_path(fd, where, sizeof where), w->dir);
+        if (!S_ISDIR(st.st_mode))
+                return error_set(err, ENOTDIR, "'%s' on the way to '%s'",
+                                 fd_path(fd, where, sizeof where), w->dir);
+        if (reach_others_may_change(fd, &st, w->uid, &w->cache))
+                return way_error(w, fd, &st, err);
+        return 0;
+}
+
+static int way_walk(struct way *w, int start, const char *path, struct error *err);
+
+/* The symbolic link `name` (its O_PATH descriptor `link`, its lstat `lst`) in the directory
+ * `at`, met on the way: root's or the caller's, not a link of /proc; its target is walked from
+ * `at` (or from / when absolute). Returns the descriptor of the directory it leads to. */
+static int way_link(struct way *w, int at, const char *name, int link, const struct stat *lst,
+                    struct error *err)
+{
+        char shown[PATH_MAX];
+        _cleanup_free_ char *target = malloc(PATH_MAX);
+        if (!target)
+                return error_set(err, ENOMEM, "out of memory");
+        fd_path(at, shown, sizeof shown);
+        size_t n = strlen(shown);
+        snprintf(shown + n, sizeof shown - n, "%s%s", n > 1 ? "/" : "", name);
+        if (lst->st_uid != 0 && lst->st_uid != w->uid) {
+                error_set(err, 0,
+                          "user %u owns the symbolic link '%s' on the way to '%s': they could "
+                          "point it at a directory of their own",
+                          (unsigned)lst->st_uid, shown, w->dir);
+                return error_hint(err, "give crib a path without it");
+        }
+        struct statfs fs;
+        if (fstatfs(link, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC) {
+                /* /proc/self, /proc/PID/cwd, /proc/self/fd/N: each names another place in
+                 * another process, and the kernel follows most without reading their text */
+                error_set(err, 0,
+                          "'%s' on the way to '%s' is a link of /proc: it leads elsewhere for "
+                          "every process, and crib cannot check where",
+                          shown, w->dir);
+                return error_hint(err, "give crib the directory's own path (realpath shows it)");
+        }
+        if (++w->links > WAY_MAX_LINKS)
+                return error_set(err, ELOOP, "'%s' on the way to '%s': more than %d symbolic links",
+                                 shown, w->dir, WAY_MAX_LINKS);
+        ssize_t len = readlinkat(link, "", target, PATH_MAX);
+        if (len < 0)
+                return error_set(err, errno, "cannot read the symbolic link '%s'", shown);
+        if (len >= PATH_MAX)
+                return error_set(err, ENAMETOOLONG, "the symbolic link '%s'", shown);
+        target[len] = '\0';
+        if (!w->via[0])
+                snprintf(w->via, sizeof w->via, "%s", shown);
+        int from = target[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
+                                    : fcntl(at, F_DUPFD_CLOEXEC, 3);
+        if (from < 0)
+                return error_set(err, errno, "cannot follow the symbolic link '%s'", shown);
+        return way_walk(w, from, target, err);
+}
+
+/* Walk `path` from the directory `start` (taken over) one component at a time, as the kernel
+ * would, checking every directory entered and every symbolic link met. Returns the descriptor
+ * (O_PATH) of the directory reached. */
+static int way_walk(struct way *w, int start, const char *path, struct error *err)
+{
+        _cleanup_close_ int cur = start;
+        if (way_dir(w, cur, err) < 0)
+                return -1;
+        /* on the heap: a walk through 40 links nests 40 deep */
+        _cleanup_free_ char *buf = strdup(path);
+        if (!buf)
+                return error_set(err, ENOMEM, "out of memory");
+        for (char *at = buf, *name; (name = strsep(&at, "/"));) {
+                if (!*name || !strcmp(name, "."))
+                        continue;
+                /* a directory first (O_DIRECTORY: an automount is mounted, as by the kernel's
+                 * own walk); a symbolic link is not one, and is opened itself next */
+                int next = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (next < 0 && errno == ENOTDIR && strcmp(name, ".."))
+                        next = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                struct stat st;
+                if (next < 0 || fstatat(next, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0) {
+                        int e = errno;
+                        if (next >= 0)
+                                close(next);
+                        return error_set(err, e, "cannot open the directory '%s' is to be made in",
+                                         w->dir);
+                }
+                if (S_ISLNK(st.st_mode)) {
+                        int to = way_link(w, cur, name, next, &st, err);
+                        close(next);
+                        if (to < 0)
+                                return -1;
+                        close(cur);
+                        cur = to;
+                        continue;
+                }
+                close(cur);
+                cur = next;
+                if (way_dir(w, cur, err) < 0)
+                        return -1;
+        }
+        return take_fd(&cur);
+}
+
+/* Walk up from `parent` (DIR's parent) to the root through "..": every directory must be one
  * only root and the caller can change. *ret_shut: one of them shuts other users out. */
-static int check_way(int parent, const char *dir, bool *ret_shut, struct error *err)
+static int check_way(struct way *w, int parent, bool *ret_shut, struct error *err)
 {
         _cleanup_close_ int fd = fcntl(parent, F_DUPFD_CLOEXEC, 3);
         struct stat st, up;
         *ret_shut = false;
         if (fd < 0 || fstat(fd, &st) < 0)
-                return error_set(err, errno, "cannot read the directory of '%s'", dir);
+                return error_set(err, errno, "cannot read the directory of '%s'", w->dir);
+        w->via[0] = '\0'; /* these are DIR's own ancestors, whatever path led to them */
         for (int depth = 0; depth < 4096; depth++) {
-                if (others_may_change(&st)) {
-                        char where[PATH_MAX];
-                        return way_error(&st, fd_path(fd, where, sizeof where), dir, err);
-                }
-                if (shuts_others_out(&st))
+                if (reach_others_may_change(fd, &st, w->uid, &w->cache))
+                        return way_error(w, fd, &st, err);
+                if (reach_shuts_out(fd, &st, w->uid, &w->cache))
                         *ret_shut = true;
                 int next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
                 if (next < 0 || fstat(next, &up) < 0) {
                         if (next >= 0)
                                 close(next);
-                        return error_set(err, errno, "cannot read a directory above '%s'", dir);
+                        return error_set(err, errno, "cannot read a directory above '%s'", w->dir);
                 }
                 close(fd);
                 fd = next;
@@ -498,15 +627,15 @@ static int check_way(int parent, const char *dir, bool *ret_shut, struct error *
                         return 0; /* the root: its ".." is itself */
                 st = up;
         }
-        return error_set(err, ELOOP, "'%s' is nested too deeply", dir);
+        return error_set(err, ELOOP, "'%s' is nested too deeply", w->dir);
 }
 
-/* Open DIR's parent; `base` gets DIR's last component, which must be a name. The path as
- * typed is what `crib run DIR/crib.ini` looks up again: each directory it names on the way must
- * be one only root and the caller can change, and each symlink on it theirs (check_way then
- * walks the real ancestors of what was opened). */
-static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *err)
+/* Open DIR's parent through the walk above; `base` gets DIR's last component, which must be a
+ * name. The kernel's own lookup of the parent must find the same directory: a second layer
+ * over the walk, for anything it might read otherwise. */
+static int open_parent(struct way *w, char base[NAME_MAX + 1], struct error *err)
 {
+        const char *dir = w->dir;
         char path[PATH_MAX];
         size_t n = strlen(dir);
         if (n >= sizeof path)
@@ -525,51 +654,30 @@ static int open_parent(const char *dir, char base[NAME_MAX + 1], struct error *e
                 *slash = '\0';
         else
                 snprintf(path, sizeof path, ".");
-        for (char *p = path;;) {
-                /* the prefix up to this component: a symlink there must be root's or ours,
-                 * and the directory it names one no one else can change */
-                char *end = strchr(p + (*p == '/'), '/');
-                char saved = end ? *end : '\0';
-                if (end)
-                        *end = '\0';
-                struct stat lst, st;
-                const char *prefix = path[0] ? path : "/";
-                if (lstat(prefix, &lst) < 0 || stat(prefix, &st) < 0)
-                        return error_set(err, errno,
-                                         "cannot open the directory '%s' is to be "
-                                         "made in",
-                                         dir);
-                if (S_ISLNK(lst.st_mode) && lst.st_uid != 0 && lst.st_uid != geteuid()) {
-                        error_set(err, 0,
-                                  "user %u owns the symbolic link '%s' on the way to '%s': they "
-                                  "could point it at a directory of their own",
-                                  (unsigned)lst.st_uid, prefix, dir);
-                        return error_hint(err, "give crib a path without it");
-                }
-                if (!S_ISDIR(st.st_mode))
-                        return error_set(err, ENOTDIR,
-                                         "cannot open the directory '%s' is to be "
-                                         "made in",
-                                         dir);
-                if (others_may_change(&st))
-                        return way_error(&st, prefix, dir, err);
-                if (!end)
-                        break;
-                *end = saved;
-                p = end + 1;
-        }
-        int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
+        int start = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (start < 0)
                 return error_set(err, errno, "cannot open the directory '%s' is to be made in",
                                  dir);
-        return fd;
+        _cleanup_close_ int fd = way_walk(w, start, path, err);
+        if (fd < 0)
+                return -1;
+        struct stat a, b2;
+        _cleanup_close_ int again = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (again < 0 || fstat(again, &a) < 0 || fstat(fd, &b2) < 0 || a.st_dev != b2.st_dev ||
+            a.st_ino != b2.st_ino)
+                return error_set(err, again < 0 ? errno : 0,
+                                 "the directory '%s' is to be made in changed while crib checked "
+                                 "the way to it",
+                                 dir);
+        return take_fd(&fd);
 }
 
 /* Make DIR (0700), or take an existing one, from `parent`; what is opened is checked either
  * way. Returns its descriptor; *ret_made when crib made it. */
-static int open_dir(int parent, const char *base, const char *dir, bool shut, bool *ret_made,
+static int open_dir(struct way *w, int parent, const char *base, bool shut, bool *ret_made,
                     struct error *err)
 {
+        const char *dir = w->dir;
         *ret_made = mkdirat(parent, base, 0700) == 0;
         if (!*ret_made && errno != EEXIST)
                 return error_set(err, errno, "cannot make directory '%s'", dir);
@@ -598,13 +706,16 @@ static int open_dir(int parent, const char *base, const char *dir, bool shut, bo
                 /* exactly 0700 whatever the umask: the one made, through its descriptor */
                 if (fchmod(fd, 0700) < 0)
                         return error_set(err, errno, "cannot chmod '%s'", dir);
-        } else if (!shut && !shuts_others_out(&st)) {
+        } else if (!shut && !reach_shuts_out(fd, &st, w->uid, &w->cache)) {
                 /* the image's setuid programs and file capabilities would be theirs to run */
                 error_set(err, 0,
-                          "'%s' exists and other users can reach it (mode %04o, and no directory "
-                          "above it shuts them out): the image's setuid programs would run as "
-                          "%s for them",
-                          dir, (unsigned)(st.st_mode & 07777), geteuid() == 0 ? "root" : "you");
+                          "'%s' exists and other users can reach it (mode %04o%s, and no "
+                          "directory above it shuts them out): the image's setuid programs would "
+                          "run as %s for them",
+                          dir, (unsigned)(st.st_mode & 07777),
+                          reach_has_acl(fd) ? " and an ACL, whose entries get up to the group bits"
+                                            : "",
+                          geteuid() == 0 ? "root" : "you");
                 return error_hint(err,
                                   "chmod 700 %s, or import into a new directory (crib makes it "
                                   "0700)",
@@ -630,8 +741,13 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         platform_format(&machine, ret->machine, sizeof ret->machine);
         char base[NAME_MAX + 1];
         bool shut = false;
-        _cleanup_close_ int parent = open_parent(o->dir, base, err);
-        if (parent < 0 || check_way(parent, o->dir, &shut, err) < 0)
+        _cleanup_free_ struct way *w = calloc(1, sizeof *w);
+        if (!w)
+                return error_set(err, ENOMEM, "out of memory");
+        w->dir = o->dir;
+        w->uid = geteuid();
+        _cleanup_close_ int parent = open_parent(w, base, err);
+        if (parent < 0 || check_way(w, parent, &shut, err) < 0)
                 return -1;
         struct source *src = NULL;
         struct source_image *img = calloc(1, sizeof *img);
@@ -653,7 +769,7 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         pg.n = img->nlayers;
 
         /* DIR: new, or empty; everything from here on through its descriptor */
-        if ((dirfd = open_dir(parent, base, o->dir, shut, &made, err)) < 0) {
+        if ((dirfd = open_dir(w, parent, base, shut, &made, err)) < 0) {
                 if (made) /* made, but what the name opened was not it */
                         unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;

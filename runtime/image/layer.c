@@ -14,7 +14,8 @@
  *
  * A layer is also a decompression bomb until shown otherwise: a megabyte of gzip can hold
  * gigabytes of zeros, a tar millions of directories. What the layers write is charged against
- * max_bytes (data, LAYER_ENTRY_COST an entry, xattrs and link targets), and statvfs(3) of the
+ * max_bytes (data, LAYER_ENTRY_COST an entry, xattrs and link targets, then what each file,
+ * directory and link made takes on disk beyond that: its blocks), and statvfs(3) of the
  * root's filesystem must keep min_free bytes and min_free_inodes inodes for users (f_bavail and
  * f_favail: on ext4 the blocks reserved for root are never counted, even for root's import).
  *
@@ -124,7 +125,28 @@ static int set_error(struct error *err)
 
 /* --- safe walking and removing -------------------------------------------------------------- */
 
-int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err)
+static int charge(struct layer_ctx *c, uint64_t n, struct error *err);
+
+/* What the entry `name` in `dfd` (or `dfd` itself for "") takes on disk beyond the `charged`
+ * bytes already charged for it: its blocks, which are what du(1) counts and what the
+ * filesystem's free space loses. An empty directory or a 1-byte file is a block of 4 KiB on
+ * ext4 (a long symlink target too), where LAYER_ENTRY_COST alone let 40000 empty directories
+ * of a 188 KB image write 158 MB under --max-size 20M. Asked of the filesystem, not guessed from
+ * its block size: ext4 stores small data inline, tmpfs spends no block on a directory, ZFS's
+ * f_bsize is a 128 KiB record. */
+static int charge_made(struct layer_ctx *c, int dfd, const char *name, uint64_t charged,
+                       struct error *err)
+{
+        struct stat st;
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) < 0)
+                return 0; /* what cannot be asked was charged its bytes */
+        uint64_t disk = (uint64_t)st.st_blocks * 512;
+        return disk > charged ? charge(c, disk - charged, err) : 0;
+}
+
+/* layer_walk; a directory made on the way is charged to `c` (when not NULL), as an entry. */
+static int walk(int root, const char *path, bool create, struct layer_ctx *c, int *ret_fd,
+                struct error *err)
 {
         _cleanup_close_ int fd = fcntl(root, F_DUPFD_CLOEXEC, 3);
         if (fd < 0)
@@ -140,10 +162,17 @@ int layer_walk(int root, const char *path, bool create, int *ret_fd, struct erro
                 comp[n] = '\0';
                 int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (next < 0 && errno == ENOENT && create) {
-                        if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
+                        bool made = mkdirat(fd, comp, 0755) == 0;
+                        if (!made && errno != EEXIST)
                                 return error_set(err, errno, "cannot make directory '%.*s'",
                                                  (int)(p - path + n), path);
                         next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (next >= 0 && made && c &&
+                            (charge(c, LAYER_ENTRY_COST, err) < 0 ||
+                             charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
+                                close(next);
+                                return -1;
+                        }
                 }
                 if (next < 0) {
                         int e = errno;
@@ -168,6 +197,11 @@ int layer_walk(int root, const char *path, bool create, int *ret_fd, struct erro
         }
         *ret_fd = take_fd(&fd);
         return 0;
+}
+
+int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err)
+{
+        return walk(root, path, create, NULL, ret_fd, err);
 }
 
 static int remove_at(int pfd, const char *name, int depth, struct error *err)
@@ -214,6 +248,7 @@ struct apply {
         char cached[IMGPATH_MAX]; /* the directory `cached_fd` is, "" when none */
         int cached_fd;
         uint64_t reported;
+        uint64_t written; /* the data of the file being written, charged as it came */
 };
 
 static void forget_cache(struct apply *ap)
@@ -237,7 +272,7 @@ static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool cre
         }
         forget_cache(ap);
         int fd;
-        if (layer_walk(ap->c->root, dir, create, &fd, err) < 0)
+        if (walk(ap->c->root, dir, create, ap->c, &fd, err) < 0)
                 return -1;
         if (create) {
                 /* the directories made on the way are this layer's */
@@ -495,6 +530,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
         size_t size;
         la_int64_t offset, end = 0;
         struct layer_ctx *c = ap->c;
+        ap->written = 0;
         for (;;) {
                 int r = archive_read_data_block(ap->a, &buf, &size, &offset);
                 if (r == ARCHIVE_EOF)
@@ -504,6 +540,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                                          archive_error_string(ap->a));
                 if (charge(c, size, err) < 0)
                         return -1;
+                ap->written += size;
                 const char *p = buf;
                 while (size) {
                         ssize_t w = pwrite(fd, p, size, offset);
@@ -582,7 +619,7 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                 snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
                 forget_cache(ap);
                 _cleanup_close_ int dfd = -1;
-                if (layer_walk(ap->c->root, dir, true, &dfd, err) < 0)
+                if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
                         return error_wrap(err, "opaque directory '%s'", name);
                 if (set_add(&ap->made, dir) < 0)
                         return set_error(err);
@@ -657,7 +694,8 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                         pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (fd < 0)
                         return error_set(err, errno, "cannot create '%s'", path);
-                if (write_data(ap, fd, e, path, err) < 0)
+                if (write_data(ap, fd, e, path, err) < 0 ||
+                    charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
                         return -1;
                 own(ap, pfd, base, fd, e, path);
                 if (fchmod(fd, mode) < 0) /* after the chown, which clears set-id bits */
@@ -671,6 +709,8 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
         case AE_IFDIR: {
                 if (mkdirat(pfd, base, 0700) < 0)
                         return error_set(err, errno, "cannot make directory '%s'", path);
+                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST, err) < 0)
+                        return -1;
                 return dir_metadata(ap, pfd, base, e, path, mode, err);
         }
         case AE_IFLNK: {
@@ -681,6 +721,8 @@ static int apply_entry(struct apply *ap, struct archive_entry *e, const char *wh
                         return error_set(err, ENAMETOOLONG, "symbolic link '%s'", name);
                 if (symlinkat(to, pfd, base) < 0)
                         return error_set(err, errno, "cannot make symbolic link '%s'", path);
+                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST + strlen(to), err) < 0)
+                        return -1;
                 own(ap, pfd, base, -1, e, path);
                 struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
                                         {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};

@@ -27,7 +27,8 @@ struct layer_stats {
 struct layer_dirtime; /* a directory's mtime, set when every layer is applied */
 
 /* What each entry costs against max_bytes beyond its data: a directory entry and an inode, at
- * least, on any filesystem */
+ * least, on any filesystem. What it made is then charged its blocks on disk beyond that (an
+ * empty directory is 4 KiB on ext4), and so is every directory made on the way to an entry. */
 #define LAYER_ENTRY_COST 512
 
 struct layer_ctx {

@@ -10,7 +10,11 @@
  * memory), then each blob is found again by its position. No file of the source is written
  * anywhere. Every blob the chosen manifest names is hashed and compared with its digest before
  * the first layer is applied, and hashed again while it is applied, so a file changed in
- * between is caught too. Names in manifests are cleaned like layer entries (imgpath.c); in a
+ * between is caught too. A blob of an OCI layout must hold the bytes its descriptor says
+ * before a byte of it is read, and is read no further, so a blob far larger is not hashed to its
+ * end first; index.json and the indexes it names list at most 1024 descriptors in all, and a
+ * nested index is read once however often it is named. Names in manifests are cleaned like
+ * layer entries (imgpath.c); in a
  * directory source, blobs are opened with openat2(2) RESOLVE_BENEATH, so a symlink in the
  * layout cannot make crib read a file outside it.
  *
@@ -69,6 +73,7 @@ struct stream {
         struct archive *outer;
         EVP_MD_CTX *md;
         uint64_t n;
+        int64_t size; /* what the descriptor says it holds; -1: nothing says */
         unsigned char *buf;
 };
 
@@ -412,10 +417,27 @@ static int clean_name(const char *name, const char *where, char *buf, struct err
         return 0;
 }
 
-static int stream_open(struct source *s, const char *name, struct stream *st, struct error *err)
+/* A blob's size against its descriptor's, before it is read; closes `st` when they differ. */
+static int stream_size(struct stream *st, const char *name, uint64_t have, struct error *err)
+{
+        int64_t want = st->size;
+        if (want < 0 || have == (uint64_t)want)
+                return 0;
+        stream_close(st);
+        return error_set(err, 0, "'%s' has %" PRIu64 " bytes; its descriptor says %" PRId64, name,
+                         have, want);
+}
+
+/* Open the blob `name` (NULL: the source file itself) to read and hash. `size` (-1: any) is
+ * what its descriptor says it holds: a blob of another size is refused before a byte of it is
+ * read, and reading stops after `size` bytes (a blob far larger than its descriptor, or one
+ * growing while crib reads it, is not hashed to its end first). */
+static int stream_open(struct source *s, const char *name, int64_t size, struct stream *st,
+                       struct error *err)
 {
         memset(st, 0, sizeof *st);
         st->fd = st->srcfd = -1;
+        st->size = size;
         if (!(st->md = EVP_MD_CTX_new()) || !EVP_DigestInit_ex(st->md, EVP_sha256(), NULL) ||
             !(st->buf = malloc(BUFSZ))) {
                 stream_close(st);
@@ -431,7 +453,13 @@ static int stream_open(struct source *s, const char *name, struct stream *st, st
                         stream_close(st);
                         return -1;
                 }
-                return 0;
+                struct stat sb;
+                if (fstat(st->fd, &sb) < 0) {
+                        error_set(err, errno, "cannot read '%s' in '%s'", name, s->path);
+                        stream_close(st);
+                        return -1;
+                }
+                return stream_size(st, name, (uint64_t)sb.st_size, err);
         }
         if (!name) { /* the source file itself */
                 st->srcfd = s->fd;
@@ -442,6 +470,8 @@ static int stream_open(struct source *s, const char *name, struct stream *st, st
                 stream_close(st);
                 return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
         }
+        if (stream_size(st, name, en->size, err) < 0)
+                return -1;
         if (!(st->outer = new_reader()) || fdread_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
                 error_set(err, 0, "cannot read '%s': %s", s->path,
                           st->outer ? archive_error_string(st->outer) : "out of memory");
@@ -460,28 +490,35 @@ static int stream_open(struct source *s, const char *name, struct stream *st, st
         return 0;
 }
 
-/* bytes read into st->buf (hashed), 0 at the end, -1 with the error */
+/* bytes read into st->buf (hashed), 0 at the end, -1 with the error; never past one byte more
+ * than st->size, which is an error */
 static ssize_t stream_read(struct stream *st, struct error *err)
 {
         ssize_t n;
+        size_t want = BUFSZ;
+        if (st->size >= 0 && (uint64_t)st->size - st->n < want)
+                want = (size_t)((uint64_t)st->size - st->n) + 1;
         if (st->outer) {
-                n = archive_read_data(st->outer, st->buf, BUFSZ);
+                n = archive_read_data(st->outer, st->buf, want);
                 if (n < 0)
                         return error_set(err, 0, "%s", archive_error_string(st->outer));
         } else if (st->srcfd >= 0) {
                 do
-                        n = pread(st->srcfd, st->buf, BUFSZ, st->off);
+                        n = pread(st->srcfd, st->buf, want, st->off);
                 while (n < 0 && errno == EINTR);
                 if (n < 0)
                         return error_set(err, errno, "cannot read");
                 st->off += n;
         } else {
                 do
-                        n = read(st->fd, st->buf, BUFSZ);
+                        n = read(st->fd, st->buf, want);
                 while (n < 0 && errno == EINTR);
                 if (n < 0)
                         return error_set(err, errno, "cannot read");
         }
+        if (n > 0 && st->size >= 0 && st->n + (uint64_t)n > (uint64_t)st->size)
+                return error_set(err, 0, "it grew past the %" PRId64 " bytes its descriptor says",
+                                 st->size);
         if (n > 0) {
                 EVP_DigestUpdate(st->md, st->buf, (size_t)n);
                 st->n += (uint64_t)n;
@@ -527,7 +564,7 @@ static int read_small(struct source *s, const char *name, char **ret, size_t *re
                 return 0;
         }
         struct stream st;
-        if (stream_open(s, name, &st, err) < 0)
+        if (stream_open(s, name, -1, &st, err) < 0) /* bounded below */
                 return -1;
         char *buf = malloc(SOURCE_MAX_JSON + 1);
         size_t len = 0;
@@ -679,7 +716,7 @@ static int check_blob(struct source *s, const char *name, const char *hex, int64
                       void *ctx, struct error *err)
 {
         struct stream st;
-        if (stream_open(s, name, &st, err) < 0)
+        if (stream_open(s, name, size, &st, err) < 0)
                 return error_wrap(err, "%s", where);
         ssize_t n;
         uint64_t last = *done;
@@ -724,9 +761,22 @@ struct candidate {
 };
 
 #define MAX_CANDIDATES 64
+/* descriptors of index.json and the indexes it names, all together: an index of N entries
+ * naming one nested index of M entries was N x M of them, the nested one read, hashed and
+ * parsed N times */
+#define MAX_DESCRIPTORS 1024
 
+/* what the walk through the indexes has met */
+struct index_walk {
+        size_t seen;                    /* descriptors */
+        size_t nread;                   /* nested indexes read, once each */
+        char read[MAX_DESCRIPTORS][65]; /* their digests */
+};
+
+/* The manifests `index` lists, and those of the indexes it names (two levels at most, each
+ * read once), into c[*n]. */
 static int add_candidates(struct source *s, struct json_object *index, const char *where, int depth,
-                          struct candidate *c, size_t *n, struct error *err)
+                          struct candidate *c, size_t *n, struct index_walk *iw, struct error *err)
 {
         struct json_object *ms;
         if (!json_object_is_type(index, json_type_object) ||
@@ -736,18 +786,32 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
         for (size_t i = 0; i < json_object_array_length(ms); i++) {
                 char w[128];
                 snprintf(w, sizeof w, "%s.manifests[%zu]", where, i);
+                if (++iw->seen > MAX_DESCRIPTORS) {
+                        error_set(err, 0,
+                                  "%s: index.json and the indexes it names list more than %d "
+                                  "descriptors in all; crib reads at most %d",
+                                  w, MAX_DESCRIPTORS, MAX_DESCRIPTORS);
+                        return error_hint(err, "save the image for fewer platforms (skopeo copy "
+                                               "without --all saves this machine's)");
+                }
                 struct desc d;
                 if (get_desc(json_object_array_get_idx(ms, i), w, &d, err) < 0)
                         return -1;
                 if (is_index(d.has_media ? d.media : NULL)) {
                         if (depth >= 2)
                                 return error_set(err, 0, "%s: an index nested too deeply", w);
+                        bool again = false;
+                        for (size_t k = 0; k < iw->nread && !again; k++)
+                                again = !strcmp(iw->read[k], d.hex);
+                        if (again)
+                                continue; /* its manifests are candidates already */
+                        snprintf(iw->read[iw->nread++], sizeof iw->read[0], "%s", d.hex);
                         struct json_object *sub;
                         if (read_desc_json(s, &d, w, &sub, err) < 0)
                                 return -1;
                         char sw[128];
                         snprintf(sw, sizeof sw, "%.100s", d.path);
-                        int r = add_candidates(s, sub, sw, depth + 1, c, n, err);
+                        int r = add_candidates(s, sub, sw, depth + 1, c, n, iw, err);
                         json_object_put(sub);
                         if (r < 0)
                                 return -1;
@@ -852,13 +916,17 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
         size_t len;
         struct json_object *index = NULL, *manifest = NULL;
         struct candidate *c = calloc(MAX_CANDIDATES, sizeof *c);
+        struct index_walk *iw = calloc(1, sizeof *iw);
         size_t n = 0;
         int ret = -1;
-        if (!c)
+        if (!c || !iw) {
+                free(c);
+                free(iw);
                 return error_set(err, ENOMEM, "out of memory");
+        }
         if (read_small(s, "index.json", &text, &len, err) < 0 ||
             parse_json(text, len, "index.json", &index, err) < 0 ||
-            add_candidates(s, index, "index.json", 0, c, &n, err) < 0)
+            add_candidates(s, index, "index.json", 0, c, &n, iw, err) < 0)
                 goto out;
         if (!n) {
                 error_set(err, 0, "index.json lists no manifest");
@@ -958,6 +1026,7 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
         ret = 0;
 out:
         free(c);
+        free(iw);
         json_object_put(index);
         json_object_put(manifest);
         return ret;
@@ -1130,7 +1199,8 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
 {
         stream_close(&s->cur);
         const char *name = img->kind == SOURCE_ROOTFS_TAR ? NULL : img->layers[i].name;
-        if (stream_open(s, name, &s->cur, err) < 0)
+        int64_t size = img->kind == SOURCE_OCI ? (int64_t)img->layers[i].size : -1;
+        if (stream_open(s, name, size, &s->cur, err) < 0)
                 return -1;
         struct archive *a = new_reader();
         if (!a) {

@@ -21,12 +21,12 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "account.h"
 #include "capname.h"
 #include "cleanup.h"
+#include "reach.h"
 #include "seccomp_profile.h"
 
 static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
@@ -320,95 +320,6 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         return 0;
 }
 
-/* Whether `gid` is the private group of `uid` in these passwd(5) and group(5) files: its
- * primary group, no other account's, and with no member but itself. Pure; a line too long to
- * read, a NIS compat line (+ or -: another service may add accounts or members), or a group the
- * file does not list says no. */
-bool plan_group_private(FILE *passwd, FILE *group, uid_t uid, gid_t gid)
-{
-        char line[4096], name[256] = "";
-        bool own = false, listed = false;
-        while (fgets(line, sizeof line, passwd)) {
-                char *f[4], *at = line;
-                size_t n = 0;
-                if ((!strchr(line, '\n') && !feof(passwd)) || line[0] == '+' || line[0] == '-')
-                        return false;
-                /* name:password:uid:gid:... ; strsep keeps empty fields */
-                while (n < 4 && (f[n] = strsep(&at, ":\n")))
-                        n++;
-                if (n < 4)
-                        continue;
-                char *end;
-                unsigned long u = strtoul(f[2], &end, 10), g;
-                if (*end || !*f[2])
-                        continue;
-                g = strtoul(f[3], &end, 10);
-                if (*end || !*f[3])
-                        continue;
-                if (u == uid && g == gid && !own) {
-                        own = true;
-                        snprintf(name, sizeof name, "%s", f[0]);
-                } else if (g == gid) {
-                        return false; /* another account's primary group too */
-                }
-        }
-        if (!own || !name[0])
-                return false;
-        /* every line of that gid (a group may have two names) */
-        while (fgets(line, sizeof line, group)) {
-                char *f[4], *at = line;
-                size_t n = 0;
-                if ((!strchr(line, '\n') && !feof(group)) || line[0] == '+' || line[0] == '-')
-                        return false;
-                while (n < 4 && (f[n] = strsep(&at, ":\n")))
-                        n++;
-                char *end;
-                if (n < 4 || strtoul(f[2], &end, 10) != gid || *end || !*f[2])
-                        continue;
-                for (char *m; (m = strsep(&f[3], ","));)
-                        if (*m && strcmp(m, name))
-                                return false;
-                listed = true;
-        }
-        return listed;
-}
-
-/* The answer of plan_group_private() for the last gid asked, which the walk up the rootfs's
- * directories asks again and again (/etc is read once per gid). */
-struct private_cache {
-        bool asked, yes;
-        gid_t gid;
-};
-
-/* Does directory `dir` (an O_PATH descriptor) shut out every host user but root and `uid`: its
- * owner is one of them, others may not search it, nor its group, unless that is root's or the
- * private group of `uid` (for root, only root's counts), with no ACL (whose entries would be
- * behind the group bits). */
-static bool shuts_others_out(int dir, const struct stat *st, uid_t uid, struct private_cache *c)
-{
-        if ((st->st_uid != 0 && st->st_uid != uid) || (st->st_mode & S_IXOTH))
-                return false;
-        if (!(st->st_mode & S_IXGRP))
-                return true;
-        if (st->st_gid != 0) {
-                if (uid == 0)
-                        return false;
-                if (!c->asked || c->gid != st->st_gid) {
-                        _cleanup_fclose_ FILE *pw = fopen("/etc/passwd", "re");
-                        _cleanup_fclose_ FILE *gr = fopen("/etc/group", "re");
-                        c->asked = true;
-                        c->gid = st->st_gid;
-                        c->yes = pw && gr && plan_group_private(pw, gr, uid, st->st_gid);
-                }
-                if (!c->yes)
-                        return false;
-        }
-        char self[64];
-        snprintf(self, sizeof self, "/proc/self/fd/%d", dir);
-        return getxattr(self, "system.posix_acl_access", NULL, 0) < 0 &&
-               (errno == ENODATA || errno == ENOTSUP);
-}
-
 /* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
  * `fd`: no directory above it shuts them out. Walked up by "..", from the directory itself, so
  * a symlink on the way does not matter. The rootfs does not count: the container owns it, and
@@ -416,14 +327,14 @@ static bool shuts_others_out(int dir, const struct stat *st, uid_t uid, struct p
 static bool reachable_by_others(int fd, uid_t uid)
 {
         struct stat st, top;
-        struct private_cache cache = {.asked = false};
+        struct reach_cache cache = {.asked = false};
         if (stat("/", &top) < 0)
                 return true;
         _cleanup_close_ int dir = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
         for (int depth = 0; dir >= 0 && depth < 256; depth++) {
                 if (fstat(dir, &st) < 0)
                         return true;
-                if (shuts_others_out(dir, &st, uid, &cache))
+                if (reach_shuts_out(dir, &st, uid, &cache))
                         return false;
                 if (st.st_dev == top.st_dev && st.st_ino == top.st_ino)
                         return true;

@@ -239,11 +239,6 @@ void plan_free(struct plan *p);
  * uid gets only p->cap_user, through the ambient set (so also permitted and inheritable). */
 void plan_caps_for_uid(struct plan *p, uid_t uid);
 
-/* Whether `gid` is the private group of `uid` in these passwd(5) and group(5) files: that
- * account's primary group, no other account's, with no other member. A user's rootfs reachable
- * only through it is reachable by no other user (plan.c). Pure. */
-bool plan_group_private(FILE *passwd, FILE *group, uid_t uid, gid_t gid);
-
 /* Every pointer of the plan, each handed to the walker's function for its kind, which returns
  * the pointer to store in its place: plan.c packs the plan into its arena with it, planfile.c
  * turns the pointers into offsets and back. The one list of the plan's pointers. */

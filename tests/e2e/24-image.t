@@ -6,7 +6,9 @@
 # as is; ownership inside as the image says, through the caller's subordinate ids.
 # Issue 31 (section 9): an image config's strings that would add keys to crib.ini or act on the
 # terminal, a user racing root's import for its DIR, an existing DIR others can reach, a
-# decompression bomb, FIFOs where the import reads.
+# decompression bomb, FIFOs where the import reads; and (9.7) what its review found still open:
+# ACLs, a shared primary group and symbolic links' targets on the way to DIR, directories and
+# small files under --max-size, an oversized blob and nested indexes.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
@@ -570,6 +572,187 @@ rm -f "$f" && mkfifo "$f"
 out=$(timeout 60 "$CRIB" image import "$T/ocififo" "$OUT/ocififo" 2>&1 </dev/null)
 assert_eq "$?:$([ -e "$OUT/ocififo" ] && echo made)" "125:" "a FIFO among an OCI layout's blobs: refused at once, nothing made"
 assert_contains "$out" "in '$T/ocififo' is not a regular file" "saying so"
+
+# --- 9.7 issue 31, the review of the fixes: what DIR's checks did not see, and what --max-size
+# and the index walk did not count
+# nobody FILE: user 65534 runs the setuid copy of the probe FILE: "RUID EUID", or "none"
+nobody() { [ -e "$1" ] && setpriv --reuid=65534 --regid=65534 --clear-groups "$1" ids 2>&1 || echo none; }
+# (a) an access ACL: its named users and groups get up to the group bits, which then show the
+# mask; a directory of root's group (or the caller's private one) looked private though
+# u:nobody:r-x let nobody in (on 9741d08 nobody ran the image's setuid program: "65534 0", euid
+# root), or writable by root alone though u:nobody:rwx let nobody swap DIR
+if ! command -v setfacl >/dev/null; then
+	skips 8 "setfacl is not installed (package acl)"
+elif ! { mkdir -m 0700 "$PUB/acl" && setfacl -m u:65534:rx "$PUB/acl" 2>/dev/null; }; then
+	skips 8 "the filesystem of $PUB takes no ACL"
+else
+	imp "$T/suid-img.tar" "$PUB/acl"
+	r=none
+	[ "$ROLE" = root ] && [ "$rc" = 0 ] && r=$(nobody "$PUB/acl/rootfs/suid")
+	assert_eq "$rc:$r" "125:none" "an existing DIR 0700 with an ACL u:nobody:r-x (it reads $(stat -c '%a %U:%G' "$PUB/acl")): refused (nobody ran the image's setuid program: '$r')"
+	assert_contains "$err" "exists and other users can reach it (mode 0750 and an ACL, whose entries get up to the group bits" "saying the ACL lets them in"
+	"$CRIB" image rm "$PUB/acl" >/dev/null 2>&1 && mkdir -m 0700 "$PUB/acl"
+	setfacl -m u:65534:rx "$PUB/acl" && chmod 0700 "$PUB/acl"
+	imp "$T/suid-img.tar" "$PUB/acl"
+	assert_eq "$rc" 0 "and the remedy the hint gives works: after chmod 700 the ACL's mask gives nobody anything ($err)"
+	"$CRIB" image rm "$PUB/acl" >/dev/null 2>&1
+	# a directory above DIR with that ACL does not shut others out either
+	mkdir -m 0700 "$PUB/aclup" && setfacl -m u:65534:rx "$PUB/aclup" && mkdir -m 0755 "$PUB/aclup/img"
+	imp "$T/suid-img.tar" "$PUB/aclup/img"
+	r=none
+	[ "$ROLE" = root ] && [ "$rc" = 0 ] && r=$(nobody "$PUB/aclup/img/rootfs/suid")
+	assert_eq "$rc:$r" "125:none" "an existing 0755 DIR below a 0700 directory with an ACL u:nobody:r-x: refused (nobody ran the setuid program: '$r')"
+	"$CRIB" image rm "$PUB/aclup/img" >/dev/null 2>&1
+	# a parent with u:nobody:rwx reads 0775, of root's group or the caller's own
+	mkdir -m 0755 "$PUB/aclw" && setfacl -m u:65534:rwx "$PUB/aclw"
+	imp "$T/suid-img.tar" "$PUB/aclw/img"
+	assert_eq "$rc:$(ls -A "$PUB/aclw")" "125:" "DIR's parent with an ACL u:nobody:rwx (it reads $(stat -c '%a %U:%G' "$PUB/aclw")): refused, nothing made"
+	assert_contains "$err" "other users may write '$PUB/aclw' (mode 0775 and an ACL, whose entries get up to the group bits), a directory on the way to '$PUB/aclw/img'" "saying the ACL lets them write it"
+	if [ "$ROLE" = root ]; then
+		swapped=no
+		if [ "$rc" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+			"mv '$PUB/aclw/img' '$PUB/aclw/old' && mkdir '$PUB/aclw/img' && echo '# theirs' >'$PUB/aclw/img/crib.ini'" 2>/dev/null; then
+			swapped=yes
+		fi
+		assert_eq "$swapped" no "nobody cannot put their own DIR/crib.ini where root's crib run would read it"
+	else
+		skip "swapping DIR as another user needs root"
+	fi
+	# a sticky parent keeps them to their own entries, ACL or not
+	mkdir -m 1777 "$PUB/aclt" && chmod 1777 "$PUB/aclt" && setfacl -m u:65534:rwx "$PUB/aclt"
+	imp "$T/suid-img.tar" "$PUB/aclt/img"
+	assert_eq "$rc" 0 "a sticky parent with an ACL u:nobody:rwx is fine, as /tmp is ($err)"
+	"$CRIB" image rm "$PUB/aclt/img" >/dev/null 2>&1
+fi
+
+# (b) a group is the caller's alone only when it is their private group: on a distribution where
+# everyone's primary group is `users`, a parent of group users, 0775, is everyone's to change
+# (on 9741d08 crib trusted getegid() and took it)
+grp=$(awk -F: '$1 == "users" {print $3}' /etc/group)
+if [ "$ROLE" = root ] && id crib-test >/dev/null 2>&1 && [ -n "$grp" ]; then
+	mkdir -m 0775 "$PUB/grp" && chmod 0775 "$PUB/grp" && chown "crib-test:$grp" "$PUB/grp"
+	cp "$T/suid-img.tar" "$PUB/img.tar" && chmod 644 "$PUB/img.tar"
+	out=$(cd / && setpriv --reuid=crib-test --regid="$grp" --clear-groups "$CRIB" image import "$PUB/img.tar" "$PUB/grp/img" 2>&1 </dev/null)
+	rc=$?
+	assert_eq "$rc:$(ls -A "$PUB/grp")" "125:" "crib-test importing with group users ($grp) as its own: a parent of group users, 0775, is refused, nothing made"
+	assert_contains "$out" "other users may write '$PUB/grp' (mode 0775, group $grp, not yours alone)" "saying whose group it is"
+	[ "$rc" = 0 ] && setpriv --reuid=crib-test --regid="$grp" --clear-groups "$CRIB" image rm "$PUB/grp/img" >/dev/null 2>&1
+else
+	skips 2 "running crib with another primary group needs root, the user crib-test and a group users"
+fi
+
+# (c) the targets of symbolic links: every directory and link on the way crib run resolves again
+# (on 9741d08 only the path as typed was checked, prefix by prefix)
+if [ "$ROLE" = root ]; then
+	mkdir -m 0755 "$PUB/real" "$PUB/theirs"
+	chown 65534:65534 "$PUB/theirs"
+	ln -s "$PUB/real" "$PUB/theirs/x" && chown -h 65534:65534 "$PUB/theirs/x"
+	ln -s "$PUB/theirs/x" "$PUB/link"
+	imp "$T/suid-img.tar" "$PUB/link/img"
+	assert_eq "$rc:$(ls -A "$PUB/real")" "125:" "DIR through a root-owned link whose target passes nobody's directory and link: refused, nothing made"
+	assert_contains "$err" "user 65534 owns '$PUB/theirs', a directory on the way (through the symbolic link '$PUB/link') to '$PUB/link/img'" "saying whose directory, and which link leads there"
+	mkdir -m 1777 "$PUB/sticky" && chmod 1777 "$PUB/sticky" && mkdir -m 0755 "$PUB/real2"
+	ln -s "$PUB/real2" "$PUB/sticky/x" && chown -h 65534:65534 "$PUB/sticky/x"
+	ln -s "$PUB/sticky/x" "$PUB/link2"
+	imp "$T/suid-img.tar" "$PUB/link2/img"
+	assert_eq "$rc:$(ls -A "$PUB/real2")" "125:" "DIR through a root-owned link to nobody's link in a sticky directory (theirs to replace): refused"
+	assert_contains "$err" "user 65534 owns the symbolic link '$PUB/sticky/x' on the way to '$PUB/link2/img'" "saying whose link"
+else
+	skips 4 "another user's link or directory needs root to make"
+fi
+# the caller's own link, whose target passes a directory every user may write
+mkdir -m 0777 "$T/w2" && chmod 0777 "$T/w2"
+ln -s "$OUT" "$T/w2/link"
+ln -s "$T/w2/link" "$T/via"
+imp "$T/suid-img.tar" "$T/via/img"
+assert_eq "$rc:$([ -e "$OUT/img" ] && echo made)" "125:" "DIR through my link to a link in a 0777 directory: refused, nothing made"
+assert_contains "$err" "other users may write '$T/w2' (mode 0777), a directory on the way (through the symbolic link '$T/via') to '$T/via/img'" "saying which directory and which link"
+# relative links resolve from the directory they sit in, as the kernel's do
+mkdir "$T/d1" && ln -s ../out "$T/d1/o" && ln -s d1/o "$T/rel"
+imp "$T/suid-img.tar" "$T/rel/relimg"
+assert_eq "$rc:$([ -e "$OUT/relimg/crib.ini" ] && echo made)" "0:made" "DIR through two relative links of mine: imported where they lead ($err)"
+ln -s loop "$T/loop"
+imp "$T/suid-img.tar" "$T/loop/img"
+assert_contains "$rc:$err" "125:crib: '$T/loop' on the way to '$T/loop/img': more than 40 symbolic links" "a link to itself: refused after 40 links"
+# a link of /proc names another directory in every process: crib run's is not crib import's
+out=$(cd "$OUT" && "$CRIB" image import "$T/suid-img.tar" /proc/self/cwd/procimg 2>&1 </dev/null)
+rc=$?
+assert_eq "$rc:$([ -e "$OUT/procimg" ] && echo made)" "125:" "DIR through /proc/self/cwd: refused, nothing made"
+assert_contains "$out" "'/proc/self' on the way to '/proc/self/cwd/procimg' is a link of /proc" "saying why"
+
+# (d) --max-size counts what the import takes on disk: an empty directory or a file of one byte
+# is a block (4 KiB on ext4), not the 512 bytes an entry was charged (on 9741d08 16000 empty
+# directories of a 75 KB image passed --max-size 8M and took 64 MiB)
+# many FILE KIND COUNT: a gzip'd tar of COUNT directories, one-byte files, files five
+# directories deep (those directories made on the way), or sparse files of 1000 one-byte
+# pieces 8 KiB apart (each piece a block)
+many() {
+	python3 -c '
+import io, sys, tarfile
+t = tarfile.open(sys.argv[1], "w:gz", format=tarfile.PAX_FORMAT)
+for i in range(int(sys.argv[3])):
+    if sys.argv[2] == "dirs":
+        e = tarfile.TarInfo("d%d" % i); e.type = tarfile.DIRTYPE; e.mode = 0o755; t.addfile(e)
+    elif sys.argv[2] == "sparse":
+        e = tarfile.TarInfo("s%d" % i); e.size = 1000
+        e.pax_headers = {"GNU.sparse.major": "0", "GNU.sparse.minor": "1", "GNU.sparse.name": e.name,
+                         "GNU.sparse.size": str(1000 * 8192), "GNU.sparse.numblocks": "1000",
+                         "GNU.sparse.map": ",".join("%d,1" % (k * 8192) for k in range(1000))}
+        t.addfile(e, io.BytesIO(b"x" * 1000))
+    else:
+        e = tarfile.TarInfo(("f%d" % i) if sys.argv[2] == "files" else ("n%d/a/b/c/d/f" % i))
+        e.size = 1; t.addfile(e, io.BytesIO(b"x"))
+t.close()' "$@"
+}
+many "$T/dirs.tgz" dirs 16000
+many "$T/files.tgz" files 14000
+many "$T/deep.tgz" deep 3000
+many "$T/sparse.tgz" sparse 50
+for kind in dirs files deep sparse; do
+	imp --max-size 8M "$T/$kind.tgz" "$OUT/many-$kind"
+	kb=$(du -sk "$OUT/many-$kind" 2>/dev/null | cut -f1)
+	{ [ "$rc" = 0 ] && [ "${kb:-0}" -le 16384 ]; } || { [ "$rc" = 125 ] && case "$err" in *"the image writes more than 8.0 MiB, the limit of an import"*) true ;; *) false ;; esac; }
+	ok $? "--max-size 8M, $kind ($(size "$T/$kind.tgz") bytes): stopped at the limit, or at most twice it on disk (rc $rc, ${kb:-0} KiB)"
+	[ "$rc" = 0 ] && "$CRIB" image rm "$OUT/many-$kind"
+done
+
+# (e) an OCI blob far larger than its descriptor says is refused before it is read (on 9741d08 all
+# of it was hashed first), and nested indexes are bounded in all, each read once (on 9741d08
+# index.json's N entries naming one index of M entries were N x M blob reads)
+cp -a "$T/oci" "$T/ocibig"
+f=$T/ocibig/blobs/sha256/$(gzip -n -c "$T/l1.tar" | sha256sum | cut -d' ' -f1)
+want=$(size "$f")
+truncate -s 64G "$f"
+t0=$(date +%s)
+out=$(timeout 120 "$CRIB" image import "$T/ocibig" "$OUT/ocibig" 2>&1 </dev/null)
+rc=$?
+secs=$(($(date +%s) - t0))
+assert_eq "$rc:$([ -e "$OUT/ocibig" ] && echo made)" "125:" "a layer blob of 64 GiB (sparse) whose descriptor says $want bytes: refused, nothing made"
+assert_contains "$out" "has 68719476736 bytes; its descriptor says $want" "saying both sizes"
+[ "$secs" -le 5 ]
+ok $? "at once, before reading it (${secs}s)"
+rm -rf "$T/ocibig"
+mkdir -p "$T/ocix"
+cp -a "$T/oci/." "$T/ocix/"
+echo '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}' >"$T/ocix/empty"
+# shellcheck disable=SC2046
+set -- $(blob "$T/ocix" "$T/ocix/empty")
+python3 -c '
+import sys
+print("{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"manifests\":[" + ",".join(["{\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"digest\":\"%s\",\"size\":%s}" % (sys.argv[1], sys.argv[2])] * 1500) + "]}")' "$1" "$2" >"$T/ocix/mid"
+# shellcheck disable=SC2046
+set -- $(blob "$T/ocix" "$T/ocix/mid")
+python3 -c '
+import sys
+print("{\"schemaVersion\":2,\"manifests\":[" + ",".join(["{\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"digest\":\"%s\",\"size\":%s}" % (sys.argv[1], sys.argv[2])] * 1500) + "]}")' "$1" "$2" >"$T/ocix/index.json"
+t0=$(date +%s)
+out=$(timeout 60 "$CRIB" image import "$T/ocix" "$OUT/ocix" 2>&1 </dev/null)
+rc=$?
+secs=$(($(date +%s) - t0))
+assert_eq "$rc:$([ -e "$OUT/ocix" ] && echo made)" "125:" "index.json of 1500 entries naming one index of 1500 entries: refused, nothing made (${secs}s)"
+assert_contains "$out" "list more than 1024 descriptors in all; crib reads at most 1024" "saying the bound"
+[ "$secs" -le 5 ]
+ok $? "at once (${secs}s)"
 
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"

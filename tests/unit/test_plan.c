@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "reach.h"
 #include "spec.h"
 #include "../lib/tap.h"
 
@@ -647,7 +648,7 @@ static void user_rootfs_reach(void)
          * which may be the user's private group */
         FILE *pwf = fopen("/etc/passwd", "re"), *grf = fopen("/etc/group", "re");
         bool own_group =
-                !getuid() || (pwf && grf && plan_group_private(pwf, grf, getuid(), getgid()));
+                !getuid() || (pwf && grf && reach_group_private(pwf, grf, getuid(), getgid()));
         if (pwf)
                 fclose(pwf);
         if (grf)
@@ -774,7 +775,7 @@ static void user_rootfs_reach(void)
         for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
                 FILE *pw = fmemopen((void *)passwd, strlen(passwd), "r");
                 FILE *gr = fmemopen((void *)groups[i].group, strlen(groups[i].group), "r");
-                ok(plan_group_private(pw, gr, groups[i].uid, groups[i].gid) == groups[i].private,
+                ok(reach_group_private(pw, gr, groups[i].uid, groups[i].gid) == groups[i].private,
                    "gid %u for uid %u, %s: %s", (unsigned)groups[i].gid, (unsigned)groups[i].uid,
                    groups[i].what, groups[i].private ? "private" : "not private");
                 fclose(pw);
