@@ -444,59 +444,89 @@ static bool rootfs_takes_setuid(const struct spec *s, int fd)
         return can_write && !(fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_NOSUID));
 }
 
-/* Root's container with a rootfs host root owns: show it through an idmapped mount. What
- * container root writes there is host root's on disk, so a setuid file it makes would give
- * root to any host user who can run it: refuse that unless no other user can reach the rootfs,
- * its filesystem is nosuid, or the container cannot write it. */
-static int plan_idmap_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
-                             int fd, unsigned line, struct error *err)
+/* Whom a setuid file the container made on the host would run as, in its root's name, for the
+ * messages: the file is the container's root's on disk (a rootfs host root owns and crib shows
+ * through an idmapped mount aside: plan_root_rootfs). */
+static const char *setuid_owner(const struct plan *p, const struct spec *s, char *buf, size_t n)
 {
-        if (!h->idmapped_mounts) {
-                /* nothing host root's to write through: the files show as nobody's */
-                warn(p,
-                     "this kernel has no idmapped mounts (Linux 5.12): the files of rootfs '%s', "
-                     "host root's, show as nobody's inside, and container root cannot change "
-                     "them\ngive the rootfs to the container's range: sudo chown -hR "
-                     "--from=0:0 %u:%u %s",
-                     p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
-                     (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
-                return 0;
+        int64_t root = idmap_outside(&p->uidmap, 0);
+        if (!p->userns || root == 0)
+                return "host root";
+        if (!p->privileged) {
+                bool own = false;
+                for (size_t i = 0; i < p->uidmap.n; i++) {
+                        const struct idmap_range *r = &p->uidmap.r[i];
+                        own |= p->host_uid >= r->outside && p->host_uid - r->outside < r->count;
+                }
+                return own ? "you" : "one of your subordinate ids";
         }
-        p->idmap_rootfs = true;
+        if (root < 0)
+                return "one of the container's host uids";
+        /* root's default map and `auto` are root's own range, the same for each of its
+         * containers */
+        bool shared = !spec_in_file(s, SPEC_KEY_IDMAP_UID) || s->uidmap.is_auto;
+        snprintf(buf, n, "uid %u (the container's root%s)", (unsigned)root,
+                 shared ? ", and root in every container root runs with its own range" : "");
+        return buf;
+}
+
+/* Root's container in a user namespace. A rootfs host root owns is shown through an idmapped
+ * mount, where what container root writes is host root's on disk; any other (one given to the
+ * container's range, as the hint below says) takes what it writes as its root's, uid N of
+ * root's range, which root's other containers run as too. Either way a setuid file it made
+ * would run as that uid for any host user who can reach it (another user became the range's
+ * first id and killed a root container's workload): refuse a writable rootfs others can reach,
+ * whoever owns it, unless its filesystem is nosuid. */
+static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h, int fd,
+                            const struct stat *st, unsigned line, struct error *err)
+{
+        char who[128];
+        if (st->st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0) {
+                if (h->idmapped_mounts)
+                        p->idmap_rootfs = true;
+                else /* nothing host root's to write through: the files show as nobody's */
+                        warn(p,
+                             "this kernel has no idmapped mounts (Linux 5.12): the files of rootfs "
+                             "'%s', host root's, show as nobody's inside, and container root "
+                             "cannot change them\ngive the rootfs to the container's range: sudo "
+                             "chown -hR --from=0:0 %u:%u %s",
+                             p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
+                             (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+        }
         if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, 0))
                 return 0;
-        error_at(err, s->path, line,
-                 "rootfs '%s' belongs to host root and other users can reach it: a setuid file "
-                 "the container made there would be host root's",
-                 p->rootfs);
+        if (p->idmap_rootfs)
+                error_at(err, s->path, line,
+                         "rootfs '%s' belongs to host root and other users can reach it: a "
+                         "setuid file the container made there would be host root's",
+                         p->rootfs);
+        else
+                error_at(err, s->path, line,
+                         "other users can reach rootfs '%s', and the container can write it: a "
+                         "setuid file the container made there would run as %s for them",
+                         p->rootfs, setuid_owner(p, s, who, sizeof who));
         return error_hint(err,
-                          "shut other users out of a directory above it (chmod 700 %s/..), set "
-                          "readonly_rootfs = yes, or give it to the container's range: chown "
-                          "-hR --from=0:0 %u:%u %s",
-                          p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
-                          (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+                          "shut other users out of a directory above it (chmod 700 %s/..), or "
+                          "set readonly_rootfs = yes",
+                          p->rootfs);
 }
 
 /* A user's container: what its root (the user, in a user namespace) or any of its users writes
  * in the rootfs is the user's on disk, or one of the user's subordinate ids'. A setuid file the
  * container made there would let any host user who can reach it run as the user: refuse that,
- * as for root's (plan_idmap_rootfs), unless no other user can reach the rootfs (a directory
+ * as for root's (plan_root_rootfs), unless no other user can reach the rootfs (a directory
  * above it shut, or reachable by the user's private group alone), its filesystem is nosuid, or
  * the container cannot write it. */
 static int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line,
                             struct error *err)
 {
+        char who[128];
         if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, p->host_uid))
                 return 0;
-        bool own = false;
-        for (size_t i = 0; i < p->uidmap.n; i++) {
-                const struct idmap_range *r = &p->uidmap.r[i];
-                own |= p->host_uid >= r->outside && p->host_uid - r->outside < r->count;
-        }
         error_at(err, s->path, line,
                  "other users can reach rootfs '%s', and the container can write it: a setuid "
                  "file the container made there would run as %s for them",
-                 p->rootfs, own ? "you" : "one of your subordinate ids");
+                 p->rootfs, setuid_owner(p, s, who, sizeof who));
         return error_hint(err,
                           "shut other users out of a directory above it (chmod 700 %s/..), or "
                           "set readonly_rootfs = yes",
@@ -553,8 +583,7 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
         p->rootfs = keep(sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
-        if (p->privileged && p->userns && st.st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 &&
-            plan_idmap_rootfs(p, s, h, fd, line, err) < 0)
+        if (p->privileged && p->userns && plan_root_rootfs(p, s, h, fd, &st, line, err) < 0)
                 return -1;
         if (!p->privileged && p->userns && plan_user_rootfs(p, s, fd, line, err) < 0)
                 return -1;

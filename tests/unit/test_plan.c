@@ -915,6 +915,146 @@ static void engine_cgroup(void)
         }
 }
 
+/* Plan the spec `text` (named t.ini) for host `h`; the spec is freed, the plan kept when 0. */
+static int build(const char *text, const struct plan_host *h, struct plan *p, struct error *err)
+{
+        struct spec s;
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        int r = spec_load("t.ini", f, false, &s, err);
+        fclose(f);
+        if (r < 0)
+                return r;
+        r = plan_build(&s, h, false, p, err);
+        spec_free(&s);
+        return r;
+}
+
+/* Issue 31, the review of hole 8: root's container with a rootfs host root does not own (crib's
+ * own hint gave it to the container's range) was never checked: container root left a setuid
+ * file of the range's first id there, which every root container runs as, and another user ran
+ * it. Now every root container with a user namespace gets the rootfs check, whoever owns it. */
+static void root_rootfs_reach(void)
+{
+        char dir[128], rootfs[160], text[1024];
+        struct plan_host h = root_host();
+        struct plan p;
+        struct error err;
+        bool as_root = getuid() == 0;
+        snprintf(dir, sizeof dir, "%s/ranged", scratch);
+        snprintf(rootfs, sizeof rootfs, "%s/rootfs", dir);
+        ok(mkdir(dir, 0755) == 0 && mkdir(rootfs, 0755) == 0 && chmod(scratch, 0755) == 0,
+           "a rootfs in a 0755 directory, in a 0755 directory");
+        /* as root, given to the range as crib's hint said; as a user, the user's: not host
+         * root's either way */
+        if (as_root)
+                ok(chown(rootfs, 100000, 100000) == 0, "rootfs owned by uid 100000");
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP, rootfs);
+        int r = build(text, &h, &p, &err);
+        ok(r < 0 && strstr(err.msg, "t.ini:2: other users can reach rootfs") &&
+                   strstr(err.msg, "would run as uid 100000 (the container's root) for them"),
+           "root's writable rootfs not owned by host root, others reach it: refused (%s)",
+           r < 0 ? err.msg : "it ran");
+        if (r == 0)
+                plan_free(&p);
+        contains(err.hint, "chmod 700", "the remedy: shut a directory above it");
+        ok(!strstr(err.hint, "chown"),
+           "and not 'give it to the range', which is what is refused here (%s)", err.hint);
+
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\nreadonly_rootfs = yes\n[process]\nargs = "
+                 "/bin/true\n" ROOT_MAP,
+                 rootfs);
+        r = build(text, &h, &p, &err);
+        ok(r == 0, "read-only, it runs%s%s", r ? ": " : "", r ? err.msg : "");
+        if (r == 0)
+                plan_free(&p);
+
+        /* container root is host root: what it leaves is host root's */
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n[idmap]\nuid = 0 0 "
+                 "65536\ngid = 0 0 65536\n",
+                 rootfs);
+        r = build(text, &h, &p, &err);
+        ok(r < 0 && strstr(err.msg, "other users can reach rootfs") && strstr(err.msg, "host root"),
+           "a map of host root, others reach the rootfs: refused (%s)", r < 0 ? err.msg : "it ran");
+        if (r == 0)
+                plan_free(&p);
+
+        if (as_root) {
+                chmod(dir, 0700);
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP,
+                         rootfs);
+                r = build(text, &h, &p, &err);
+                ok(r == 0, "in a 0700 directory of root's, it runs%s%s", r ? ": " : "",
+                   r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+        } else {
+                ok(1, "# SKIP a directory that shuts others out of root's container is root's: "
+                      "run as root");
+        }
+        ok(rmdir(rootfs) == 0 && rmdir(dir) == 0 && chmod(scratch, 0700) == 0, "cleaned up");
+}
+
+/* Run `fn`, whose cases plan root's containers (root_host()), as root: as a user, in a user
+ * namespace of its own where the user is uid 0, so that the scratch directories, the user's,
+ * are uid 0's as they are in a run as root. Every root container's rootfs is checked (whoever
+ * owns it), and a user's scratch rootfs is not in a directory that shuts others out of root's
+ * containers; there it is. The child's TAP lines are counted in. */
+static void as_root(void (*fn)(void), const char *what)
+{
+        if (getuid() == 0) {
+                fn();
+                return;
+        }
+        int p[2];
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        fflush(stdout);
+        if (pipe(p) < 0)
+                return;
+        pid_t pid = fork();
+        if (pid == 0) {
+                char map[64];
+                int fd;
+                close(p[0]);
+                if (unshare(CLONE_NEWUSER) < 0)
+                        _exit(100);
+                snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
+                if ((fd = open("/proc/self/uid_map", O_WRONLY)) < 0 ||
+                    write(fd, map, strlen(map)) < 0)
+                        _exit(100);
+                close(fd);
+                if ((fd = open("/proc/self/setgroups", O_WRONLY)) < 0 || write(fd, "deny", 4) < 0)
+                        _exit(100);
+                close(fd);
+                snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
+                if ((fd = open("/proc/self/gid_map", O_WRONLY)) < 0 ||
+                    write(fd, map, strlen(map)) < 0)
+                        _exit(100);
+                close(fd);
+                fn();
+                fflush(stdout);
+                int counts[2] = {tap_n, tap_failed};
+                _exit(write(p[1], counts, sizeof counts) == sizeof counts ? 0 : 101);
+        }
+        close(p[1]);
+        int counts[2] = {0, 0}, status = -1;
+        ssize_t n = read(p[0], counts, sizeof counts);
+        close(p[0]);
+        waitpid(pid, &status, 0);
+        if (n == sizeof counts) {
+                tap_n = counts[0];
+                tap_failed = counts[1];
+        } else {
+                bool skip = WIFEXITED(status) && WEXITSTATUS(status) == 100;
+                ok(skip, "%s%s: %s (status %d)", skip ? "# SKIP " : "", what,
+                   skip ? "no user namespace of the test's own here" : "the child failed", status);
+        }
+}
+
 int main(void)
 {
         snprintf(scratch, sizeof scratch, "/tmp/crib-test-plan.XXXXXX");
@@ -929,9 +1069,10 @@ int main(void)
         host_facts();
         real_host();
         rootfs_names();
-        engine_cgroup();
-        caps_by_uid();
+        as_root(engine_cgroup, "cgroupsPath as root");
+        as_root(caps_by_uid, "root's containers' capabilities");
         user_rootfs_reach();
+        root_rootfs_reach();
         default_pids();
 
         rmdir(bindsrc);
