@@ -20,7 +20,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -434,14 +433,21 @@ static bool reachable_by_others(int fd, uid_t uid)
         return true;
 }
 
-/* Whether the container can make a setuid file in its rootfs that works on the host: it may
- * write there, and the filesystem is not mounted nosuid on the host (a nosuid mount inside the
- * container does not stop the file from being setuid out here). */
-static bool rootfs_takes_setuid(const struct spec *s, int fd)
+/* Whether the container may write where crib gives it a read-only (`ro`) or writable mount of a
+ * host directory: a read-only one it could remount (SYS_ADMIN) counts as writable.
+ *
+ * What the filesystem's own mount says is not asked: a nosuid mount on the host does not keep a
+ * setuid file the container left there from working for others. The file is on the filesystem
+ * for good; whether it runs setuid depends on the mount through which someone reaches it, and
+ * crib sees one mount table, once. The same directory may be mounted elsewhere without nosuid
+ * (a bind mount, the filesystem mounted twice, an overlay's upper directory, an NFS export
+ * another host mounts), and a mount table changes after crib looked (a remount, the next boot).
+ * Comparing every mount of the device in /proc/self/mountinfo would catch only the first of
+ * these, so a directory that shuts others out, or a container that cannot write, is the only
+ * exemption. */
+static bool may_write(const struct spec *s, bool ro)
 {
-        struct statvfs sv;
-        bool can_write = !s->readonly_rootfs || (s->caps & (1ULL << CAP_SYS_ADMIN));
-        return can_write && !(fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_NOSUID));
+        return !ro || (s->caps & (1ULL << CAP_SYS_ADMIN));
 }
 
 /* Whom a setuid file the container made on the host would run as, in its root's name, for the
@@ -476,7 +482,7 @@ static const char *setuid_owner(const struct plan *p, const struct spec *s, char
  * root's range, which root's other containers run as too. Either way a setuid file it made
  * would run as that uid for any host user who can reach it (another user became the range's
  * first id and killed a root container's workload): refuse a writable rootfs others can reach,
- * whoever owns it, unless its filesystem is nosuid. */
+ * whoever owns it. */
 static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h, int fd,
                             const struct stat *st, unsigned line, struct error *err)
 {
@@ -493,7 +499,7 @@ static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct p
                              p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
                              (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
         }
-        if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, 0))
+        if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
                 return 0;
         if (p->idmap_rootfs)
                 error_at(err, s->path, line,
@@ -515,13 +521,13 @@ static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct p
  * in the rootfs is the user's on disk, or one of the user's subordinate ids'. A setuid file the
  * container made there would let any host user who can reach it run as the user: refuse that,
  * as for root's (plan_root_rootfs), unless no other user can reach the rootfs (a directory
- * above it shut, or reachable by the user's private group alone), its filesystem is nosuid, or
- * the container cannot write it. */
+ * above it shut, or reachable by the user's private group alone) or the container cannot write
+ * it. */
 static int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line,
                             struct error *err)
 {
         char who[128];
-        if (!rootfs_takes_setuid(s, fd) || !reachable_by_others(fd, p->host_uid))
+        if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, p->host_uid))
                 return 0;
         error_at(err, s->path, line,
                  "other users can reach rootfs '%s', and the container can write it: a setuid "
