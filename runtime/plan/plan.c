@@ -539,10 +539,180 @@ static int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsign
                           p->rootfs);
 }
 
+/* Whether directory `dir` (an O_PATH descriptor) is the one of `dev` and `ino`, or below it:
+ * walked up by "..", as reachable_by_others walks, and as bounded. A walk that cannot go on
+ * says no. */
+static bool dir_within(int dir, dev_t dev, ino_t ino)
+{
+        struct stat st, top;
+        if (stat("/", &top) < 0)
+                return false;
+        _cleanup_close_ int at = openat(dir, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        for (int depth = 0; at >= 0 && depth < 256; depth++) {
+                if (fstat(at, &st) < 0)
+                        return false;
+                if (st.st_dev == dev && st.st_ino == ino)
+                        return true;
+                if (st.st_dev == top.st_dev && st.st_ino == top.st_ino)
+                        return false;
+                int up = openat(at, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                close(at);
+                at = up;
+        }
+        return false;
+}
+
+/* The directory regular file `fd` (O_PATH) is in, found by the name /proc gives the file and
+ * checked to hold it; -1 when it cannot be found. */
+static int parent_of(int fd, const struct stat *st)
+{
+        char self[64], path[PATH_MAX];
+        struct stat in;
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(self, path, sizeof path - 1);
+        if (n <= 0 || (size_t)n >= sizeof path - 1 || path[0] != '/')
+                return -1;
+        path[n] = '\0';
+        char *slash = strrchr(path, '/');
+        *slash = '\0';
+        int dir = open(slash == path ? "/" : path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0 && (fstatat(dir, slash + 1, &in, AT_SYMLINK_NOFOLLOW) < 0 ||
+                         in.st_dev != st->st_dev || in.st_ino != st->st_ino)) {
+                close(dir);
+                return -1;
+        }
+        return dir;
+}
+
+/* Whether host uid `uid` is one of the container's (or there is no user namespace): then the
+ * container may chmod that uid's files. */
+static bool maps_host_uid(const struct plan *p, uid_t uid)
+{
+        for (size_t i = 0; p->userns && i < p->uidmap.n; i++) {
+                const struct idmap_range *r = &p->uidmap.r[i];
+                if (uid >= r->outside && uid - r->outside < r->count)
+                        return true;
+        }
+        return !p->userns;
+}
+
+/* The read-write binds other users can reach, for one warning (a plan holds four, and a spec
+ * 256 mounts): the first one's line and source, and the others' lines. */
+struct bind_reach {
+        int rootfs;       /* the rootfs's descriptor (O_PATH) */
+        int rootfs_reach; /* whether others reach it: -1 not asked yet */
+        unsigned n, line;
+        const char *src;
+        char lines[96];
+        char above[PATH_MAX + 4]; /* a directory above the first one, to shut */
+};
+
+/* A bind the container may write: what it writes there is on the host as it is in the rootfs
+ * (plan_root_rootfs, plan_user_rootfs), so a setuid file it made would run as its owner for any
+ * host user who can reach the source; a nosuid mount inside the container does not change that
+ * on the host. The spec names each bind itself, and podman's and Docker's users take the same
+ * risk with theirs, so crib warns rather than refuse (plan_bind_warn): for a directory others
+ * can reach, and for a file the container may chmod (one of its uids owns it) in a directory
+ * others can reach. But a bind of the rootfs, of a directory in it or of one that holds it
+ * would undo readonly_rootfs: where the rootfs check would refuse a writable rootfs (in a user
+ * namespace, a rootfs others reach), such a bind is refused as that rootfs would be. */
+static int plan_bind_reach(struct plan *p, const struct spec *s, const struct spec_mount *m,
+                           const char *src, struct bind_reach *b, struct error *err)
+{
+        uid_t me = p->privileged ? 0 : p->host_uid;
+        struct stat st, rst;
+        struct private_cache cache = {.asked = false};
+        char who[128];
+        if (!may_write(s, m->opts & SPEC_MNT_RO))
+                return 0;
+        _cleanup_close_ int fd = open(src, O_PATH | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return error_at_errno(err, errno, s->path, m->line,
+                                      "bind source '%s' cannot be read", src);
+        _cleanup_close_ int dir = -1; /* the source, or the directory the source file is in */
+        bool reach, holds = false;
+        if (S_ISDIR(st.st_mode)) {
+                dir = take_fd(&fd);
+                reach = reachable_by_others(dir, me);
+                holds = b->rootfs >= 0 && dir_within(b->rootfs, st.st_dev, st.st_ino);
+        } else if (S_ISREG(st.st_mode) && maps_host_uid(p, st.st_uid)) {
+                struct stat dst;
+                dir = parent_of(fd, &st);
+                reach = dir < 0 || fstat(dir, &dst) < 0 ||
+                        (!shuts_others_out(dir, &dst, me, &cache) && reachable_by_others(dir, me));
+        } else {
+                return 0; /* a device, or a file the container cannot make setuid */
+        }
+        if (!reach)
+                return 0;
+        bool in = dir >= 0 && b->rootfs >= 0 && fstat(b->rootfs, &rst) == 0 &&
+                  dir_within(dir, rst.st_dev, rst.st_ino);
+        if (p->userns && (in || holds)) {
+                if (b->rootfs_reach < 0)
+                        b->rootfs_reach = reachable_by_others(b->rootfs, me);
+                if (b->rootfs_reach) {
+                        bool same = holds && in;
+                        error_at(err, s->path, m->line,
+                                 "bind source '%s' %s rootfs '%s', which other users can reach, "
+                                 "and the container can write it: a setuid file the "
+                                 "container made there would run as %s for them",
+                                 src,
+                                 same ? "is"
+                                 : in ? "is in"
+                                      : "holds",
+                                 p->rootfs, setuid_owner(p, s, who, sizeof who));
+                        return error_hint(err,
+                                          "bind it ro, or shut other users out of a directory "
+                                          "above the rootfs (chmod 700 %s/..)",
+                                          p->rootfs);
+                }
+        }
+        if (b->n++ == 0) {
+                b->line = m->line;
+                b->src = src;
+                /* a directory's parent; a file's own directory, which is not bound */
+                if (S_ISDIR(st.st_mode))
+                        snprintf(b->above, sizeof b->above, "%s/..", src);
+                else
+                        snprintf(b->above, sizeof b->above, "%.*s",
+                                 (int)(strrchr(src, '/') > src ? strrchr(src, '/') - src : 1), src);
+        } else {
+                size_t used = strlen(b->lines);
+                char one[16];
+                snprintf(one, sizeof one, "%s%u", used ? ", " : "", m->line);
+                if (used + strlen(one) + 4 < sizeof b->lines)
+                        strcat(b->lines, one);
+                else if (!strstr(b->lines, "..."))
+                        strcat(b->lines, ", ...");
+        }
+        return 0;
+}
+
+/* One warning for the read-write binds other users can reach (plan_bind_reach). */
+static void plan_bind_warn(struct plan *p, const struct spec *s, const struct bind_reach *b)
+{
+        char where[PATH_MAX + 16], more[160] = "", who[128];
+        if (!b->n)
+                return;
+        if (b->line)
+                snprintf(where, sizeof where, "%s:%u", s->path, b->line);
+        else
+                snprintf(where, sizeof where, "%s", s->path);
+        if (b->n > 1)
+                snprintf(more, sizeof more, " (and %u more, at line%s %s)", b->n - 1,
+                         b->n > 2 ? "s" : "", b->lines);
+        warn(p,
+             "%s: other users can reach bind source '%s'%s, and the container can write it: "
+             "a setuid file the container made there would run as %s for them\nbind %s ro, or "
+             "shut other users out of a directory above %s (chmod 700 %s)",
+             where, b->src, more, setuid_owner(p, s, who, sizeof who), b->n > 1 ? "them" : "it",
+             b->n > 1 ? "each" : "it", b->above);
+}
+
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
  * child opens the name once more and refuses anything but this directory (step_bind_rootfs). */
 static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
-                       struct scratch *sc, struct error *err)
+                       struct scratch *sc, int *ret_fd, struct error *err)
 {
         _cleanup_free_ char *path = spec_relative(s, s->rootfs);
         unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
@@ -603,6 +773,7 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
                 return error_hint(err, "every directory on the way to it needs search (x) "
                                        "permission for you");
         }
+        *ret_fd = take_fd(&fd); /* for the binds' check (plan_bind_reach) */
         return 0;
 }
 
@@ -707,10 +878,12 @@ static const struct default_mount {
 #undef SYMLINK
 
 /* crib's own mounts (the table above), then the spec's [mounts], in order. */
-static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc, struct error *err)
+static int plan_mounts(struct plan *p, const struct spec *s, int rootfs, struct scratch *sc,
+                       struct error *err)
 {
         bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
         struct stat st;
+        struct bind_reach reach = {.rootfs = rootfs, .rootfs_reach = -1};
 
         for (size_t i = 0; i < sizeof default_mounts / sizeof default_mounts[0]; i++) {
                 const struct default_mount *d = &default_mounts[i];
@@ -784,6 +957,8 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                         op.kind = MOP_BIND;
                         if (!(op.src = keep(sc, src)))
                                 return error_set(err, ENOMEM, "cannot allocate");
+                        if (plan_bind_reach(p, s, m, op.src, &reach, err) < 0)
+                                return -1;
                         op.src_is_dir = S_ISDIR(st.st_mode);
                         /* a directory's device nodes do not open; a device the spec binds by
                          * name (/dev/ttyUSB0) does */
@@ -795,6 +970,7 @@ static int plan_mounts(struct plan *p, const struct spec *s, struct scratch *sc,
                 if (add_op(p, op, err) < 0)
                         return -1;
         }
+        plan_bind_warn(p, s, &reach);
         return 0;
 }
 
@@ -1390,6 +1566,7 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
 {
         struct plan *p = ret;
         struct scratch sc = {.n = 0};
+        _cleanup_close_ int rootfs = -1;
         memset(p, 0, sizeof *p);
         p->trace = trace;
         p->spec_path = s->path;
@@ -1429,10 +1606,11 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
                 goto fail;
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
-        if (plan_rootfs(p, s, h, &sc, err) < 0 || plan_mounts(p, s, &sc, err) < 0 ||
-            plan_env(p, s, h, &sc, err) < 0 || plan_security(p, s, h, err) < 0 ||
-            plan_seccomp(p, s, h, err) < 0 || plan_apparmor(p, s, h, err) < 0 ||
-            plan_resources(p, s, h, err) < 0 || plan_network(p, s, h, &sc, err) < 0)
+        if (plan_rootfs(p, s, h, &sc, &rootfs, err) < 0 ||
+            plan_mounts(p, s, rootfs, &sc, err) < 0 || plan_env(p, s, h, &sc, err) < 0 ||
+            plan_security(p, s, h, err) < 0 || plan_seccomp(p, s, h, err) < 0 ||
+            plan_apparmor(p, s, h, err) < 0 || plan_resources(p, s, h, err) < 0 ||
+            plan_network(p, s, h, &sc, err) < 0)
                 goto fail;
         /* a helper joins the namespaces before the setup goes on: the parent says when (GO) */
         p->self_maps = self_maps(p, h) && !p->net_helper;

@@ -929,6 +929,23 @@ static int build(const char *text, const struct plan_host *h, struct plan *p, st
         return r;
 }
 
+/* The first line of `text` (a warning's second line is its remedy), for a TAP description. */
+static const char *first_line(const char *text)
+{
+        static char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(text, "\n"), text);
+        return line;
+}
+
+/* The plan's warning that names `needle`, or NULL. */
+static const char *warning_of(const struct plan *p, const char *needle)
+{
+        for (size_t i = 0; i < p->nwarnings; i++)
+                if (strstr(p->warnings[i], needle))
+                        return p->warnings[i];
+        return NULL;
+}
+
 /* Issue 31, the review of hole 8: root's container with a rootfs host root does not own (crib's
  * own hint gave it to the container's range) was never checked: container root left a setuid
  * file of the range's first id there, which every root container runs as, and another user ran
@@ -996,6 +1013,181 @@ static void root_rootfs_reach(void)
                       "run as root");
         }
         ok(rmdir(rootfs) == 0 && rmdir(dir) == 0 && chmod(scratch, 0700) == 0, "cleaned up");
+}
+
+/* Issue 31, the review of hole 8: a read-write bind takes the container's setuid files as the
+ * rootfs does (a nosuid mount inside does not help: the bit is on the host's file). A bind is
+ * the spec's explicit choice, so a warning names each that other users can reach; but a bind of
+ * the rootfs itself, of a directory in it or of one that holds it, which would undo
+ * readonly_rootfs for a rootfs the check refuses, is refused like that rootfs. */
+static void bind_reach(void)
+{
+        char pub[128], shut[128], text[2048], path[4][192];
+        struct plan_host h = user_host();
+        struct plan p;
+        struct error err;
+        const char *w;
+        int r;
+        snprintf(pub, sizeof pub, "%s/pub", scratch);
+        snprintf(shut, sizeof shut, "%s/shut", scratch);
+        snprintf(path[0], sizeof path[0], "%s/rootfs", shut); /* a rootfs no one else reaches */
+        snprintf(path[1], sizeof path[1], "%s/src", shut);    /* a bind source no one reaches */
+        snprintf(path[2], sizeof path[2], "%s/rootfs", pub);  /* a rootfs others reach */
+        snprintf(path[3], sizeof path[3], "%s/rootfs/var", pub);
+        char file[160];
+        snprintf(file, sizeof file, "%s/file", pub);
+        int fd = -1;
+        ok(chmod(scratch, 0755) == 0 && mkdir(pub, 0755) == 0 && mkdir(shut, 0700) == 0 &&
+                   mkdir(path[0], 0755) == 0 && mkdir(path[1], 0755) == 0 &&
+                   mkdir(path[2], 0755) == 0 && mkdir(path[3], 0755) == 0 &&
+                   (fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) >= 0,
+           "directories and a file others reach (%s), and ones they do not (%s)", pub, shut);
+        if (fd >= 0)
+                close(fd);
+        /* the container's root (the user) owns it, and may chmod it */
+        if (getuid() == 0)
+                ok(chown(file, h.uid, h.gid) == 0, "the file is uid %u's", (unsigned)h.uid);
+
+        const struct {
+                const char *rootfs, *extra, *mounts;
+                bool runs;
+                const char *warning; /* NULL: none */
+                const char *what;
+        } cases[] = {
+                {path[0], "", "bind = PUB /d rw\n", true,
+                 "t.ini:6: other users can reach bind source 'PUB', and the container can write "
+                 "it: a setuid file the container made there would run as you for them",
+                 "a rw bind of a directory others reach: a warning"},
+                {path[0], "", "bind = PUB /d\n", true, "t.ini:6: other users can reach bind source",
+                 "rw is the default"},
+                {path[0], "", "bind = PUB /d ro\n", true, NULL, "ro: no warning"},
+                {path[0], "", "bind = PUB /d ro,nosuid\n", true, NULL, "ro,nosuid: no warning"},
+                {path[0], "", "bind = PUB /d rw,nosuid\n", true,
+                 "t.ini:6: other users can reach bind source",
+                 "rw,nosuid: still a warning (the bit is on the host's file)"},
+                {path[0], "", "bind = SRC /d rw\n", true, NULL,
+                 "a rw bind of a directory in a 0700 one: no warning"},
+                {path[0], "", "bind = FILE /f rw\n", true,
+                 "t.ini:6: other users can reach bind source 'FILE'",
+                 "a rw bind of my file others reach (the container may chmod it): a warning"},
+                {path[0], "", "bind = FILE /f ro\n", true, NULL, "the file ro: no warning"},
+                {path[0], "", "bind = SRC /s rw\nbind = PUB /d rw\nbind = FILE /f rw\n", true,
+                 "t.ini:7: other users can reach bind source 'PUB' (and 1 more, at line 8)",
+                 "two of three: one warning naming both lines"},
+                {path[2], "readonly_rootfs = yes\n", "bind = VAR /var rw\n", false,
+                 "t.ini:7: bind source 'VAR' is in rootfs",
+                 "readonly_rootfs others reach, a rw bind of its /var: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = ROOTFS /r rw\n", false,
+                 "t.ini:7: bind source 'ROOTFS' is rootfs",
+                 "readonly_rootfs others reach, a rw bind of the rootfs itself: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = PUB /up rw\n", false,
+                 "t.ini:7: bind source 'PUB' holds rootfs",
+                 "readonly_rootfs others reach, a rw bind of the directory above it: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = VAR /var ro\n", true, NULL,
+                 "readonly_rootfs others reach, its /var bound ro: runs"},
+                {path[0], "readonly_rootfs = yes\n", "bind = ROOTFS0 /r rw\n", true, NULL,
+                 "readonly_rootfs no one else reaches, the rootfs bound rw: runs"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char mounts[512] = "", want[512] = "";
+                /* the placeholders, in the mounts and the warning */
+                const char *from[2] = {cases[i].mounts, cases[i].warning};
+                char *to[2] = {mounts, want};
+                for (int k = 0; k < 2; k++) {
+                        const char *in = from[k];
+                        char *out = to[k];
+                        size_t n = 0;
+                        while (in && *in && n < 500) {
+                                static const char *const names[] = {"ROOTFS0", "ROOTFS", "PUB",
+                                                                    "SRC",     "FILE",   "VAR"};
+                                const char *vals[] = {path[0], path[2], pub,
+                                                      path[1], file,    path[3]};
+                                size_t j = 0;
+                                for (; j < 6; j++)
+                                        if (!strncmp(in, names[j], strlen(names[j])))
+                                                break;
+                                if (j < 6) {
+                                        n += (size_t)snprintf(out + n, 512 - n, "%s", vals[j]);
+                                        in += strlen(names[j]);
+                                } else {
+                                        out[n++] = *in++;
+                                        out[n] = '\0';
+                                }
+                        }
+                }
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n%s[process]\nargs = /bin/true\n[mounts]\n%s",
+                         cases[i].rootfs, cases[i].extra, mounts);
+                r = build(text, &h, &p, &err);
+                if (!cases[i].runs) {
+                        ok(r < 0 && strstr(err.msg, want) &&
+                                   strstr(err.msg, "a setuid file the container made there would "
+                                                   "run as you for them"),
+                           "%s (%s)", cases[i].what, r < 0 ? err.msg : "it ran");
+                        if (r == 0)
+                                plan_free(&p);
+                        continue;
+                }
+                w = r == 0 ? warning_of(&p, "bind source") : NULL;
+                if (cases[i].warning)
+                        ok(r == 0 && w && strstr(w, want), "%s (%s)", cases[i].what,
+                           r   ? err.msg
+                           : w ? first_line(w)
+                               : "no warning");
+                else
+                        ok(r == 0 && !w, "%s%s%s", cases[i].what, r || w ? ": " : "",
+                           r   ? err.msg
+                           : w ? first_line(w)
+                               : "");
+                if (i == 0)
+                        ok(w && strstr(w, "\nbind it ro, or shut other users out of a directory "
+                                          "above it (chmod 700"),
+                           "with the remedy on its own line");
+                if (r == 0)
+                        plan_free(&p);
+        }
+
+        /* root's containers: the setuid file would be the container's root's, or host root's */
+        h = root_host();
+        if (getuid() == 0) {
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP
+                         "[mounts]\nbind = %s /d rw\n",
+                         path[0], pub);
+                r = build(text, &h, &p, &err);
+                w = r == 0 ? warning_of(&p, "bind source") : NULL;
+                ok(w && strstr(w, "t.ini:9: other users can reach bind source") &&
+                           strstr(w, "would run as uid 100000 (the container's root) for them"),
+                   "root's container, a rw bind others reach: a warning (%s)",
+                   r   ? err.msg
+                   : w ? first_line(w)
+                       : "none");
+                if (r == 0)
+                        plan_free(&p);
+        } else {
+                ok(1, "# SKIP root's container needs a rootfs no other user reaches, which a "
+                      "user cannot make: run as root");
+        }
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n[namespaces]\nuser = "
+                 "no\n[mounts]\nbind = %s /d rw\n",
+                 path[0], pub);
+        r = build(text, &h, &p, &err);
+        w = r == 0 ? warning_of(&p, "bind source") : NULL;
+        ok(w && strstr(w, "t.ini:8: other users can reach bind source") &&
+                   strstr(w, "would run as host root for them"),
+           "user = no, a rw bind others reach: a warning (%s)",
+           r   ? err.msg
+           : w ? first_line(w)
+               : "none");
+        if (r == 0)
+                plan_free(&p);
+
+        unlink(file);
+        ok(rmdir(path[3]) == 0 && rmdir(path[2]) == 0 && rmdir(path[1]) == 0 &&
+                   rmdir(path[0]) == 0 && rmdir(pub) == 0 && rmdir(shut) == 0 &&
+                   chmod(scratch, 0700) == 0,
+           "cleaned up");
 }
 
 /* Issue 31, the review of hole 8: a rootfs on a nosuid mount was taken as safe, but the same
@@ -1154,6 +1346,7 @@ int main(void)
         as_root(caps_by_uid, "root's containers' capabilities");
         user_rootfs_reach();
         root_rootfs_reach();
+        bind_reach();
         nosuid_rootfs();
         default_pids();
 
