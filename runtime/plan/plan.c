@@ -613,9 +613,9 @@ struct bind_reach {
  * on the host. The spec names each bind itself, and podman's and Docker's users take the same
  * risk with theirs, so crib warns rather than refuse (plan_bind_warn): for a directory others
  * can reach, and for a file the container may chmod (one of its uids owns it) in a directory
- * others can reach. But a bind of the rootfs, of a directory in it or of one that holds it
- * would undo readonly_rootfs: where the rootfs check would refuse a writable rootfs (in a user
- * namespace, a rootfs others reach), such a bind is refused as that rootfs would be. */
+ * others can reach, or with a second link. But a bind of the rootfs, of a directory in it or of one
+ * that holds it would undo readonly_rootfs: where the rootfs check would refuse a writable rootfs
+ * (in a user namespace, a rootfs others reach), such a bind is refused as that rootfs would be. */
 static int plan_bind_reach(struct plan *p, const struct spec *s, const struct spec_mount *m,
                            const char *src, struct bind_reach *b, struct error *err)
 {
@@ -638,7 +638,8 @@ static int plan_bind_reach(struct plan *p, const struct spec *s, const struct sp
         } else if (S_ISREG(st.st_mode) && maps_host_uid(p, st.st_uid)) {
                 struct stat dst;
                 dir = parent_of(fd, &st);
-                reach = dir < 0 || fstat(dir, &dst) < 0 ||
+                /* a second link is a second name, in a directory crib does not see */
+                reach = st.st_nlink > 1 || dir < 0 || fstat(dir, &dst) < 0 ||
                         (!shuts_others_out(dir, &dst, me, &cache) && reachable_by_others(dir, me));
         } else {
                 return 0; /* a device, or a file the container cannot make setuid */

@@ -1034,8 +1034,9 @@ static void bind_reach(void)
         snprintf(path[1], sizeof path[1], "%s/src", shut);    /* a bind source no one reaches */
         snprintf(path[2], sizeof path[2], "%s/rootfs", pub);  /* a rootfs others reach */
         snprintf(path[3], sizeof path[3], "%s/rootfs/var", pub);
-        char file[160];
+        char file[160], linked[160];
         snprintf(file, sizeof file, "%s/file", pub);
+        snprintf(linked, sizeof linked, "%s/linked", shut);
         int fd = -1;
         ok(chmod(scratch, 0755) == 0 && mkdir(pub, 0755) == 0 && mkdir(shut, 0700) == 0 &&
                    mkdir(path[0], 0755) == 0 && mkdir(path[1], 0755) == 0 &&
@@ -1047,6 +1048,8 @@ static void bind_reach(void)
         /* the container's root (the user) owns it, and may chmod it */
         if (getuid() == 0)
                 ok(chown(file, h.uid, h.gid) == 0, "the file is uid %u's", (unsigned)h.uid);
+        /* and a second name of it where no one else reaches */
+        ok(link(file, linked) == 0, "a second link %s", linked);
 
         const struct {
                 const char *rootfs, *extra, *mounts;
@@ -1071,6 +1074,10 @@ static void bind_reach(void)
                  "t.ini:6: other users can reach bind source 'FILE'",
                  "a rw bind of my file others reach (the container may chmod it): a warning"},
                 {path[0], "", "bind = FILE /f ro\n", true, NULL, "the file ro: no warning"},
+                {path[0], "", "bind = LINKED /f rw\n", true,
+                 "t.ini:6: other users can reach bind source 'LINKED'",
+                 "my file in a 0700 directory, with a second link where others reach it: a "
+                 "warning"},
                 {path[0], "", "bind = SRC /s rw\nbind = PUB /d rw\nbind = FILE /f rw\n", true,
                  "t.ini:7: other users can reach bind source 'PUB' (and 1 more, at line 8)",
                  "two of three: one warning naming both lines"},
@@ -1098,15 +1105,15 @@ static void bind_reach(void)
                         char *out = to[k];
                         size_t n = 0;
                         while (in && *in && n < 500) {
-                                static const char *const names[] = {"ROOTFS0", "ROOTFS", "PUB",
-                                                                    "SRC",     "FILE",   "VAR"};
-                                const char *vals[] = {path[0], path[2], pub,
-                                                      path[1], file,    path[3]};
+                                static const char *const names[] = {
+                                        "ROOTFS0", "ROOTFS", "PUB", "SRC", "FILE", "VAR", "LINKED"};
+                                const char *vals[] = {path[0], path[2], pub,   path[1],
+                                                      file,    path[3], linked};
                                 size_t j = 0;
-                                for (; j < 6; j++)
+                                for (; j < 7; j++)
                                         if (!strncmp(in, names[j], strlen(names[j])))
                                                 break;
-                                if (j < 6) {
+                                if (j < 7) {
                                         n += (size_t)snprintf(out + n, 512 - n, "%s", vals[j]);
                                         in += strlen(names[j]);
                                 } else {
@@ -1184,6 +1191,7 @@ static void bind_reach(void)
                 plan_free(&p);
 
         unlink(file);
+        unlink(linked);
         ok(rmdir(path[3]) == 0 && rmdir(path[2]) == 0 && rmdir(path[1]) == 0 &&
                    rmdir(path[0]) == 0 && rmdir(pub) == 0 && rmdir(shut) == 0 &&
                    chmod(scratch, 0700) == 0,
