@@ -128,8 +128,13 @@ int cmd_levels(void)
                "'capabilities = default +NET_BIND_SERVICE' gives it NET_BIND_SERVICE alone.\n"
                "limit nproc: processes (and threads) per uid of the container, RLIMIT_NPROC in "
                "its user\n"
-               "namespace; with 'user = no', where that binds no one, the pids.max of its "
-               "cgroup.\n");
+               "namespace: it bounds each uid, not the container. A fork bomb under one uid "
+               "stops there,\n"
+               "but container root may switch uids (SETUID) and run as many again under "
+               "each; the bound\n"
+               "on the whole container is '[resources] pids', a cgroup. With 'user = no', "
+               "where\n"
+               "RLIMIT_NPROC binds no one, nproc is the pids.max of the container's cgroup.\n");
         for (size_t i = 0; i < n; i++)
                 spec_free(&specs[i]);
         return 0;

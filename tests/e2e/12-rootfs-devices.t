@@ -114,7 +114,7 @@ assert_eq "$(host_mounts)" "$mounts_before" "and nothing was mounted"
 copy_rootfs "$RB/magic"
 ln -s /proc/self/cwd "$RB/magic/m"
 mkdir -p "$RB/data"
-printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /m/x\n' >"$RB/magic.ini"
+printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /m/x ro\n' >"$RB/magic.ini"
 run_crib run "$RB/magic.ini"
 assert_eq "$rc" 125 "a mountpoint through /proc/self/cwd: 125"
 assert_contains "$err" "magic.ini:7: cannot open '/m/x' in the rootfs" "naming the spec line and the path"
@@ -122,7 +122,7 @@ assert_contains "$err" "passes through a link of /proc" "the hint names the /pro
 assert_not_contains "$err" "this kernel has no openat2" "and does not blame a kernel that has openat2"
 if [ -n "${OLD_KERNEL:-}" ]; then
 	ln -s /etc "$RB/magic/plain"
-	printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x\n' >"$RB/plain.ini"
+	printf '[container]\nrootfs = magic\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n[mounts]\nbind = data /plain/x ro\n' >"$RB/plain.ini"
 	"$OLD_KERNEL" "$CRIB" run "$RB/plain.ini" >/dev/null 2>"$T/.stderr"
 	rc=$?
 	err=$(strip_aa <"$T/.stderr")

@@ -7,6 +7,14 @@
 # nothing run); in a 0700 directory, or read-only, it runs. The attack itself needs a second
 # host user, so as root the test plays both: crib-test runs the container, nobody tries the
 # setuid file; as a user it checks what it can without one.
+# An attacker's review of that fix found three ways around it, each tested below:
+#  - a read-write bind of a directory other users reach takes the setuid file just as well: crib
+#    warns (FILE:LINE, why, the remedy), and refuses one of the rootfs, in it or above it, that
+#    would undo readonly_rootfs for a rootfs others reach;
+#  - root's rootfs owned by its range (crib's own hint said to chown it so) was never checked:
+#    another user became the range's first id, every root container's root;
+#  - a rootfs on a nosuid mount was exempt, but the same directory through another mount is not
+#    nosuid (seen: the tmpfs bound again elsewhere): a nosuid mount exempts nothing now.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 # the probe switches users on the host (probe as UID GID CMD: setuid, then exec; the VM guests
@@ -138,5 +146,101 @@ if [ "$ROLE" = root ]; then
 else
 	skip "only root can give the directory a group the user does not own"
 fi
+
+# --- a read-write bind of a directory other users can reach: a warning, with the remedy
+B=$(mktemp -d /tmp/crib-bind.XXXXXX)
+trap 'rm -rf "$T" "$O" "$L" "$B"' EXIT
+chmod 755 "$B"
+mkdir -m 0700 "$B/shut"
+mkdir -m 0755 "$B/pub" "$B/shut/src" "$B/shut/rootfs"
+for d in bin sbin usr etc dev proc sys tmp var; do cp -a "$ROOTFS/$d" "$B/shut/rootfs/" 2>/dev/null; done
+mkdir -p "$B/shut/rootfs/var"
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/sh -c "cp /usr/local/bin/probe /pub/s && chmod 4755 /pub/s"\n[mounts]\nbind = %s /pub rw\n' "$B/pub" >"$B/shut/bind.ini"
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/true\n[mounts]\nbind = %s /pub ro\nbind = %s /src rw\n' "$B/pub" "$B/shut/src" >"$B/shut/quiet.ini"
+[ "$ROLE" = root ] && chown -R "$uid:$gid" "$B"
+ucrib run "$B/shut/bind.ini"
+assert_eq "$rc" 0 "a rw bind of a directory others reach runs (the spec's own choice, as with podman)"
+assert_contains "$err" "crib: warning: $B/shut/bind.ini:6: other users can reach bind source '$B/pub', and the container can write it: a setuid file the container made there would run as you for them" \
+	"but crib warns: FILE:LINE, and why"
+assert_contains "$err" "crib: hint: bind it ro, or shut other users out of a directory above it (chmod 700 $B/pub/..)" \
+	"with the remedy"
+# what the warning is about: the user's setuid file, on the host, where others reach it
+assert_eq "$(stat -c '%a %u' "$B/pub/s" 2>&1)" "4755 $uid" "(the risk it names: container root left a setuid file of the user's there)"
+rm -f "$B/pub/s"
+ucrib run "$B/shut/quiet.ini"
+assert_eq "$rc:$err" "0:" "bound ro, or a rw bind from a 0700 directory: no warning"
+
+# readonly_rootfs with a rw bind of the rootfs's own /var, or of the directory holding it: that
+# would undo readonly_rootfs, and the rootfs is where others reach it: refused like the rootfs
+mkdir -m 0755 "$B/pub/open"
+cp -a "$B/shut/rootfs" "$B/pub/open/rootfs"
+printf '[container]\nrootfs = rootfs\nreadonly_rootfs = yes\n[process]\nargs = /bin/touch /var/ran\n[mounts]\nbind = %s /var rw\n' "$B/pub/open/rootfs/var" >"$B/pub/open/var.ini"
+printf '[container]\nrootfs = rootfs\nreadonly_rootfs = yes\n[process]\nargs = /bin/touch /up/rootfs/ran\n[mounts]\nbind = %s /up rw\n' "$B/pub/open" >"$B/pub/open/up.ini"
+[ "$ROLE" = root ] && chown -R "$uid:$gid" "$B/pub/open"
+ucrib run "$B/pub/open/var.ini"
+assert_eq "$rc" 125 "readonly_rootfs others reach, with its /var bound rw: 125"
+assert_contains "$err" "var.ini:7: bind source '$B/pub/open/rootfs/var' is in rootfs '$B/pub/open/rootfs', which other users can reach" \
+	"FILE:LINE, and why"
+[ ! -e "$B/pub/open/rootfs/var/ran" ]
+ok $? "nothing ran (no /var/ran)"
+ucrib run "$B/pub/open/up.ini"
+assert_eq "$rc" 125 "readonly_rootfs others reach, with the directory above it bound rw: 125"
+assert_contains "$err" "up.ini:7: bind source '$B/pub/open' holds rootfs" "FILE:LINE, and why"
+[ ! -e "$B/pub/open/rootfs/ran" ]
+ok $? "nothing ran (no /ran)"
+
+# --- root's rootfs owned by its range (as crib's hint once said), where others reach it
+if [ "$ROLE" != root ]; then
+	skips 3 "root's containers need root"
+else
+	# shellcheck disable=SC2046 # START COUNT
+	set -- $(root_range uid)
+	start=${1:-}
+	if [ -z "$start" ]; then
+		skips 3 "root has no subordinate range here"
+	else
+		R=$B/pub/ranged
+		mkdir -m 0755 "$R"
+		cp -a "$B/shut/rootfs" "$R/rootfs"
+		chown -hR "$start:$start" "$R/rootfs"
+		printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/sh -c "cp /usr/local/bin/probe /s && chmod 4755 /s"\n[idmap]\nuid = auto\ngid = auto\n' >"$R/s.ini"
+		run_crib run "$R/s.ini"
+		r=none
+		[ -e "$R/rootfs/s" ] && r=$(nobody "$R/rootfs/s")
+		assert_eq "$rc" 125 "root's writable rootfs owned by its range ($start), others reach it: 125 (nobody ran what it left: '$r')"
+		assert_contains "$err" "s.ini:2: other users can reach rootfs '$R/rootfs', and the container can write it: a setuid file the container made there would run as uid $start (the container's root, and root in every container root runs with its own range) for them" \
+			"FILE:LINE, and why"
+		assert_not_contains "$err" "chown" "the remedy no longer says to give it to the range"
+	fi
+fi
+
+# --- a rootfs on a nosuid mount, which another mount shows without nosuid
+N=$B/pub/nosuid
+mkdir -m 0755 "$N" "$B/pub/suid"
+# nosuid_run CMD...: mount a nosuid tmpfs on $N holding a copy of the user's rootfs, bind it
+# again (suid) on $B/pub/suid, and run crib's suid.ini there
+printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/sh -c "cp /usr/local/bin/probe /suid && chmod 4755 /suid"\n' >"$B/suid.ini"
+chmod 644 "$B/suid.ini"
+mounts="mount -t tmpfs -o nosuid,nodev,mode=0755,size=16m tmpfs '$N' && mount --bind '$N' '$B/pub/suid' && mount -o remount,bind,suid '$B/pub/suid' && cp -a '$B/shut/rootfs' '$N/rootfs' && cp '$B/suid.ini' '$N/' && findmnt -no OPTIONS '$N' >'$T/opts'"
+if [ "$ROLE" = root ]; then
+	# a mount namespace of the test's own; crib-test's container, nobody runs what it left
+	out=$(unshare -m --propagation private sh -c "$mounts && chown -R $uid:$gid '$N' && $HPROBE as $uid $gid env HOME=/ '$CRIB' run '$N/suid.ini' </dev/null; echo rc=\$?; ls -ln '$B/pub/suid/rootfs/suid' 2>&1; [ -e '$B/pub/suid/rootfs/suid' ] && $HPROBE as 65534 65534 sh -c \"'$B/pub/suid/rootfs/suid' ids\" 2>&1" 2>"$T/.stderr")
+else
+	out=$(unshare -Urm sh -c "$mounts && '$CRIB' run '$N/suid.ini' </dev/null; echo rc=\$?" 2>"$T/.stderr")
+fi
+err=$(strip_aa <"$T/.stderr")
+case "$(cat "$T/opts" 2>/dev/null)" in
+*nosuid*)
+	assert_contains "$out" "rc=125" "a writable rootfs others reach on a nosuid tmpfs (bound suid elsewhere): 125"
+	assert_contains "$err" "other users can reach rootfs '$N/rootfs'" "and says why"
+	if [ "$ROLE" = root ]; then
+		assert_not_contains "$out" "65534 $uid" "another user (65534) does not become $tuser through the suid mount ($(echo "$out" | tail -1))"
+		echo "$out" | sed "s/^/# /"
+	else
+		skip "another host user is needed to try the setuid file: only root can be one (run as root)"
+	fi
+	;;
+*) skips 3 "no nosuid tmpfs in a mount namespace of the test's own here: $(head -1 "$T/.stderr")" ;;
+esac
 
 done_testing

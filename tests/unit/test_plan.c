@@ -916,6 +916,427 @@ static void engine_cgroup(void)
         }
 }
 
+/* Plan the spec `text` (named t.ini) for host `h`; the spec is freed, the plan kept when 0. */
+static int build(const char *text, const struct plan_host *h, struct plan *p, struct error *err)
+{
+        struct spec s;
+        FILE *f = fmemopen((void *)text, strlen(text), "r");
+        int r = spec_load("t.ini", f, false, &s, err);
+        fclose(f);
+        if (r < 0)
+                return r;
+        r = plan_build(&s, h, false, p, err);
+        spec_free(&s);
+        return r;
+}
+
+/* The first line of `text` (a warning's second line is its remedy), for a TAP description. */
+static const char *first_line(const char *text)
+{
+        static char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(text, "\n"), text);
+        return line;
+}
+
+/* The plan's warning that names `needle`, or NULL. */
+static const char *warning_of(const struct plan *p, const char *needle)
+{
+        for (size_t i = 0; i < p->nwarnings; i++)
+                if (strstr(p->warnings[i], needle))
+                        return p->warnings[i];
+        return NULL;
+}
+
+/* Issue 31, the review of hole 8: root's container with a rootfs host root does not own (crib's
+ * own hint gave it to the container's range) was never checked: container root left a setuid
+ * file of the range's first id there, which every root container runs as, and another user ran
+ * it. Now every root container with a user namespace gets the rootfs check, whoever owns it. */
+static void root_rootfs_reach(void)
+{
+        char dir[128], rootfs[160], text[1024];
+        struct plan_host h = root_host();
+        struct plan p;
+        struct error err;
+        bool as_root = getuid() == 0;
+        snprintf(dir, sizeof dir, "%s/ranged", scratch);
+        snprintf(rootfs, sizeof rootfs, "%s/rootfs", dir);
+        ok(mkdir(dir, 0755) == 0 && mkdir(rootfs, 0755) == 0 && chmod(scratch, 0755) == 0,
+           "a rootfs in a 0755 directory, in a 0755 directory");
+        /* as root, given to the range as crib's hint said; as a user, the user's: not host
+         * root's either way */
+        if (as_root)
+                ok(chown(rootfs, 100000, 100000) == 0, "rootfs owned by uid 100000");
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP, rootfs);
+        int r = build(text, &h, &p, &err);
+        ok(r < 0 && strstr(err.msg, "t.ini:2: other users can reach rootfs") &&
+                   strstr(err.msg, "would run as uid 100000 (the container's root) for them"),
+           "root's writable rootfs not owned by host root, others reach it: refused (%s)",
+           r < 0 ? err.msg : "it ran");
+        if (r == 0)
+                plan_free(&p);
+        contains(err.hint, "chmod 700", "the remedy: shut a directory above it");
+        ok(!strstr(err.hint, "chown"),
+           "and not 'give it to the range', which is what is refused here (%s)", err.hint);
+
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\nreadonly_rootfs = yes\n[process]\nargs = "
+                 "/bin/true\n" ROOT_MAP,
+                 rootfs);
+        r = build(text, &h, &p, &err);
+        ok(r == 0, "read-only, it runs%s%s", r ? ": " : "", r ? err.msg : "");
+        if (r == 0)
+                plan_free(&p);
+
+        /* container root is host root: what it leaves is host root's */
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n[idmap]\nuid = 0 0 "
+                 "65536\ngid = 0 0 65536\n",
+                 rootfs);
+        r = build(text, &h, &p, &err);
+        ok(r < 0 && strstr(err.msg, "other users can reach rootfs") && strstr(err.msg, "host root"),
+           "a map of host root, others reach the rootfs: refused (%s)", r < 0 ? err.msg : "it ran");
+        if (r == 0)
+                plan_free(&p);
+
+        if (as_root) {
+                chmod(dir, 0700);
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP,
+                         rootfs);
+                r = build(text, &h, &p, &err);
+                ok(r == 0, "in a 0700 directory of root's, it runs%s%s", r ? ": " : "",
+                   r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+        } else {
+                ok(1, "# SKIP a directory that shuts others out of root's container is root's: "
+                      "run as root");
+        }
+        ok(rmdir(rootfs) == 0 && rmdir(dir) == 0 && chmod(scratch, 0700) == 0, "cleaned up");
+}
+
+/* Issue 31, the review of hole 8: a read-write bind takes the container's setuid files as the
+ * rootfs does (a nosuid mount inside does not help: the bit is on the host's file). A bind is
+ * the spec's explicit choice, so a warning names each that other users can reach; but a bind of
+ * the rootfs itself, of a directory in it or of one that holds it, which would undo
+ * readonly_rootfs for a rootfs the check refuses, is refused like that rootfs. */
+static void bind_reach(void)
+{
+        char pub[128], shut[128], text[2048], path[4][192];
+        struct plan_host h = user_host();
+        struct plan p;
+        struct error err;
+        const char *w;
+        int r;
+        snprintf(pub, sizeof pub, "%s/pub", scratch);
+        snprintf(shut, sizeof shut, "%s/shut", scratch);
+        snprintf(path[0], sizeof path[0], "%s/rootfs", shut); /* a rootfs no one else reaches */
+        snprintf(path[1], sizeof path[1], "%s/src", shut);    /* a bind source no one reaches */
+        snprintf(path[2], sizeof path[2], "%s/rootfs", pub);  /* a rootfs others reach */
+        snprintf(path[3], sizeof path[3], "%s/rootfs/var", pub);
+        char file[160], linked[160];
+        snprintf(file, sizeof file, "%s/file", pub);
+        snprintf(linked, sizeof linked, "%s/linked", shut);
+        int fd = -1;
+        ok(chmod(scratch, 0755) == 0 && mkdir(pub, 0755) == 0 && mkdir(shut, 0700) == 0 &&
+                   mkdir(path[0], 0755) == 0 && mkdir(path[1], 0755) == 0 &&
+                   mkdir(path[2], 0755) == 0 && mkdir(path[3], 0755) == 0 &&
+                   (fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) >= 0,
+           "directories and a file others reach (%s), and ones they do not (%s)", pub, shut);
+        if (fd >= 0)
+                close(fd);
+        /* the container's root (the user) owns it, and may chmod it */
+        if (getuid() == 0)
+                ok(chown(file, h.uid, h.gid) == 0, "the file is uid %u's", (unsigned)h.uid);
+        /* and a second name of it where no one else reaches */
+        ok(link(file, linked) == 0, "a second link %s", linked);
+
+        const struct {
+                const char *rootfs, *extra, *mounts;
+                bool runs;
+                const char *warning; /* NULL: none */
+                const char *what;
+        } cases[] = {
+                {path[0], "", "bind = PUB /d rw\n", true,
+                 "t.ini:6: other users can reach bind source 'PUB', and the container can write "
+                 "it: a setuid file the container made there would run as you for them",
+                 "a rw bind of a directory others reach: a warning"},
+                {path[0], "", "bind = PUB /d\n", true, "t.ini:6: other users can reach bind source",
+                 "rw is the default"},
+                {path[0], "", "bind = PUB /d ro\n", true, NULL, "ro: no warning"},
+                {path[0], "", "bind = PUB /d ro,nosuid\n", true, NULL, "ro,nosuid: no warning"},
+                {path[0], "", "bind = PUB /d rw,nosuid\n", true,
+                 "t.ini:6: other users can reach bind source",
+                 "rw,nosuid: still a warning (the bit is on the host's file)"},
+                {path[0], "", "bind = SRC /d rw\n", true, NULL,
+                 "a rw bind of a directory in a 0700 one: no warning"},
+                {path[0], "", "bind = FILE /f rw\n", true,
+                 "t.ini:6: other users can reach bind source 'FILE'",
+                 "a rw bind of my file others reach (the container may chmod it): a warning"},
+                {path[0], "", "bind = FILE /f ro\n", true, NULL, "the file ro: no warning"},
+                {path[0], "", "bind = LINKED /f rw\n", true,
+                 "t.ini:6: other users can reach bind source 'LINKED'",
+                 "my file in a 0700 directory, with a second link where others reach it: a "
+                 "warning"},
+                {path[0], "", "bind = SRC /s rw\nbind = PUB /d rw\nbind = FILE /f rw\n", true,
+                 "t.ini:7: other users can reach bind source 'PUB' (and 1 more, at line 8)",
+                 "two of three: one warning naming both lines"},
+                {path[2], "readonly_rootfs = yes\n", "bind = VAR /var rw\n", false,
+                 "t.ini:7: bind source 'VAR' is in rootfs",
+                 "readonly_rootfs others reach, a rw bind of its /var: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = ROOTFS /r rw\n", false,
+                 "t.ini:7: bind source 'ROOTFS' is rootfs",
+                 "readonly_rootfs others reach, a rw bind of the rootfs itself: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = PUB /up rw\n", false,
+                 "t.ini:7: bind source 'PUB' holds rootfs",
+                 "readonly_rootfs others reach, a rw bind of the directory above it: refused"},
+                {path[2], "readonly_rootfs = yes\n", "bind = VAR /var ro\n", true, NULL,
+                 "readonly_rootfs others reach, its /var bound ro: runs"},
+                {path[0], "readonly_rootfs = yes\n", "bind = ROOTFS0 /r rw\n", true, NULL,
+                 "readonly_rootfs no one else reaches, the rootfs bound rw: runs"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char mounts[512] = "", want[512] = "";
+                /* the placeholders, in the mounts and the warning */
+                const char *from[2] = {cases[i].mounts, cases[i].warning};
+                char *to[2] = {mounts, want};
+                for (int k = 0; k < 2; k++) {
+                        const char *in = from[k];
+                        char *out = to[k];
+                        size_t n = 0;
+                        while (in && *in && n < 500) {
+                                static const char *const names[] = {
+                                        "ROOTFS0", "ROOTFS", "PUB", "SRC", "FILE", "VAR", "LINKED"};
+                                const char *vals[] = {path[0], path[2], pub,   path[1],
+                                                      file,    path[3], linked};
+                                size_t j = 0;
+                                for (; j < 7; j++)
+                                        if (!strncmp(in, names[j], strlen(names[j])))
+                                                break;
+                                if (j < 7) {
+                                        n += (size_t)snprintf(out + n, 512 - n, "%s", vals[j]);
+                                        in += strlen(names[j]);
+                                } else {
+                                        out[n++] = *in++;
+                                        out[n] = '\0';
+                                }
+                        }
+                }
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n%s[process]\nargs = /bin/true\n[mounts]\n%s",
+                         cases[i].rootfs, cases[i].extra, mounts);
+                r = build(text, &h, &p, &err);
+                if (!cases[i].runs) {
+                        ok(r < 0 && strstr(err.msg, want) &&
+                                   strstr(err.msg, "a setuid file the container made there would "
+                                                   "run as you for them"),
+                           "%s (%s)", cases[i].what, r < 0 ? err.msg : "it ran");
+                        if (r == 0)
+                                plan_free(&p);
+                        continue;
+                }
+                w = r == 0 ? warning_of(&p, "bind source") : NULL;
+                if (cases[i].warning)
+                        ok(r == 0 && w && strstr(w, want), "%s (%s)", cases[i].what,
+                           r   ? err.msg
+                           : w ? first_line(w)
+                               : "no warning");
+                else
+                        ok(r == 0 && !w, "%s%s%s", cases[i].what, r || w ? ": " : "",
+                           r   ? err.msg
+                           : w ? first_line(w)
+                               : "");
+                if (i == 0)
+                        ok(w && strstr(w, "\nbind it ro, or shut other users out of a directory "
+                                          "above it (chmod 700"),
+                           "with the remedy on its own line");
+                if (r == 0)
+                        plan_free(&p);
+        }
+
+        /* root's containers: the setuid file would be the container's root's, or host root's */
+        h = root_host();
+        if (getuid() == 0) {
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n" ROOT_MAP
+                         "[mounts]\nbind = %s /d rw\n",
+                         path[0], pub);
+                r = build(text, &h, &p, &err);
+                w = r == 0 ? warning_of(&p, "bind source") : NULL;
+                ok(w && strstr(w, "t.ini:9: other users can reach bind source") &&
+                           strstr(w, "would run as uid 100000 (the container's root) for them"),
+                   "root's container, a rw bind others reach: a warning (%s)",
+                   r   ? err.msg
+                   : w ? first_line(w)
+                       : "none");
+                if (r == 0)
+                        plan_free(&p);
+        } else {
+                ok(1, "# SKIP root's container needs a rootfs no other user reaches, which a "
+                      "user cannot make: run as root");
+        }
+        snprintf(text, sizeof text,
+                 "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n[namespaces]\nuser = "
+                 "no\n[mounts]\nbind = %s /d rw\n",
+                 path[0], pub);
+        r = build(text, &h, &p, &err);
+        w = r == 0 ? warning_of(&p, "bind source") : NULL;
+        ok(w && strstr(w, "t.ini:8: other users can reach bind source") &&
+                   strstr(w, "would run as host root for them"),
+           "user = no, a rw bind others reach: a warning (%s)",
+           r   ? err.msg
+           : w ? first_line(w)
+               : "none");
+        if (r == 0)
+                plan_free(&p);
+
+        unlink(file);
+        unlink(linked);
+        ok(rmdir(path[3]) == 0 && rmdir(path[2]) == 0 && rmdir(path[1]) == 0 &&
+                   rmdir(path[0]) == 0 && rmdir(pub) == 0 && rmdir(shut) == 0 &&
+                   chmod(scratch, 0700) == 0,
+           "cleaned up");
+}
+
+/* Issue 31, the review of hole 8: a rootfs on a nosuid mount was taken as safe, but the same
+ * directory may be reachable through another mount that is not nosuid (seen: the filesystem
+ * bound again elsewhere), or become so later (a remount, the next boot). A nosuid mount is no
+ * exemption any more. In a mount namespace of the test's own (and a user namespace, as a
+ * user): a nosuid tmpfs holding a reachable rootfs, and the same tmpfs bound suid elsewhere. */
+static void nosuid_rootfs(void)
+{
+        char dir[128], other[128], rootfs[160];
+        snprintf(dir, sizeof dir, "%s/nosuid", scratch);
+        snprintf(other, sizeof other, "%s/suid", scratch);
+        snprintf(rootfs, sizeof rootfs, "%s/rootfs", dir);
+        ok(chmod(scratch, 0755) == 0 && mkdir(dir, 0755) == 0 && mkdir(other, 0755) == 0,
+           "mount points %s and %s", dir, other);
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        pid_t pid = fork();
+        if (pid == 0) {
+                char map[64];
+                int fd;
+                if (uid != 0) {
+                        /* the user keeps its ids: the directories stay its own */
+                        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+                                _exit(100);
+                        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+                        if ((fd = open("/proc/self/uid_map", O_WRONLY)) < 0 ||
+                            write(fd, map, strlen(map)) < 0)
+                                _exit(101);
+                        close(fd);
+                        if ((fd = open("/proc/self/setgroups", O_WRONLY)) < 0 ||
+                            write(fd, "deny", 4) < 0)
+                                _exit(101);
+                        close(fd);
+                        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+                        if ((fd = open("/proc/self/gid_map", O_WRONLY)) < 0 ||
+                            write(fd, map, strlen(map)) < 0)
+                                _exit(101);
+                        close(fd);
+                } else if (unshare(CLONE_NEWNS) < 0) {
+                        _exit(100);
+                }
+                if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+                    mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") < 0 ||
+                    mkdir(rootfs, 0755) < 0)
+                        _exit(102);
+                struct plan_host h = user_host();
+                struct plan p;
+                struct error err;
+                char text[512];
+                snprintf(text, sizeof text,
+                         "[container]\nrootfs = %s\n[process]\nargs = /bin/true\n", rootfs);
+                int bad = 0;
+                if (build(text, &h, &p, &err) == 0) {
+                        plan_free(&p);
+                        bad |= 1; /* ran on its nosuid mount alone */
+                } else if (!strstr(err.msg, "other users can reach rootfs")) {
+                        bad |= 2;
+                }
+                /* the same directory through a mount without nosuid */
+                if (mount(dir, other, NULL, MS_BIND, NULL) < 0 ||
+                    mount(NULL, other, NULL, MS_REMOUNT | MS_BIND, NULL) < 0)
+                        _exit(bad | 103);
+                if (build(text, &h, &p, &err) == 0) {
+                        plan_free(&p);
+                        bad |= 4;
+                }
+                _exit(bad);
+        }
+        int status = -1;
+        waitpid(pid, &status, 0);
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (code >= 100 && code <= 102)
+                ok(1, "# SKIP no mount namespace (or tmpfs) for the test here (%d)", code);
+        else
+                ok(code == 0,
+                   "a writable rootfs others reach on a nosuid tmpfs is refused, alone and with "
+                   "the tmpfs bound suid elsewhere (status %d: 1 ran alone, 2 another error, 4 "
+                   "ran with the suid bind)",
+                   code);
+        ok(rmdir(dir) == 0 && rmdir(other) == 0 && chmod(scratch, 0700) == 0, "cleaned up");
+}
+
+/* Run `fn`, whose cases plan root's containers (root_host()), as root: as a user, in a user
+ * namespace of its own where the user is uid 0, so that the scratch directories, the user's,
+ * are uid 0's as they are in a run as root. Every root container's rootfs is checked (whoever
+ * owns it), and a user's scratch rootfs is not in a directory that shuts others out of root's
+ * containers; there it is. The child's TAP lines are counted in. */
+static void as_root(void (*fn)(void), const char *what)
+{
+        if (getuid() == 0) {
+                fn();
+                return;
+        }
+        int p[2];
+        uid_t uid = getuid();
+        gid_t gid = getgid();
+        fflush(stdout);
+        if (pipe(p) < 0)
+                return;
+        pid_t pid = fork();
+        if (pid == 0) {
+                char map[64];
+                int fd;
+                close(p[0]);
+                if (unshare(CLONE_NEWUSER) < 0)
+                        _exit(100);
+                snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
+                if ((fd = open("/proc/self/uid_map", O_WRONLY)) < 0 ||
+                    write(fd, map, strlen(map)) < 0)
+                        _exit(100);
+                close(fd);
+                if ((fd = open("/proc/self/setgroups", O_WRONLY)) < 0 || write(fd, "deny", 4) < 0)
+                        _exit(100);
+                close(fd);
+                snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
+                if ((fd = open("/proc/self/gid_map", O_WRONLY)) < 0 ||
+                    write(fd, map, strlen(map)) < 0)
+                        _exit(100);
+                close(fd);
+                fn();
+                fflush(stdout);
+                int counts[2] = {tap_n, tap_failed};
+                _exit(write(p[1], counts, sizeof counts) == sizeof counts ? 0 : 101);
+        }
+        close(p[1]);
+        int counts[2] = {0, 0}, status = -1;
+        ssize_t n = read(p[0], counts, sizeof counts);
+        close(p[0]);
+        waitpid(pid, &status, 0);
+        if (n == sizeof counts) {
+                tap_n = counts[0];
+                tap_failed = counts[1];
+        } else {
+                bool skip = WIFEXITED(status) && WEXITSTATUS(status) == 100;
+                ok(skip, "%s%s: %s (status %d)", skip ? "# SKIP " : "", what,
+                   skip ? "no user namespace of the test's own here" : "the child failed", status);
+        }
+}
+
 int main(void)
 {
         snprintf(scratch, sizeof scratch, "/tmp/crib-test-plan.XXXXXX");
@@ -930,9 +1351,12 @@ int main(void)
         host_facts();
         real_host();
         rootfs_names();
-        engine_cgroup();
-        caps_by_uid();
+        as_root(engine_cgroup, "cgroupsPath as root");
+        as_root(caps_by_uid, "root's containers' capabilities");
         user_rootfs_reach();
+        root_rootfs_reach();
+        bind_reach();
+        nosuid_rootfs();
         default_pids();
 
         rmdir(bindsrc);
