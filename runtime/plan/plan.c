@@ -387,6 +387,27 @@ static const char *setuid_owner(const struct plan *p, const struct spec *s, char
         return buf;
 }
 
+static int rootfs_reach_hint(const struct plan *p, struct error *err)
+{
+        return error_hint(err,
+                          "shut other users out of a directory above it (chmod 700 %s/..), or "
+                          "set readonly_rootfs = yes",
+                          p->rootfs);
+}
+
+/* The refusal of a writable rootfs other users can reach (root's and a user's), naming whose
+ * a setuid file made there would be. */
+static int rootfs_reach_error(const struct plan *p, const struct spec *s, unsigned line,
+                              struct error *err)
+{
+        char who[128];
+        error_at(err, s->path, line,
+                 "other users can reach rootfs '%s', and the container can write it: a setuid "
+                 "file the container made there would run as %s for them",
+                 p->rootfs, setuid_owner(p, s, who, sizeof who));
+        return rootfs_reach_hint(p, err);
+}
+
 /* Root's container in a user namespace. A rootfs host root owns is shown through an idmapped
  * mount, where what container root writes is host root's on disk; any other (one given to the
  * container's range, as the hint below says) takes what it writes as its root's, uid N of
@@ -397,7 +418,6 @@ static const char *setuid_owner(const struct plan *p, const struct spec *s, char
 static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h, int fd,
                             const struct stat *st, unsigned line, struct error *err)
 {
-        char who[128];
         if (st->st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0) {
                 if (h->idmapped_mounts)
                         p->idmap_rootfs = true;
@@ -412,20 +432,14 @@ static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct p
         }
         if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
                 return 0;
-        if (p->idmap_rootfs)
+        if (p->idmap_rootfs) {
                 error_at(err, s->path, line,
                          "rootfs '%s' belongs to host root and other users can reach it: a "
                          "setuid file the container made there would be host root's",
                          p->rootfs);
-        else
-                error_at(err, s->path, line,
-                         "other users can reach rootfs '%s', and the container can write it: a "
-                         "setuid file the container made there would run as %s for them",
-                         p->rootfs, setuid_owner(p, s, who, sizeof who));
-        return error_hint(err,
-                          "shut other users out of a directory above it (chmod 700 %s/..), or "
-                          "set readonly_rootfs = yes",
-                          p->rootfs);
+                return rootfs_reach_hint(p, err);
+        }
+        return rootfs_reach_error(p, s, line, err);
 }
 
 /* A user's container: what its root (the user, in a user namespace) or any of its users writes
@@ -437,17 +451,9 @@ static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct p
 static int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line,
                             struct error *err)
 {
-        char who[128];
         if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, p->host_uid))
                 return 0;
-        error_at(err, s->path, line,
-                 "other users can reach rootfs '%s', and the container can write it: a setuid "
-                 "file the container made there would run as %s for them",
-                 p->rootfs, setuid_owner(p, s, who, sizeof who));
-        return error_hint(err,
-                          "shut other users out of a directory above it (chmod 700 %s/..), or "
-                          "set readonly_rootfs = yes",
-                          p->rootfs);
+        return rootfs_reach_error(p, s, line, err);
 }
 
 /* Whether directory `dir` (an O_PATH descriptor) is the one of `dev` and `ino`, or below it:
