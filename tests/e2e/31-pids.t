@@ -97,12 +97,13 @@ EOF2
 	fi
 fi
 
-# --- per uid, not per container: uid 1 tries 60 sleepers under nproc = 40, then root starts 30
-# more; the shell counts the processes of each uid with builtins (uid 1's fork bomb has no fork
-# left, root's shell still has)
+# --- per uid, not per container: root starts 30 sleepers, then uid 1 tries 60 under
+# nproc = 40; the shell counts the processes of each uid with builtins
 # shellcheck disable=SC2016 # expanded by the container's shell
 count='n0=0; n1=0; for s in /proc/[0-9]*/status; do while read -r k v r; do if [ $k = Uid: ]; then case $v in 0) n0=$((n0+1));; 1) n1=$((n1+1));; esac; break; fi; done <$s; done; echo $n0 $n1'
-bomb="/usr/local/bin/probe as 1 1 /bin/sh -c 'i=0; while [ \$i -lt 60 ]; do sleep 60 & i=\$((i+1)); done' 2>/dev/null; i=0; while [ \$i -lt 30 ]; do sleep 60 & i=\$((i+1)); done 2>/dev/null"
+# (root's 30 first: a shell whose fork fails may give up altogether, as busybox's does, so the
+# one that meets the limit is uid 1's, and the counting shell forks no more)
+bomb="i=0; while [ \$i -lt 30 ]; do sleep 60 & i=\$((i+1)); done 2>/dev/null; /usr/local/bin/probe as 1 1 /bin/sh -c 'i=0; while [ \$i -lt 60 ]; do sleep 60 & i=\$((i+1)); done' 2>/dev/null"
 if ! has_subids; then
 	skips 4 "a second container uid needs subordinate ranges ([idmap] uid = auto)"
 else

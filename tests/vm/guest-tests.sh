@@ -28,19 +28,16 @@ has() { # has HAYSTACK NEEDLE TEXT
 		;;
 	esac
 }
-# crib refuses a user's writable rootfs that other users can reach (a setuid file its container
-# made would run as the user for them), as it does root's: user 1000's copy of the test rootfs
-# lives in a 0700 directory of its own, as tests/run-all stages it; root's runs here use it too
+# crib refuses a writable rootfs that other users can reach (a setuid file its container made
+# would run as the container's root, or the user, for them): root's is /rootfs, in /r, which is
+# root's alone (tests/vm/run); user 1000's a copy in a 0700 directory of its own, as
+# tests/run-all stages it. A spec names root's; as_user gives the user a copy naming theirs.
 mkdir -m 0700 /tmp/vm-user
-cp -a /rootfs /tmp/vm-user/rootfs
+cp -a /r/rootfs /tmp/vm-user/rootfs
 chown 1000:1000 /tmp/vm-user
 urootfs=/tmp/vm-user/rootfs
-# root's e2e copy too: its tests run crib inside `unshare -Ur` (a user there), where /rootfs,
-# below /, is a writable rootfs other users can reach
-mkdir -m 0700 /tmp/vm-root
-cp -a /rootfs /tmp/vm-root/rootfs
 spec() { # spec FILE: the test rootfs, then stdin
-	{ printf '[container]\nrootfs = %s\n' "$urootfs"; cat; } >"$1"
+	{ printf '[container]\nrootfs = /rootfs\n'; cat; } >"$1"
 }
 # the leaf of the cgroup subtree /vm/cgroups.sh delegated to uid 1000 (none in the cgroupv1 guest)
 session=/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/session.scope
@@ -48,6 +45,23 @@ session=/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/session.scop
 # as_user CMD...: CMD as uid 1000, started (as root, before the switch) in the user's session
 # cgroup, as a program a user runs under systemd is; crib finds its delegated parent from there
 as_user() {
+	# a spec among the arguments: the user's copy of it, on the user's rootfs
+	_n=$#
+	while [ $_n -gt 0 ]; do
+		_a=$1
+		shift
+		case $_a in
+		/tmp/*.ini)
+			if [ -f "$_a" ]; then
+				sed "s|^rootfs = /rootfs\$|rootfs = $urootfs|" "$_a" >"${_a%.ini}.user.ini"
+				chmod 644 "${_a%.ini}.user.ini"
+				_a=${_a%.ini}.user.ini
+			fi
+			;;
+		esac
+		set -- "$@" "$_a"
+		_n=$((_n - 1))
+	done
 	if [ -n "$session" ]; then
 		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec /bin/probe as 1000 1000 "$@"' as_user "$session" "$@"
 	else
@@ -96,7 +110,7 @@ e2e() {
 			# (the rootfs swap race gets 20 s of the guest's time limit, not 90; the load test
 			# 300 runs in a row, not the host's 1000: its first 50 against its last 50 find
 			# growth all the same, and 1000 took 480 s a role in the emulated 32-bit ARM guests)
-			rootfs=/tmp/vm-root/rootfs
+			rootfs=/r/rootfs
 			[ $role = user ] && rootfs=$urootfs
 			env="CRIB=/bin/crib ROOTFS=$rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then

@@ -83,8 +83,8 @@ as_tester crib check >/tmp/check.out 2>&1
 echo "VMTEST # crib check as tester, from the service (exit $?):"
 say "  " /tmp/check.out
 
-# crib refuses a user's writable rootfs that other users can reach: tester's copy of the test
-# rootfs in a 0700 directory of tester's, which root's runs here use too
+# crib refuses a writable rootfs that other users can reach: tester's copy of the test rootfs in
+# a 0700 directory of tester's
 mkdir -m 0700 /tmp/tester-root
 cp -a /rootfs /tmp/tester-root/rootfs
 chown 1000:1000 /tmp/tester-root
@@ -102,7 +102,12 @@ EOF2
 chmod 644 /tmp/res.ini
 
 # root: crib's own cgroup under the root, beside systemd's slices
-out=$(crib run /tmp/res.ini 2>/tmp/err)
+# root's run on a copy of its own, in a directory of root's alone (crib refuses root a writable
+# rootfs any other user, tester included, can reach)
+mkdir -m 0700 /tmp/root-root
+cp -a /rootfs /tmp/root-root/rootfs
+sed 's#^rootfs = .*#rootfs = /tmp/root-root/rootfs#' /tmp/res.ini >/tmp/res-root.ini
+out=$(crib run /tmp/res-root.ini 2>/tmp/err)
 is "$?:$out" "0:0::/" "root, from the service: [resources] applied, the container's cgroup is 0::/"
 say "  stderr: " /tmp/err
 
