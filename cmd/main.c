@@ -138,9 +138,9 @@ static int parse_size(const char *s, uint64_t *ret)
         return 0;
 }
 
-static void record_running(void *ctx, pid_t pid)
+static void record_running(void *ctx, pid_t pid, pid_t workload)
 {
-        lifecycle_record_running(ctx, pid);
+        lifecycle_record_running(ctx, pid, workload);
 }
 
 /* `crib run --count N`: a seccomp template for the batch (runtime/seccomp/seccomp_template.c),

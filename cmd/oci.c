@@ -398,13 +398,13 @@ static void on_cgroup(void *ctx, const char *path)
 }
 
 /* Parent (crib create): the workload waits on the fifo now */
-static void on_created(void *ctx, pid_t pid)
+static void on_created(void *ctx, pid_t pid, pid_t workload)
 {
         struct creating *c = ctx;
         /* opened only now: the container's process, cloned from us, holds none of it */
         _cleanup_close_ int dir = state_open_path(c->root, geteuid(), c->id, &c->err);
         if (dir < 0 || write_cgroup_file(dir, c->cgroup, &c->err) < 0 ||
-            record_write_pid(dir, pid, &c->err) < 0 ||
+            record_write_pid(dir, pid, workload, &c->err) < 0 ||
             (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -959,9 +959,10 @@ static int oci_ps(int argc, char **argv)
 /* ---- exec ---- */
 
 /* Parent (crib exec --detach): the program runs; its pid to the pid file, or it ends */
-static void on_exec_created(void *ctx, pid_t pid)
+static void on_exec_created(void *ctx, pid_t pid, pid_t workload)
 {
         struct creating *c = ctx;
+        (void)workload; /* the exec'd process is the one that runs: pid */
         if (c->failed || (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -1170,6 +1171,8 @@ static int oci_exec(int argc, char **argv)
                 planned = true;
                 rq.pid = o.rec.pid;
                 rq.start = o.rec.pid_start;
+                rq.workload = o.rec.workload;
+                rq.workload_start = o.rec.workload_start;
         }
         opened_close(&o); /* nothing of the state tree goes along into the container */
         if (planned && lifecycle_seal(&plan, false, &err) < 0) {

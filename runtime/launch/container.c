@@ -81,6 +81,7 @@ struct run {
         bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
                                  * one the engine made: then only PATH/container is crib's) */
         pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
+        pid_t workload;         /* the workload's process, from its SYNC_EXEC; 0: not known */
         bool exec_seen, have_error, reaped;
         bool created; /* plan.wait_start: set up, waiting for crib start; we leave it so */
         int status;
@@ -100,7 +101,7 @@ static int on_message(struct run *r, struct error *err)
                 r->chan.fd = -1;
                 /* EOF after SYNC_EXEC and no error: the exec succeeded (sync.h) */
                 if (n == 0 && r->exec_seen && !r->have_error && r->hooks->running)
-                        r->hooks->running(r->hooks->ctx, r->pid);
+                        r->hooks->running(r->hooks->ctx, r->pid, r->workload);
                 return n;
         }
         switch (m.type) {
@@ -124,11 +125,13 @@ static int on_message(struct run *r, struct error *err)
                 if (!r->plan->wait_start)
                         return error_set(err, EPROTO, "unexpected created message");
                 r->created = true;
+                r->workload = r->chan.sender;
                 if (r->hooks->created)
-                        r->hooks->created(r->hooks->ctx, r->pid);
+                        r->hooks->created(r->hooks->ctx, r->pid, r->workload);
                 break;
         case SYNC_EXEC:
                 r->exec_seen = true;
+                r->workload = r->chan.sender;
                 break;
         case SYNC_ERROR:
                 if (!r->have_error) {
@@ -299,7 +302,8 @@ static int open_sync(struct run *r, struct error *err)
         r->chan.fd = sv[0];
         r->child_end = sv[1];
         trace_line(&r->trace, "  socketpair(AF_UNIX, SOCK_SEQPACKET) = [%d, %d]", sv[0], sv[1]);
-        return 0;
+        /* the workload's pid comes with its SYNC_EXEC (or SYNC_CREATED), from the kernel */
+        return sync_pass_credentials(&r->chan, err);
 }
 
 /* Parent: the forwarded signals and SIGCHLD, blocked and read from a signalfd. */
