@@ -1,8 +1,9 @@
-/* words.c - shell-like word splitting; see words.h. Pure. */
+/* words.c - shell-like word splitting, and the distance of two words; see words.h. Pure. */
 #include "words.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,4 +99,27 @@ fail:
         free(buf);
         words_free(v);
         return -1;
+}
+
+/* Levenshtein distance, capped: enough to suggest a fix for a typo. */
+size_t words_distance(const char *a, const char *b)
+{
+        size_t la = strlen(a), lb = strlen(b);
+        size_t row[65];
+        if (la > 64 || lb > 64)
+                return SIZE_MAX;
+        for (size_t j = 0; j <= lb; j++)
+                row[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                size_t diag = row[0];
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t up = row[j];
+                        size_t cost = diag + (a[i - 1] != b[j - 1]);
+                        size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+                        row[j] = cost < best ? cost : best;
+                        diag = up;
+                }
+        }
+        return row[lb];
 }
