@@ -101,25 +101,33 @@ fail:
         return -1;
 }
 
-/* Levenshtein distance, capped: enough to suggest a fix for a typo. */
+/* The optimal string alignment distance (Levenshtein's, with two neighbours swapped counting
+ * one edit, as "exce" for "exec"), capped: enough to suggest a fix for a typo. Three rows of the
+ * table: the two before the one being filled. */
 size_t words_distance(const char *a, const char *b)
 {
         size_t la = strlen(a), lb = strlen(b);
-        size_t row[65];
+        size_t rows[3][65];
         if (la > 64 || lb > 64)
                 return SIZE_MAX;
+        size_t *older = rows[0], *prev = rows[1], *row = rows[2];
         for (size_t j = 0; j <= lb; j++)
-                row[j] = j;
+                prev[j] = j;
         for (size_t i = 1; i <= la; i++) {
-                size_t diag = row[0];
                 row[0] = i;
                 for (size_t j = 1; j <= lb; j++) {
-                        size_t up = row[j];
-                        size_t cost = diag + (a[i - 1] != b[j - 1]);
-                        size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-                        row[j] = cost < best ? cost : best;
-                        diag = up;
+                        size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+                        if (prev[j] + 1 < d)
+                                d = prev[j] + 1;
+                        if (row[j - 1] + 1 < d)
+                                d = row[j - 1] + 1;
+                        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                            older[j - 2] + 1 < d)
+                                d = older[j - 2] + 1;
+                        row[j] = d;
                 }
+                size_t *t = older;
+                older = prev, prev = row, row = t;
         }
-        return row[lb];
+        return prev[lb];
 }

@@ -15,7 +15,8 @@
  * location: the caller wraps them with its own. */
 int words_split(const char *s, char ***ret, size_t *ret_n, struct error *err);
 void words_free(char **v);
-/* The Levenshtein distance of a and b; SIZE_MAX when either is longer than 64 bytes. */
+/* How many edits (a byte inserted, deleted or changed, two neighbours swapped) make a of b;
+ * SIZE_MAX when either is longer than 64 bytes. */
 size_t words_distance(const char *a, const char *b);
 
 #endif

@@ -51,7 +51,10 @@ int main(void)
         free(many);
 
         ok(words_distance("exec", "exec") == 0, "distance: the same word, 0");
-        ok(words_distance("exce", "exec") == 2, "distance: two letters swapped, 2");
+        ok(words_distance("exce", "exec") == 1, "distance: two neighbours swapped, 1");
+        ok(words_distance("pull", "kill") == 2, "distance: two letters changed, 2");
+        ok(words_distance("kitten", "sitting") == 3, "distance: Levenshtein's example, 3");
+        ok(words_distance("ca", "abc") == 3, "distance: no byte is edited twice, 3");
         ok(words_distance("stat", "start") == 1, "distance: a letter missing, 1");
         ok(words_distance("", "rm") == 2, "distance: from nothing, the length");
         char long_word[66];
