@@ -31,6 +31,7 @@
 #include "plan.h"
 #include "sealed.h"
 #include "spec.h"
+#include "specfile.h"
 #include "state.h"
 #include "sys.h"
 #include "trace.h"
@@ -47,9 +48,10 @@ static const char example_spec[] =
         ;
 
 static const char usage[] =
-        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] [--count N] SPEC.ini\n"
-        "                [-- PROGRAM ARGS...]\n"
-        "                          run a container; -d: in the background, print its name;\n"
+        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] [--count N]\n"
+        "                SPEC.ini|DIR [-- PROGRAM ARGS...]\n"
+        "                          run a container; DIR: the DIR/crib.ini of 'crib image\n"
+        "                          import'; -d: in the background, print its name;\n"
         "                          --count N: N containers one after the other, from one\n"
         "                          plan (their seccomp filter cloned from a template where\n"
         "                          the kernel has SECCOMP_CLONE_FILTER)\n"
@@ -232,13 +234,11 @@ static int cmd_run(int argc, char **argv)
                                          "one after the other: not with -d or --name");
 
         uint64_t t0 = trace_now_us();
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        if (!f) {
-                error_set(&err, errno, "cannot open spec '%s'", path);
-                if (errno == ENOENT)
-                        error_hint(&err, "'crib spec > %s' writes an example to start from", path);
+        char spec_path[4096]; /* SPEC, or DIR/crib.ini */
+        _cleanup_fclose_ FILE *f = specfile_open(path, spec_path, sizeof spec_path, &err);
+        if (!f)
                 return output_error(&err);
-        }
+        path = spec_path;
         struct spec spec;
         int loaded = spec_load(path, f, override != NULL, &spec, &err);
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
