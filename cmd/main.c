@@ -464,8 +464,8 @@ static int unknown_command(const char *cmd)
         struct error err;
         char list[512] = "";
         const char *best = NULL, *instead = NULL;
-        /* one edit in a short word, two in a longer one: 'exce' is 'exec', 'pull' is not 'kill' */
-        size_t bestd = cmd && strlen(cmd) > 4 ? 3 : 2;
+        /* one edit up to five letters, two from six: 'exce' is 'exec', 'pull' is not 'kill' */
+        size_t bestd = cmd && strlen(cmd) > 5 ? 3 : 2;
         for (size_t i = 0; i < NCOMMANDS; i++) {
                 size_t d = cmd ? words_distance(cmd, commands[i].name) : SIZE_MAX;
                 if (d < bestd)
