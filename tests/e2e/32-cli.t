@@ -25,6 +25,15 @@ assert_eq "$rc:$(first)" "125:crib: unknown command 'pull'" \
 assert_contains "$err" "crib: hint: crib does not fetch images yet" "pull: images are imported for now"
 assert_contains "$err" "crib image import image.tar DIR" "with crib image import"
 assert_contains "$err" "crib: hint: crib's commands: run, ps, exec," "and crib's commands"
+# crib image's commands with the wrong count of arguments: not "unknown command"
+if "$CRIB" image platform >/dev/null 2>&1; then
+	run_crib image rm
+	assert_eq "$rc:$(first)" "125:crib: 'crib image rm' takes one argument: the directory an import made" "crib image rm without its argument: says so, not 'unknown command'"
+	run_crib image platform x
+	assert_eq "$rc:$(first)" "125:crib: 'crib image platform' takes no arguments" "crib image platform x: takes no arguments"
+else
+	skips 2 "no crib-image beside crib here (make builds it with libarchive, json-c, libcrypto)"
+fi
 run_crib start x
 assert_eq "$rc:$(first)" "125:crib: unknown command 'start'" "crib start x: an unknown command"
 assert_contains "$err" "'crib run -d SPEC' starts a container in the background" "start: what crib does instead"
