@@ -70,6 +70,8 @@ CHECK_LAYOUT    = $(if $(SANITIZE),,if [ "$$(id -u)" = 0 ]; then $(MAKE) check-h
 # --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
 VERSION    := 0.1
+# the busybox rootfs of the tests and make bench, in a directory of its owner's alone (below)
+TEST_ROOTFS := $(BUILD)/private/rootfs
 
 WARN := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wmissing-prototypes \
         -Wstrict-prototypes -Wpointer-arith -Wvla \
@@ -211,12 +213,12 @@ CRIB_LINK   = $(CC) $(LDFLAGS) -o $(1) $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
 $(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a $(HOT_LAYOUT)
 	$(call CRIB_LINK,$@) -Wl,-T,$(HOT_LAYOUT)
 
-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(BUILD)/rootfs/.done
+hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(TEST_ROOTFS)/.done
 	tools/hot-layout --build $(BUILD) --out $(HOT_LAYOUT) -- $(call CRIB_LINK,{out})
 
 # make check, as root: the profiler itself, two short passes from the committed list (its
 # output goes to the build directory; tools/hot-layout --check says what must hold)
-check-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(BUILD)/rootfs/.done
+check-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(TEST_ROOTFS)/.done
 	cp $(HOT_LAYOUT) $(BUILD)/hot-layout.check.ld
 	tools/hot-layout --check --rounds 1 --passes 2 --build $(BUILD) \
 		--out $(BUILD)/hot-layout.check.ld -- $(call CRIB_LINK,{out})
@@ -256,12 +258,16 @@ $(BUILD)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $<
 
-# crib runs a writable rootfs (make bench, crib check) only where other users cannot reach it
-# (a setuid file its container made would be root's, or the user's; see the demo below), so
-# the build directory is its owner's alone
-$(BUILD)/rootfs/.done: rootfs-tools/mkrootfs $(BUILD)/probe
-	chmod 0700 $(BUILD)
-	rootfs-tools/mkrootfs --probe $(BUILD)/probe $(BUILD)/rootfs
+# crib runs a writable rootfs (the tests, make bench) only where other users cannot reach it (a
+# setuid file its container made would be root's, or the user's; see the demo below): the test
+# rootfs lives in BUILD/private, its owner's alone, while BUILD and its programs stay open to
+# every user (a 0700 BUILD left `sudo make check`'s build/crib out of its own user's reach).
+# A rootfs of the old layout, BUILD/rootfs in a 0700 BUILD, is removed and BUILD opened again.
+$(TEST_ROOTFS)/.done: rootfs-tools/mkrootfs $(BUILD)/probe
+	mkdir -p -m 0700 $(BUILD)/private
+	chmod 0700 $(BUILD)/private
+	if [ -d $(BUILD)/rootfs ]; then rm -rf $(BUILD)/rootfs && chmod 0755 $(BUILD); fi
+	rootfs-tools/mkrootfs --probe $(BUILD)/probe $(TEST_ROOTFS)
 	touch $@
 
 deps:
@@ -269,7 +275,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(TEST_ROOTFS)/.done \
 		$(CHECK_EXTRA)
 	tests/run-all $(BUILD)
 	$(CHECK_LAYOUT)
@@ -278,10 +284,10 @@ check: deps
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
 
-check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
+check-vm: all $(BUILD)/probe $(TEST_ROOTFS)/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
-check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
+check-e2e: all $(TEST_ROOTFS)/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
 		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter
 	tests/run-all --e2e-only $(BUILD)
 
@@ -295,10 +301,10 @@ demo:
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
-bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/floor
+bench: all $(TEST_ROOTFS)/.done $(BUILD)/tests/bench/floor
 	@# the peers are optional: without root, say what is missing and measure what is there
 	-rootfs-tools/install-deps bench
-	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
+	$(BUILD)/crib bench --rootfs $(TEST_ROOTFS)
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 	-tests/bench/phases $(BUILD)
 	tests/bench/image-import $(BUILD)
