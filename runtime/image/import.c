@@ -39,7 +39,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +55,7 @@
 #include <linux/openat2.h>
 #endif
 
+#include "account.h"
 #include "cleanup.h"
 #include "idmap.h"
 #include "imgpath.h"
@@ -146,11 +146,14 @@ static int enter_userns(struct import_result *res, struct error *err)
 {
         uid_t uid = geteuid();
         gid_t gid = getegid();
-        struct passwd *pw = getpwuid(uid);
+        /* the name from /etc/passwd (account.h): a static crib-image asks no NSS module */
+        struct account acct;
+        account_of(uid, &acct);
+        const char *name = acct.name[0] ? acct.name : NULL;
         struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
         size_t nsu = 0, nsg = 0;
-        if (read_subids("/etc/subuid", pw ? pw->pw_name : NULL, uid, su, &nsu, err) < 0 ||
-            read_subids("/etc/subgid", pw ? pw->pw_name : NULL, gid, sg, &nsg, err) < 0)
+        if (read_subids("/etc/subuid", name, uid, su, &nsu, err) < 0 ||
+            read_subids("/etc/subgid", name, gid, sg, &nsg, err) < 0)
                 return -1;
         char p1[256], p2[256];
         res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
