@@ -325,7 +325,8 @@ static int block_signals(struct run *r, struct error *err)
 static int become_subreaper(struct run *r, struct error *err)
 {
         if (r->plan->clone_flags & CLONE_NEWPID)
-                return 0;
+                return trace_skip(&r->trace, "crib's init is pid 1 of the container's pid "
+                                             "namespace: orphans go to it");
         int ret = prctl(PR_SET_CHILD_SUBREAPER, 1);
         trace_line(&r->trace, "  prctl(PR_SET_CHILD_SUBREAPER, 1) = %d", ret);
         if (ret < 0)
@@ -335,7 +336,17 @@ static int become_subreaper(struct run *r, struct error *err)
 
 static int open_bind_sources(struct run *r, struct error *err)
 {
-        return launch_open(r->plan, &r->fds, err);
+        const struct plan *p = r->plan;
+        size_t n = 0;
+        for (size_t i = 0; i < p->nmounts; i++)
+                n += p->mounts[i].kind == MOP_BIND ||
+                     (p->mounts[i].kind == MOP_DEV_NODE && p->userns);
+        if (!p->privileged || !n)
+                return trace_skip(&r->trace, "%s",
+                                  !p->privileged ? "crib is not host root: the setup binds what "
+                                                   "the user may reach, by name"
+                                                 : "no bind in [mounts], no device to bind");
+        return launch_open(p, &r->fds, err);
 }
 
 /* Parent: the child starts in the rootfs: opened once, here, checked to be the directory the
@@ -364,10 +375,9 @@ static int make_cgroup(struct run *r, struct error *err)
         const struct plan *p = r->plan;
         if (p->devices_why[0])
                 trace_line(&r->trace, "  %s", p->devices_why);
-        if (!p->cgroup) {
-                trace_line(&r->trace, "  no [resources]: the container stays in crib's cgroup");
-                return 0;
-        }
+        if (!p->cgroup)
+                return trace_skip(&r->trace, "no [resources]: the container stays in crib's "
+                                             "cgroup");
         char name[96];
         if (p->cgroup_name[0])
                 snprintf(name, sizeof name, "%s", p->cgroup_name);
@@ -459,7 +469,8 @@ static int write_maps(struct run *r, struct error *err)
 static int send_rootfs(struct run *r, struct error *err)
 {
         if (!r->plan->idmap_rootfs || r->plan->self_maps)
-                return 0;
+                return trace_skip(&r->trace, "the container's root owns the rootfs as it is: no "
+                                             "idmapped mount");
         return send_idmapped_rootfs(r, err);
 }
 
@@ -467,7 +478,7 @@ static int send_rootfs(struct run *r, struct error *err)
 static int before_go(struct run *r, struct error *err)
 {
         if (!r->hooks->before_go)
-                return 0;
+                return trace_skip(&r->trace, "no engine, no hooks");
         if (r->plan->self_maps)
                 return error_set(err, EINVAL, "the setup does not wait: no hooks before it");
         trace_line(&r->trace, "  the engine's hooks, in the runtime's namespaces (pid %d)",
@@ -501,6 +512,8 @@ static int follow(struct run *r, struct error *err)
 /* Parent: the published ports are free, before anything of the container exists. */
 static int check_ports(struct run *r, struct error *err)
 {
+        if (!r->plan->nports)
+                return trace_skip(&r->trace, "no publish in [network]");
         return nethelper_check_ports(r->plan, err);
 }
 
@@ -509,7 +522,7 @@ static int check_ports(struct run *r, struct error *err)
 static int start_net_helper(struct run *r, struct error *err)
 {
         if (!r->plan->net_helper)
-                return 0;
+                return trace_skip(&r->trace, "no network helper in [network]");
         /* in the container's cgroup, so its memory and socket buffers count against the
          * container's [resources]; not where a device program would refuse it /dev/net/tun */
         int cg = r->plan->device_program ? -1 : r->cgroup;
@@ -526,6 +539,8 @@ static int start_net_helper(struct run *r, struct error *err)
 static int stop_net_helper(struct run *r, struct error *err)
 {
         (void)err;
+        if (!r->plan->net_helper)
+                return trace_skip(&r->trace, "no network helper");
         nethelper_stop(&r->net, &r->trace);
         return 0;
 }
@@ -533,6 +548,9 @@ static int stop_net_helper(struct run *r, struct error *err)
 static int kill_left(struct run *r, struct error *err)
 {
         (void)err;
+        if (r->plan->clone_flags & CLONE_NEWPID)
+                return trace_skip(&r->trace, "the kernel ended them with crib's init, pid 1 of "
+                                             "the container's pid namespace");
         kill_leftovers(r);
         return 0;
 }

@@ -22,7 +22,8 @@
  * are orphans of the workload, started after it), read from /proc/PID/task/PID/children, or
  * else from every process's PPid. Each pid is checked against its start time (field 22 of
  * /proc/PID/stat) and its parent, before and after its pidfd and /proc directory are open, so a
- * pid that was reused by another process is refused.
+ * pid that was reused by another process is refused; with a pid namespace, crib's init must be
+ * pid 1 of it.
  *
  * Three processes. crib exec's own (the parent) stays outside the container: it relays the
  * terminal, forwards signals and waits, as container.c does for `crib run`. Without -t, where
@@ -199,6 +200,29 @@ static int read_stat(int dir, pid_t *ret_ppid, uint64_t *ret_start)
         return 0;
 }
 
+/* The pid in the innermost pid namespace (the last field of NSpid), or -1. */
+static long read_inner_pid(int dir)
+{
+        char line[256];
+        long last = -1;
+        int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+        _cleanup_fclose_ FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
+        if (!f) {
+                if (fd >= 0)
+                        close(fd);
+                return -1;
+        }
+        while (fgets(line, sizeof line, f))
+                if (!strncmp(line, "NSpid:", 6)) {
+                        char *save = NULL;
+                        for (char *t = strtok_r(line + 6, " \t\n", &save); t;
+                             t = strtok_r(NULL, " \t\n", &save))
+                                last = strtol(t, NULL, 10);
+                        break;
+                }
+        return last;
+}
+
 static int open_proc_dir(pid_t pid)
 {
         char path[64];
@@ -259,6 +283,16 @@ static int find_workload(struct enter *e, struct error *err)
                 return -1;
         e->wpid = rq->pid;
         e->wstart = first_start;
+        if (p->init && (p->clone_flags & CLONE_NEWPID)) {
+                _cleanup_close_ int dir = open_proc_dir(rq->pid);
+                if (dir < 0 || read_inner_pid(dir) != 1) {
+                        error_set(err, ESRCH,
+                                  "pid %d is not crib's init: it is not pid 1 of a pid "
+                                  "namespace",
+                                  (int)rq->pid);
+                        return error_hint(err, "the container has stopped, or is stopping");
+                }
+        }
         if (p->init && rq->workload > 0) {
                 /* the process crib recorded when the workload ran: not a number inside, which
                  * the setup's own children (nft, [network]) can take first */
