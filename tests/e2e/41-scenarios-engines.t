@@ -148,7 +148,7 @@ podman_cleanup() {
 }
 why=""
 if ! command -v podman >/dev/null 2>&1; then
-	why="podman is not installed (the VM guests' initramfs has none)"
+	why="podman is not installed here (nor in the VM guests' initramfs)"
 elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
 	why="rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 fi
@@ -388,7 +388,7 @@ why=""
 if [ "$ROLE" != root ]; then
 	why="containerd runs rootless only under rootlesskit (tested as root)"
 elif ! command -v containerd >/dev/null 2>&1 || ! command -v ctr >/dev/null 2>&1; then
-	why="containerd is not installed (the VM guests' initramfs has none)"
+	why="containerd is not installed here (nor in the VM guests' initramfs)"
 fi
 if [ -n "$why" ]; then
 	for s in C1 C2 C3; do skip "$s: $why"; done
