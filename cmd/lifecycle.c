@@ -392,6 +392,20 @@ int cmd_rm(int argc, char **argv)
         return code;
 }
 
+/* A container `crib oci create` made for an engine (its state directory has oci.c's `oci`
+ * file) has no monitor and no log of crib's: what crib's own commands would read there is the
+ * engine's. An error saying so, naming the engine's command, for `what` crib cannot give. */
+static int engine_made(const struct opened *o, const char *name, const char *what, const char *ask,
+                       struct error *err)
+{
+        struct stat st;
+        if (fstatat(o->dir, "oci", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0;
+        error_set(err, 0, "container '%s' was made by an engine (crib oci create): its %s", name,
+                  what);
+        return error_hint(err, "ask the engine: %s", ask);
+}
+
 int cmd_wait(int argc, char **argv)
 {
         struct error err;
@@ -400,7 +414,11 @@ int cmd_wait(int argc, char **argv)
                 return usage("%s", "usage: crib wait NAME");
         struct opened o = {.root = -1, .dir = -1};
         int code;
-        if (open_container(argv[0], &o, &err) < 0) {
+        if (open_container(argv[0], &o, &err) < 0 ||
+            engine_made(&o, argv[0],
+                        "exit status is the engine's (its process is the engine's child)",
+                        "'podman wait NAME' under podman, 'ctr task wait ID' under containerd",
+                        &err) < 0) {
                 code = output_error(&err);
         } else {
                 wait_stopped(&o, argv[0], -1);
@@ -451,9 +469,15 @@ int cmd_logs(int argc, char **argv)
         int code = 0;
         int64_t at;
         if (open_container(name, &o, &err) < 0 ||
-            (at = log_copy(o.dir, STDOUT_FILENO, tail, &err)) < 0 ||
-            (follow && log_follow(o.dir, STDOUT_FILENO, at, still_active, &o, &err) < 0))
+            engine_made(&o, name, "output is the engine's, crib keeps no log of it",
+                        "'podman logs NAME' under podman; under containerd the client that "
+                        "started the task has it",
+                        &err) < 0) {
                 code = output_error(&err);
+        } else if ((at = log_copy(o.dir, STDOUT_FILENO, tail, &err)) < 0 ||
+                   (follow && log_follow(o.dir, STDOUT_FILENO, at, still_active, &o, &err) < 0)) {
+                code = output_error(&err);
+        }
         opened_close(&o);
         return code;
 }

@@ -9,7 +9,7 @@
  *   crib bench ...    (bench.c)
  *   crib seccomp ...  (seccomp.c)
  *   crib image ...    (the crib-image program beside crib: cmd/image/crib-image.c)
- *   crib oci ...      (oci.c: runc's command line; also as crib-runc, a link to crib)
+ *   crib oci ...      (oci.c: runc's command line; also as crib-runc or runc, a link to crib)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -83,9 +83,9 @@ static const char usage[] =
         "       crib image platform           this machine's platform, as images name it\n"
         "       crib oci [--root DIR] [--log FILE] [--log-format text|json] COMMAND ...\n"
         "                          runc's command line, for podman and containerd (also\n"
-        "                          as crib-runc, a link to crib; see crib(1)); COMMAND:\n"
-        "                          create, start, state, kill, delete, ps, exec, pause,\n"
-        "                          resume, update, version\n"
+        "                          as crib-runc or runc, a link to crib; see crib(1));\n"
+        "                          COMMAND: create, start, state, list, kill, delete, ps,\n"
+        "                          exec, pause, resume, update, version\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
@@ -498,9 +498,11 @@ int main(int argc, char **argv)
         /* a caller that ignores SIGCHLD (SIG_IGN survives exec) would have the kernel reap our
          * children, and crib's init the workload, unseen: the container would never end */
         signal(SIGCHLD, SIG_DFL);
-        /* an engine runs its runtime by path with runc's command line: crib-runc is crib */
+        /* an engine runs its runtime by path with runc's command line: crib-runc is crib, and
+         * so is a crib installed as runc, for an engine that runs plain "runc" from PATH (ctr
+         * run --uidmap gives the shim task options without the container's BinaryName) */
         const char *self = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-        if (!strcmp(self, "crib-runc"))
+        if (!strcmp(self, "crib-runc") || !strcmp(self, "runc"))
                 return cmd_oci(argc - 1, argv + 1);
         if (argc >= 2 && !strcmp(argv[1], "oci"))
                 return cmd_oci(argc - 2, argv + 2); /* its own --root, as runc's */

@@ -10,6 +10,7 @@
  *          [--no-new-keyring] [--preserve-fds N] ID
  *   start ID                  let the created container exec its process
  *   state ID                  the OCI state, as JSON
+ *   list [--format table|json] [--quiet]   the containers create made, as runc lists them
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
  *   delete [--force] ID
  *   ps --format json ID       the container's pids
@@ -55,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "capname.h"
 #include "cgroup.h"
 #include "cleanup.h"
@@ -752,6 +754,88 @@ static int oci_state(int argc, char **argv)
         return 0;
 }
 
+/* list [--format table|json] [--quiet]: the containers `state` can show (those create made;
+ * crib run's own have no `oci` file), as runc lists them: a table of ID, PID, STATUS, BUNDLE,
+ * CREATED and OWNER, or a JSON array of their states, or their IDs alone */
+static int oci_list(int argc, char **argv)
+{
+        bool json = false, quiet = false;
+        for (int i = 0; i < argc; i++) {
+                const char *a = argv[i], *f = NULL;
+                if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+                        quiet = true;
+                else if ((!strcmp(a, "--format") || !strcmp(a, "-f")) && i + 1 < argc)
+                        f = argv[++i];
+                else if (!strncmp(a, "--format=", 9))
+                        f = a + 9;
+                else
+                        return usage("%s", "usage: list [--format table|json] [--quiet]");
+                if (f && strcmp(f, "table") && strcmp(f, "json"))
+                        return usage("--format '%s' is not table or json", f);
+                if (f)
+                        json = !strcmp(f, "json");
+        }
+        struct error err;
+        error_clear(&err);
+        char path[4096];
+        int root = -1;
+        if (lifecycle_root_path(path, sizeof path, &err) < 0 ||
+            (root = state_open_root(path, geteuid(), &err)) < 0)
+                return fail(&err);
+        DIR *d = fdopendir(root);
+        if (!d) {
+                close(root);
+                error_set(&err, errno, "cannot list the containers in '%s'", path);
+                return fail(&err);
+        }
+        json_object *all = json_object_new_array();
+        struct dirent *e;
+        while ((e = readdir(d))) {
+                if (!state_name_valid(e->d_name))
+                        continue;
+                struct opened o = {.root = -1, .dir = state_open(dirfd(d), e->d_name, &err)};
+                json_object *saved = NULL;
+                if (o.dir >= 0 && record_read(o.dir, e->d_name, &o.rec, &err) == 0 &&
+                    (saved = read_saved(o.dir, &err)))
+                        json_object_array_add(all, state_object(e->d_name, status_of(&o),
+                                                                running(&o) ? o.rec.pid : 0,
+                                                                o.rec.created, saved));
+                json_object_put(saved);
+                opened_close(&o);
+        }
+        closedir(d);
+        size_t n = json_object_array_length(all);
+        /* the state root is the caller's alone (state_open_root), so is every container in it */
+        struct account me;
+        account_of(geteuid(), &me);
+        if (json) {
+                output_json(stdout,
+                            json_object_to_json_string_ext(
+                                    all, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+        } else {
+                if (!quiet)
+                        printf("%-12s %-8s %-8s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE",
+                               "CREATED", "OWNER");
+                for (size_t i = 0; i < n; i++) {
+                        json_object *st = json_object_array_get_idx(all, i), *v;
+                        const char *k[] = {"id", "pid", "status", "bundle", "created"};
+                        const char *f[5];
+                        for (size_t j = 0; j < 5; j++)
+                                f[j] = json_object_object_get_ex(st, k[j], &v)
+                                               ? json_object_get_string(v)
+                                               : "";
+                        /* the bundle is the engine's path: escaped, as each cell */
+                        if (quiet)
+                                output_line(stdout, "%s", f[0]);
+                        else
+                                output_line(stdout, "%-12s %-8s %-8s %-40s %-30s %s", f[0], f[1],
+                                            f[2], f[3], f[4], me.name);
+                }
+        }
+        json_object_put(all);
+        return 0;
+}
+
 #define MAX_PIDS 4096
 
 /* The pids of the cgroup `path` and of those below it (the container runs in NAME/container,
@@ -1369,10 +1453,10 @@ static const struct {
         const char *name;
         int (*run)(int argc, char **argv); /* the arguments after the command's name */
 } oci_commands[] = {
-        {"create", oci_create}, {"start", oci_start},     {"state", oci_state},
-        {"kill", oci_kill},     {"delete", oci_delete},   {"ps", oci_ps},
-        {"exec", oci_exec},     {"pause", oci_pause},     {"resume", oci_resume},
-        {"update", oci_update}, {"version", oci_version},
+        {"create", oci_create}, {"start", oci_start},   {"state", oci_state},
+        {"list", oci_list},     {"kill", oci_kill},     {"delete", oci_delete},
+        {"ps", oci_ps},         {"exec", oci_exec},     {"pause", oci_pause},
+        {"resume", oci_resume}, {"update", oci_update}, {"version", oci_version},
 };
 
 /* No command, or one crib's OCI runtime does not have: say which, and list those it has. */

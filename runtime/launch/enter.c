@@ -853,12 +853,32 @@ static int enter_root(struct child *c, struct error *err);
 static int joiner_seccomp(struct child *c, struct error *err);
 static int stay_not_dumpable(struct child *c, struct error *err);
 
+/* Joiner: the user namespace of a container crib made as root of an engine's (rootless podman
+ * runs the runtime so, and its config.json asks for none): the plan names no user namespace,
+ * but crib exec, run by the user outside it, must join that one first. Only the one that owns
+ * the workload's mount namespace, never one the workload made for itself, which owns none of
+ * the container's. CLONE_NEWUSER when it is to be joined, else 0. */
+static int engine_userns(const struct enter *e, int flags)
+{
+        if (flags & CLONE_NEWUSER)
+                return 0;
+        _cleanup_close_ int user = openat(e->procdir, "ns/user", O_RDONLY | O_CLOEXEC);
+        _cleanup_close_ int mnt = openat(e->procdir, "ns/mnt", O_RDONLY | O_CLOEXEC);
+        _cleanup_close_ int owner = mnt < 0 ? -1 : ioctl(mnt, NS_GET_USERNS);
+        _cleanup_close_ int self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+        return user >= 0 && owner >= 0 && self >= 0 && same_file(user, owner) &&
+                               !same_file(user, self)
+                       ? CLONE_NEWUSER
+                       : 0;
+}
+
 /* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
 static int joiner_setns(struct child *c, struct error *err)
 {
         struct enter *e = ENTER(c);
         const struct plan *p = c->plan;
         int flags = (p->clone_flags | p->nest_flags) & NS_FLAGS;
+        flags |= engine_userns(e, flags);
         char names[256];
         trace_clone_flags((unsigned long)flags, names, sizeof names);
         if (e->pidfd >= 0) {

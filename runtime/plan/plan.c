@@ -261,6 +261,22 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
                 account_of(p->host_uid, &acct);
                 user = acct.name[0] ? acct.name : NULL;
         }
+        /* root of a user namespace that is not the host's (rootless podman runs crib so): it
+         * may map what is mapped in its own, writing the maps itself (the kernel's rule for a
+         * writer with CAP_SETUID and CAP_SETGID there), not the host's /etc/subuid ranges */
+        bool nested_root = h->euid == 0 && !h->initial_userns;
+        bool own_uids = nested_root && uid_map && !s->uidmap.is_auto;
+        bool own_gids = nested_root && gid_map && !s->gidmap.is_auto;
+        if (own_uids) {
+                memcpy(subuids, h->own_uids, h->nown_uids * sizeof subuids[0]);
+                nsubuids = h->nown_uids;
+                uid_map = false;
+        }
+        if (own_gids) {
+                memcpy(subgids, h->own_gids, h->nown_gids * sizeof subgids[0]);
+                nsubgids = h->nown_gids;
+                gid_map = false;
+        }
         /* only read /etc/subuid when the map may need it */
         if (uid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");
@@ -286,9 +302,15 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
             idmap_resolve(s, &s->gidmap, "gid", p->host_gid, p->privileged, subgids, nsubgids,
                           &p->gidmap, err) < 0)
                 return -1;
-        /* unprivileged single-id maps need "deny"; and under a user namespace that already
+        if (own_uids)
+                p->uidmap.use_helper = false;
+        if (own_gids)
+                p->gidmap.use_helper = false;
+        /* unprivileged single-id maps need "deny" (root of a nested namespace writes its own
+         * ranges with CAP_SETGID, and need not); and under a user namespace that already
          * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
-        p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || h->setgroups_denied;
+        p->deny_setgroups =
+                (!p->privileged && !own_gids && !p->gidmap.use_helper) || h->setgroups_denied;
 
         if (p->privileged && idmap_maps_host_root(&p->uidmap))
                 warn(p,

@@ -76,8 +76,13 @@ struct mount_op {
 struct plan_host {
         uid_t uid, euid;
         gid_t gid, egid;
-        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r);
-                                  * asked for root only: a user's plan does not depend on it */
+        bool initial_userns; /* crib runs in the initial user namespace (not in unshare -r);
+                              * asked for root only: a user's plan does not depend on it */
+        /* root of a user namespace that is not the host's (rootless podman's, unshare): the ids
+         * mapped in it, which it may map into a nested one itself (its uid_map's and gid_map's
+         * inside column); asked only there, for a spec that maps ids */
+        struct idmap_range own_uids[IDMAP_MAX_SUBIDS], own_gids[IDMAP_MAX_SUBIDS];
+        size_t nown_uids, nown_gids;
         bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did);
                                   * for a user, asked only when the spec maps gids */
         bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,26 @@ int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range
         }
         if (ferror(f))
                 return error_set(err, EIO, "cannot read the subordinate id file");
+        *ret_n = n;
+        return 0;
+}
+
+int idmap_read_own(FILE *f, struct idmap_range *ret, size_t *ret_n, struct error *err)
+{
+        char line[128];
+        size_t n = 0;
+        while (fgets(line, sizeof line, f)) {
+                unsigned long in, out, count;
+                char end;
+                if (sscanf(line, "%lu %lu %lu%c", &in, &out, &count, &end) != 4 || end != '\n' ||
+                    count == 0 || in > UINT32_MAX || count > UINT32_MAX - in)
+                        return error_set(err, EINVAL, "cannot read the id map line '%.40s'", line);
+                if (n == IDMAP_MAX_SUBIDS)
+                        break;
+                ret[n++] = (struct idmap_range){0, (uint32_t)in, (uint32_t)count};
+        }
+        if (ferror(f))
+                return error_set(err, EIO, "cannot read the id map");
         *ret_n = n;
         return 0;
 }

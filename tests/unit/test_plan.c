@@ -332,6 +332,29 @@ static void host_facts(void)
            "root in a user namespace of its own is not privileged");
         plan_free(&p);
         spec_free(&s);
+        /* root of a namespace not the host's, with ids mapped in it (rootless podman's, whose
+         * --userns=keep-id config.json maps them on): it may map those, writing the maps
+         * itself, setgroups allowed; not the host's /etc/subuid ranges, nor more */
+        h.own_uids[0] = h.own_gids[0] = (struct idmap_range){0, 0, 1};
+        h.own_uids[1] = h.own_gids[1] = (struct idmap_range){0, 1, 65536};
+        h.nown_uids = h.nown_gids = 2;
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n"
+                "[idmap]\nuid = 0 1 1000\nuid = 1000 0 1\ngid = 0 1 1000\ngid = 1000 0 1\n",
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) == 0 && !p.uidmap.use_helper &&
+                   !p.gidmap.use_helper && !p.deny_setgroups && p.uidmap.n == 2,
+           "root of a nested namespace maps the ids of its own, itself, setgroups allowed%s%s",
+           p.uidmap.n ? "" : ": ", p.uidmap.n ? "" : err.msg);
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n"
+                "[idmap]\nuid = 0 1 65537\ngid = 0 1 1000\n",
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, false, &p, &err) < 0 &&
+                   strstr(err.msg, "uid range '0 1 65537' is not yours to map") &&
+                   strstr(err.msg, "(0-0, 1-65536)"),
+           "but no id that is not mapped in it (%s)", err.msg);
+        spec_free(&s);
 
         /* limits: a level's is a ceiling, the spec's own a demand */
         h = user_host();
