@@ -25,6 +25,7 @@
 #include "account.h"
 #include "capname.h"
 #include "cleanup.h"
+#include "phrase.h"
 #include "reach.h"
 #include "seccomp_profile.h"
 
@@ -1260,13 +1261,15 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
 
 /* Resources: where the container's cgroup goes, and which limits it gets. What cannot be
  * applied fails the spec, or with resources_mode = prefer is dropped with a warning. */
-static unsigned resources_line(const struct spec *s)
-{
-        for (int k = SPEC_KEY_RESOURCES_MEMORY; k <= SPEC_KEY_RESOURCES_MODE; k++)
-                if (spec_line(s, (enum spec_key)k))
-                        return spec_line(s, (enum spec_key)k);
-        return 0;
-}
+
+/* The keys that set each controller's limits, SPEC_NKEYS past the last */
+static const enum spec_key ctrl_keys[CGROUP_NCTRL][4] = {
+        [CGROUP_MEMORY] = {SPEC_KEY_RESOURCES_MEMORY, SPEC_KEY_RESOURCES_MEMORY_HIGH,
+                           SPEC_KEY_RESOURCES_MEMORY_SWAP, SPEC_NKEYS},
+        [CGROUP_CPU] = {SPEC_KEY_RESOURCES_CPUS, SPEC_KEY_RESOURCES_CPU_WEIGHT, SPEC_NKEYS},
+        [CGROUP_PIDS] = {SPEC_KEY_RESOURCES_PIDS, SPEC_NKEYS},
+        [CGROUP_IO] = {SPEC_KEY_RESOURCES_IO_WEIGHT, SPEC_NKEYS},
+};
 
 /* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
  * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), each device file the spec binds
@@ -1318,59 +1321,86 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
         p->device_program = true;
 }
 
+/* Why controller k cannot take the limits here (NULL: it can), and the fix. */
+static const char *limits_why(const struct cgroup_host *c, int k, const char **ret_fix)
+{
+        if (!(c->available & CGROUP_BIT(k))) {
+                *ret_fix = c->ctrl_fix[k];
+                return c->ctrl_why[k];
+        }
+        if (!c->clone_into) {
+                *ret_fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
+                return "crib needs clone3(2) with CLONE_INTO_CGROUP for them (Linux 5.7)";
+        }
+        return NULL;
+}
+
+/* The limits of the controllers in `ctrls` that cannot be applied for one reason, `why`: the
+ * spec's error naming the keys that set them, or with resources_mode = prefer, a warning and
+ * the limits dropped. */
+static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, const char *why,
+                       const char *fix, struct error *err)
+{
+        enum spec_key keys[16];
+        size_t n = 0;
+        char names[64] = "", change[512];
+        unsigned left = ctrls;
+        for (int k = 0; k < CGROUP_NCTRL; k++) {
+                if (!(ctrls & CGROUP_BIT(k)))
+                        continue;
+                left &= ~CGROUP_BIT(k);
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         !names[0] ? ""
+                         : left    ? ", "
+                                   : " and ",
+                         cgroup_ctrl_name(k));
+                for (const enum spec_key *key = ctrl_keys[k]; *key != SPEC_NKEYS; key++)
+                        if (spec_in_file(s, *key) && n < sizeof keys / sizeof keys[0])
+                                keys[n++] = *key;
+        }
+        if (!n) /* asked for by no key of the spec's own (it has none): the section */
+                keys[n++] = SPEC_KEY_RESOURCES_MODE;
+        if (s->resources_require) {
+                phrase_error(err, s, keys[0], "the %s limits cannot be applied: %s", names, why);
+                return error_hint(
+                        err, "%s; or run without the %s limits: %s", fix, names,
+                        phrase_change_all(s->front, keys, n, PHRASE_OFF, change, sizeof change));
+        }
+        warn(p, "the %s limits are skipped: %s\n%s", names, why, fix);
+        p->limits.need &= ~ctrls;
+        if (ctrls & CGROUP_BIT(CGROUP_MEMORY))
+                p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap = CGROUP_UNSET;
+        if (ctrls & CGROUP_BIT(CGROUP_PIDS))
+                p->limits.pids_max = CGROUP_UNSET;
+        if (ctrls & CGROUP_BIT(CGROUP_IO))
+                p->limits.io_weight = 0;
+        if (ctrls & CGROUP_BIT(CGROUP_CPU))
+                p->limits.cpu_quota = p->limits.cpu_weight = 0;
+        return 0;
+}
+
+/* Each limit the host cannot take, the controllers that share a reason together: the reason
+ * most basic first (cgroup.c: the kernel, the boot command line, cgroup v1, delegation). */
 static int plan_limits(struct plan *p, const struct spec *s, const struct plan_host *h,
                        struct error *err)
 {
         const struct cgroup_host *c = &h->cgroup;
         p->limits = s->resources;
-        if (!p->limits.need)
-                return 0;
-        const char *why = NULL, *fix = NULL;
-        char whybuf[256];
-        if (!c->base[0]) {
-                why = c->why;
-                fix = c->fix;
-        } else if (!c->clone_into) {
-                why = "crib needs clone3(2) with CLONE_INTO_CGROUP for them (Linux 5.7)";
-                fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
-        }
-        if (why) {
-                if (s->resources_require) {
-                        error_at(err, s->path, resources_line(s),
-                                 "the [resources] limits cannot be applied: %s", why);
-                        return error_hint(err,
-                                          "%s; or set resources_mode = prefer to run "
-                                          "without them",
-                                          fix);
-                }
-                warn(p, "the [resources] limits are skipped: %s\n%s", why, fix);
-                p->limits.need = 0;
-                return 0;
-        }
+        unsigned todo = p->limits.need;
         for (int k = 0; k < CGROUP_NCTRL; k++) {
-                if (!(p->limits.need & CGROUP_BIT(k)) || (c->available & CGROUP_BIT(k)))
+                const char *fix, *other_fix, *why;
+                if (!(todo & CGROUP_BIT(k)) || !(why = limits_why(c, k, &fix)))
                         continue;
-                snprintf(whybuf, sizeof whybuf, "%s", c->ctrl_why[k]);
-                if (s->resources_require) {
-                        error_at(err, s->path, resources_line(s),
-                                 "the [resources] limits cannot be applied: %s", whybuf);
-                        return error_hint(err,
-                                          "%s; or set resources_mode = prefer to run "
-                                          "without the %s limits",
-                                          c->ctrl_fix[k], cgroup_ctrl_name(k));
+                unsigned same = 0;
+                for (int j = k; j < CGROUP_NCTRL; j++) {
+                        const char *w =
+                                (todo & CGROUP_BIT(j)) ? limits_why(c, j, &other_fix) : NULL;
+                        if (w && !strcmp(w, why))
+                                same |= CGROUP_BIT(j);
                 }
-                warn(p, "the %s limits are skipped: %s\n%s", cgroup_ctrl_name(k), whybuf,
-                     c->ctrl_fix[k]);
-                p->limits.need &= ~CGROUP_BIT(k);
-                if (k == CGROUP_MEMORY)
-                        p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap =
-                                CGROUP_UNSET;
-                else if (k == CGROUP_PIDS)
-                        p->limits.pids_max = CGROUP_UNSET;
-                else if (k == CGROUP_IO)
-                        p->limits.io_weight = 0;
-                else
-                        p->limits.cpu_quota = p->limits.cpu_weight = 0;
+                todo &= ~same;
+                if (limits_fail(p, s, same, why, fix, err) < 0)
+                        return -1;
         }
         return 0;
 }
