@@ -40,6 +40,7 @@
 #include "procfile.h"
 #include "seccomp.h"
 #include "idmap.h"
+#include "phrase.h"
 #include "userns.h"
 
 #ifndef CLONE_NEWTIME
@@ -411,7 +412,7 @@ static void userns_row(struct check_row *r, int e, bool unprivileged)
                     : e == EPERM                 ? CHECK_RESTRICTED
                                                  : CHECK_ERROR;
         error_clear(&err);
-        userns_clone_error(CLONE_NEWUSER, e, &err);
+        userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, &err);
         if (e == EINVAL)
                 snprintf(r->remedy, sizeof r->remedy, "use a kernel built with CONFIG_USER_NS=y");
         else
@@ -508,6 +509,12 @@ static void apparmor_rows(struct check_row *rows, size_t *n, const struct check_
                  * generic one, "see 'crib check'", is for crib run) */
                 if (r->status != CHECK_ERROR)
                         snprintf(r->remedy, sizeof r->remedy, "%s", fix);
+                /* a spec's way to run without it (crib check reads crib.ini's) */
+                char change[128];
+                if (e == ENOSYS)
+                        put(r->remedy, sizeof r->remedy, ", or %s",
+                            phrase_change(SPEC_FRONT_INI, SPEC_KEY_SECURITY_APPARMOR, PHRASE_OFF,
+                                          change, sizeof change));
                 return;
         }
         /* enabled: are crib's profiles loaded, and can we switch to one? */

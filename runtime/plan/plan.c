@@ -297,25 +297,33 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
                      "that is host root can change the host's files, devices and kernel "
                      "settings it can reach",
                      s->path, s->uidmap.line);
-        unsigned uline = spec_line(s, SPEC_KEY_PROCESS_USER);
+        char change[512];
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
-                error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
-                return error_hint(err, "map it in [idmap] (for example 'uid = auto' to use your "
-                                       "/etc/subuid range), or run as a mapped user such as 0");
+                phrase_error(err, s, SPEC_KEY_PROCESS_USER,
+                             "uid %u is not mapped into the container", s->uid);
+                return error_hint(err, "map it: %s; or run as a mapped user such as 0",
+                                  phrase_change(s->front, SPEC_KEY_IDMAP_UID, PHRASE_ON, change,
+                                                sizeof change));
         }
         if (idmap_outside(&p->gidmap, s->gid) < 0) {
-                error_at(err, s->path, uline, "gid %u is not mapped into the container", s->gid);
-                return error_hint(err, "map it in [idmap] (for example 'gid = auto')");
+                phrase_error(err, s, SPEC_KEY_PROCESS_USER,
+                             "gid %u is not mapped into the container", s->gid);
+                return error_hint(err, "map it: %s",
+                                  phrase_change(s->front, SPEC_KEY_IDMAP_GID, PHRASE_ON, change,
+                                                sizeof change));
         }
         for (size_t i = 0; i < s->ngroups; i++)
                 if (idmap_outside(&p->gidmap, s->groups[i]) < 0)
-                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
-                                        "group %u is not mapped into the container", s->groups[i]);
+                        return phrase_error(err, s, SPEC_KEY_PROCESS_GROUPS,
+                                            "group %u is not mapped into the container",
+                                            s->groups[i]);
         if (s->groups_set && p->deny_setgroups) {
-                error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
-                         "supplementary groups need setgroups(2), which the kernel denies with "
-                         "an unprivileged single-gid map");
-                return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
+                phrase_error(err, s, SPEC_KEY_PROCESS_GROUPS,
+                             "supplementary groups need setgroups(2), which the kernel denies "
+                             "with an unprivileged single-gid map");
+                return error_hint(err, "%s",
+                                  phrase_change(s->front, SPEC_KEY_IDMAP_GID, PHRASE_ON, change,
+                                                sizeof change));
         }
         return 0;
 }
@@ -390,10 +398,12 @@ static const char *setuid_owner(const struct plan *p, const struct spec *s, char
 
 static int rootfs_reach_hint(const struct plan *p, struct error *err)
 {
+        char change[256];
         return error_hint(err,
-                          "shut other users out of a directory above it (chmod 700 %s/..), or "
-                          "set readonly_rootfs = yes",
-                          p->rootfs);
+                          "shut other users out of a directory above it (chmod 700 %s/..), or %s",
+                          p->rootfs,
+                          phrase_change(p->front, SPEC_KEY_CONTAINER_READONLY_ROOTFS, PHRASE_ON,
+                                        change, sizeof change));
 }
 
 /* The refusal of a writable rootfs other users can reach (root's and a user's), naming whose
@@ -1011,12 +1021,14 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
         /* the helpers connect what the container sends for 127.0.0.1 or ::1 to the host's own:
          * a socket bound to the tap (SO_BINDTODEVICE, IP_PKTINFO: no capability needed) sends
          * it there, so a rule in the container's namespace drops it on the way out */
+        char change[128];
         if (!s->host_loopback &&
             plan_find_program(p, s, "nft", "nftables",
                               "to keep the container away from the host's loopback", &p->nft, sc,
                               err) < 0)
-                return error_hint(err, "or set host_loopback = yes in [network] if the "
-                                       "container may reach the host's local services");
+                return error_hint(err, "or %s if the container may reach the host's local services",
+                                  phrase_change(s->front, SPEC_KEY_NETWORK_HOST_LOOPBACK, PHRASE_ON,
+                                                change, sizeof change));
 
         char *text = NULL;
         size_t len = 0;
@@ -1100,9 +1112,12 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                 set &= own; /* a level's list is a ceiling */
                 if (set & (1ULL << CAP_SYS_PTRACE))
                         warn(p,
-                             "user = no with SYS_PTRACE: the container is host root with "
-                             "ptrace(2), which can take over any process it sees%s",
-                             s->ns_pid ? "" : ", and with pid = no it sees the host's");
+                             "%s with SYS_PTRACE: the container is host root with ptrace(2), "
+                             "which can take over any process it sees%s%s%s",
+                             phrase_off(s->front, SPEC_KEY_NAMESPACES_USER),
+                             s->ns_pid ? "" : ", and with ",
+                             s->ns_pid ? "" : phrase_off(s->front, SPEC_KEY_NAMESPACES_PID),
+                             s->ns_pid ? "" : " it sees the host's");
         }
         /* The bounding set is the level's (or the spec's) for every uid. Root gets it at exec;
          * a user other than root gets only what the spec names (Docker's rule: an image's
@@ -1124,10 +1139,12 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                                 (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
         else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
                  (s->masked.n || s->readonly.n || s->readonly_rootfs))
-                warn(p, "user = no with SYS_ADMIN: the container is host root and can undo its "
-                        "masked and read-only paths (the kernel locks mounts only for a user "
-                        "namespace below the one that made them), and leave its cgroup and "
-                        "with it the device program");
+                warn(p,
+                     "%s with SYS_ADMIN: the container is host root and can undo its masked and "
+                     "read-only paths (the kernel locks mounts only for a user namespace below "
+                     "the one that made them), and leave its cgroup and with it the device "
+                     "program",
+                     phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
 
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
@@ -1149,10 +1166,10 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                         else
                                 snprintf(have, sizeof have, "%llu",
                                          (unsigned long long)cur.rlim_max);
-                        error_at(err, s->path, spec_line(s, spec_limit_key(r)),
-                                 "limit '%s' asks for a hard limit above your own (%s); only root "
-                                 "(with CAP_SYS_RESOURCE) can raise it",
-                                 spec_limit_name(r), have);
+                        phrase_error(err, s, spec_limit_key(r),
+                                     "limit '%s' asks for a hard limit above your own (%s); only "
+                                     "root (with CAP_SYS_RESOURCE) can raise it",
+                                     spec_limit_name(r), have);
                         return error_hint(err,
                                           "ask for at most %s, or raise your own hard limit "
                                           "first (/etc/security/limits.conf)",
@@ -1187,11 +1204,16 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
         }
         if (!h->seccomp_filters) {
                 if (s->seccomp_require) {
-                        error_at(err, s->path, spec_line(s, SPEC_KEY_SECURITY_SECCOMP_MODE),
-                                 "seccomp_mode = require, but this kernel has no seccomp "
-                                 "filters");
-                        return error_hint(err, "use a kernel built with CONFIG_SECCOMP_FILTER=y, "
-                                               "or set seccomp_mode = prefer");
+                        char change[256];
+                        phrase_error(err, s, SPEC_KEY_SECURITY_SECCOMP_MODE,
+                                     "%s%s%s is required, but this kernel has no seccomp filters",
+                                     s->seccomp_text ? "the config's seccomp profile"
+                                                     : "seccomp profile '",
+                                     s->seccomp_text ? "" : name, s->seccomp_text ? "" : "'");
+                        return error_hint(err,
+                                          "use a kernel built with CONFIG_SECCOMP_FILTER=y, or %s",
+                                          phrase_change(s->front, SPEC_KEY_SECURITY_SECCOMP_MODE,
+                                                        PHRASE_OFF, change, sizeof change));
                 }
                 warn(p,
                      "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
@@ -1249,9 +1271,13 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
                 return 0;
         }
         if (p->apparmor_required) {
-                error_at(err, s->path, line ? line : spec_line(s, SPEC_KEY_SECURITY_APPARMOR_MODE),
-                         "AppArmor profile '%s' was asked for, but %s", name, h->apparmor_why);
-                return error_hint(err, "%s", h->apparmor_fix);
+                char change[256];
+                phrase_error(err, s,
+                             line ? SPEC_KEY_SECURITY_APPARMOR : SPEC_KEY_SECURITY_APPARMOR_MODE,
+                             "AppArmor profile '%s' was asked for, but %s", name, h->apparmor_why);
+                return error_hint(err, "%s; or run without it: %s", h->apparmor_fix,
+                                  phrase_change(s->front, SPEC_KEY_SECURITY_APPARMOR, PHRASE_OFF,
+                                                change, sizeof change));
         }
         warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
              h->apparmor_why, name, h->apparmor_fix);
@@ -1518,6 +1544,7 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         memset(p, 0, sizeof *p);
         p->trace = trace;
         p->spec_path = s->path;
+        p->front = s->front;
         p->host_uid = h->uid;
         p->host_gid = h->gid;
         /* root of the host: root in a user namespace of its own (unshare -r) is not */
@@ -1525,10 +1552,14 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
 
         p->userns = s->ns_user;
         if (!p->userns && h->euid != 0) {
-                error_at(err, s->path, spec_line(s, SPEC_KEY_NAMESPACES_USER),
-                         "user = no needs root: without a user namespace only root may create "
-                         "namespaces");
-                error_hint(err, "remove 'user = no' to run as yourself in a user namespace");
+                char change[256];
+                phrase_error(err, s, SPEC_KEY_NAMESPACES_USER,
+                             "%s needs root: only root may create namespaces outside a user "
+                             "namespace",
+                             phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
+                error_hint(err, "%s",
+                           phrase_change(s->front, SPEC_KEY_NAMESPACES_USER, PHRASE_ON, change,
+                                         sizeof change));
                 goto fail;
         }
         p->clone_flags = CLONE_NEWNS | (s->ns_user ? CLONE_NEWUSER : 0) |
