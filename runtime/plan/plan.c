@@ -291,12 +291,13 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
          * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
         p->deny_setgroups = (!p->privileged && !p->gidmap.use_helper) || h->setgroups_denied;
 
+        char where[PATH_MAX + 64];
         if (p->privileged && idmap_maps_host_root(&p->uidmap))
                 warn(p,
-                     "the spec maps host uid 0 into the container (%s:%u): a process there "
-                     "that is host root can change the host's files, devices and kernel "
-                     "settings it can reach",
-                     s->path, s->uidmap.line);
+                     "the spec maps host uid 0 into the container (%s): a process there that is "
+                     "host root can change the host's files, devices and kernel settings it can "
+                     "reach",
+                     phrase_where(s, SPEC_KEY_IDMAP_UID, s->uidmap.line, where, sizeof where));
         char change[512];
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 phrase_error(err, s, SPEC_KEY_PROCESS_USER,
@@ -1170,10 +1171,13 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                                      "limit '%s' asks for a hard limit above your own (%s); only "
                                      "root (with CAP_SYS_RESOURCE) can raise it",
                                      spec_limit_name(r), have);
+                        char most[160];
                         return error_hint(err,
-                                          "ask for at most %s, or raise your own hard limit "
-                                          "first (/etc/security/limits.conf)",
-                                          have);
+                                          "ask for %s, or raise your own hard limit first "
+                                          "(/etc/security/limits.conf)",
+                                          phrase_at_most(s->front, spec_limit_key(r),
+                                                         spec_limit_name(r), have, most,
+                                                         sizeof most));
                 }
                 p->rlimits[p->nrlimits].resource = r;
                 p->rlimits[p->nrlimits].lim.rlim_cur = soft;

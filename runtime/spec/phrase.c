@@ -182,11 +182,31 @@ const char *phrase_change(enum spec_front f, enum spec_key k, enum phrase_way wa
         return phrase_change_all(f, &k, 1, way, buf, len);
 }
 
+const char *phrase_at_most(enum spec_front f, enum spec_key k, const char *name, const char *value,
+                           char *buf, size_t len)
+{
+        if (f == SPEC_FRONT_OCI && phrase_json(k))
+                snprintf(buf, len, "at most %s in %s (podman run --ulimit %s=%s:%s)", value,
+                         phrase_json(k), name, value, value);
+        else
+                snprintf(buf, len, "at most %s", value);
+        return buf;
+}
+
 const char *phrase_off(enum spec_front f, enum spec_key k)
 {
         if ((unsigned)k >= SPEC_NKEYS || !rows[k].off_ini)
                 return "";
         return f == SPEC_FRONT_OCI ? rows[k].off_oci : rows[k].off_ini;
+}
+
+static int error_of(struct error *err, const struct spec *s, enum spec_key k, unsigned line,
+                    const char *text)
+{
+        const char *json = phrase_json(k);
+        if (s->front == SPEC_FRONT_OCI && json)
+                return error_at(err, s->path, 0, "%s: %s", json, text);
+        return error_at(err, s->path, line ? line : spec_line(s, k), "%s", text);
 }
 
 int phrase_error(struct error *err, const struct spec *s, enum spec_key k, const char *fmt, ...)
@@ -196,8 +216,27 @@ int phrase_error(struct error *err, const struct spec *s, enum spec_key k, const
         va_start(ap, fmt);
         vsnprintf(text, sizeof text, fmt, ap);
         va_end(ap);
+        return error_of(err, s, k, 0, text);
+}
+
+int phrase_error_line(struct error *err, const struct spec *s, enum spec_key k, unsigned line,
+                      const char *fmt, ...)
+{
+        char text[sizeof err->msg];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof text, fmt, ap);
+        va_end(ap);
+        return error_of(err, s, k, line, text);
+}
+
+const char *phrase_where(const struct spec *s, enum spec_key k, unsigned line, char *buf,
+                         size_t len)
+{
         const char *json = phrase_json(k);
         if (s->front == SPEC_FRONT_OCI && json)
-                return error_at(err, s->path, 0, "%s: %s", json, text);
-        return error_at(err, s->path, spec_line(s, k), "%s", text);
+                snprintf(buf, len, "%s: %s", s->path, json);
+        else
+                snprintf(buf, len, "%s:%u", s->path, line ? line : spec_line(s, k));
+        return buf;
 }

@@ -35,6 +35,11 @@ const char *phrase_change(enum spec_front f, enum spec_key k, enum phrase_way wa
 const char *phrase_change_all(enum spec_front f, const enum spec_key *keys, size_t n,
                               enum phrase_way way, char *buf, size_t len);
 
+/* A smaller [limits] value: "at most VALUE" (crib.ini), "at most VALUE in .process.rlimits
+ * (podman run --ulimit NAME=VALUE:VALUE)" (config.json), for limit key k named `name`. */
+const char *phrase_at_most(enum spec_front f, enum spec_key k, const char *name, const char *value,
+                           char *buf, size_t len);
+
 /* A namespace setting that is off, as a message names it: "user = no" (crib.ini), "no user
  * namespace" (config.json). */
 const char *phrase_off(enum spec_front f, enum spec_key k);
@@ -44,6 +49,13 @@ const char *phrase_off(enum spec_front f, enum spec_key k);
  * path, as oci.c's own errors say it). Returns -1. */
 int phrase_error(struct error *err, const struct spec *s, enum spec_key k, const char *fmt, ...)
         CRIB_PRINTF(4, 5);
+/* The same at line `line` of a crib.ini (one entry of a key that takes several, as [idmap]'s
+ * ranges); 0 is the key's line. */
+int phrase_error_line(struct error *err, const struct spec *s, enum spec_key k, unsigned line,
+                      const char *fmt, ...) CRIB_PRINTF(5, 6);
+/* Where setting k is, for a message's text: "FILE:LINE" or "FILE: JSONPATH". */
+const char *phrase_where(const struct spec *s, enum spec_key k, unsigned line, char *buf,
+                         size_t len);
 
 /* The config.json path of key k, NULL where config.json has no such setting. */
 const char *phrase_json(enum spec_key k);

@@ -37,10 +37,13 @@ no_ini_words() { # no_ini_words TEXT DESCRIPTION
 uid=$(id -u)
 gid=$(id -g)
 if [ "$ROLE" = root ]; then
-	set -- $(root_range uid)
-	host_uid=${1:-1000000}
-	set -- $(root_range gid)
-	host_gid=${1:-1000000}
+	read -r host_uid _ <<EOF
+$(root_range uid)
+EOF
+	read -r host_gid _ <<EOF
+$(root_range gid)
+EOF
+	host_uid=${host_uid:-1000000} host_gid=${host_gid:-1000000}
 else
 	host_uid=$uid host_gid=$gid
 fi
@@ -127,6 +130,7 @@ fi
 
 # --- a hard nofile limit above the caller's own, which only CAP_SYS_RESOURCE may raise:
 # .process.rlimits, podman's --ulimit (podman's default, 1048576, where root lacks it)
+# shellcheck disable=SC3045 # dash's and busybox's ulimit take -H
 hard=$(ulimit -Hn)
 capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
 if [ "$hard" = unlimited ]; then
@@ -221,5 +225,9 @@ else
 	rm -rf "$PR" 2>/dev/null
 fi
 
-assert_eq "$(ls "$S" 2>/dev/null | grep -v '^_' | tr '\n' ' ')" "" "no container is left in the state directory"
+left=""
+for d in "$S"/*; do
+	case ${d##*/} in _* | "*") ;; *) left="$left ${d##*/}" ;; esac
+done
+assert_eq "$left" "" "no container is left in the state directory"
 done_testing
