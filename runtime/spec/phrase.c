@@ -193,6 +193,16 @@ const char *phrase_at_most(enum spec_front f, enum spec_key k, const char *name,
         return buf;
 }
 
+const char *phrase_section(enum spec_front f, enum spec_key k, char *buf, size_t len)
+{
+        const char *section = NULL, *key = NULL;
+        if (f == SPEC_FRONT_OCI || !spec_key_at((size_t)k, &section, &key))
+                snprintf(buf, len, "the config");
+        else
+                snprintf(buf, len, "[%s]", section);
+        return buf;
+}
+
 const char *phrase_off(enum spec_front f, enum spec_key k)
 {
         if ((unsigned)k >= SPEC_NKEYS || !rows[k].off_ini)

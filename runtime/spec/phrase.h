@@ -40,6 +40,9 @@ const char *phrase_change_all(enum spec_front f, const enum spec_key *keys, size
 const char *phrase_at_most(enum spec_front f, enum spec_key k, const char *name, const char *value,
                            char *buf, size_t len);
 
+/* Who says key k, as a message names it: "[SECTION]" (crib.ini), "the config" (config.json). */
+const char *phrase_section(enum spec_front f, enum spec_key k, char *buf, size_t len);
+
 /* A namespace setting that is off, as a message names it: "user = no" (crib.ini), "no user
  * namespace" (config.json). */
 const char *phrase_off(enum spec_front f, enum spec_key k);
