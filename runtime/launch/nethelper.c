@@ -124,7 +124,7 @@ static int identity_of(const struct plan *p, struct identity *ret, struct error 
         /* in sight of the container's processes (its pid namespace is the host's), a workload
          * with CAP_SYS_PTRACE in their user namespace, the helper's too, could take it over */
         /* (a network helper is crib.ini's alone: an engine gives a container its network) */
-        char change[128], other[128];
+        char change[128];
         if (uid > 0 && gid > 0 && !(p->clone_flags & CLONE_NEWPID) &&
             (p->cap_bounding & (1ULL << CAP_SYS_PTRACE))) {
                 error_at(err, p->spec_path, p->net_line,
@@ -149,8 +149,9 @@ static int identity_of(const struct plan *p, struct identity *ret, struct error 
                  uid < 0 || gid < 0 ? "does not map id 0 (container root)"
                                     : "maps container root to host root (id 0)");
         return error_hint(
-                err, "map container root to ids of root's own range (%s), or %s",
-                phrase_change(p->front, SPEC_KEY_IDMAP_UID, PHRASE_ON, other, sizeof other),
+                err,
+                "map container root to ids of root's own range ('uid = auto' and 'gid = auto' in "
+                "[idmap]), or %s",
                 phrase_change(p->front, SPEC_KEY_NETWORK_MODE, PHRASE_OFF, change, sizeof change));
 }
 

@@ -302,14 +302,14 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 phrase_error(err, s, SPEC_KEY_PROCESS_USER,
                              "uid %u is not mapped into the container", s->uid);
-                return error_hint(err, "map it: %s; or run as a mapped user such as 0",
+                return error_hint(err, "%s, or run as a mapped user such as 0",
                                   phrase_change(s->front, SPEC_KEY_IDMAP_UID, PHRASE_ON, change,
                                                 sizeof change));
         }
         if (idmap_outside(&p->gidmap, s->gid) < 0) {
                 phrase_error(err, s, SPEC_KEY_PROCESS_USER,
                              "gid %u is not mapped into the container", s->gid);
-                return error_hint(err, "map it: %s",
+                return error_hint(err, "%s",
                                   phrase_change(s->front, SPEC_KEY_IDMAP_GID, PHRASE_ON, change,
                                                 sizeof change));
         }
@@ -323,8 +323,8 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
                              "supplementary groups need setgroups(2), which the kernel denies "
                              "with an unprivileged single-gid map");
                 return error_hint(err, "%s",
-                                  phrase_change(s->front, SPEC_KEY_IDMAP_GID, PHRASE_ON, change,
-                                                sizeof change));
+                                  phrase_change(s->front, SPEC_KEY_PROCESS_GROUPS, PHRASE_ON,
+                                                change, sizeof change));
         }
         return 0;
 }

@@ -139,9 +139,8 @@ int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *
                                           " may map itself and its %s ranges (%s)",
                                           kind, r.inside, r.outside, r.count, kind, id, file, have);
                         return error_hint(
-                                err, "%s, or map only ranges listed in %s",
-                                phrase_change(s->front, key, PHRASE_ON, change, sizeof change),
-                                file);
+                                err, "%s",
+                                phrase_change(s->front, key, PHRASE_OWN, change, sizeof change));
                 }
         }
         ret->use_helper = !privileged && !only_own;

@@ -26,7 +26,7 @@ struct row {
         const char *json;    /* the path in config.json, NULL: it has no such setting */
         const char *off_ini; /* a namespace that is off, as a message names it */
         const char *off_oci;
-        struct way off, on;
+        struct way off, on, own;
 };
 
 #define LEAVE_OUT(ini_words, flag_name)                                                            \
@@ -55,7 +55,13 @@ static const struct row rows[SPEC_NKEYS] = {
                                                 .on = {"set readonly_rootfs = yes",
                                                        "set %s to true", "--read-only", false}},
         [SPEC_KEY_PROCESS_USER] = {.json = ".process.user"},
-        [SPEC_KEY_PROCESS_GROUPS] = {.json = ".process.user.additionalGids"},
+        /* (the config.json words name the map, not the groups: it is the map that is short) */
+        [SPEC_KEY_PROCESS_GROUPS] = {.json = ".process.user.additionalGids",
+                                     .on = {"use 'gid = auto' in [idmap] (through newgidmap)",
+                                            "map more gids than your own in .linux.gidMappings, "
+                                            "through newgidmap (rootless podman maps your "
+                                            "/etc/subgid range)",
+                                            NULL, false}},
         [SPEC_KEY_NAMESPACES_USER] =
                 {.json = ".linux.namespaces",
                  .off_ini = "user = no",
@@ -72,16 +78,26 @@ static const struct row rows[SPEC_NKEYS] = {
         [SPEC_KEY_NAMESPACES_NET] = NAMESPACE("net", "network", "--network=host"),
         [SPEC_KEY_NAMESPACES_CGROUP] = NAMESPACE("cgroup", "cgroup", "--cgroupns=host"),
         [SPEC_KEY_IDMAP_UID] = {.json = ".linux.uidMappings",
-                                .on = {"use 'uid = auto' in [idmap] (your /etc/subuid range)",
-                                       "map more ids in %s (rootless podman maps your "
+                                .on = {"map it in [idmap] (for example 'uid = auto' to use your "
                                        "/etc/subuid range)",
-                                       NULL, false}},
+                                       "map it in %s (rootless podman maps your /etc/subuid "
+                                       "range)",
+                                       NULL, false},
+                                .own = {"use 'uid = auto', or map only ranges listed in "
+                                        "/etc/subuid",
+                                        "map only ranges listed in /etc/subuid in %s (rootless "
+                                        "podman maps them)",
+                                        NULL, false}},
         [SPEC_KEY_IDMAP_GID] = {.json = ".linux.gidMappings",
-                                .on = {"use 'gid = auto' in [idmap] (your /etc/subgid range, "
-                                       "through newgidmap)",
-                                       "map more ids in %s (rootless podman maps your "
-                                       "/etc/subgid range, through newgidmap)",
-                                       NULL, false}},
+                                .on = {"map it in [idmap] (for example 'gid = auto')",
+                                       "map it in %s (rootless podman maps your /etc/subgid "
+                                       "range)",
+                                       NULL, false},
+                                .own = {"use 'gid = auto', or map only ranges listed in "
+                                        "/etc/subgid",
+                                        "map only ranges listed in /etc/subgid in %s (rootless "
+                                        "podman maps them)",
+                                        NULL, false}},
         [SPEC_KEY_MOUNTS_BIND] = {.json = ".mounts",
                                   .on = {"bind your own in [mounts]", "bind your own in %s",
                                          "--volume", false}},
@@ -125,7 +141,9 @@ static const struct way *way_of(enum spec_key k, enum phrase_way way)
 {
         if ((unsigned)k >= SPEC_NKEYS)
                 return NULL;
-        const struct way *w = way == PHRASE_ON ? &rows[k].on : &rows[k].off;
+        const struct way *w = way == PHRASE_ON    ? &rows[k].on
+                              : way == PHRASE_OWN ? &rows[k].own
+                                                  : &rows[k].off;
         return w->ini ? w : NULL;
 }
 

@@ -21,6 +21,7 @@
 enum phrase_way {
         PHRASE_OFF, /* drop what was asked: a limit, a profile, a namespace */
         PHRASE_ON,  /* ask for more: a read-only root, a user namespace, mapped ids */
+        PHRASE_OWN, /* an id map: only what is the caller's to map */
 };
 
 /* The change of setting k, as a remedy says it to the user of front end f:

@@ -97,7 +97,7 @@ EOF
 oci create --bundle "$B" h2
 assert_eq "$(echo "$err" | head -n 1)" "crib: $B/config.json: .process.user: uid 1000 is not mapped into the container" \
 	"an unmapped uid: the JSON path of the user"
-assert_contains "$err" "map it: map more ids in .linux.uidMappings" "the remedy: .linux.uidMappings"
+assert_contains "$err" "map it in .linux.uidMappings (rootless podman maps your /etc/subuid range)" "the remedy: .linux.uidMappings"
 no_ini_words "$err" "and no crib.ini key ([idmap], uid = auto)"
 oci delete --force h2
 
