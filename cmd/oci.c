@@ -1400,17 +1400,17 @@ static int oci_update(int argc, char **argv)
                         struct cgroup_host h;
                         cgroup_host_gather(&h);
                         bool host = !(h.available & CGROUP_BIT(k));
+                        /* (the host's reason for the controller, the most basic first:
+                         * cgroup.c) */
                         error_set(&err, 0, "the %s limits cannot be applied: %s",
                                   cgroup_ctrl_name(k),
-                                  !host      ? "the container's parent cgroup does not have "
-                                               "that controller"
-                                  : h.why[0] ? h.why
-                                             : h.ctrl_why[k]);
+                                  !host ? "the container's parent cgroup does not have "
+                                          "that controller"
+                                        : h.ctrl_why[k]);
                         error_hint(&err, "%s",
                                    !host ? "the cgroup above the container's must have it (for a "
                                            "user, systemd delegates it: Delegate=)"
-                                   : h.why[0] ? h.fix
-                                              : h.ctrl_fix[k]);
+                                         : h.ctrl_fix[k]);
                         code = fail(&err);
                         goto out;
                 }

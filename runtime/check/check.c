@@ -40,6 +40,7 @@
 #include "procfile.h"
 #include "seccomp.h"
 #include "idmap.h"
+#include "phrase.h"
 #include "userns.h"
 
 #ifndef CLONE_NEWTIME
@@ -411,7 +412,7 @@ static void userns_row(struct check_row *r, int e, bool unprivileged)
                     : e == EPERM                 ? CHECK_RESTRICTED
                                                  : CHECK_ERROR;
         error_clear(&err);
-        userns_clone_error(CLONE_NEWUSER, e, &err);
+        userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, &err);
         if (e == EINVAL)
                 snprintf(r->remedy, sizeof r->remedy, "use a kernel built with CONFIG_USER_NS=y");
         else
@@ -508,6 +509,12 @@ static void apparmor_rows(struct check_row *rows, size_t *n, const struct check_
                  * generic one, "see 'crib check'", is for crib run) */
                 if (r->status != CHECK_ERROR)
                         snprintf(r->remedy, sizeof r->remedy, "%s", fix);
+                /* a spec's way to run without it (crib check reads crib.ini's) */
+                char change[128];
+                if (e == ENOSYS)
+                        put(r->remedy, sizeof r->remedy, ", or %s",
+                            phrase_change(SPEC_FRONT_INI, SPEC_KEY_SECURITY_APPARMOR, PHRASE_OFF,
+                                          change, sizeof change));
                 return;
         }
         /* enabled: are crib's profiles loaded, and can we switch to one? */
@@ -577,37 +584,82 @@ static void cgroup_rows(struct check_row *rows, size_t *n)
          * will do) */
         struct cgroup_host h;
         cgroup_host_gather(&h);
+        static const enum check_status status_of[] = {
+                [CGROUP_HAS] = CHECK_OK,           [CGROUP_NO_KERNEL] = CHECK_MISSING,
+                [CGROUP_NO_BOOT] = CHECK_DISABLED, [CGROUP_NO_V1] = CHECK_DISABLED,
+                [CGROUP_NO_V2] = CHECK_MISSING,    [CGROUP_NO_DELEGATE] = CHECK_RESTRICTED,
+        };
+        /* which controllers a container's limits can have, and whether those it cannot have
+         * lack them for one reason */
+        char usable[64] = "", unusable[64] = "";
+        int first = -1;
+        bool one_reason = true;
+        for (int c = 0; c < CGROUP_NCTRL; c++) {
+                bool ok = h.available & CGROUP_BIT(c);
+                char *list = ok ? usable : unusable;
+                put(list, sizeof usable, "%s%s", list[0] ? ", " : "", cgroup_ctrl_name(c));
+                if (ok)
+                        continue;
+                if (first < 0)
+                        first = c;
+                else if (h.lack[c] != h.lack[first] || strcmp(h.ctrl_fix[c], h.ctrl_fix[first]))
+                        one_reason = false;
+        }
         r = row(rows, n, "cgroup_delegation",
                 geteuid() ? "cgroup v2 subtree delegated to you" : "cgroup v2 for containers",
                 NEED_OPTIONAL);
-        if (h.base[0]) {
-                r->status = CHECK_OK;
+        if (h.base[0])
                 snprintf(r->evidence, sizeof r->evidence,
-                         h.systemd ? "your systemd gives each container a delegated scope in %.400s"
-                                   : "containers' cgroups go under %.400s",
+                         h.systemd ? "your systemd gives each container a delegated scope in %.300s"
+                                   : "containers' cgroups go under %.300s",
                          h.base);
-        } else {
-                r->status = h.v2 ? CHECK_RESTRICTED : CHECK_MISSING;
+        else
                 snprintf(r->evidence, sizeof r->evidence, "%s", h.why);
+        if (usable[0] && h.base[0]) {
+                r->status = CHECK_OK;
+                put(r->evidence, sizeof r->evidence, " (limits: %s%s%s)", usable,
+                    unusable[0] ? "; not: " : "", unusable);
+        } else if (!h.base[0] && h.lack[first] == CGROUP_NO_DELEGATE) {
+                /* the hierarchy has the controllers: a cgroup of the user's own would get them */
+                r->status = h.v2 ? CHECK_RESTRICTED : CHECK_MISSING;
                 snprintf(r->remedy, sizeof r->remedy, "%s", h.fix);
+        } else {
+                /* no limit would hold there, delegated or not: the most basic cause (cgroup.c's
+                 * order) is what to fix first, not the delegation */
+                static const char *const they[] = {
+                        [CGROUP_NO_KERNEL] = "not in this kernel",
+                        [CGROUP_NO_BOOT] = "disabled at boot",
+                        [CGROUP_NO_V1] = "on cgroup v1 hierarchies",
+                        [CGROUP_NO_V2] = "not in the cgroup v2 hierarchy",
+                };
+                r->status = status_of[h.lack[first]];
+                if (one_reason && h.lack[first] != CGROUP_NO_DELEGATE)
+                        put(r->evidence, sizeof r->evidence,
+                            "; no limit would hold there: %s %s %s%s", unusable,
+                            strchr(unusable, ',') ? "are" : "is", they[h.lack[first]],
+                            h.lack[first] != CGROUP_NO_V1 ? ""
+                            : h.v2 ? " (a hybrid setup: cgroup v2 is mounted without them)"
+                                   : "");
+                else
+                        put(r->evidence, sizeof r->evidence,
+                            "; no limit would hold there: none of %s is usable (see below)",
+                            unusable);
+                snprintf(r->remedy, sizeof r->remedy, "%s",
+                         one_reason ? h.ctrl_fix[first] : "see each controller below");
         }
         for (int c = 0; c < CGROUP_NCTRL; c++) {
                 char id[32], feature[64];
                 snprintf(id, sizeof id, "cgroup_%s", cgroup_ctrl_name(c));
                 snprintf(feature, sizeof feature, "cgroup v2 %s controller", cgroup_ctrl_name(c));
                 r = row(rows, n, id, feature, NEED_OPTIONAL);
-                if (h.available & CGROUP_BIT(c)) {
-                        r->status = CHECK_OK;
+                r->status = status_of[h.lack[c]];
+                if (h.lack[c] == CGROUP_HAS) {
                         snprintf(r->evidence, sizeof r->evidence, "available%s%.400s",
                                  geteuid() ? " (delegated) in " : " in ", h.base);
                         continue;
                 }
-                const char *why = h.base[0] ? h.ctrl_why[c] : h.why;
-                r->status = strstr(why, "disabled at boot") ? CHECK_DISABLED
-                            : strstr(why, "delegated")      ? CHECK_RESTRICTED
-                                                            : CHECK_MISSING;
-                snprintf(r->evidence, sizeof r->evidence, "%s", why);
-                snprintf(r->remedy, sizeof r->remedy, "%s", h.base[0] ? h.ctrl_fix[c] : h.fix);
+                snprintf(r->evidence, sizeof r->evidence, "%s", h.ctrl_why[c]);
+                snprintf(r->remedy, sizeof r->remedy, "%s", h.ctrl_fix[c]);
         }
         if (geteuid() != 0)
                 return; /* user = no, which gets the device program, is root's only */

@@ -195,7 +195,7 @@ static int enter_userns(struct import_result *res, struct error *err)
                         close(go[1]);
                         waitpid(helper, NULL, 0);
                 }
-                userns_clone_error(CLONE_NEWUSER, e, err);
+                userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, err);
                 return error_wrap(err, "a rootless import needs a user namespace");
         }
         if (helper > 0) {

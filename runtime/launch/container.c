@@ -448,7 +448,7 @@ static int clone_child(struct run *r, struct error *err)
                 r->cgroup = -1;
         }
         if (r->pid < 0)
-                return userns_clone_error(p->clone_flags, clone_errno, err);
+                return userns_clone_error(p->clone_flags, clone_errno, p->front, err);
         return 0;
 }
 

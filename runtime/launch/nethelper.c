@@ -69,6 +69,7 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "phrase.h"
 #include "procfile.h"
 #include "sys.h"
 
@@ -122,13 +123,19 @@ static int identity_of(const struct plan *p, struct identity *ret, struct error 
         int64_t uid = idmap_outside(&p->uidmap, 0), gid = idmap_outside(&p->gidmap, 0);
         /* in sight of the container's processes (its pid namespace is the host's), a workload
          * with CAP_SYS_PTRACE in their user namespace, the helper's too, could take it over */
+        /* (a network helper is crib.ini's alone: an engine gives a container its network) */
+        char change[128];
         if (uid > 0 && gid > 0 && !(p->clone_flags & CLONE_NEWPID) &&
             (p->cap_bounding & (1ULL << CAP_SYS_PTRACE))) {
                 error_at(err, p->spec_path, p->net_line,
-                         "with pid = no and SYS_PTRACE the workload could trace the network "
-                         "helper, which runs in its user namespace");
-                return error_hint(err, "give the container a pid namespace of its own (pid = "
-                                       "yes in [namespaces]), or leave out SYS_PTRACE");
+                         "with %s and SYS_PTRACE the workload could trace the network helper, "
+                         "which runs in its user namespace",
+                         phrase_off(p->front, SPEC_KEY_NAMESPACES_PID));
+                return error_hint(err,
+                                  "give the container a pid namespace of its own (%s), or leave "
+                                  "out SYS_PTRACE",
+                                  phrase_change(p->front, SPEC_KEY_NAMESPACES_PID, PHRASE_ON,
+                                                change, sizeof change));
         }
         if (uid > 0 && gid > 0) {
                 ret->uid = (uid_t)uid;
@@ -141,8 +148,11 @@ static int identity_of(const struct plan *p, struct identity *ret, struct error 
                  "the network helper runs as the container's root, and [idmap] %s",
                  uid < 0 || gid < 0 ? "does not map id 0 (container root)"
                                     : "maps container root to host root (id 0)");
-        return error_hint(err, "map container root to ids of root's own range ('uid = auto' and "
-                               "'gid = auto' in [idmap]), or set mode = none in [network]");
+        return error_hint(
+                err,
+                "map container root to ids of root's own range ('uid = auto' and 'gid = auto' in "
+                "[idmap]), or %s",
+                phrase_change(p->front, SPEC_KEY_NETWORK_MODE, PHRASE_OFF, change, sizeof change));
 }
 
 int nethelper_check_ports(const struct plan *p, struct error *err)
@@ -232,11 +242,14 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
                 *c = '|';
         error_at(err, p->spec_path, p->net_line, "the network helper %s %s%s%s", helper_name(p),
                  what, log[0] ? ": " : "", log);
+        char change[128];
         if (strstr(log, "/dev/net/tun"))
-                return error_hint(
-                        err, "the helper needs /dev/net/tun, which Debian makes 0666 (crw-rw-rw-); "
-                             "here it is missing or closed to you (some sandboxes make it 0600): "
-                             "'sudo chmod 0666 /dev/net/tun', or mode = none in [network]");
+                return error_hint(err,
+                                  "the helper needs /dev/net/tun, which Debian makes 0666 "
+                                  "(crw-rw-rw-); here it is missing or closed to you (some "
+                                  "sandboxes make it 0600): 'sudo chmod 0666 /dev/net/tun', or %s",
+                                  phrase_change(p->front, SPEC_KEY_NETWORK_MODE, PHRASE_OFF, change,
+                                                sizeof change));
         return error_hint(err, "run it again with --trace to see how crib started it");
 }
 

@@ -25,6 +25,7 @@
 #include "account.h"
 #include "capname.h"
 #include "cleanup.h"
+#include "phrase.h"
 #include "reach.h"
 #include "seccomp_profile.h"
 
@@ -312,31 +313,40 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         p->deny_setgroups =
                 (!p->privileged && !own_gids && !p->gidmap.use_helper) || h->setgroups_denied;
 
+        char where[PATH_MAX + 64];
         if (p->privileged && idmap_maps_host_root(&p->uidmap))
                 warn(p,
-                     "the spec maps host uid 0 into the container (%s:%u): a process there "
-                     "that is host root can change the host's files, devices and kernel "
-                     "settings it can reach",
-                     s->path, s->uidmap.line);
-        unsigned uline = spec_line(s, SPEC_KEY_PROCESS_USER);
+                     "the spec maps host uid 0 into the container (%s): a process there that is "
+                     "host root can change the host's files, devices and kernel settings it can "
+                     "reach",
+                     phrase_where(s, SPEC_KEY_IDMAP_UID, s->uidmap.line, where, sizeof where));
+        char change[512];
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
-                error_at(err, s->path, uline, "uid %u is not mapped into the container", s->uid);
-                return error_hint(err, "map it in [idmap] (for example 'uid = auto' to use your "
-                                       "/etc/subuid range), or run as a mapped user such as 0");
+                phrase_error(err, s, SPEC_KEY_PROCESS_USER,
+                             "uid %u is not mapped into the container", s->uid);
+                return error_hint(err, "%s, or run as a mapped user such as 0",
+                                  phrase_change(s->front, SPEC_KEY_IDMAP_UID, PHRASE_ON, change,
+                                                sizeof change));
         }
         if (idmap_outside(&p->gidmap, s->gid) < 0) {
-                error_at(err, s->path, uline, "gid %u is not mapped into the container", s->gid);
-                return error_hint(err, "map it in [idmap] (for example 'gid = auto')");
+                phrase_error(err, s, SPEC_KEY_PROCESS_USER,
+                             "gid %u is not mapped into the container", s->gid);
+                return error_hint(err, "%s",
+                                  phrase_change(s->front, SPEC_KEY_IDMAP_GID, PHRASE_ON, change,
+                                                sizeof change));
         }
         for (size_t i = 0; i < s->ngroups; i++)
                 if (idmap_outside(&p->gidmap, s->groups[i]) < 0)
-                        return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
-                                        "group %u is not mapped into the container", s->groups[i]);
+                        return phrase_error(err, s, SPEC_KEY_PROCESS_GROUPS,
+                                            "group %u is not mapped into the container",
+                                            s->groups[i]);
         if (s->groups_set && p->deny_setgroups) {
-                error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_GROUPS),
-                         "supplementary groups need setgroups(2), which the kernel denies with "
-                         "an unprivileged single-gid map");
-                return error_hint(err, "use 'gid = auto' in [idmap] (through newgidmap)");
+                phrase_error(err, s, SPEC_KEY_PROCESS_GROUPS,
+                             "supplementary groups need setgroups(2), which the kernel denies "
+                             "with an unprivileged single-gid map");
+                return error_hint(err, "%s",
+                                  phrase_change(s->front, SPEC_KEY_PROCESS_GROUPS, PHRASE_ON,
+                                                change, sizeof change));
         }
         return 0;
 }
@@ -411,10 +421,12 @@ static const char *setuid_owner(const struct plan *p, const struct spec *s, char
 
 static int rootfs_reach_hint(const struct plan *p, struct error *err)
 {
+        char change[256];
         return error_hint(err,
-                          "shut other users out of a directory above it (chmod 700 %s/..), or "
-                          "set readonly_rootfs = yes",
-                          p->rootfs);
+                          "shut other users out of a directory above it (chmod 700 %s/..), or %s",
+                          p->rootfs,
+                          phrase_change(p->front, SPEC_KEY_CONTAINER_READONLY_ROOTFS, PHRASE_ON,
+                                        change, sizeof change));
 }
 
 /* The refusal of a writable rootfs other users can reach (root's and a user's), naming whose
@@ -1032,12 +1044,14 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
         /* the helpers connect what the container sends for 127.0.0.1 or ::1 to the host's own:
          * a socket bound to the tap (SO_BINDTODEVICE, IP_PKTINFO: no capability needed) sends
          * it there, so a rule in the container's namespace drops it on the way out */
+        char change[128];
         if (!s->host_loopback &&
             plan_find_program(p, s, "nft", "nftables",
                               "to keep the container away from the host's loopback", &p->nft, sc,
                               err) < 0)
-                return error_hint(err, "or set host_loopback = yes in [network] if the "
-                                       "container may reach the host's local services");
+                return error_hint(err, "or %s if the container may reach the host's local services",
+                                  phrase_change(s->front, SPEC_KEY_NETWORK_HOST_LOOPBACK, PHRASE_ON,
+                                                change, sizeof change));
 
         char *text = NULL;
         size_t len = 0;
@@ -1121,9 +1135,12 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                 set &= own; /* a level's list is a ceiling */
                 if (set & (1ULL << CAP_SYS_PTRACE))
                         warn(p,
-                             "user = no with SYS_PTRACE: the container is host root with "
-                             "ptrace(2), which can take over any process it sees%s",
-                             s->ns_pid ? "" : ", and with pid = no it sees the host's");
+                             "%s with SYS_PTRACE: the container is host root with ptrace(2), "
+                             "which can take over any process it sees%s%s%s",
+                             phrase_off(s->front, SPEC_KEY_NAMESPACES_USER),
+                             s->ns_pid ? "" : ", and with ",
+                             s->ns_pid ? "" : phrase_off(s->front, SPEC_KEY_NAMESPACES_PID),
+                             s->ns_pid ? "" : " it sees the host's");
         }
         /* The bounding set is the level's (or the spec's) for every uid. Root gets it at exec;
          * a user other than root gets only what the spec names (Docker's rule: an image's
@@ -1145,10 +1162,12 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                                 (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
         else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
                  (s->masked.n || s->readonly.n || s->readonly_rootfs))
-                warn(p, "user = no with SYS_ADMIN: the container is host root and can undo its "
-                        "masked and read-only paths (the kernel locks mounts only for a user "
-                        "namespace below the one that made them), and leave its cgroup and "
-                        "with it the device program");
+                warn(p,
+                     "%s with SYS_ADMIN: the container is host root and can undo its masked and "
+                     "read-only paths (the kernel locks mounts only for a user namespace below "
+                     "the one that made them), and leave its cgroup and with it the device "
+                     "program",
+                     phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
 
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
@@ -1170,14 +1189,17 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                         else
                                 snprintf(have, sizeof have, "%llu",
                                          (unsigned long long)cur.rlim_max);
-                        error_at(err, s->path, spec_line(s, spec_limit_key(r)),
-                                 "limit '%s' asks for a hard limit above your own (%s); only root "
-                                 "(with CAP_SYS_RESOURCE) can raise it",
-                                 spec_limit_name(r), have);
+                        phrase_error(err, s, spec_limit_key(r),
+                                     "limit '%s' asks for a hard limit above your own (%s); only "
+                                     "root (with CAP_SYS_RESOURCE) can raise it",
+                                     spec_limit_name(r), have);
+                        char most[160];
                         return error_hint(err,
-                                          "ask for at most %s, or raise your own hard limit "
-                                          "first (/etc/security/limits.conf)",
-                                          have);
+                                          "ask for %s, or raise your own hard limit first "
+                                          "(/etc/security/limits.conf)",
+                                          phrase_at_most(s->front, spec_limit_key(r),
+                                                         spec_limit_name(r), have, most,
+                                                         sizeof most));
                 }
                 p->rlimits[p->nrlimits].resource = r;
                 p->rlimits[p->nrlimits].lim.rlim_cur = soft;
@@ -1208,11 +1230,16 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
         }
         if (!h->seccomp_filters) {
                 if (s->seccomp_require) {
-                        error_at(err, s->path, spec_line(s, SPEC_KEY_SECURITY_SECCOMP_MODE),
-                                 "seccomp_mode = require, but this kernel has no seccomp "
-                                 "filters");
-                        return error_hint(err, "use a kernel built with CONFIG_SECCOMP_FILTER=y, "
-                                               "or set seccomp_mode = prefer");
+                        char change[256];
+                        phrase_error(err, s, SPEC_KEY_SECURITY_SECCOMP_MODE,
+                                     "%s%s%s is required, but this kernel has no seccomp filters",
+                                     s->seccomp_text ? "the config's seccomp profile"
+                                                     : "seccomp profile '",
+                                     s->seccomp_text ? "" : name, s->seccomp_text ? "" : "'");
+                        return error_hint(err,
+                                          "use a kernel built with CONFIG_SECCOMP_FILTER=y, or %s",
+                                          phrase_change(s->front, SPEC_KEY_SECURITY_SECCOMP_MODE,
+                                                        PHRASE_OFF, change, sizeof change));
                 }
                 warn(p,
                      "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
@@ -1270,9 +1297,13 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
                 return 0;
         }
         if (p->apparmor_required) {
-                error_at(err, s->path, line ? line : spec_line(s, SPEC_KEY_SECURITY_APPARMOR_MODE),
-                         "AppArmor profile '%s' was asked for, but %s", name, h->apparmor_why);
-                return error_hint(err, "%s", h->apparmor_fix);
+                char change[256];
+                phrase_error(err, s,
+                             line ? SPEC_KEY_SECURITY_APPARMOR : SPEC_KEY_SECURITY_APPARMOR_MODE,
+                             "AppArmor profile '%s' was asked for, but %s", name, h->apparmor_why);
+                return error_hint(err, "%s; or run without it: %s", h->apparmor_fix,
+                                  phrase_change(s->front, SPEC_KEY_SECURITY_APPARMOR, PHRASE_OFF,
+                                                change, sizeof change));
         }
         warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
              h->apparmor_why, name, h->apparmor_fix);
@@ -1282,13 +1313,15 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
 
 /* Resources: where the container's cgroup goes, and which limits it gets. What cannot be
  * applied fails the spec, or with resources_mode = prefer is dropped with a warning. */
-static unsigned resources_line(const struct spec *s)
-{
-        for (int k = SPEC_KEY_RESOURCES_MEMORY; k <= SPEC_KEY_RESOURCES_MODE; k++)
-                if (spec_line(s, (enum spec_key)k))
-                        return spec_line(s, (enum spec_key)k);
-        return 0;
-}
+
+/* The keys that set each controller's limits, SPEC_NKEYS past the last */
+static const enum spec_key ctrl_keys[CGROUP_NCTRL][4] = {
+        [CGROUP_MEMORY] = {SPEC_KEY_RESOURCES_MEMORY, SPEC_KEY_RESOURCES_MEMORY_HIGH,
+                           SPEC_KEY_RESOURCES_MEMORY_SWAP, SPEC_NKEYS},
+        [CGROUP_CPU] = {SPEC_KEY_RESOURCES_CPUS, SPEC_KEY_RESOURCES_CPU_WEIGHT, SPEC_NKEYS},
+        [CGROUP_PIDS] = {SPEC_KEY_RESOURCES_PIDS, SPEC_NKEYS},
+        [CGROUP_IO] = {SPEC_KEY_RESOURCES_IO_WEIGHT, SPEC_NKEYS},
+};
 
 /* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
  * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), each device file the spec binds
@@ -1340,59 +1373,86 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
         p->device_program = true;
 }
 
+/* Why controller k cannot take the limits here (NULL: it can), and the fix. */
+static const char *limits_why(const struct cgroup_host *c, int k, const char **ret_fix)
+{
+        if (!(c->available & CGROUP_BIT(k))) {
+                *ret_fix = c->ctrl_fix[k];
+                return c->ctrl_why[k];
+        }
+        if (!c->clone_into) {
+                *ret_fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
+                return "crib needs clone3(2) with CLONE_INTO_CGROUP for them (Linux 5.7)";
+        }
+        return NULL;
+}
+
+/* The limits of the controllers in `ctrls` that cannot be applied for one reason, `why`: the
+ * spec's error naming the keys that set them, or with resources_mode = prefer, a warning and
+ * the limits dropped. */
+static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, const char *why,
+                       const char *fix, struct error *err)
+{
+        enum spec_key keys[16];
+        size_t n = 0;
+        char names[64] = "", change[512];
+        unsigned left = ctrls;
+        for (int k = 0; k < CGROUP_NCTRL; k++) {
+                if (!(ctrls & CGROUP_BIT(k)))
+                        continue;
+                left &= ~CGROUP_BIT(k);
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         !names[0] ? ""
+                         : left    ? ", "
+                                   : " and ",
+                         cgroup_ctrl_name(k));
+                for (const enum spec_key *key = ctrl_keys[k]; *key != SPEC_NKEYS; key++)
+                        if (spec_in_file(s, *key) && n < sizeof keys / sizeof keys[0])
+                                keys[n++] = *key;
+        }
+        if (!n) /* asked for by no key of the spec's own (it has none): the section */
+                keys[n++] = SPEC_KEY_RESOURCES_MODE;
+        if (s->resources_require) {
+                phrase_error(err, s, keys[0], "the %s limits cannot be applied: %s", names, why);
+                return error_hint(
+                        err, "%s; or run without the %s limits: %s", fix, names,
+                        phrase_change_all(s->front, keys, n, PHRASE_OFF, change, sizeof change));
+        }
+        warn(p, "the %s limits are skipped: %s\n%s", names, why, fix);
+        p->limits.need &= ~ctrls;
+        if (ctrls & CGROUP_BIT(CGROUP_MEMORY))
+                p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap = CGROUP_UNSET;
+        if (ctrls & CGROUP_BIT(CGROUP_PIDS))
+                p->limits.pids_max = CGROUP_UNSET;
+        if (ctrls & CGROUP_BIT(CGROUP_IO))
+                p->limits.io_weight = 0;
+        if (ctrls & CGROUP_BIT(CGROUP_CPU))
+                p->limits.cpu_quota = p->limits.cpu_weight = 0;
+        return 0;
+}
+
+/* Each limit the host cannot take, the controllers that share a reason together: the reason
+ * most basic first (cgroup.c: the kernel, the boot command line, cgroup v1, delegation). */
 static int plan_limits(struct plan *p, const struct spec *s, const struct plan_host *h,
                        struct error *err)
 {
         const struct cgroup_host *c = &h->cgroup;
         p->limits = s->resources;
-        if (!p->limits.need)
-                return 0;
-        const char *why = NULL, *fix = NULL;
-        char whybuf[256];
-        if (!c->base[0]) {
-                why = c->why;
-                fix = c->fix;
-        } else if (!c->clone_into) {
-                why = "crib needs clone3(2) with CLONE_INTO_CGROUP for them (Linux 5.7)";
-                fix = "use a newer kernel (Debian bullseye's 5.10 and later have it)";
-        }
-        if (why) {
-                if (s->resources_require) {
-                        error_at(err, s->path, resources_line(s),
-                                 "the [resources] limits cannot be applied: %s", why);
-                        return error_hint(err,
-                                          "%s; or set resources_mode = prefer to run "
-                                          "without them",
-                                          fix);
-                }
-                warn(p, "the [resources] limits are skipped: %s\n%s", why, fix);
-                p->limits.need = 0;
-                return 0;
-        }
+        unsigned todo = p->limits.need;
         for (int k = 0; k < CGROUP_NCTRL; k++) {
-                if (!(p->limits.need & CGROUP_BIT(k)) || (c->available & CGROUP_BIT(k)))
+                const char *fix, *other_fix, *why;
+                if (!(todo & CGROUP_BIT(k)) || !(why = limits_why(c, k, &fix)))
                         continue;
-                snprintf(whybuf, sizeof whybuf, "%s", c->ctrl_why[k]);
-                if (s->resources_require) {
-                        error_at(err, s->path, resources_line(s),
-                                 "the [resources] limits cannot be applied: %s", whybuf);
-                        return error_hint(err,
-                                          "%s; or set resources_mode = prefer to run "
-                                          "without the %s limits",
-                                          c->ctrl_fix[k], cgroup_ctrl_name(k));
+                unsigned same = 0;
+                for (int j = k; j < CGROUP_NCTRL; j++) {
+                        const char *w =
+                                (todo & CGROUP_BIT(j)) ? limits_why(c, j, &other_fix) : NULL;
+                        if (w && !strcmp(w, why))
+                                same |= CGROUP_BIT(j);
                 }
-                warn(p, "the %s limits are skipped: %s\n%s", cgroup_ctrl_name(k), whybuf,
-                     c->ctrl_fix[k]);
-                p->limits.need &= ~CGROUP_BIT(k);
-                if (k == CGROUP_MEMORY)
-                        p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap =
-                                CGROUP_UNSET;
-                else if (k == CGROUP_PIDS)
-                        p->limits.pids_max = CGROUP_UNSET;
-                else if (k == CGROUP_IO)
-                        p->limits.io_weight = 0;
-                else
-                        p->limits.cpu_quota = p->limits.cpu_weight = 0;
+                todo &= ~same;
+                if (limits_fail(p, s, same, why, fix, err) < 0)
+                        return -1;
         }
         return 0;
 }
@@ -1510,6 +1570,7 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         memset(p, 0, sizeof *p);
         p->trace = trace;
         p->spec_path = s->path;
+        p->front = s->front;
         p->host_uid = h->uid;
         p->host_gid = h->gid;
         /* root of the host: root in a user namespace of its own (unshare -r) is not */
@@ -1517,10 +1578,14 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
 
         p->userns = s->ns_user;
         if (!p->userns && h->euid != 0) {
-                error_at(err, s->path, spec_line(s, SPEC_KEY_NAMESPACES_USER),
-                         "user = no needs root: without a user namespace only root may create "
-                         "namespaces");
-                error_hint(err, "remove 'user = no' to run as yourself in a user namespace");
+                char change[256];
+                phrase_error(err, s, SPEC_KEY_NAMESPACES_USER,
+                             "%s needs root: only root may create namespaces outside a user "
+                             "namespace",
+                             phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
+                error_hint(err, "%s",
+                           phrase_change(s->front, SPEC_KEY_NAMESPACES_USER, PHRASE_ON, change,
+                                         sizeof change));
                 goto fail;
         }
         p->clone_flags = CLONE_NEWNS | (s->ns_user ? CLONE_NEWUSER : 0) |

@@ -115,6 +115,7 @@ struct plan {
         bool trace;
         bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
         const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
+        enum spec_front front; /* whose words a remedy uses: crib.ini's or an engine's (phrase.h) */
 
         /* host facts */
         uid_t host_uid;

@@ -169,7 +169,7 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
             p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
-            p.net_mode > SPEC_NET_PASTA)
+            p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI)
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
         p.apparmor[sizeof p.apparmor - 1] = '\0';

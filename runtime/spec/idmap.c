@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "phrase.h"
+
 int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
                       size_t *ret_n, struct error *err)
 {
@@ -90,6 +92,7 @@ int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *
                   struct idmap *ret, struct error *err)
 {
         const char *file = !strcmp(kind, "uid") ? "/etc/subuid" : "/etc/subgid";
+        enum spec_key key = !strcmp(kind, "uid") ? SPEC_KEY_IDMAP_UID : SPEC_KEY_IDMAP_GID;
         memset(ret, 0, sizeof *ret);
 
         if (!m->line && !privileged) {
@@ -101,10 +104,9 @@ int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *
         if (privileged && (!m->line || m->is_auto)) {
                 /* root: its own range alone, never itself (container root is not host root) */
                 if (!nsubids) {
-                        error_at(err, s->path, m->line,
-                                 "root has no range in %s to map the "
-                                 "container's %ss to",
-                                 file, kind);
+                        phrase_error_line(err, s, key, m->line,
+                                          "root has no range in %s to map the container's %ss to",
+                                          file, kind);
                         return error_hint(err,
                                           "give root one, for example: sudo usermod "
                                           "--add-sub%ss 1000000-1065535 root",
@@ -151,13 +153,15 @@ int idmap_resolve(const struct spec *s, const struct spec_idmap *m, const char *
                 if (!within(&r, subids, nsubids)) {
                         char have[256];
                         describe_subids(have, sizeof have, subids, nsubids);
-                        error_at(err, s->path, sr->line,
-                                 "%s range '%" PRIu32 " %" PRIu32 " %" PRIu32
-                                 "' is not yours to map: %s %" PRIu32
-                                 " may map itself and its %s ranges (%s)",
-                                 kind, r.inside, r.outside, r.count, kind, id, file, have);
-                        return error_hint(err, "use '%s = auto', or map only ranges listed in %s",
-                                          kind, file);
+                        char change[256];
+                        phrase_error_line(err, s, key, sr->line,
+                                          "%s range '%" PRIu32 " %" PRIu32 " %" PRIu32
+                                          "' is not yours to map: %s %" PRIu32
+                                          " may map itself and its %s ranges (%s)",
+                                          kind, r.inside, r.outside, r.count, kind, id, file, have);
+                        return error_hint(
+                                err, "%s",
+                                phrase_change(s->front, key, PHRASE_OWN, change, sizeof change));
                 }
         }
         ret->use_helper = !privileged && !only_own;

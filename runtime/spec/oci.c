@@ -994,6 +994,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (r && limit != -1) { /* -1: no limit, nothing to apply */
                         l->memory_max = limit;
                         l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                        set_from(c->s, SPEC_KEY_RESOURCES_MEMORY);
                 } else if (r && c->update) { /* -1 in an update: the limit lifted */
                         l->memory_max = CGROUP_MAX;
                         l->need |= CGROUP_BIT(CGROUP_MEMORY);
@@ -1009,6 +1010,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         if (swap != -1) {
                                 l->memory_swap = swap - limit;
                                 l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                                set_from(c->s, SPEC_KEY_RESOURCES_MEMORY_SWAP);
                         } else if (c->update) {
                                 l->memory_swap = CGROUP_MAX;
                                 l->need |= CGROUP_BIT(CGROUP_MEMORY);
@@ -1044,6 +1046,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (r && (shares != 1024 || c->update)) { /* the conversion runc and crun use */
                         l->cpu_weight = (uint32_t)(1 + ((shares - 2) * 9999) / 262142);
                         l->need |= CGROUP_BIT(CGROUP_CPU);
+                        set_from(c->s, SPEC_KEY_RESOURCES_CPU_WEIGHT);
                 }
                 int rp;
                 if ((rp = get_int(c, o, cp, "period", 1000, 1000000, &period)) < 0 ||
@@ -1056,6 +1059,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                         l->cpu_quota = (uint32_t)quota;
                         l->cpu_period = (uint32_t)period;
                         l->need |= CGROUP_BIT(CGROUP_CPU);
+                        set_from(c->s, SPEC_KEY_RESOURCES_CPUS);
                 } else if (r && quota == -1 && c->update) {
                         l->cpu_quota = CGROUP_CPU_MAX;
                         l->cpu_period = (uint32_t)period;
@@ -1086,6 +1090,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (r && v > 0) { /* 0 and -1: no limit, nothing to apply */
                         l->pids_max = v;
                         l->need |= CGROUP_BIT(CGROUP_PIDS);
+                        set_from(c->s, SPEC_KEY_RESOURCES_PIDS);
                 } else if (r && v == -1 && c->update) { /* in an update, -1 lifts it */
                         l->pids_max = CGROUP_MAX;
                         l->need |= CGROUP_BIT(CGROUP_PIDS);
@@ -1098,6 +1103,7 @@ static int oci_resources(struct ctx *c, json_object *lx)
                 if (r) {
                         l->io_weight = (uint32_t)(1 + (v - 10) * 9999 / 990);
                         l->need |= CGROUP_BIT(CGROUP_IO);
+                        set_from(c->s, SPEC_KEY_RESOURCES_IO_WEIGHT);
                 }
                 json_object_object_foreach(o, k, val)
                 {
@@ -1411,6 +1417,7 @@ int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct 
 
         error_clear(err);
         spec_init(s);
+        s->front = SPEC_FRONT_OCI;
         if (!(s->path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         /* the process object is the file: as config.json's .process, so one reader serves */
@@ -1441,6 +1448,7 @@ int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, str
 
         error_clear(err);
         spec_init(&s);
+        s.front = SPEC_FRONT_OCI;
         if (!(s.path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         /* the file is what config.json has at .linux.resources, so one reader serves */
@@ -1468,6 +1476,7 @@ int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *er
 
         error_clear(err);
         spec_init(s);
+        s->front = SPEC_FRONT_OCI;
         s->init = false; /* as runc: the process is the container's pid 1 */
         s->apparmor_require = false;
         if (!(s->path = strdup(path)))

@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "ini.h"
 #include "levels.h"
+#include "phrase.h"
 #include "seccomp_profile.h"
 #include "words.h"
 
@@ -1368,10 +1369,14 @@ static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
                 return error_at(err, s->path, spec_line(s, SPEC_KEY_CONTAINER_HOSTNAME),
                                 "setting hostname needs a private uts namespace, but "
                                 "[namespaces] says uts = no");
+        char who[32];
         if ((s->uidmap.line != 0) != (s->gidmap.line != 0))
-                return error_at(err, s->path, s->uidmap.line ? s->uidmap.line : s->gidmap.line,
-                                "[idmap] gives a %s map but no %s map; give both",
-                                s->uidmap.line ? "uid" : "gid", s->uidmap.line ? "gid" : "uid");
+                return phrase_error_line(
+                        err, s, s->uidmap.line ? SPEC_KEY_IDMAP_GID : SPEC_KEY_IDMAP_UID,
+                        s->uidmap.line ? s->uidmap.line : s->gidmap.line,
+                        "%s gives a %s map but no %s map; give both",
+                        phrase_section(s->front, SPEC_KEY_IDMAP_UID, who, sizeof who),
+                        s->uidmap.line ? "uid" : "gid", s->uidmap.line ? "gid" : "uid");
         return validate_network(s, err);
 }
 

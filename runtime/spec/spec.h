@@ -115,6 +115,14 @@ struct spec_origin {
         unsigned line;  /* SPEC_FROM_LEVEL, SPEC_FROM_FILE: the key's first line there */
 };
 
+/* Which front end made the spec: whose words its remedies use (phrase.h). A crib.ini(5) user
+ * edits the file; an engine's user (podman, containerd) cannot, and changes config.json
+ * through the engine's flags. */
+enum spec_front {
+        SPEC_FRONT_INI, /* crib.ini(5): crib run, crib check, an imported image's */
+        SPEC_FRONT_OCI, /* an engine's config.json (oci.c): crib oci, runc's command line */
+};
+
 struct spec_range {
         uint32_t inside, outside, count;
         unsigned line;
@@ -173,7 +181,8 @@ struct spec_limit {
 };
 
 struct spec {
-        char *path; /* the spec file as named on the command line */
+        char *path;            /* the spec file as named on the command line */
+        enum spec_front front; /* crib.ini, or an engine's config.json */
 
         /* [container] */
         char *rootfs;

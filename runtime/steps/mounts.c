@@ -45,6 +45,7 @@
 #include "child.h"
 #include "mountapi.h"
 #include "cleanup.h"
+#include "phrase.h"
 #include "sys.h"
 
 /* Child: in the new mount namespace. */
@@ -432,11 +433,14 @@ static int file_mount(struct child *c, int rootfd, const struct mount_op *op, st
                 if (made < 0 && e != EEXIST) {
                         /* a rootfs we may not write (another user's, read-only): the container
                          * runs without the file, and crib says how to give it one */
+                        char change[128];
                         child_warn(c,
                                    "'%s' is not in the rootfs and cannot be made there (%s): the "
                                    "container runs without crib's %s\ncreate an empty %s in the "
-                                   "rootfs, or bind your own in [mounts]",
-                                   op->dst, strerror(e), op->dst, op->dst);
+                                   "rootfs, or %s",
+                                   op->dst, strerror(e), op->dst, op->dst,
+                                   phrase_change(c->plan->front, SPEC_KEY_MOUNTS_BIND, PHRASE_ON,
+                                                 change, sizeof change));
                         return 0;
                 }
                 if (made >= 0)
@@ -591,12 +595,15 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
         case MOP_PROC:
                 if (sys_mount(&c->trace, "proc", target, op->dst, "proc", op->flags, NULL, err) <
                     0) {
+                        char change[128];
                         if (err->errnum == EPERM && p->userns)
                                 error_hint(err,
                                            "the kernel refuses a new /proc in a user namespace "
                                            "when the host's /proc has parts hidden by other "
-                                           "mounts (as inside another container); set pid = no "
-                                           "in [namespaces] to bind the host's /proc instead");
+                                           "mounts (as inside another container); %s to bind the "
+                                           "host's /proc instead",
+                                           phrase_change(p->front, SPEC_KEY_NAMESPACES_PID,
+                                                         PHRASE_OFF, change, sizeof change));
                         return -1;
                 }
                 return 0;

@@ -32,6 +32,7 @@
 
 #include "child.h"
 #include "cleanup.h"
+#include "phrase.h"
 
 /* Child: the setup process, in the new network namespace. */
 int step_loopback(struct child *c, struct error *err)
@@ -114,9 +115,13 @@ int step_guard_loopback(struct child *c, struct error *err)
                 said[--got] = '\0';
         error_set(err, 0, "cannot keep the container away from the host's loopback: nft %s%s%s",
                   WIFEXITED(status) ? "failed" : "was killed", got ? ": " : "", said);
-        return error_hint(err, "the kernel's nf_tables must be there: 'sudo modprobe nf_tables' "
-                               "(as a user crib cannot load it); or set host_loopback = yes in "
-                               "[network] if the container may reach the host's local services");
+        char change[128];
+        return error_hint(err,
+                          "the kernel's nf_tables must be there: 'sudo modprobe nf_tables' (as a "
+                          "user crib cannot load it); or %s if the container may reach the host's "
+                          "local services",
+                          phrase_change(c->plan->front, SPEC_KEY_NETWORK_HOST_LOOPBACK, PHRASE_ON,
+                                        change, sizeof change));
 }
 
 int netns_loopback_up(struct child *c, struct error *err)

@@ -39,6 +39,7 @@
 
 #include "cleanup.h"
 #include "mountapi.h"
+#include "phrase.h"
 #include "procfile.h"
 
 /* procfile_write, traced, with the error for the user */
@@ -186,17 +187,19 @@ int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace
 
 static const struct {
         int flag;
-        const char *ns, *key, *config;
+        const char *ns;
+        enum spec_key key;
+        const char *config;
 } namespaces[] = {
-        {CLONE_NEWUSER, "user", "user", "CONFIG_USER_NS"},
-        {CLONE_NEWPID, "pid", "pid", "CONFIG_PID_NS"},
-        {CLONE_NEWNET, "net", "net", "CONFIG_NET_NS"},
-        {CLONE_NEWIPC, "ipc", "ipc", "CONFIG_IPC_NS"},
-        {CLONE_NEWUTS, "uts", "uts", "CONFIG_UTS_NS"},
-        {CLONE_NEWCGROUP, "cgroup", "cgroup", "CONFIG_CGROUPS"},
+        {CLONE_NEWUSER, "user", SPEC_KEY_NAMESPACES_USER, "CONFIG_USER_NS"},
+        {CLONE_NEWPID, "pid", SPEC_KEY_NAMESPACES_PID, "CONFIG_PID_NS"},
+        {CLONE_NEWNET, "net", SPEC_KEY_NAMESPACES_NET, "CONFIG_NET_NS"},
+        {CLONE_NEWIPC, "ipc", SPEC_KEY_NAMESPACES_IPC, "CONFIG_IPC_NS"},
+        {CLONE_NEWUTS, "uts", SPEC_KEY_NAMESPACES_UTS, "CONFIG_UTS_NS"},
+        {CLONE_NEWCGROUP, "cgroup", SPEC_KEY_NAMESPACES_CGROUP, "CONFIG_CGROUPS"},
 };
 
-int userns_clone_error(int flags, int e, struct error *err)
+int userns_clone_error(int flags, int e, enum spec_front front, struct error *err)
 {
         const char *what = (flags & CLONE_NEWUSER) ? "cannot create user namespace"
                                                    : "cannot create the container's namespaces";
@@ -209,13 +212,14 @@ int userns_clone_error(int flags, int e, struct error *err)
                         continue;
                 /* a type this kernel was built without: EINVAL, and no /proc/self/ns entry */
                 snprintf(path, sizeof path, "/proc/self/ns/%s", ns);
+                char change[256];
+                phrase_change(front, namespaces[i].key, PHRASE_OFF, change, sizeof change);
                 if (access(path, F_OK) < 0 && errno == ENOENT) {
                         error_set(err, e, "cannot create %s namespace", ns);
                         return error_hint(err,
                                           "this kernel was built without %s namespaces (%s=y); "
-                                          "set %s = no in [namespaces], or use a kernel that "
-                                          "has them",
-                                          ns, namespaces[i].config, namespaces[i].key);
+                                          "%s, or use a kernel that has them",
+                                          ns, namespaces[i].config, change);
                 }
                 /* a type switched off: user.max_<ns>_namespaces = 0 (user's own case below) */
                 snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", ns);
@@ -225,9 +229,8 @@ int userns_clone_error(int flags, int e, struct error *err)
                         return error_hint(err,
                                           "%s namespaces are switched off here "
                                           "(user.max_%s_namespaces = 0): enable them with: sudo "
-                                          "sysctl user.max_%s_namespaces=15000, or set %s = no "
-                                          "in [namespaces]",
-                                          ns, ns, ns, namespaces[i].key);
+                                          "sysctl user.max_%s_namespaces=15000, or %s",
+                                          ns, ns, ns, change);
                 }
         }
         if (!(flags & CLONE_NEWUSER))
