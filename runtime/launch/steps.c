@@ -22,7 +22,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "rlimits.h"
 #include "userns.h"
 

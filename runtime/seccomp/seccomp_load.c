@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "trace.h"
 #include "seccomp.h"
 

@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 
 /* Close every descriptor from 3 up but the `n` in `keep` (any order; negative ones ignored). */
 int fds_close_all_but(const int *keep, size_t n, struct error *err)
@@ -62,7 +62,7 @@ int fds_close_all_but(const int *keep, size_t n, struct error *err)
                                                  to - 1);
                         if (r < 0) {
                                 /* before Linux 5.9: one at a time, from the list of this
-                                 * process's own (opendir allocates: child.h says so) */
+                                 * process's own (opendir allocates: step.h says so) */
                                 DIR *d = opendir("/proc/self/fd");
                                 struct dirent *e;
                                 if (!d)

@@ -43,7 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "userns.h"
 
 /* The forked child: a user namespace of its own, dumpable (its memory is its own) so that the

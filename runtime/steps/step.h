@@ -1,4 +1,4 @@
-/* child.h - the state of the container's setup and workload processes, shared by the step
+/* step.h - the state of the container's setup and workload processes, shared by the step
  * files.
  *
  * The setup process is the clone(2) child: pid 1 of the new pid namespace when there is one.
@@ -10,8 +10,8 @@
  * opendir(3), which allocates. Memory is not shared with crib (a fork), and the workload's
  * process shares the setup's (clone(CLONE_VM)) only while the setup process waits (init.c).
  */
-#ifndef CRIB_CHILD_H
-#define CRIB_CHILD_H
+#ifndef CRIB_STEP_H
+#define CRIB_STEP_H
 
 #include <signal.h>
 
