@@ -8,7 +8,7 @@
  * the program (seccomp_compile.c) or took the one built into crib (seccomp_builtin.c).
  *
  * seccomp_load_filter() is used by every filter crib loads: the container's (step_seccomp,
- * below), crib's init's own (runtime/steps/init.c), crib check's probes, crib bench, and the
+ * below), crib's init's own (runtime/launch/init.c), crib check's probes, crib bench, and the
  * tests' old-kernel tool.
  *
  * The other way in: `crib run --count N` starts a seccomp template (seccomp_template.c) when the
