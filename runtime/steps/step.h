@@ -2,7 +2,7 @@
  * files.
  *
  * The setup process is the clone(2) child: pid 1 of the new pid namespace when there is one.
- * It runs the setup table (steps.c), then starts the workload's process, which runs the
+ * It runs the setup table (child.c), then starts the workload's process, which runs the
  * workload's table and execs (with init = no it runs that table itself). Both read the plan,
  * make system calls, and report through the sync channel; they never print. They keep what
  * they build on their stacks or in static storage, with one exception: on a kernel without
@@ -52,7 +52,7 @@ struct child {
         size_t nsteps;       /* how many steps this container's setup has */
         uint64_t step_start; /* when the step running started (for the trace) */
         bool step_skipped;   /* it said why it had nothing to do (step_skip): no "done" */
-        const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (steps.c) */
+        const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (child.c) */
         /* a /proc the container cannot have mounted over, for the AppArmor request (`crib
          * exec` opens the host's before it joins: enter.c), or -1 for the container's own */
         int procfd;
@@ -66,7 +66,7 @@ struct step {
         const char *name;
         int (*run)(struct child *c, struct error *err);
 };
-/* A table of steps (steps.c), run in order by one process. */
+/* A table of steps (child.c), run in order by one process. */
 struct table {
         const struct step *steps;
         size_t n;
@@ -110,9 +110,9 @@ void child_emit_over_sync(void *ctx, const char *line);
 /* Child: send a warning for the parent to print. */
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
-/* The steps, one mechanism per file (see the tables in steps.c): the setup's, then the
+/* The steps, one mechanism per file (see the tables in child.c): the setup's, then the
  * workload's. */
-int step_id_maps(struct child *c, struct error *err);        /* steps.c */
+int step_id_maps(struct child *c, struct error *err);        /* child.c */
 int step_become_root(struct child *c, struct error *err);    /* creds.c */
 int step_parent_death(struct child *c, struct error *err);   /* creds.c */
 int step_mounts_private(struct child *c, struct error *err); /* mounts.c */

@@ -1,4 +1,4 @@
-/* steps.c - the container's setup, in order: two tables, one line each, and the line that says
+/* child.c - the container's setup, in order: two tables, one line each, and the line that says
  * which process runs which.
  *
  * The clone(2) child runs the setup table: in the new namespaces, as pid 1 of the new pid
