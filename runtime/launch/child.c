@@ -12,15 +12,11 @@
  * pid of the process that runs it, the calls it makes and its time.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "step.h"
-#include "rlimits.h"
-#include "userns.h"
 
 /* The setup: run by the clone child, in the new namespaces, as pid 1 of the new pid namespace
  * when there is one. With crib's init (init = yes, the default) this process stays as pid 1
@@ -113,48 +109,6 @@ static const struct table workload = TABLE(workload_steps);
 /* The step between the tables, traced as one of its own: the setup process starts the
  * workload's process, which runs the workload's table (init.c). */
 static const char start_init[] = "start crib's init as pid 1";
-
-/* Child: not dumpable from now on, before any code of the workload exists, so that no process
- * of the container can ptrace(2) this one or open its /proc/PID/{mem,fd,exe} (init.c). Not
- * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written. */
-static int not_dumpable(struct child *c, struct error *err)
-{
-        int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-        trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
-        if (r < 0)
-                return error_set(err, errno, "cannot make the setup process not dumpable");
-        return 0;
-}
-
-/* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
- * that says it wrote them; EOF means crib died. */
-int step_id_maps(struct child *c, struct error *err)
-{
-        if (c->plan->self_maps) {
-                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
-                    rlimits_apply(c->plan, 0, &c->trace, err) < 0)
-                        return -1;
-                return not_dumpable(c, err);
-        }
-        struct sync_msg m;
-        int fd = -1;
-        int r = sync_recv(&c->chan, &m, &fd, err);
-        if (r > 0 && m.type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs) {
-                c->rootfs_tree = fd;
-                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
-                r = sync_recv(&c->chan, &m, NULL, err);
-        } else if (fd >= 0) {
-                close(fd);
-        }
-        if (r == 0)
-                _exit(125); /* crib is gone */
-        if (r < 0)
-                return -1;
-        if (m.type != SYNC_GO)
-                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
-        trace_line(&c->trace, "  read(sync) = GO (maps written)");
-        return not_dumpable(c, err);
-}
 
 /* Child: the setup process, after its table: start the workload's process, which runs `t` and
  * reports the end of this step; this process stays as crib's init and never returns. */

@@ -115,7 +115,7 @@ void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
 /* The steps, one mechanism per file (see the tables in child.c): the setup's, then the
  * workload's. */
-int step_id_maps(struct child *c, struct error *err);        /* child.c */
+int step_id_maps(struct child *c, struct error *err);        /* userns.c */
 int step_become_root(struct child *c, struct error *err);    /* creds.c */
 int step_parent_death(struct child *c, struct error *err);   /* creds.c */
 int step_mounts_private(struct child *c, struct error *err); /* mounts.c */
