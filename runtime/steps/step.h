@@ -132,7 +132,7 @@ int step_guard_loopback(struct child *c, struct error *err); /* netns.c */
  * own namespace in lockmounts.c). */
 int netns_loopback_up(struct child *c, struct error *err);       /* netns.c */
 int step_open_terminal(struct child *c, struct error *err);      /* pty.c */
-int step_seccomp(struct child *c, struct error *err);            /* seccomp_load.c */
+int step_seccomp(struct child *c, struct error *err);            /* filter.c */
 int step_lock_mounts(struct child *c, struct error *err);        /* lockmounts.c */
 int step_attach_terminal(struct child *c, struct error *err);    /* pty.c */
 int step_bounding_set(struct child *c, struct error *err);       /* caps.c */
