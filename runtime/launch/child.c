@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "step.h"
+#include "child.h"
 
 /* The setup: run by the clone child, in the new namespaces, as pid 1 of the new pid namespace
  * when there is one. With crib's init (init = yes, the default) this process stays as pid 1

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "step.h"
+#include "child.h"
 #include "cleanup.h"
 #include "mountapi.h"
 #include "nethelper.h"

@@ -106,7 +106,7 @@
 
 #include "capname.h"
 #include "cgroup.h"
-#include "step.h"
+#include "child.h"
 #include "cleanup.h"
 #include "procfile.h"
 #include "pty.h"

@@ -61,7 +61,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "step.h"
+#include "child.h"
 
 /* pid 1: forward signals to the workload, reap children, exit as the workload did. */
 static _Noreturn void init_loop(pid_t workload, const sigset_t *forwarded)

@@ -1,14 +1,19 @@
-/* step.h - the state of the container's setup and workload processes, shared by the step
- * files.
+/* step.h - the step contract: the state a process of the container's setup carries from step
+ * to step (struct child), a table of steps, how a step begins, ends and reports, and every step
+ * of steps/.
  *
- * The setup process is the clone(2) child: pid 1 of the new pid namespace when there is one.
- * It runs the setup table (child.c), then starts the workload's process, which runs the
- * workload's table and execs (with init = no it runs that table itself). Both read the plan,
- * make system calls, and report through the sync channel; they never print. They keep what
- * they build on their stacks or in static storage, with one exception: on a kernel without
- * close_range(2) (before Linux 5.9) the steps that close descriptors list /proc/self/fd with
- * opendir(3), which allocates. Memory is not shared with crib (a fork), and the workload's
- * process shares the setup's (clone(CLONE_VM)) only while the setup process waits (init.c).
+ * A step is one call of one kernel mechanism (its file in steps/ explains it), run as a row of a
+ * table by a process that launch/ starts: the setup process and the workload's (launch/child.c,
+ * launch/init.c), and crib exec's (launch/enter.c). Steps read the plan, make system calls, and
+ * report through the sync channel (step.c, sync.h); they never print. They keep what they build
+ * on their stacks or in static storage, with one exception: on a kernel without close_range(2)
+ * (before Linux 5.9) the steps that close descriptors list /proc/self/fd with opendir(3), which
+ * allocates. Memory is not shared with crib (a fork), and the workload's process shares the
+ * setup's (clone(CLONE_VM)) only while the setup process waits (launch/init.c).
+ *
+ * Where it sits: steps/ is below launch/. A step includes this contract and lower layers (base,
+ * plan, seccomp, cgroup), never launch/: the processes and their tables are declared in
+ * launch/child.h, which includes this file.
  */
 #ifndef CRIB_STEP_H
 #define CRIB_STEP_H
@@ -66,20 +71,12 @@ struct step {
         const char *name;
         int (*run)(struct child *c, struct error *err);
 };
-/* A table of steps (child.c), run in order by one process. */
+/* A table of steps (launch/child.c, launch/enter.c), run in order by one process (step.c). */
 struct table {
         const struct step *steps;
         size_t n;
 };
 
-/* The signals crib passes on to the workload: the parent blocks them before the clone and
- * forwards them to the setup process, crib's init forwards them to the workload (container.c).
- * Fills `ret` with them. */
-void forwarded_signals(sigset_t *ret);
-
-/* Child: run the setup table, then the workload's table (in a process of its own when crib's
- * init stays as pid 1), and exec the workload; never returns. */
-_Noreturn void child_main(const struct plan *plan, int sync_fd, const struct launch_fds *fds);
 /* Child: run every step of `t` in this process, in order; a step that fails reports its error
  * to the parent and ends the process. Returns after the last step (step.c). */
 void steps_run(struct child *c, const struct table *t);
@@ -94,10 +91,6 @@ int step_skip(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* Child: the step running failed: send `err` to the parent and exit (125, or 126/127 for an
  * exec that failed). */
 _Noreturn void step_failed(struct child *c, const struct error *err);
-/* Child, init.c: the setup process, after its table (init = yes). Start the workload's process,
- * which runs `workload` and execs; this process stays as crib's init, pid 1, and never returns.
- * Returns -1 only when the workload's process cannot be started. */
-int init_start(struct child *c, const struct table *workload, struct error *err);
 
 /* Child: apply ro/nosuid/nodev/noexec (MS_* in `flags`) to the mount on `path` (inside the
  * rootfs when rootfd >= 0, else an absolute path), to its submounts too when `recursive`. */
@@ -113,7 +106,7 @@ void child_emit_over_sync(void *ctx, const char *line);
 /* Child: send a warning for the parent to print. */
 void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
-/* The steps, one mechanism per file (see the tables in child.c): the setup's, then the
+/* The steps, one mechanism per file (see the tables in launch/child.c): the setup's, then the
  * workload's. */
 int step_id_maps(struct child *c, struct error *err);        /* userns.c */
 int step_become_root(struct child *c, struct error *err);    /* creds.c */
@@ -154,7 +147,6 @@ int fds_close_all_but(const int *keep, size_t n, struct error *err);
 /* Refuse a directory as fd 0, 1 or 2 (fds.c). */
 int fds_check_stdio(struct error *err);
 int step_apparmor(struct child *c, struct error *err);   /* apparmor.c */
-int step_wait_init(struct child *c, struct error *err);  /* init.c */
 int step_wait_start(struct child *c, struct error *err); /* start.c */
 int step_exec(struct child *c, struct error *err);       /* exec.c */
 /* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
