@@ -5,7 +5,7 @@
  * separate stack, as bubblewrap does); signalfd(2) to take the forwarded signals and SIGCHLD in
  * one poll(2) loop with the sync socket and the terminal.
  *
- * The parent's steps are a table, like the child's (steps.c): parent_steps at the end of this
+ * The parent's steps are a table, like the child's (child.c): parent_steps at the end of this
  * file, run in order by container_run, each printed by --trace. Until the clone they prepare
  * what the setup process needs from its first instruction; then they answer what it waits for
  * (its id maps, the idmapped rootfs, GO), and follow it until the container exits: its trace,
@@ -406,7 +406,7 @@ static int make_cgroup(struct run *r, struct error *err)
         return 0;
 }
 
-/* Parent: the setup process, in the new namespaces; it runs child_main (steps.c). Then back
+/* Parent: the setup process, in the new namespaces; it runs child_main (child.c). Then back
  * to our own working directory, and the descriptors that were for the child closed. With a
  * cgroup, clone3(2) puts it there from its first instruction, its cgroup namespace rooted
  * there. */
@@ -579,7 +579,7 @@ static const struct parent_step parent_steps[] = {
         {"check the published ports are free", check_ports},
         /* [resources]: the setup process is cloned into it, its limits already set */
         {"make the cgroup", make_cgroup},
-        /* the setup process, in the new namespaces: it runs the tables of steps.c */
+        /* the setup process, in the new namespaces: it runs the tables of child.c */
         {"clone the setup process", clone_child},
         /* from outside its user namespace, where the maps can name more than our own ids */
         {"write the id maps and limits", write_maps},

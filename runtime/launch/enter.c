@@ -76,7 +76,7 @@
  * CAP_SYS_PTRACE in the user namespace that owns its memory, the host's, where crib was exec'd).
  * A workload with CAP_SYS_ADMIN could mount over /proc in its own mount namespace, which the
  * joiner joins, to swallow the AppArmor request (CVE-2025-52881 did this to runc): so the
- * request goes through the host's /proc, opened before the join (child.h: procfd), a
+ * request goes through the host's /proc, opened before the join (step.h: procfd), a
  * descriptor that neither the entered process nor exec'd code ever holds. With a terminal, the
  * pty is opened at /dev/ptmx of the container, as `crib run` does.
  */
@@ -1043,7 +1043,7 @@ static _Noreturn void joiner_main(struct enter *e)
                 .init_go = -1,
                 .procfd = e->hostproc,
                 .start_fd = -1,
-                /* the fault tests' hook, as for crib run (steps.c): wait before that step */
+                /* the fault tests' hook, as for crib run (child.c): wait before that step */
                 .stop_at = getenv("CRIB_TEST_STOP_AT"),
                 .nsteps = sizeof joiner_steps / sizeof joiner_steps[0] + entered.n,
         };

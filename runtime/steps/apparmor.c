@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bootline.h"
-#include "child.h"
+#include "step.h"
 
 bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
 {

@@ -42,7 +42,7 @@
 #include <linux/mount.h>
 #endif
 
-#include "child.h"
+#include "step.h"
 #include "mountapi.h"
 #include "cleanup.h"
 #include "phrase.h"
@@ -123,7 +123,7 @@ static int bind_onto_itself(struct child *c, int fd, struct error *err)
 
 /* Child: pivot_root needs the new root to be a mount point; a bind of the rootfs onto itself
  * makes it one. The rootfs is the working directory: the parent opened it once, checked it and
- * entered it (child.h), and the clone's new mount namespace carried it over to its own copy of
+ * entered it (step.h), and the clone's new mount namespace carried it over to its own copy of
  * the mount, so no name is looked up here at all. Every later step works from c->rootfd, the
  * bind's root. Root's containers whose rootfs host root owns get the parent's idmapped copy of
  * the tree (userns.c) instead of a plain one. */
@@ -551,7 +551,7 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                 struct stat st;
                 char src[64];
                 if (srcfd >= 0) {
-                        /* root: the copy of the source's tree the parent opened (child.h) */
+                        /* root: the copy of the source's tree the parent opened (step.h) */
                         if (fstat(srcfd, &st) < 0)
                                 return error_set(err, errno, "cannot stat bind source '%s'",
                                                  op->src);

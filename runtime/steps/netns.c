@@ -30,7 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "cleanup.h"
 #include "phrase.h"
 

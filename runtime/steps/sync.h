@@ -18,6 +18,15 @@
  *                                 container's pid namespace by the process that joined it)
  *                     SYNC_CREATED `crib create` only (start.c): set up, waiting for `crib
  *                                 start`; the last message (crib create exits)
+ *
+ * Where it sits: in steps/, the lowest layer that speaks it. The steps are one end of the
+ * channel: struct child holds it (step.h), every step reports through it (step.c: trace lines,
+ * warnings, errors), and some steps are sync points themselves (userns.c waits for SYNC_GO,
+ * pty.c passes the terminal, start.c and exec.c say SYNC_CREATED and SYNC_EXEC). The other end,
+ * the parent and crib's monitor, is in launch/, above, and includes it from there. Not in
+ * base/: base knows nothing of containers, and these messages name the rootfs, the terminal
+ * and the exec. Not behind an interface of step.h: the steps would still need the message
+ * types, and the format is one fact that both ends must read from one file.
  */
 #ifndef CRIB_SYNC_H
 #define CRIB_SYNC_H

@@ -1,4 +1,4 @@
-/* steps.c - the container's setup, in order: two tables, one line each, and the line that says
+/* child.c - the container's setup, in order: two tables, one line each, and the line that says
  * which process runs which.
  *
  * The clone(2) child runs the setup table: in the new namespaces, as pid 1 of the new pid
@@ -12,19 +12,11 @@
  * pid of the process that runs it, the calls it makes and its time.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "child.h"
-#include "rlimits.h"
-#include "userns.h"
 
 /* The setup: run by the clone child, in the new namespaces, as pid 1 of the new pid namespace
  * when there is one. With crib's init (init = yes, the default) this process stays as pid 1
@@ -117,142 +109,6 @@ static const struct table workload = TABLE(workload_steps);
 /* The step between the tables, traced as one of its own: the setup process starts the
  * workload's process, which runs the workload's table (init.c). */
 static const char start_init[] = "start crib's init as pid 1";
-
-void child_emit_over_sync(void *ctx, const char *line)
-{
-        struct child *c = ctx;
-        struct sync_msg m = {.type = SYNC_TRACE};
-        struct error ignored;
-        snprintf(m.u.text, sizeof m.u.text, "%s", line);
-        sync_send(&c->chan, &m, -1, &ignored);
-}
-
-void child_warn(struct child *c, const char *fmt, ...)
-{
-        struct sync_msg m = {.type = SYNC_WARN};
-        struct error ignored;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(m.u.text, sizeof m.u.text, fmt, ap);
-        va_end(ap);
-        sync_send(&c->chan, &m, -1, &ignored);
-}
-
-/* Child: not dumpable from now on, before any code of the workload exists, so that no process
- * of the container can ptrace(2) this one or open its /proc/PID/{mem,fd,exe} (init.c). Not
- * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written. */
-static int not_dumpable(struct child *c, struct error *err)
-{
-        int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-        trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
-        if (r < 0)
-                return error_set(err, errno, "cannot make the setup process not dumpable");
-        return 0;
-}
-
-/* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
- * that says it wrote them; EOF means crib died. */
-int step_id_maps(struct child *c, struct error *err)
-{
-        if (c->plan->self_maps) {
-                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
-                    rlimits_apply(c->plan, 0, &c->trace, err) < 0)
-                        return -1;
-                return not_dumpable(c, err);
-        }
-        struct sync_msg m;
-        int fd = -1;
-        int r = sync_recv(&c->chan, &m, &fd, err);
-        if (r > 0 && m.type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs) {
-                c->rootfs_tree = fd;
-                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
-                r = sync_recv(&c->chan, &m, NULL, err);
-        } else if (fd >= 0) {
-                close(fd);
-        }
-        if (r == 0)
-                _exit(125); /* crib is gone */
-        if (r < 0)
-                return -1;
-        if (m.type != SYNC_GO)
-                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
-        trace_line(&c->trace, "  read(sync) = GO (maps written)");
-        return not_dumpable(c, err);
-}
-
-/* Child: the fault test's hook (tests/e2e/13-faults.t). With CRIB_TEST_STOP_AT set to a step's
- * name as --trace prints it, the child waits before that step until crib is gone (its end of
- * the sync socket hangs up; at most 60 s), then runs the step as if crib had died just then.
- * Honoured in every build, so the test proves the binary that ships: it only delays the setup
- * and changes nothing it does, and whoever sets crib's environment can stop crib anyway. */
-static void test_stop_at(struct child *c, const char *name)
-{
-        if (!c->stop_at || strcmp(c->stop_at, name))
-                return;
-        trace_line(&c->trace, "  CRIB_TEST_STOP_AT: waiting for crib to go away");
-        struct pollfd pfd = {.fd = c->chan.fd, .events = 0}; /* POLLHUP is always reported */
-        int r;
-        do
-                r = poll(&pfd, 1, 60 * 1000);
-        while (r < 0 && errno == EINTR);
-}
-
-/* Child: a step begins: its number (counted across both tables), its name and our pid. */
-static void step_begin(struct child *c, const char *name)
-{
-        c->step++;
-        if (c->trace.on) { /* getpid() and the clock only for the trace */
-                c->step_start = trace_now_us();
-                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", c->step, c->nsteps, name,
-                           (int)getpid());
-        }
-        test_stop_at(c, name);
-}
-
-void step_done(struct child *c)
-{
-        if (c->trace.on && !c->step_skipped)
-                trace_line(&c->trace, "  done in %llu us",
-                           (unsigned long long)(trace_now_us() - c->step_start));
-        c->step_skipped = false;
-}
-
-int step_skip(struct child *c, const char *fmt, ...)
-{
-        char why[900];
-        va_list ap;
-        c->step_skipped = true;
-        if (!c->trace.on)
-                return 0;
-        va_start(ap, fmt);
-        vsnprintf(why, sizeof why, fmt, ap);
-        va_end(ap);
-        return trace_skip(&c->trace, "%s", why);
-}
-
-_Noreturn void step_failed(struct child *c, const struct error *err)
-{
-        struct sync_msg m = {.type = SYNC_ERROR};
-        struct error ignored;
-        m.u.err = *err;
-        if (c->start_fd >= 0)
-                start_report(c, err);
-        else
-                sync_send(&c->chan, &m, -1, &ignored);
-        _exit(error_exit_status(err));
-}
-
-void steps_run(struct child *c, const struct table *t)
-{
-        struct error err;
-        error_clear(&err);
-        for (size_t i = 0; i < t->n; i++) {
-                step_begin(c, t->steps[i].name);
-                if (t->steps[i].run(c, &err) < 0)
-                        step_failed(c, &err);
-                step_done(c);
-        }
-}
 
 /* Child: the setup process, after its table: start the workload's process, which runs `t` and
  * reports the end of this step; this process stays as crib's init and never returns. */

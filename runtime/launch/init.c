@@ -18,7 +18,7 @@
  * and holds it before the workload's first instruction (runc and crun learned each point from a
  * CVE; CVE-2019-5736 is the one about the binary):
  *
- *   not dumpable   from the moment the id maps are written (steps.c), so /proc/1/{mem,fd,exe,
+ *   not dumpable   from the moment the id maps are written (child.c), so /proc/1/{mem,fd,exe,
  *                  root,environ} and ptrace(2) need CAP_SYS_PTRACE in the user namespace that
  *                  owns init's memory: the host's, which a container in a user namespace never
  *                  has. This is also why the crib binary needs no sealed memfd copy of itself
@@ -37,7 +37,7 @@
  *                  calls the loop below makes (waiting, reaping, kill, exit), whoever asks
  *                  init to make them (a ptrace(2) tracer included)
  *
- * The setup process runs the setup table (steps.c), then init_start below. The workload's
+ * The setup process runs the setup table (child.c), then init_start below. The workload's
  * process starts with clone(CLONE_VM) on its own stack, sharing init's memory (no copy: a fork
  * here cost ~250 us). It runs the workload's table, and before its exec waits on a pipe;
  * init, woken by the other pipe, gives everything up and lets the workload exec. The two never
@@ -187,7 +187,7 @@ static int init_let_go(struct child *c, int keep, struct error *err)
         /* the workload's change of ids, made in this shared memory, may have reset it */
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         /* every capability the kernel knows and init still has: the setup kept only the
-         * container's (steps.c), and the workload waits on each drop, which costs several
+         * container's (child.c), and the workload waits on each drop, which costs several
          * reads (it builds new credentials) */
         for (int cap = 0; cap <= p->cap_last; cap++) {
                 if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 0)
@@ -262,7 +262,7 @@ static int workload_start(void *arg)
         _exit(125); /* not reached: the table's last step execs or fails */
 }
 
-/* Child: the setup process, after the setup table (steps.c: child_main), so the mounts, the
+/* Child: the setup process, after the setup table (child.c: child_main), so the mounts, the
  * terminal and the filter are in place. The workload's table runs in the new process; this one
  * becomes crib's init and never returns, or returns -1 before there is a workload's process. */
 int init_start(struct child *c, const struct table *workload, struct error *err)

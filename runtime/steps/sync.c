@@ -1,4 +1,5 @@
-/* sync.c - fixed-size, numbered messages over a SOCK_SEQPACKET socketpair; see sync.h. */
+/* sync.c - fixed-size, numbered messages over a SOCK_SEQPACKET socketpair; see sync.h (and why
+ * it sits in steps/). */
 #define _GNU_SOURCE
 #include "sync.h"
 
