@@ -51,15 +51,21 @@
 #define MAX_LINK_HOPS 8
 #define BUFSZ         (256 << 10)
 
-struct entry {
+struct tarball_entry {
         char *name;
         uint64_t size, ordinal;
         char *data; /* kept small files, else NULL */
         char *link; /* a symbolic or hard link's target (cleaned, from the top), else NULL */
 };
 
+/* what a tarball holds: its entries of interest, in order */
+struct tarball {
+        struct tarball_entry *e;
+        size_t n, cap, kept;
+};
+
 /* a libarchive reader of a descriptor through pread(2): its own offset, the name never used */
-struct fdread {
+struct tarball_fd {
         int fd;
         off_t off;
         unsigned char *buf;
@@ -69,7 +75,7 @@ struct stream {
         int fd;    /* a blob of a directory source, owned, or */
         int srcfd; /* the tarball source itself (a filesystem tarball's one layer), not owned */
         off_t off; /* where srcfd is read */
-        struct fdread rd;
+        struct tarball_fd rd;
         struct archive *outer;
         EVP_MD_CTX *md;
         uint64_t n;
@@ -83,9 +89,8 @@ struct source {
         int dirfd;
         int fd; /* a tarball source */
         enum source_kind kind;
-        struct entry *e;
-        size_t n, cap, kept;
-        struct stream cur; /* the layer being read */
+        struct tarball list; /* a tarball source's */
+        struct stream cur;   /* the layer being read */
 };
 
 static void stream_close(struct stream *st)
@@ -102,16 +107,22 @@ static void stream_close(struct stream *st)
         st->fd = st->srcfd = -1;
 }
 
+static void tarball_free(struct tarball *t)
+{
+        for (size_t i = 0; i < t->n; i++) {
+                free(t->e[i].name);
+                free(t->e[i].data);
+                free(t->e[i].link);
+        }
+        free(t->e);
+        memset(t, 0, sizeof *t);
+}
+
 void source_close(struct source *s)
 {
         if (!s)
                 return;
-        for (size_t i = 0; i < s->n; i++) {
-                free(s->e[i].name);
-                free(s->e[i].data);
-                free(s->e[i].link);
-        }
-        free(s->e);
+        tarball_free(&s->list);
         stream_close(&s->cur);
         if (s->dirfd >= 0)
                 close(s->dirfd);
@@ -120,9 +131,9 @@ void source_close(struct source *s)
         free(s);
 }
 
-static la_ssize_t fdread_read(struct archive *a, void *ctx, const void **buf)
+static la_ssize_t tarball_fd_read(struct archive *a, void *ctx, const void **buf)
 {
-        struct fdread *r = ctx;
+        struct tarball_fd *r = ctx;
         ssize_t n;
         do
                 n = pread(r->fd, r->buf, BUFSZ, r->off);
@@ -136,16 +147,16 @@ static la_ssize_t fdread_read(struct archive *a, void *ctx, const void **buf)
         return n;
 }
 
-static la_int64_t fdread_skip(struct archive *a, void *ctx, la_int64_t n)
+static la_int64_t tarball_fd_skip(struct archive *a, void *ctx, la_int64_t n)
 {
         (void)a;
-        ((struct fdread *)ctx)->off += n;
+        ((struct tarball_fd *)ctx)->off += n;
         return n;
 }
 
 /* Open `a` on the tarball source's descriptor, from its start; `r` lives as long as `a`, and
  * its buffer is the caller's to free. */
-static int fdread_open(struct archive *a, struct fdread *r, int fd)
+static int tarball_fd_open(struct archive *a, struct tarball_fd *r, int fd)
 {
         r->fd = fd;
         r->off = 0;
@@ -153,13 +164,13 @@ static int fdread_open(struct archive *a, struct fdread *r, int fd)
                 archive_set_error(a, ENOMEM, "out of memory");
                 return ARCHIVE_FATAL;
         }
-        archive_read_set_read_callback(a, fdread_read);
-        archive_read_set_skip_callback(a, fdread_skip);
+        archive_read_set_read_callback(a, tarball_fd_read);
+        archive_read_set_skip_callback(a, tarball_fd_skip);
         archive_read_set_callback_data(a, r);
         return archive_read_open1(a);
 }
 
-static struct archive *new_reader(void)
+static struct archive *tarball_reader_new(void)
 {
         struct archive *a = archive_read_new();
         if (!a)
@@ -184,24 +195,26 @@ static bool metadata_name(const char *p, uint64_t size)
                !strchr(strchr(p + 6, '/') + 1, '/');
 }
 
-static int list_tarball(struct source *s, struct error *err)
+/* List the tarball `fd` (named `file` in errors) into `t`: its regular files and links at most
+ * two directories deep, the small metadata files read into memory. */
+static int tarball_list(struct tarball *t, int fd, const char *file, struct error *err)
 {
-        struct archive *a = new_reader();
+        struct archive *a = tarball_reader_new();
         _cleanup_free_ void *rdbuf = NULL;
-        struct fdread rd = {0};
+        struct tarball_fd rd = {0};
         if (!a)
                 return error_set(err, ENOMEM, "out of memory");
-        int opened = fdread_open(a, &rd, s->fd);
+        int opened = tarball_fd_open(a, &rd, fd);
         rdbuf = rd.buf;
         if (opened != ARCHIVE_OK) {
                 if (archive_errno(a) == EILSEQ /* ARCHIVE_ERRNO_FILE_FORMAT */)
                         error_set(err, 0,
                                   "'%s' is not a tar archive (docker save, OCI layout or "
                                   "docker export), nor a compressed one",
-                                  s->path);
+                                  file);
                 else
                         error_set(err, archive_errno(a) > 0 ? archive_errno(a) : 0,
-                                  "cannot read '%s': %s", s->path, archive_error_string(a));
+                                  "cannot read '%s': %s", file, archive_error_string(a));
                 archive_read_free(a);
                 return -1;
         }
@@ -215,7 +228,7 @@ static int list_tarball(struct source *s, struct error *err)
                         ret = error_set(err, 0,
                                         "'%s' is not a tar archive (docker save, OCI "
                                         "layout or docker export): %s",
-                                        s->path, archive_error_string(a));
+                                        file, archive_error_string(a));
                         break;
                 }
                 char path[IMGPATH_MAX];
@@ -225,23 +238,23 @@ static int list_tarball(struct source *s, struct error *err)
                 unsigned depth = 0;
                 for (const char *p = path; *p; p++)
                         depth += *p == '/';
-                if (depth > 2 || s->n >= MAX_ENTRIES)
+                if (depth > 2 || t->n >= MAX_ENTRIES)
                         continue;
                 mode_t type = archive_entry_filetype(e);
                 const char *hl = archive_entry_hardlink(e), *sl = archive_entry_symlink(e);
                 if (!hl && type != AE_IFREG && type != AE_IFLNK)
                         continue;
-                if (s->n == s->cap) {
-                        size_t cap = s->cap ? s->cap * 2 : 64;
-                        struct entry *ne = realloc(s->e, cap * sizeof *ne);
+                if (t->n == t->cap) {
+                        size_t cap = t->cap ? t->cap * 2 : 64;
+                        struct tarball_entry *ne = realloc(t->e, cap * sizeof *ne);
                         if (!ne) {
                                 ret = error_set(err, ENOMEM, "out of memory");
                                 break;
                         }
-                        s->e = ne;
-                        s->cap = cap;
+                        t->e = ne;
+                        t->cap = cap;
                 }
-                struct entry *en = &s->e[s->n];
+                struct tarball_entry *en = &t->e[t->n];
                 memset(en, 0, sizeof *en);
                 en->ordinal = ord;
                 en->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
@@ -249,7 +262,7 @@ static int list_tarball(struct source *s, struct error *err)
                         ret = error_set(err, ENOMEM, "out of memory");
                         break;
                 }
-                s->n++;
+                t->n++;
                 if (hl || (type == AE_IFLNK && sl)) {
                         char to[IMGPATH_MAX], joined[IMGPATH_MAX];
                         size_t dirlen;
@@ -265,17 +278,17 @@ static int list_tarball(struct source *s, struct error *err)
                         /* "a/../b": resolve ".." lexically, only inside the source */
                         char *parts[IMGPATH_MAX_DEPTH * 2];
                         size_t np = 0;
-                        for (char *save, *t = strtok_r(joined, "/", &save); t;
-                             t = strtok_r(NULL, "/", &save)) {
-                                if (!strcmp(t, "."))
+                        for (char *save, *tok = strtok_r(joined, "/", &save); tok;
+                             tok = strtok_r(NULL, "/", &save)) {
+                                if (!strcmp(tok, "."))
                                         continue;
-                                if (!strcmp(t, "..")) {
+                                if (!strcmp(tok, "..")) {
                                         if (np)
                                                 np--;
                                         continue;
                                 }
                                 if (np < sizeof parts / sizeof parts[0])
-                                        parts[np++] = t;
+                                        parts[np++] = tok;
                         }
                         size_t o = 0;
                         to[0] = '\0';
@@ -288,7 +301,7 @@ static int list_tarball(struct source *s, struct error *err)
                         }
                         continue;
                 }
-                if (!metadata_name(path, en->size) || s->kept + en->size > MAX_KEPT)
+                if (!metadata_name(path, en->size) || t->kept + en->size > MAX_KEPT)
                         continue;
                 if (!(en->data = malloc(en->size + 1))) {
                         ret = error_set(err, ENOMEM, "out of memory");
@@ -296,26 +309,27 @@ static int list_tarball(struct source *s, struct error *err)
                 }
                 la_ssize_t got = en->size ? archive_read_data(a, en->data, en->size) : 0;
                 if (got < 0 || (uint64_t)got != en->size) {
-                        ret = error_set(err, 0, "cannot read '%s' in '%s': %s", path, s->path,
+                        ret = error_set(err, 0, "cannot read '%s' in '%s': %s", path, file,
                                         got < 0 ? archive_error_string(a) : "short");
                         break;
                 }
                 en->data[en->size] = '\0';
-                s->kept += en->size;
+                t->kept += en->size;
         }
         archive_read_free(a);
         return ret;
 }
 
-static struct entry *find(struct source *s, const char *name)
+/* The entry `name` of the listing, links followed; NULL when there is none. */
+static struct tarball_entry *tarball_find(struct tarball *t, const char *name)
 {
         char cur[IMGPATH_MAX];
         snprintf(cur, sizeof cur, "%s", name);
         for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-                struct entry *hit = NULL;
-                for (size_t i = s->n; i-- > 0;) /* the last of a name wins, as tar extracts */
-                        if (!strcmp(s->e[i].name, cur)) {
-                                hit = &s->e[i];
+                struct tarball_entry *hit = NULL;
+                for (size_t i = t->n; i-- > 0;) /* the last of a name wins, as tar extracts */
+                        if (!strcmp(t->e[i].name, cur)) {
+                                hit = &t->e[i];
                                 break;
                         }
                 if (!hit || !hit->link)
@@ -325,10 +339,21 @@ static struct entry *find(struct source *s, const char *name)
         return NULL;
 }
 
+const char *source_path(const struct source *s)
+{
+        return s->path;
+}
+
+uint64_t source_listed_size(struct source *s, const char *name)
+{
+        struct tarball_entry *en = s->dir ? NULL : tarball_find(&s->list, name);
+        return en ? en->size : 0;
+}
+
 static bool has(struct source *s, const char *name)
 {
         if (!s->dir)
-                return find(s, name) != NULL;
+                return tarball_find(&s->list, name) != NULL;
         struct stat st;
         return fstatat(s->dirfd, name, &st, 0) == 0;
 }
@@ -356,7 +381,7 @@ int source_open(const char *path, struct source **ret, struct error *err)
                 s->dirfd = fd;
         } else if (S_ISREG(st.st_mode)) {
                 s->fd = fd;
-                if (list_tarball(s, err) < 0) {
+                if (tarball_list(&s->list, s->fd, s->path, err) < 0) {
                         source_close(s);
                         return -1;
                 }
@@ -465,14 +490,15 @@ static int stream_open(struct source *s, const char *name, int64_t size, struct 
                 st->srcfd = s->fd;
                 return 0;
         }
-        struct entry *en = find(s, name);
+        struct tarball_entry *en = tarball_find(&s->list, name);
         if (!en) {
                 stream_close(st);
                 return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
         }
         if (stream_size(st, name, en->size, err) < 0)
                 return -1;
-        if (!(st->outer = new_reader()) || fdread_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
+        if (!(st->outer = tarball_reader_new()) ||
+            tarball_fd_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
                 error_set(err, 0, "cannot read '%s': %s", s->path,
                           st->outer ? archive_error_string(st->outer) : "out of memory");
                 stream_close(st);
@@ -536,7 +562,7 @@ static void stream_hex(struct stream *st, char hex[65])
         hex[64] = '\0';
 }
 
-static void sha256_hex(const void *data, size_t len, char hex[65])
+static void digest_sha256_hex(const void *data, size_t len, char hex[65])
 {
         unsigned char md[EVP_MAX_MD_SIZE];
         unsigned n = 0;
@@ -546,12 +572,11 @@ static void sha256_hex(const void *data, size_t len, char hex[65])
         hex[64] = '\0';
 }
 
-/* a small file (a JSON document), at most SOURCE_MAX_JSON bytes; free it */
-static int read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
+int source_read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
                       struct error *err)
 {
         if (!s->dir) {
-                struct entry *en = find(s, name);
+                struct tarball_entry *en = tarball_find(&s->list, name);
                 if (!en)
                         return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
                 if (!en->data)
@@ -592,8 +617,8 @@ static int read_small(struct source *s, const char *name, char **ret, size_t *re
         return 0;
 }
 
-static int parse_json(const char *text, size_t len, const char *what, struct json_object **ret,
-                      struct error *err)
+static int digest_json_parse(const char *text, size_t len, const char *what,
+                             struct json_object **ret, struct error *err)
 {
         struct json_tokener *tok = json_tokener_new_ex(64);
         if (!tok)
@@ -637,15 +662,15 @@ static int digest_hex(const char *digest, const char *where, const char **ret, s
 
 /* a descriptor, copied out of its JSON document (which may be freed before it is used: the
  * candidates of a nested index outlive the index) */
-struct desc {
+struct digest_desc {
         char media[128], digest[80], hex[65];
         bool has_media;
         int64_t size;
         char path[IMGPATH_MAX]; /* blobs/sha256/HEX */
 };
 
-static int get_string(struct json_object *o, const char *key, bool required, const char *where,
-                      const char **ret, struct error *err)
+static int digest_json_string(struct json_object *o, const char *key, bool required,
+                              const char *where, const char **ret, struct error *err)
 {
         struct json_object *v;
         *ret = NULL;
@@ -661,15 +686,16 @@ static int get_string(struct json_object *o, const char *key, bool required, con
         return 0;
 }
 
-static int get_desc(struct json_object *o, const char *where, struct desc *d, struct error *err)
+static int digest_desc_get(struct json_object *o, const char *where, struct digest_desc *d,
+                           struct error *err)
 {
         memset(d, 0, sizeof *d);
         struct json_object *v;
         if (!o || !json_object_is_type(o, json_type_object))
                 return error_set(err, 0, "%s is not an object", where);
         const char *media, *digest, *hex;
-        if (get_string(o, "mediaType", false, where, &media, err) < 0 ||
-            get_string(o, "digest", true, where, &digest, err) < 0)
+        if (digest_json_string(o, "mediaType", false, where, &media, err) < 0 ||
+            digest_json_string(o, "digest", true, where, &digest, err) < 0)
                 return -1;
         char w[300];
         snprintf(w, sizeof w, "%s.digest", where);
@@ -690,24 +716,24 @@ static int get_desc(struct json_object *o, const char *where, struct desc *d, st
 }
 
 /* a blob named by a descriptor, read and checked: its JSON */
-static int read_desc_json(struct source *s, const struct desc *d, const char *where,
-                          struct json_object **ret, struct error *err)
+static int digest_desc_json(struct source *s, const struct digest_desc *d, const char *where,
+                            struct json_object **ret, struct error *err)
 {
         _cleanup_free_ char *text = NULL;
         size_t len;
         if (d->size > SOURCE_MAX_JSON)
                 return error_set(err, EFBIG, "%s: %" PRId64 " bytes is too large for JSON", where,
                                  d->size);
-        if (read_small(s, d->path, &text, &len, err) < 0)
+        if (source_read_small(s, d->path, &text, &len, err) < 0)
                 return error_wrap(err, "%s", where);
         char hex[65];
-        sha256_hex(text, len, hex);
+        digest_sha256_hex(text, len, hex);
         if (strcmp(hex, d->hex) || (int64_t)len != d->size)
                 return error_set(err, 0,
                                  "%s: blob '%s' has sha256:%s and %zu bytes; the descriptor "
                                  "says %s and %" PRId64,
                                  where, d->path, hex, len, d->digest, d->size);
-        return parse_json(text, len, d->path, ret, err);
+        return digest_json_parse(text, len, d->path, ret, err);
 }
 
 /* hash a (large) blob from the source; compare with `hex` and `size` (-1: any) */
@@ -754,7 +780,7 @@ static bool is_index(const char *media)
 }
 
 struct candidate {
-        struct desc d;
+        struct digest_desc d;
         char where[128];
         char os[16], arch[16], variant[8];
         bool has_platform;
@@ -794,8 +820,8 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
                         return error_hint(err, "save the image for fewer platforms (skopeo copy "
                                                "without --all saves this machine's)");
                 }
-                struct desc d;
-                if (get_desc(json_object_array_get_idx(ms, i), w, &d, err) < 0)
+                struct digest_desc d;
+                if (digest_desc_get(json_object_array_get_idx(ms, i), w, &d, err) < 0)
                         return -1;
                 if (is_index(d.has_media ? d.media : NULL)) {
                         if (depth >= 2)
@@ -807,7 +833,7 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
                                 continue; /* its manifests are candidates already */
                         snprintf(iw->read[iw->nread++], sizeof iw->read[0], "%s", d.hex);
                         struct json_object *sub;
-                        if (read_desc_json(s, &d, w, &sub, err) < 0)
+                        if (digest_desc_json(s, &d, w, &sub, err) < 0)
                                 return -1;
                         char sw[128];
                         snprintf(sw, sizeof sw, "%.100s", d.path);
@@ -829,9 +855,9 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
                 if (json_object_object_get_ex(json_object_array_get_idx(ms, i), "platform", &p) &&
                     json_object_is_type(p, json_type_object)) {
                         const char *os, *arch, *var;
-                        if (get_string(p, "os", true, w, &os, err) < 0 ||
-                            get_string(p, "architecture", true, w, &arch, err) < 0 ||
-                            get_string(p, "variant", false, w, &var, err) < 0)
+                        if (digest_json_string(p, "os", true, w, &os, err) < 0 ||
+                            digest_json_string(p, "architecture", true, w, &arch, err) < 0 ||
+                            digest_json_string(p, "variant", false, w, &var, err) < 0)
                                 return -1;
                         snprintf(k->os, sizeof k->os, "%s", os);
                         snprintf(k->arch, sizeof k->arch, "%s", arch);
@@ -856,14 +882,15 @@ static void platform_of_config(struct json_object *cfg, char *os, char *arch, ch
                 snprintf(variant, 8, "%s", json_object_get_string(v));
 }
 
-static void describe(char *buf, size_t len, const char *os, const char *arch, const char *variant)
+static void platform_describe(char *buf, size_t len, const char *os, const char *arch,
+                              const char *variant)
 {
         snprintf(buf, len, "%s/%s%s%s", os[0] ? os : "?", arch[0] ? arch : "?",
                  variant[0] ? "/" : "", variant);
 }
 
-static int no_match(const char (*have)[64], size_t n, const struct platform *machine, bool forced,
-                    struct error *err)
+static int platform_no_match(const char (*have)[64], size_t n, const struct platform *machine,
+                             bool forced, struct error *err)
 {
         char list[512] = "", me[64];
         size_t used = 0;
@@ -909,8 +936,8 @@ static bool layer_media_ok(const char *m)
         return false;
 }
 
-static int resolve_oci(struct source *s, const struct platform *machine, bool forced,
-                       struct source_image *img, struct error *err)
+static int ocilayout_resolve(struct source *s, const struct platform *machine, bool forced,
+                             struct source_image *img, struct error *err)
 {
         _cleanup_free_ char *text = NULL;
         size_t len;
@@ -924,8 +951,8 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
                 free(iw);
                 return error_set(err, ENOMEM, "out of memory");
         }
-        if (read_small(s, "index.json", &text, &len, err) < 0 ||
-            parse_json(text, len, "index.json", &index, err) < 0 ||
+        if (source_read_small(s, "index.json", &text, &len, err) < 0 ||
+            digest_json_parse(text, len, "index.json", &index, err) < 0 ||
             add_candidates(s, index, "index.json", 0, c, &n, iw, err) < 0)
                 goto out;
         if (!n) {
@@ -943,16 +970,16 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
         for (size_t i = 0; i < n; i++) {
                 if (!c[i].has_platform) {
                         struct json_object *m, *cfg;
-                        struct desc cd;
+                        struct digest_desc cd;
                         struct json_object *cdo;
-                        if (read_desc_json(s, &c[i].d, c[i].where, &m, err) < 0) {
+                        if (digest_desc_json(s, &c[i].d, c[i].where, &m, err) < 0) {
                                 free(have);
                                 goto out;
                         }
                         int r = -1;
                         if (json_object_object_get_ex(m, "config", &cdo) &&
-                            get_desc(cdo, "manifest.config", &cd, err) == 0 &&
-                            read_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
+                            digest_desc_get(cdo, "manifest.config", &cd, err) == 0 &&
+                            digest_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
                                 platform_of_config(cfg, c[i].os, c[i].arch, c[i].variant);
                                 json_object_put(cfg);
                                 r = 0;
@@ -965,7 +992,7 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
                                 goto out;
                         }
                 }
-                describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
+                platform_describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
                 int sc = platform_score(machine, c[i].os, c[i].arch, c[i].variant);
                 if (sc > best) {
                         best = sc;
@@ -973,7 +1000,7 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
                 }
         }
         if (!best) {
-                no_match((const char(*)[64])have, n, machine, forced, err);
+                platform_no_match((const char(*)[64])have, n, machine, forced, err);
                 free(have);
                 goto out;
         }
@@ -983,16 +1010,16 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
 
         /* the manifest: its config and layers */
         const char *where = c[pick].where;
-        if (read_desc_json(s, &c[pick].d, where, &manifest, err) < 0)
+        if (digest_desc_json(s, &c[pick].d, where, &manifest, err) < 0)
                 goto out;
         struct json_object *cfgo, *layers;
-        struct desc cd;
+        struct digest_desc cd;
         if (!json_object_object_get_ex(manifest, "config", &cfgo)) {
                 error_set(err, 0, "manifest %s has no config", c[pick].d.path);
                 goto out;
         }
-        if (get_desc(cfgo, "manifest.config", &cd, err) < 0 ||
-            read_desc_json(s, &cd, "manifest.config", &img->config, err) < 0)
+        if (digest_desc_get(cfgo, "manifest.config", &cd, err) < 0 ||
+            digest_desc_json(s, &cd, "manifest.config", &img->config, err) < 0)
                 goto out;
         if (!json_object_object_get_ex(manifest, "layers", &layers) ||
             !json_object_is_type(layers, json_type_array)) {
@@ -1006,9 +1033,9 @@ static int resolve_oci(struct source *s, const struct platform *machine, bool fo
         }
         for (size_t i = 0; i < json_object_array_length(layers); i++) {
                 char w[128];
-                struct desc d;
+                struct digest_desc d;
                 snprintf(w, sizeof w, "manifest.layers[%zu]", i);
-                if (get_desc(json_object_array_get_idx(layers, i), w, &d, err) < 0)
+                if (digest_desc_get(json_object_array_get_idx(layers, i), w, &d, err) < 0)
                         goto out;
                 if (!layer_media_ok(d.has_media ? d.media : NULL)) {
                         error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
@@ -1032,15 +1059,15 @@ out:
         return ret;
 }
 
-static int resolve_docker(struct source *s, const struct platform *machine, bool forced,
-                          struct source_image *img, struct error *err)
+static int dockersave_resolve(struct source *s, const struct platform *machine, bool forced,
+                              struct source_image *img, struct error *err)
 {
         _cleanup_free_ char *text = NULL, *ctext = NULL;
         size_t len, clen;
         struct json_object *m = NULL;
         int ret = -1;
-        if (read_small(s, "manifest.json", &text, &len, err) < 0 ||
-            parse_json(text, len, "manifest.json", &m, err) < 0)
+        if (source_read_small(s, "manifest.json", &text, &len, err) < 0 ||
+            digest_json_parse(text, len, "manifest.json", &m, err) < 0)
                 return -1;
         if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0) {
                 error_set(err, 0, "manifest.json is not an array of images (docker save's)");
@@ -1052,22 +1079,22 @@ static int resolve_docker(struct source *s, const struct platform *machine, bool
                 goto out;
         }
         if (json_object_array_length(m) > 1) {
-                error_set(err, 0, "'%s' holds %zu images; crib imports an archive of one", s->path,
-                          json_object_array_length(m));
+                error_set(err, 0, "'%s' holds %zu images; crib imports an archive of one",
+                          source_path(s), json_object_array_length(m));
                 error_hint(err, "save one image at a time: docker save IMAGE > FILE");
                 goto out;
         }
         struct json_object *im = json_object_array_get_idx(m, 0), *layers, *rootfs, *diffs;
         const char *cfgname;
         char cpath[IMGPATH_MAX];
-        if (get_string(im, "Config", true, "manifest.json[0]", &cfgname, err) < 0 ||
+        if (digest_json_string(im, "Config", true, "manifest.json[0]", &cfgname, err) < 0 ||
             clean_name(cfgname, "manifest.json[0].Config", cpath, err) < 0 ||
-            read_small(s, cpath, &ctext, &clen, err) < 0 ||
-            parse_json(ctext, clen, cpath, &img->config, err) < 0)
+            source_read_small(s, cpath, &ctext, &clen, err) < 0 ||
+            digest_json_parse(ctext, clen, cpath, &img->config, err) < 0)
                 goto out;
         /* the config's name is its digest: "HEX.json" or "blobs/sha256/HEX" */
         char hex[65];
-        sha256_hex(ctext, clen, hex);
+        digest_sha256_hex(ctext, clen, hex);
         size_t dl;
         const char *base = imgpath_base(cpath, &dl);
         if (strlen(base) >= 64 && strspn(base, "0123456789abcdef") == 64 &&
@@ -1117,16 +1144,15 @@ static int resolve_docker(struct source *s, const struct platform *machine, bool
                 struct source_layer *l = &img->layers[img->nlayers++];
                 snprintf(l->name, sizeof l->name, "%s", p);
                 snprintf(l->digest, sizeof l->digest, "sha256:%s", h);
-                struct entry *en = s->dir ? NULL : find(s, p);
-                l->size = en ? en->size : 0;
+                l->size = source_listed_size(s, p);
                 img->total += l->size;
         }
         char os[16], arch[16], variant[8];
         platform_of_config(img->config, os, arch, variant);
         char have[1][64];
-        describe(have[0], sizeof have[0], os, arch, variant);
+        platform_describe(have[0], sizeof have[0], os, arch, variant);
         if (!platform_score(machine, os, arch, variant)) {
-                no_match((const char(*)[64])have, 1, machine, forced, err);
+                platform_no_match((const char(*)[64])have, 1, machine, forced, err);
                 goto out;
         }
         snprintf(img->platform, sizeof img->platform, "%s", have[0]);
@@ -1145,10 +1171,10 @@ int source_resolve(struct source *s, const struct platform *machine, bool forced
         int r;
         switch (s->kind) {
         case SOURCE_OCI:
-                r = resolve_oci(s, machine, forced, img, err);
+                r = ocilayout_resolve(s, machine, forced, img, err);
                 break;
         case SOURCE_DOCKER_ARCHIVE:
-                r = resolve_docker(s, machine, forced, img, err);
+                r = dockersave_resolve(s, machine, forced, img, err);
                 break;
         default: {
                 struct stat st;
@@ -1202,7 +1228,7 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
         int64_t size = img->kind == SOURCE_OCI ? (int64_t)img->layers[i].size : -1;
         if (stream_open(s, name, size, &s->cur, err) < 0)
                 return -1;
-        struct archive *a = new_reader();
+        struct archive *a = tarball_reader_new();
         if (!a) {
                 stream_close(&s->cur);
                 return error_set(err, ENOMEM, "out of memory");
