@@ -501,53 +501,6 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
         return 0;
 }
 
-static void platform_of_config(struct json_object *cfg, char *os, char *arch, char *variant)
-{
-        struct json_object *v;
-        os[0] = arch[0] = variant[0] = '\0';
-        if (json_object_object_get_ex(cfg, "os", &v) && json_object_is_type(v, json_type_string))
-                snprintf(os, 16, "%s", json_object_get_string(v));
-        if (json_object_object_get_ex(cfg, "architecture", &v) &&
-            json_object_is_type(v, json_type_string))
-                snprintf(arch, 16, "%s", json_object_get_string(v));
-        if (json_object_object_get_ex(cfg, "variant", &v) &&
-            json_object_is_type(v, json_type_string))
-                snprintf(variant, 8, "%s", json_object_get_string(v));
-}
-
-static void platform_describe(char *buf, size_t len, const char *os, const char *arch,
-                              const char *variant)
-{
-        snprintf(buf, len, "%s/%s%s%s", os[0] ? os : "?", arch[0] ? arch : "?",
-                 variant[0] ? "/" : "", variant);
-}
-
-static int platform_no_match(const char (*have)[64], size_t n, const struct platform *machine,
-                             bool forced, struct error *err)
-{
-        char list[512] = "", me[64];
-        size_t used = 0;
-        for (size_t i = 0; i < n; i++) {
-                bool dup = false;
-                for (size_t j = 0; j < i; j++)
-                        dup |= !strcmp(have[i], have[j]);
-                if (dup)
-                        continue;
-                int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                                 have[i]);
-                if (w < 0 || (size_t)w >= sizeof list - used)
-                        break;
-                used += (size_t)w;
-        }
-        platform_format(machine, me, sizeof me);
-        error_set(err, 0, "this image has %s%s; %s %s", list, strchr(list, ',') ? "" : " only",
-                  forced ? "--platform asked for" : "this machine is", me);
-        if (!forced)
-                return error_hint(err, "'--platform OS/ARCH[/VARIANT]' imports one of those anyway "
-                                       "(to run under an emulator such as qemu-user-static)");
-        return -1;
-}
-
 static bool layer_media_ok(const char *m)
 {
         static const char *const ok[] = {
