@@ -12,7 +12,7 @@
  * the first layer is applied, and hashed again while it is applied, so a file changed in
  * between is caught too. A blob of an OCI layout must hold the bytes its descriptor says
  * before a byte of it is read, and is read no further, so a blob far larger is not hashed to its
- * end first. The OCI layout has a resolver of its own (ocilayout.c). In a
+ * end first. Each format has a resolver of its own (ocilayout.c, dockersave.c). In a
  * directory source, blobs are opened with openat2(2) RESOLVE_BENEATH, so a symlink in the
  * layout cannot make crib read a file outside it.
  *
@@ -42,9 +42,7 @@
 #endif
 
 #include "archive.h"
-#include "cleanup.h"
-#include "digest.h"
-#include "imgpath.h"
+#include "dockersave.h"
 #include "ocilayout.h"
 
 #define BUFSZ (256 << 10)
@@ -190,15 +188,6 @@ static int open_beneath(int dirfd, const char *name)
                 return -1;
         }
         return fd;
-}
-
-/* the cleaned form of a name from a manifest, or an error naming where it came from */
-static int clean_name(const char *name, const char *where, char *buf, struct error *err)
-{
-        const char *why = imgpath_clean(name, buf, IMGPATH_MAX);
-        if (why || !buf[0])
-                return error_set(err, 0, "%s: '%s' %s", where, name, why ? why : "names nothing");
-        return 0;
 }
 
 /* A blob's size against its descriptor's, before it is read; closes `st` when they differ. */
@@ -400,111 +389,6 @@ static int check_blob(struct source *s, const char *name, const char *hex, int64
                                  where, name, got, len, hex,
                                  size >= 0 && (uint64_t)size != len ? " and another size" : "");
         return 0;
-}
-
-/* --- choosing the manifest -------------------------------------------------------------------- */
-
-static int dockersave_resolve(struct source *s, const struct platform *machine, bool forced,
-                              struct source_image *img, struct error *err)
-{
-        _cleanup_free_ char *text = NULL, *ctext = NULL;
-        size_t len, clen;
-        struct json_object *m = NULL;
-        int ret = -1;
-        if (source_read_small(s, "manifest.json", &text, &len, err) < 0 ||
-            digest_json_parse(text, len, "manifest.json", &m, err) < 0)
-                return -1;
-        if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0) {
-                error_set(err, 0, "manifest.json is not an array of images (docker save's)");
-                if (json_object_is_type(m, json_type_object))
-                        error_hint(err, "a single image manifest is a 'dir:' copy (skopeo copy, "
-                                        "podman save --format docker-dir), which crib does not "
-                                        "read: use docker save, podman save, or --format "
-                                        "oci-dir");
-                goto out;
-        }
-        if (json_object_array_length(m) > 1) {
-                error_set(err, 0, "'%s' holds %zu images; crib imports an archive of one",
-                          source_path(s), json_object_array_length(m));
-                error_hint(err, "save one image at a time: docker save IMAGE > FILE");
-                goto out;
-        }
-        struct json_object *im = json_object_array_get_idx(m, 0), *layers, *rootfs, *diffs;
-        const char *cfgname;
-        char cpath[IMGPATH_MAX];
-        if (digest_json_string(im, "Config", true, "manifest.json[0]", &cfgname, err) < 0 ||
-            clean_name(cfgname, "manifest.json[0].Config", cpath, err) < 0 ||
-            source_read_small(s, cpath, &ctext, &clen, err) < 0 ||
-            digest_json_parse(ctext, clen, cpath, &img->config, err) < 0)
-                goto out;
-        /* the config's name is its digest: "HEX.json" or "blobs/sha256/HEX" */
-        char hex[65];
-        digest_sha256_hex(ctext, clen, hex);
-        size_t dl;
-        const char *base = imgpath_base(cpath, &dl);
-        if (strlen(base) >= 64 && strspn(base, "0123456789abcdef") == 64 &&
-            strncmp(base, hex, 64)) {
-                error_set(err, 0, "config '%s' has sha256:%s, not the digest its name says", cpath,
-                          hex);
-                goto out;
-        }
-        if (!json_object_object_get_ex(im, "Layers", &layers) ||
-            !json_object_is_type(layers, json_type_array)) {
-                error_set(err, 0, "manifest.json[0].Layers is missing or not an array");
-                goto out;
-        }
-        if (!json_object_object_get_ex(img->config, "rootfs", &rootfs) ||
-            !json_object_object_get_ex(rootfs, "diff_ids", &diffs) ||
-            !json_object_is_type(diffs, json_type_array)) {
-                error_set(err, 0, "%s: rootfs.diff_ids is missing or not an array", cpath);
-                goto out;
-        }
-        size_t nl = json_object_array_length(layers);
-        if (nl != json_object_array_length(diffs)) {
-                error_set(err, 0,
-                          "manifest.json[0].Layers lists %zu layers, and %s's rootfs.diff_ids "
-                          "%zu",
-                          nl, cpath, json_object_array_length(diffs));
-                goto out;
-        }
-        if (nl > SOURCE_MAX_LAYERS) {
-                error_set(err, 0, "the image has %zu layers; crib takes %d", nl, SOURCE_MAX_LAYERS);
-                goto out;
-        }
-        for (size_t i = 0; i < nl; i++) {
-                char w[64], p[IMGPATH_MAX];
-                const char *h;
-                snprintf(w, sizeof w, "manifest.json[0].Layers[%zu]", i);
-                struct json_object *lo = json_object_array_get_idx(layers, i);
-                if (!json_object_is_type(lo, json_type_string)) {
-                        error_set(err, 0, "%s is not a string", w);
-                        goto out;
-                }
-                if (clean_name(json_object_get_string(lo), w, p, err) < 0)
-                        goto out;
-                struct json_object *dio = json_object_array_get_idx(diffs, i);
-                snprintf(w, sizeof w, "%s: rootfs.diff_ids[%zu]", "config", i);
-                if (digest_hex(json_object_get_string(dio), w, &h, err) < 0)
-                        goto out;
-                struct source_layer *l = &img->layers[img->nlayers++];
-                snprintf(l->name, sizeof l->name, "%s", p);
-                snprintf(l->digest, sizeof l->digest, "sha256:%s", h);
-                l->size = source_listed_size(s, p);
-                img->total += l->size;
-        }
-        char os[16], arch[16], variant[8];
-        platform_of_config(img->config, os, arch, variant);
-        char have[1][64];
-        platform_describe(have[0], sizeof have[0], os, arch, variant);
-        if (!platform_score(machine, os, arch, variant)) {
-                platform_no_match((const char(*)[64])have, 1, machine, forced, err);
-                goto out;
-        }
-        snprintf(img->platform, sizeof img->platform, "%s", have[0]);
-        ret = 0;
-out:
-        json_object_put(m);
-        return ret;
 }
 
 int source_resolve(struct source *s, const struct platform *machine, bool forced,
