@@ -89,6 +89,112 @@ static bool metadata_name(const char *p, uint64_t size)
                !strchr(strchr(p + 6, '/') + 1, '/');
 }
 
+/* The target of the link entry `path` (hard when `hl`, else symbolic to `sl`), from the top of
+ * the source, into `to`: "" when it leaves the source at once (an absolute symlink). */
+static void link_target(const char *path, const char *hl, const char *sl, char to[IMGPATH_MAX])
+{
+        char joined[IMGPATH_MAX];
+        size_t dirlen;
+        imgpath_base(path, &dirlen);
+        /* a hard link names its target from the top, a symlink from its dir */
+        if (hl)
+                snprintf(joined, sizeof joined, "%s", hl);
+        else if (sl[0] == '/')
+                joined[0] = '\0';
+        else
+                snprintf(joined, sizeof joined, "%.*s%s%s", (int)dirlen, path, dirlen ? "/" : "",
+                         sl);
+        /* "a/../b": resolve ".." lexically, only inside the source */
+        char *parts[IMGPATH_MAX_DEPTH * 2];
+        size_t np = 0;
+        for (char *save, *tok = strtok_r(joined, "/", &save); tok;
+             tok = strtok_r(NULL, "/", &save)) {
+                if (!strcmp(tok, "."))
+                        continue;
+                if (!strcmp(tok, "..")) {
+                        if (np)
+                                np--;
+                        continue;
+                }
+                if (np < sizeof parts / sizeof parts[0])
+                        parts[np++] = tok;
+        }
+        size_t o = 0;
+        to[0] = '\0';
+        for (size_t i = 0; i < np && o < IMGPATH_MAX; i++)
+                o += (size_t)snprintf(to + o, IMGPATH_MAX - o, "%s%s", i ? "/" : "", parts[i]);
+}
+
+/* The next entry of `t`, zeroed, not counted yet; NULL when out of memory. */
+static struct tarball_entry *next_entry(struct tarball *t)
+{
+        if (t->n == t->cap) {
+                size_t cap = t->cap ? t->cap * 2 : 64;
+                struct tarball_entry *ne = realloc(t->e, cap * sizeof *ne);
+                if (!ne)
+                        return NULL;
+                t->e = ne;
+                t->cap = cap;
+        }
+        struct tarball_entry *en = &t->e[t->n];
+        memset(en, 0, sizeof *en);
+        return en;
+}
+
+/* The data of `en` (at `path`), read from `a` into memory when it is metadata worth keeping
+ * and the bytes kept stay under MAX_KEPT. */
+static int keep_data(struct tarball *t, struct archive *a, struct tarball_entry *en,
+                     const char *path, const char *file, struct error *err)
+{
+        if (!metadata_name(path, en->size) || t->kept + en->size > MAX_KEPT)
+                return 0;
+        if (!(en->data = malloc(en->size + 1)))
+                return error_set(err, ENOMEM, "out of memory");
+        la_ssize_t got = en->size ? archive_read_data(a, en->data, en->size) : 0;
+        if (got < 0 || (uint64_t)got != en->size)
+                return error_set(err, 0, "cannot read '%s' in '%s': %s", path, file,
+                                 got < 0 ? archive_error_string(a) : "short");
+        en->data[en->size] = '\0';
+        t->kept += en->size;
+        return 0;
+}
+
+/* The entry `e`, the `ord`th of the archive `a`, into the listing when it may be looked up: a
+ * regular file or a link, at most two directories deep. */
+static int list_entry(struct tarball *t, struct archive *a, struct archive_entry *e, uint64_t ord,
+                      const char *file, struct error *err)
+{
+        char path[IMGPATH_MAX];
+        const char *name = archive_entry_pathname(e);
+        if (!name || imgpath_clean(name, path, sizeof path) || !path[0])
+                return 0; /* never looked up: a layer entry of a filesystem tarball */
+        unsigned depth = 0;
+        for (const char *p = path; *p; p++)
+                depth += *p == '/';
+        if (depth > 2 || t->n >= MAX_ENTRIES)
+                return 0;
+        mode_t type = archive_entry_filetype(e);
+        const char *hl = archive_entry_hardlink(e), *sl = archive_entry_symlink(e);
+        if (!hl && type != AE_IFREG && type != AE_IFLNK)
+                return 0;
+        struct tarball_entry *en = next_entry(t);
+        if (!en)
+                return error_set(err, ENOMEM, "out of memory");
+        en->ordinal = ord;
+        en->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
+        if (!(en->name = strdup(path)))
+                return error_set(err, ENOMEM, "out of memory");
+        t->n++;
+        if (hl || (type == AE_IFLNK && sl)) {
+                char to[IMGPATH_MAX];
+                link_target(path, hl, sl, to);
+                if (!(en->link = strdup(to)))
+                        return error_set(err, ENOMEM, "out of memory");
+                return 0;
+        }
+        return keep_data(t, a, en, path, file, err);
+}
+
 int tarball_list(struct tarball *t, int fd, const char *file, struct error *err)
 {
         struct archive *a = tarball_reader_new();
@@ -123,90 +229,8 @@ int tarball_list(struct tarball *t, int fd, const char *file, struct error *err)
                                         file, archive_error_string(a));
                         break;
                 }
-                char path[IMGPATH_MAX];
-                const char *name = archive_entry_pathname(e);
-                if (!name || imgpath_clean(name, path, sizeof path) || !path[0])
-                        continue; /* never looked up: a layer entry of a filesystem tarball */
-                unsigned depth = 0;
-                for (const char *p = path; *p; p++)
-                        depth += *p == '/';
-                if (depth > 2 || t->n >= MAX_ENTRIES)
-                        continue;
-                mode_t type = archive_entry_filetype(e);
-                const char *hl = archive_entry_hardlink(e), *sl = archive_entry_symlink(e);
-                if (!hl && type != AE_IFREG && type != AE_IFLNK)
-                        continue;
-                if (t->n == t->cap) {
-                        size_t cap = t->cap ? t->cap * 2 : 64;
-                        struct tarball_entry *ne = realloc(t->e, cap * sizeof *ne);
-                        if (!ne) {
-                                ret = error_set(err, ENOMEM, "out of memory");
-                                break;
-                        }
-                        t->e = ne;
-                        t->cap = cap;
-                }
-                struct tarball_entry *en = &t->e[t->n];
-                memset(en, 0, sizeof *en);
-                en->ordinal = ord;
-                en->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
-                if (!(en->name = strdup(path))) {
-                        ret = error_set(err, ENOMEM, "out of memory");
+                if ((ret = list_entry(t, a, e, ord, file, err)) < 0)
                         break;
-                }
-                t->n++;
-                if (hl || (type == AE_IFLNK && sl)) {
-                        char to[IMGPATH_MAX], joined[IMGPATH_MAX];
-                        size_t dirlen;
-                        imgpath_base(path, &dirlen);
-                        /* a hard link names its target from the top, a symlink from its dir */
-                        if (hl)
-                                snprintf(joined, sizeof joined, "%s", hl);
-                        else if (sl[0] == '/')
-                                joined[0] = '\0';
-                        else
-                                snprintf(joined, sizeof joined, "%.*s%s%s", (int)dirlen, path,
-                                         dirlen ? "/" : "", sl);
-                        /* "a/../b": resolve ".." lexically, only inside the source */
-                        char *parts[IMGPATH_MAX_DEPTH * 2];
-                        size_t np = 0;
-                        for (char *save, *tok = strtok_r(joined, "/", &save); tok;
-                             tok = strtok_r(NULL, "/", &save)) {
-                                if (!strcmp(tok, "."))
-                                        continue;
-                                if (!strcmp(tok, "..")) {
-                                        if (np)
-                                                np--;
-                                        continue;
-                                }
-                                if (np < sizeof parts / sizeof parts[0])
-                                        parts[np++] = tok;
-                        }
-                        size_t o = 0;
-                        to[0] = '\0';
-                        for (size_t i = 0; i < np && o < sizeof to; i++)
-                                o += (size_t)snprintf(to + o, sizeof to - o, "%s%s", i ? "/" : "",
-                                                      parts[i]);
-                        if (!(en->link = strdup(to))) {
-                                ret = error_set(err, ENOMEM, "out of memory");
-                                break;
-                        }
-                        continue;
-                }
-                if (!metadata_name(path, en->size) || t->kept + en->size > MAX_KEPT)
-                        continue;
-                if (!(en->data = malloc(en->size + 1))) {
-                        ret = error_set(err, ENOMEM, "out of memory");
-                        break;
-                }
-                la_ssize_t got = en->size ? archive_read_data(a, en->data, en->size) : 0;
-                if (got < 0 || (uint64_t)got != en->size) {
-                        ret = error_set(err, 0, "cannot read '%s' in '%s': %s", path, file,
-                                        got < 0 ? archive_error_string(a) : "short");
-                        break;
-                }
-                en->data[en->size] = '\0';
-                t->kept += en->size;
         }
         archive_read_free(a);
         return ret;

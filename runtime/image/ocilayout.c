@@ -134,15 +134,123 @@ static bool layer_media_ok(const char *m)
         return false;
 }
 
+/* A candidate without a platform in its index: its manifest's config says. */
+static int config_platform(struct source *s, struct candidate *k, struct error *err)
+{
+        struct json_object *m, *cfg;
+        struct digest_desc cd;
+        struct json_object *cdo;
+        if (digest_desc_json(s, &k->d, k->where, &m, err) < 0)
+                return -1;
+        int r = -1;
+        if (json_object_object_get_ex(m, "config", &cdo) &&
+            digest_desc_get(cdo, "manifest.config", &cd, err) == 0 &&
+            digest_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
+                platform_of_config(cfg, k->os, k->arch, k->variant);
+                json_object_put(cfg);
+                r = 0;
+        } else if (!err->msg[0]) {
+                error_set(err, 0, "%s: the manifest has no config", k->where);
+        }
+        json_object_put(m);
+        return r;
+}
+
+/* The candidate that fits `machine` best, into *ret_pick; img->platform and img->manifest say
+ * which. None fits: the error lists what the image has. */
+static int pick_manifest(struct source *s, struct candidate *c, size_t n,
+                         const struct platform *machine, bool forced, struct source_image *img,
+                         size_t *ret_pick, struct error *err)
+{
+        int best = 0;
+        size_t pick = 0;
+        char(*have)[64] = calloc(n, sizeof *have);
+        if (!have)
+                return error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+                /* a manifest without a platform in the index: its config says */
+                if (!c[i].has_platform && config_platform(s, &c[i], err) < 0) {
+                        free(have);
+                        return -1;
+                }
+                platform_describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
+                int sc = platform_score(machine, c[i].os, c[i].arch, c[i].variant);
+                if (sc > best) {
+                        best = sc;
+                        pick = i;
+                }
+        }
+        if (!best) {
+                platform_no_match((const char(*)[64])have, n, machine, forced, err);
+                free(have);
+                return -1;
+        }
+        snprintf(img->platform, sizeof img->platform, "%s", have[pick]);
+        free(have);
+        snprintf(img->manifest, sizeof img->manifest, "%s", c[pick].d.digest);
+        *ret_pick = pick;
+        return 0;
+}
+
+/* The manifest's layers, `where` naming it in errors, into img->layers. */
+static int add_layers(struct json_object *manifest, const char *where, struct source_image *img,
+                      struct error *err)
+{
+        struct json_object *layers;
+        if (!json_object_object_get_ex(manifest, "layers", &layers) ||
+            !json_object_is_type(layers, json_type_array))
+                return error_set(err, 0, "manifest %s: layers is missing or not an array", where);
+        if (json_object_array_length(layers) > SOURCE_MAX_LAYERS)
+                return error_set(err, 0, "manifest %s has %zu layers; crib takes %d", where,
+                                 json_object_array_length(layers), SOURCE_MAX_LAYERS);
+        for (size_t i = 0; i < json_object_array_length(layers); i++) {
+                char w[128];
+                struct digest_desc d;
+                snprintf(w, sizeof w, "manifest.layers[%zu]", i);
+                if (digest_desc_get(json_object_array_get_idx(layers, i), w, &d, err) < 0)
+                        return -1;
+                if (!layer_media_ok(d.has_media ? d.media : NULL)) {
+                        error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
+                                  d.media);
+                        return error_hint(err, "crib applies tar layers, uncompressed or with "
+                                               "gzip or zstd");
+                }
+                struct source_layer *l = &img->layers[img->nlayers++];
+                snprintf(l->name, sizeof l->name, "%s", d.path);
+                snprintf(l->digest, sizeof l->digest, "%s", d.digest);
+                l->size = (uint64_t)d.size;
+                img->total += l->size;
+        }
+        return 0;
+}
+
+/* The chosen manifest: its config into img->config, its layers into img->layers. */
+static int read_manifest(struct source *s, const struct candidate *k, struct source_image *img,
+                         struct error *err)
+{
+        struct json_object *manifest = NULL, *cfgo;
+        struct digest_desc cd;
+        int ret = -1;
+        if (digest_desc_json(s, &k->d, k->where, &manifest, err) < 0)
+                return -1;
+        if (!json_object_object_get_ex(manifest, "config", &cfgo))
+                error_set(err, 0, "manifest %s has no config", k->d.path);
+        else if (digest_desc_get(cfgo, "manifest.config", &cd, err) == 0 &&
+                 digest_desc_json(s, &cd, "manifest.config", &img->config, err) == 0)
+                ret = add_layers(manifest, k->d.path, img, err);
+        json_object_put(manifest);
+        return ret;
+}
+
 int ocilayout_resolve(struct source *s, const struct platform *machine, bool forced,
                       struct source_image *img, struct error *err)
 {
         _cleanup_free_ char *text = NULL;
         size_t len;
-        struct json_object *index = NULL, *manifest = NULL;
+        struct json_object *index = NULL;
         struct candidate *c = calloc(MAX_CANDIDATES, sizeof *c);
         struct index_walk *iw = calloc(1, sizeof *iw);
-        size_t n = 0;
+        size_t n = 0, pick = 0;
         int ret = -1;
         if (!c || !iw) {
                 free(c);
@@ -157,102 +265,13 @@ int ocilayout_resolve(struct source *s, const struct platform *machine, bool for
                 error_set(err, 0, "index.json lists no manifest");
                 goto out;
         }
-        /* a manifest without a platform in the index: its config says */
-        int best = 0;
-        size_t pick = 0;
-        char(*have)[64] = calloc(n, sizeof *have);
-        if (!have) {
-                error_set(err, ENOMEM, "out of memory");
+        if (pick_manifest(s, c, n, machine, forced, img, &pick, err) < 0 ||
+            read_manifest(s, &c[pick], img, err) < 0)
                 goto out;
-        }
-        for (size_t i = 0; i < n; i++) {
-                if (!c[i].has_platform) {
-                        struct json_object *m, *cfg;
-                        struct digest_desc cd;
-                        struct json_object *cdo;
-                        if (digest_desc_json(s, &c[i].d, c[i].where, &m, err) < 0) {
-                                free(have);
-                                goto out;
-                        }
-                        int r = -1;
-                        if (json_object_object_get_ex(m, "config", &cdo) &&
-                            digest_desc_get(cdo, "manifest.config", &cd, err) == 0 &&
-                            digest_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
-                                platform_of_config(cfg, c[i].os, c[i].arch, c[i].variant);
-                                json_object_put(cfg);
-                                r = 0;
-                        } else if (!err->msg[0]) {
-                                error_set(err, 0, "%s: the manifest has no config", c[i].where);
-                        }
-                        json_object_put(m);
-                        if (r < 0) {
-                                free(have);
-                                goto out;
-                        }
-                }
-                platform_describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
-                int sc = platform_score(machine, c[i].os, c[i].arch, c[i].variant);
-                if (sc > best) {
-                        best = sc;
-                        pick = i;
-                }
-        }
-        if (!best) {
-                platform_no_match((const char(*)[64])have, n, machine, forced, err);
-                free(have);
-                goto out;
-        }
-        snprintf(img->platform, sizeof img->platform, "%s", have[pick]);
-        free(have);
-        snprintf(img->manifest, sizeof img->manifest, "%s", c[pick].d.digest);
-
-        /* the manifest: its config and layers */
-        const char *where = c[pick].where;
-        if (digest_desc_json(s, &c[pick].d, where, &manifest, err) < 0)
-                goto out;
-        struct json_object *cfgo, *layers;
-        struct digest_desc cd;
-        if (!json_object_object_get_ex(manifest, "config", &cfgo)) {
-                error_set(err, 0, "manifest %s has no config", c[pick].d.path);
-                goto out;
-        }
-        if (digest_desc_get(cfgo, "manifest.config", &cd, err) < 0 ||
-            digest_desc_json(s, &cd, "manifest.config", &img->config, err) < 0)
-                goto out;
-        if (!json_object_object_get_ex(manifest, "layers", &layers) ||
-            !json_object_is_type(layers, json_type_array)) {
-                error_set(err, 0, "manifest %s: layers is missing or not an array", c[pick].d.path);
-                goto out;
-        }
-        if (json_object_array_length(layers) > SOURCE_MAX_LAYERS) {
-                error_set(err, 0, "manifest %s has %zu layers; crib takes %d", c[pick].d.path,
-                          json_object_array_length(layers), SOURCE_MAX_LAYERS);
-                goto out;
-        }
-        for (size_t i = 0; i < json_object_array_length(layers); i++) {
-                char w[128];
-                struct digest_desc d;
-                snprintf(w, sizeof w, "manifest.layers[%zu]", i);
-                if (digest_desc_get(json_object_array_get_idx(layers, i), w, &d, err) < 0)
-                        goto out;
-                if (!layer_media_ok(d.has_media ? d.media : NULL)) {
-                        error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
-                                  d.media);
-                        error_hint(err, "crib applies tar layers, uncompressed or with gzip or "
-                                        "zstd");
-                        goto out;
-                }
-                struct source_layer *l = &img->layers[img->nlayers++];
-                snprintf(l->name, sizeof l->name, "%s", d.path);
-                snprintf(l->digest, sizeof l->digest, "%s", d.digest);
-                l->size = (uint64_t)d.size;
-                img->total += l->size;
-        }
         ret = 0;
 out:
         free(c);
         free(iw);
         json_object_put(index);
-        json_object_put(manifest);
         return ret;
 }
