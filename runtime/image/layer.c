@@ -573,173 +573,223 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
         return check_room(c, err);
 }
 
-static int apply_entry(struct apply *ap, struct archive_entry *e, const char *what,
-                       struct error *err)
+/* the entry being applied */
+struct entry {
+        struct archive_entry *e;
+        const char *name;       /* as the layer names it, for messages */
+        char path[IMGPATH_MAX]; /* cleaned */
+        const char *base;       /* its last component, in path */
+        size_t dirlen;          /* the bytes of path before it */
+        int pfd;                /* its directory, owned by the cache */
+        mode_t mode;            /* its permission bits */
+};
+
+/* ".wh.NAME": remove NAME of the lower layers, if it is there. */
+static int whiteout(struct apply *ap, const struct entry *en, const char *target, struct error *err)
 {
-        char path[IMGPATH_MAX];
-        const char *name = archive_entry_pathname(e);
-        if (!name)
-                return error_set(err, 0, "an entry has no name");
-        const char *why = imgpath_clean(name, path, sizeof path);
+        char victim[IMGPATH_MAX];
+        snprintf(victim, sizeof victim, "%.*s%s%s", (int)en->dirlen, en->path,
+                 en->dirlen ? "/" : "", target);
+        if (set_has(&ap->made, victim))
+                return 0; /* this layer's own: whiteouts hide the lower layers only */
+        forget_cache(ap);
+        char dir[IMGPATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
+        _cleanup_close_ int dfd = -1;
+        if (layer_walk(ap->c->root, dir, false, &dfd, err) < 0) {
+                if (err->errnum == ENOENT)
+                        return 0; /* nothing there to hide */
+                return error_wrap(err, "whiteout '%s'", en->name);
+        }
+        return layer_remove(dfd, target, err) < 0 ? error_wrap(err, "whiteout '%s'", en->name) : 0;
+}
+
+/* ".wh..wh..opq": the directory, made if need be, without what the lower layers put there. */
+static int opaque_dir(struct apply *ap, const struct entry *en, struct error *err)
+{
+        char dir[IMGPATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
+        forget_cache(ap);
+        _cleanup_close_ int dfd = -1;
+        if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
+                return error_wrap(err, "opaque directory '%s'", en->name);
+        if (set_add(&ap->made, dir) < 0)
+                return set_error(err);
+        return opaque(ap, dfd, dir, 0, err) < 0 ? error_wrap(err, "opaque directory '%s'", en->name)
+                                                : 0;
+}
+
+/* A hard link to `hardlink`, a name inside the root by the same rules as the entry's. */
+static int make_hardlink(const struct apply *ap, const struct entry *en, const char *hardlink,
+                         struct error *err)
+{
+        char to[IMGPATH_MAX];
+        const char *why = imgpath_clean(hardlink, to, sizeof to);
         if (why)
-                return error_set(err, 0, "entry '%s' %s: it would leave the image's root", name,
-                                 why);
-        if (!path[0])
-                return 0; /* the root itself: crib keeps its own */
+                return error_set(err, 0,
+                                 "hard link '%s' to '%s': the target %s: it "
+                                 "would leave the image's root",
+                                 en->name, hardlink, why);
+        if (!to[0])
+                return error_set(err, 0, "hard link '%s' names the root", en->name);
+        size_t tdirlen;
+        const char *tbase = imgpath_base(to, &tdirlen);
+        char tdir[IMGPATH_MAX];
+        snprintf(tdir, sizeof tdir, "%.*s", (int)tdirlen, to);
+        _cleanup_close_ int tfd = -1;
+        if (layer_walk(ap->c->root, tdir, false, &tfd, err) < 0)
+                return error_wrap(err, "hard link '%s' to '%s'", en->name, hardlink);
+        if (linkat(tfd, tbase, en->pfd, en->base, 0) < 0)
+                return error_set(err, errno, "cannot link '%s' to '%s'", en->name, hardlink);
+        return 0;
+}
 
-        const char *target = NULL;
-        size_t dirlen;
-        const char *base = imgpath_base(path, &dirlen);
-        int pfd;
-        switch (imgpath_kind(path, &target)) {
-        case IMGPATH_META:
-                return 0;
-        case IMGPATH_BAD:
-                return error_set(err, 0, "entry '%s' is a whiteout of '.' or '..'", name);
-        case IMGPATH_WHITEOUT: {
-                char victim[IMGPATH_MAX];
-                snprintf(victim, sizeof victim, "%.*s%s%s", (int)dirlen, path, dirlen ? "/" : "",
-                         target);
-                if (set_has(&ap->made, victim))
-                        return 0; /* this layer's own: whiteouts hide the lower layers only */
-                forget_cache(ap);
-                char dir[IMGPATH_MAX];
-                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
-                _cleanup_close_ int dfd = -1;
-                if (layer_walk(ap->c->root, dir, false, &dfd, err) < 0) {
-                        if (err->errnum == ENOENT)
-                                return 0; /* nothing there to hide */
-                        return error_wrap(err, "whiteout '%s'", name);
-                }
-                return layer_remove(dfd, target, err) < 0 ? error_wrap(err, "whiteout '%s'", name)
-                                                          : 0;
+static int make_file(struct apply *ap, const struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        /* a sparse file's size is not what it writes: bounded apart */
+        if (archive_entry_size(e) < 0)
+                return error_set(err, 0, "entry '%s' claims %lld bytes", en->name,
+                                 (long long)archive_entry_size(e));
+        if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
+                over_limit(ap->c, err);
+                return error_wrap(err, "entry '%s' claims %lld bytes", en->name,
+                                  (long long)archive_entry_size(e));
         }
-        case IMGPATH_OPAQUE: {
-                char dir[IMGPATH_MAX];
-                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
-                forget_cache(ap);
-                _cleanup_close_ int dfd = -1;
-                if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
-                        return error_wrap(err, "opaque directory '%s'", name);
-                if (set_add(&ap->made, dir) < 0)
-                        return set_error(err);
-                return opaque(ap, dfd, dir, 0, err) < 0
-                               ? error_wrap(err, "opaque directory '%s'", name)
-                               : 0;
-        }
-        case IMGPATH_PLAIN:
-                break;
-        }
+        _cleanup_close_ int fd = openat(en->pfd, en->base,
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return error_set(err, errno, "cannot create '%s'", en->path);
+        if (write_data(ap, fd, e, en->path, err) < 0 ||
+            charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
+                return -1;
+        own(ap, en->pfd, en->base, fd, e, en->path);
+        if (fchmod(fd, en->mode) < 0) /* after the chown, which clears set-id bits */
+                return error_set(err, errno, "cannot chmod '%s'", en->path);
+        set_xattrs(ap, fd, e, en->path);
+        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        futimens(fd, t);
+        return 0;
+}
 
-        if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
-                return error_wrap(err, "entry '%s'", name);
+static int make_dir(struct apply *ap, const struct entry *en, struct error *err)
+{
+        if (mkdirat(en->pfd, en->base, 0700) < 0)
+                return error_set(err, errno, "cannot make directory '%s'", en->path);
+        if (charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST, err) < 0)
+                return -1;
+        return dir_metadata(ap, en->pfd, en->base, en->e, en->path, en->mode, err);
+}
+
+static int make_symlink(struct apply *ap, const struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        const char *to = archive_entry_symlink(e);
+        if (!to || !*to)
+                return error_set(err, 0, "symbolic link '%s' has no target", en->name);
+        if (strlen(to) >= IMGPATH_MAX)
+                return error_set(err, ENAMETOOLONG, "symbolic link '%s'", en->name);
+        if (symlinkat(to, en->pfd, en->base) < 0)
+                return error_set(err, errno, "cannot make symbolic link '%s'", en->path);
+        if (charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST + strlen(to), err) < 0)
+                return -1;
+        own(ap, en->pfd, en->base, -1, e, en->path);
+        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        utimensat(en->pfd, en->base, t, AT_SYMLINK_NOFOLLOW);
+        return 0;
+}
+
+static int make_fifo(struct apply *ap, const struct entry *en, struct error *err)
+{
+        if (mknodat(en->pfd, en->base, S_IFIFO | 0600, 0) < 0)
+                return error_set(err, errno, "cannot make fifo '%s'", en->path);
+        own(ap, en->pfd, en->base, -1, en->e, en->path);
+        if (fchmodat(en->pfd, en->base, en->mode, 0) < 0)
+                return error_set(err, errno, "cannot chmod '%s'", en->path);
+        return 0;
+}
+
+/* A plain entry: made in its directory (made too if need be) in place of whatever held its
+ * name; a directory met again keeps what it holds. Device nodes and sockets are only counted. */
+static int make_entry(struct apply *ap, struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        if (parent_of(ap, en->path, en->dirlen, true, &en->pfd, err) < 0)
+                return error_wrap(err, "entry '%s'", en->name);
         mode_t type = archive_entry_filetype(e);
-        mode_t mode = archive_entry_perm(e) & 07777;
+        en->mode = archive_entry_perm(e) & 07777;
         const char *hardlink = archive_entry_hardlink(e);
         struct stat st;
-        bool exists = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        bool exists = fstatat(en->pfd, en->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
 
         if (!hardlink && (type == AE_IFCHR || type == AE_IFBLK || type == AE_IFSOCK)) {
                 if (!ap->c->stats.devices++)
                         snprintf(ap->c->stats.device_example, sizeof ap->c->stats.device_example,
-                                 "%.120s", path);
+                                 "%.120s", en->path);
                 return 0;
         }
-        if (set_add(&ap->made, path) < 0)
+        if (set_add(&ap->made, en->path) < 0)
                 return set_error(err);
         if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
                 /* a directory again: its metadata changes, what it holds stays */
-                return dir_metadata(ap, pfd, base, e, path, mode, err);
+                return dir_metadata(ap, en->pfd, en->base, e, en->path, en->mode, err);
         }
         if (exists) {
                 forget_cache(ap); /* the cached directory may be below what goes */
-                if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
-                        return error_wrap(err, "entry '%s'", name);
-                if (layer_remove(pfd, base, err) < 0)
-                        return error_wrap(err, "entry '%s' replaces '%s'", name, path);
+                if (parent_of(ap, en->path, en->dirlen, true, &en->pfd, err) < 0)
+                        return error_wrap(err, "entry '%s'", en->name);
+                if (layer_remove(en->pfd, en->base, err) < 0)
+                        return error_wrap(err, "entry '%s' replaces '%s'", en->name, en->path);
         }
 
-        if (hardlink) {
-                char to[IMGPATH_MAX];
-                if ((why = imgpath_clean(hardlink, to, sizeof to)))
-                        return error_set(err, 0,
-                                         "hard link '%s' to '%s': the target %s: it "
-                                         "would leave the image's root",
-                                         name, hardlink, why);
-                if (!to[0])
-                        return error_set(err, 0, "hard link '%s' names the root", name);
-                size_t tdirlen;
-                const char *tbase = imgpath_base(to, &tdirlen);
-                char tdir[IMGPATH_MAX];
-                snprintf(tdir, sizeof tdir, "%.*s", (int)tdirlen, to);
-                _cleanup_close_ int tfd = -1;
-                if (layer_walk(ap->c->root, tdir, false, &tfd, err) < 0)
-                        return error_wrap(err, "hard link '%s' to '%s'", name, hardlink);
-                if (linkat(tfd, tbase, pfd, base, 0) < 0)
-                        return error_set(err, errno, "cannot link '%s' to '%s'", name, hardlink);
-                return 0;
-        }
+        if (hardlink)
+                return make_hardlink(ap, en, hardlink, err);
         switch (type) {
-        case AE_IFREG: {
-                /* a sparse file's size is not what it writes: bounded apart */
-                if (archive_entry_size(e) < 0)
-                        return error_set(err, 0, "entry '%s' claims %lld bytes", name,
-                                         (long long)archive_entry_size(e));
-                if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
-                        over_limit(ap->c, err);
-                        return error_wrap(err, "entry '%s' claims %lld bytes", name,
-                                          (long long)archive_entry_size(e));
-                }
-                _cleanup_close_ int fd = openat(
-                        pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (fd < 0)
-                        return error_set(err, errno, "cannot create '%s'", path);
-                if (write_data(ap, fd, e, path, err) < 0 ||
-                    charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
-                        return -1;
-                own(ap, pfd, base, fd, e, path);
-                if (fchmod(fd, mode) < 0) /* after the chown, which clears set-id bits */
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                set_xattrs(ap, fd, e, path);
-                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
-                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
-                futimens(fd, t);
-                return 0;
-        }
-        case AE_IFDIR: {
-                if (mkdirat(pfd, base, 0700) < 0)
-                        return error_set(err, errno, "cannot make directory '%s'", path);
-                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST, err) < 0)
-                        return -1;
-                return dir_metadata(ap, pfd, base, e, path, mode, err);
-        }
-        case AE_IFLNK: {
-                const char *to = archive_entry_symlink(e);
-                if (!to || !*to)
-                        return error_set(err, 0, "symbolic link '%s' has no target", name);
-                if (strlen(to) >= IMGPATH_MAX)
-                        return error_set(err, ENAMETOOLONG, "symbolic link '%s'", name);
-                if (symlinkat(to, pfd, base) < 0)
-                        return error_set(err, errno, "cannot make symbolic link '%s'", path);
-                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST + strlen(to), err) < 0)
-                        return -1;
-                own(ap, pfd, base, -1, e, path);
-                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
-                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
-                utimensat(pfd, base, t, AT_SYMLINK_NOFOLLOW);
-                return 0;
-        }
+        case AE_IFREG:
+                return make_file(ap, en, err);
+        case AE_IFDIR:
+                return make_dir(ap, en, err);
+        case AE_IFLNK:
+                return make_symlink(ap, en, err);
         case AE_IFIFO:
-                if (mknodat(pfd, base, S_IFIFO | 0600, 0) < 0)
-                        return error_set(err, errno, "cannot make fifo '%s'", path);
-                own(ap, pfd, base, -1, e, path);
-                if (fchmodat(pfd, base, mode, 0) < 0)
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                return 0;
+                return make_fifo(ap, en, err);
         default:
-                (void)what;
-                return error_set(err, 0, "entry '%s' is of unknown type 0%o", name, (unsigned)type);
+                return error_set(err, 0, "entry '%s' is of unknown type 0%o", en->name,
+                                 (unsigned)type);
         }
+}
+
+/* One entry of the layer: its name cleaned, then a whiteout, an opaque directory's mark, or a
+ * plain entry. */
+static int apply_entry(struct apply *ap, struct archive_entry *e, struct error *err)
+{
+        struct entry en = {.e = e, .name = archive_entry_pathname(e), .pfd = -1};
+        if (!en.name)
+                return error_set(err, 0, "an entry has no name");
+        const char *why = imgpath_clean(en.name, en.path, sizeof en.path);
+        if (why)
+                return error_set(err, 0, "entry '%s' %s: it would leave the image's root", en.name,
+                                 why);
+        if (!en.path[0])
+                return 0; /* the root itself: crib keeps its own */
+
+        const char *target = NULL;
+        en.base = imgpath_base(en.path, &en.dirlen);
+        switch (imgpath_kind(en.path, &target)) {
+        case IMGPATH_META:
+                return 0;
+        case IMGPATH_BAD:
+                return error_set(err, 0, "entry '%s' is a whiteout of '.' or '..'", en.name);
+        case IMGPATH_WHITEOUT:
+                return whiteout(ap, &en, target, err);
+        case IMGPATH_OPAQUE:
+                return opaque_dir(ap, &en, err);
+        case IMGPATH_PLAIN:
+                break;
+        }
+        return make_entry(ap, &en, err);
 }
 
 /* the bytes of an entry's extended attributes, names and values */
@@ -784,7 +834,7 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
                            LAYER_ENTRY_COST + xattr_bytes(e) +
                                    strlen(archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
                            err) < 0 ||
-                    apply_entry(&ap, e, what, err) < 0) {
+                    apply_entry(&ap, e, err) < 0) {
                         ret = error_wrap(err, "%s", what);
                         break;
                 }
