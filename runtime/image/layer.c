@@ -60,7 +60,7 @@ static uint64_t hash(const char *s)
         return h;
 }
 
-static bool set_has(const struct pathset *s, const char *p)
+static bool pathset_has(const struct pathset *s, const char *p)
 {
         if (!s->cap)
                 return false;
@@ -72,9 +72,9 @@ static bool set_has(const struct pathset *s, const char *p)
         }
 }
 
-static int set_add(struct pathset *s, const char *p)
+static int pathset_add(struct pathset *s, const char *p)
 {
-        if (set_has(s, p))
+        if (pathset_has(s, p))
                 return 0;
         if (s->bytes + strlen(p) + 1 > PATHSET_MAX_BYTES) {
                 errno = E2BIG;
@@ -107,15 +107,15 @@ static int set_add(struct pathset *s, const char *p)
         return 0;
 }
 
-static void set_free(struct pathset *s)
+static void pathset_free(struct pathset *s)
 {
         for (size_t i = 0; i < s->cap; i++)
                 free(s->slot[i]);
         free(s->slot);
 }
 
-/* why set_add failed */
-static int set_error(struct error *err)
+/* why pathset_add failed */
+static int pathset_error(struct error *err)
 {
         if (errno == E2BIG)
                 return error_set(err, 0, "the layer names more than %u MiB of paths",
@@ -125,7 +125,7 @@ static int set_error(struct error *err)
 
 /* --- safe walking and removing -------------------------------------------------------------- */
 
-static int charge(struct layer_ctx *c, uint64_t n, struct error *err);
+static int budget_charge(struct layer_ctx *c, uint64_t n, struct error *err);
 
 /* What the entry `name` in `dfd` (or `dfd` itself for "") takes on disk beyond the `charged`
  * bytes already charged for it: its blocks, which are what du(1) counts and what the
@@ -134,14 +134,14 @@ static int charge(struct layer_ctx *c, uint64_t n, struct error *err);
  * of a 188 KB image write 158 MB under --max-size 20M. Asked of the filesystem, not guessed from
  * its block size: ext4 stores small data inline, tmpfs spends no block on a directory, ZFS's
  * f_bsize is a 128 KiB record. */
-static int charge_made(struct layer_ctx *c, int dfd, const char *name, uint64_t charged,
-                       struct error *err)
+static int budget_charge_made(struct layer_ctx *c, int dfd, const char *name, uint64_t charged,
+                              struct error *err)
 {
         struct stat st;
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) < 0)
                 return 0; /* what cannot be asked was charged its bytes */
         uint64_t disk = (uint64_t)st.st_blocks * 512;
-        return disk > charged ? charge(c, disk - charged, err) : 0;
+        return disk > charged ? budget_charge(c, disk - charged, err) : 0;
 }
 
 /* layer_walk; a directory made on the way is charged to `c` (when not NULL), as an entry. */
@@ -168,8 +168,8 @@ static int walk(int root, const char *path, bool create, struct layer_ctx *c, in
                                                  (int)(p - path + n), path);
                         next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (next >= 0 && made && c &&
-                            (charge(c, LAYER_ENTRY_COST, err) < 0 ||
-                             charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
+                            (budget_charge(c, LAYER_ENTRY_COST, err) < 0 ||
+                             budget_charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
                                 close(next);
                                 return -1;
                         }
@@ -280,9 +280,9 @@ static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool cre
                         if (i == dirlen || dir[i] == '/') {
                                 char c = dir[i];
                                 dir[i] = '\0';
-                                if (set_add(&ap->made, dir) < 0) {
+                                if (pathset_add(&ap->made, dir) < 0) {
                                         close(fd);
-                                        return set_error(err);
+                                        return pathset_error(err);
                                 }
                                 dir[i] = c;
                         }
@@ -319,13 +319,13 @@ static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct 
                         cap = cap ? cap * 2 : 64;
                         char **nn = realloc(names, cap * sizeof *names);
                         if (!nn) {
-                                ret = set_error(err);
+                                ret = pathset_error(err);
                                 goto out;
                         }
                         names = nn;
                 }
                 if (!(names[n] = strdup(de->d_name))) {
-                        ret = set_error(err);
+                        ret = pathset_error(err);
                         goto out;
                 }
                 n++;
@@ -337,7 +337,7 @@ static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct 
                         ret = error_set(err, ENAMETOOLONG, "'%s/%s'", dir, names[i]);
                         break;
                 }
-                if (!set_has(&ap->made, child)) {
+                if (!pathset_has(&ap->made, child)) {
                         ret = layer_remove(dirfd(d), names[i], err);
                         continue;
                 }
@@ -471,7 +471,7 @@ static const char *human(uint64_t n, char *buf, size_t len)
 }
 
 /* The error of an image past its limit, with the remedy. */
-static int over_limit(struct layer_ctx *c, struct error *err)
+static int budget_over(struct layer_ctx *c, struct error *err)
 {
         char lim[32];
         error_set(err, 0, "the image writes more than %s, the limit of an import",
@@ -488,14 +488,14 @@ static int over_limit(struct layer_ctx *c, struct error *err)
 }
 
 /* Charge `n` bytes against max_bytes. */
-static int charge(struct layer_ctx *c, uint64_t n, struct error *err)
+static int budget_charge(struct layer_ctx *c, uint64_t n, struct error *err)
 {
         c->used += n;
-        return c->used <= c->max_bytes ? 0 : over_limit(c, err);
+        return c->used <= c->max_bytes ? 0 : budget_over(c, err);
 }
 
 /* Stop while the filesystem still has min_free left for everyone else. */
-static int check_room(struct layer_ctx *c, struct error *err)
+static int budget_check_room(struct layer_ctx *c, struct error *err)
 {
         struct statvfs sv;
         char have[32], keep[32];
@@ -538,7 +538,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                 if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
                         return error_set(err, archive_errno(ap->a), "cannot read '%s': %s", path,
                                          archive_error_string(ap->a));
-                if (charge(c, size, err) < 0)
+                if (budget_charge(c, size, err) < 0)
                         return -1;
                 ap->written += size;
                 const char *p = buf;
@@ -558,7 +558,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                         end = offset;
                 if (c->stats.bytes - ap->reported >= (1u << 20)) {
                         ap->reported = c->stats.bytes;
-                        if (check_room(c, err) < 0)
+                        if (budget_check_room(c, err) < 0)
                                 return -1;
                         if (c->progress)
                                 c->progress(c->progress_ctx, c->stats.bytes);
@@ -570,7 +570,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
         if (ftruncate(fd, want) < 0) /* a sparse file's last hole */
                 return error_set(err, errno, "cannot size '%s'", path);
         /* a filesystem without holes (vfat, exfat: a Pi's USB stick) just wrote them */
-        return check_room(c, err);
+        return budget_check_room(c, err);
 }
 
 /* the entry being applied */
@@ -590,7 +590,7 @@ static int whiteout(struct apply *ap, const struct entry *en, const char *target
         char victim[IMGPATH_MAX];
         snprintf(victim, sizeof victim, "%.*s%s%s", (int)en->dirlen, en->path,
                  en->dirlen ? "/" : "", target);
-        if (set_has(&ap->made, victim))
+        if (pathset_has(&ap->made, victim))
                 return 0; /* this layer's own: whiteouts hide the lower layers only */
         forget_cache(ap);
         char dir[IMGPATH_MAX];
@@ -613,8 +613,8 @@ static int opaque_dir(struct apply *ap, const struct entry *en, struct error *er
         _cleanup_close_ int dfd = -1;
         if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
                 return error_wrap(err, "opaque directory '%s'", en->name);
-        if (set_add(&ap->made, dir) < 0)
-                return set_error(err);
+        if (pathset_add(&ap->made, dir) < 0)
+                return pathset_error(err);
         return opaque(ap, dfd, dir, 0, err) < 0 ? error_wrap(err, "opaque directory '%s'", en->name)
                                                 : 0;
 }
@@ -652,7 +652,7 @@ static int make_file(struct apply *ap, const struct entry *en, struct error *err
                 return error_set(err, 0, "entry '%s' claims %lld bytes", en->name,
                                  (long long)archive_entry_size(e));
         if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
-                over_limit(ap->c, err);
+                budget_over(ap->c, err);
                 return error_wrap(err, "entry '%s' claims %lld bytes", en->name,
                                   (long long)archive_entry_size(e));
         }
@@ -661,7 +661,7 @@ static int make_file(struct apply *ap, const struct entry *en, struct error *err
         if (fd < 0)
                 return error_set(err, errno, "cannot create '%s'", en->path);
         if (write_data(ap, fd, e, en->path, err) < 0 ||
-            charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
+            budget_charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
                 return -1;
         own(ap, en->pfd, en->base, fd, e, en->path);
         if (fchmod(fd, en->mode) < 0) /* after the chown, which clears set-id bits */
@@ -677,7 +677,7 @@ static int make_dir(struct apply *ap, const struct entry *en, struct error *err)
 {
         if (mkdirat(en->pfd, en->base, 0700) < 0)
                 return error_set(err, errno, "cannot make directory '%s'", en->path);
-        if (charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST, err) < 0)
+        if (budget_charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST, err) < 0)
                 return -1;
         return dir_metadata(ap, en->pfd, en->base, en->e, en->path, en->mode, err);
 }
@@ -692,7 +692,7 @@ static int make_symlink(struct apply *ap, const struct entry *en, struct error *
                 return error_set(err, ENAMETOOLONG, "symbolic link '%s'", en->name);
         if (symlinkat(to, en->pfd, en->base) < 0)
                 return error_set(err, errno, "cannot make symbolic link '%s'", en->path);
-        if (charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST + strlen(to), err) < 0)
+        if (budget_charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST + strlen(to), err) < 0)
                 return -1;
         own(ap, en->pfd, en->base, -1, e, en->path);
         struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
@@ -730,8 +730,8 @@ static int make_entry(struct apply *ap, struct entry *en, struct error *err)
                                  "%.120s", en->path);
                 return 0;
         }
-        if (set_add(&ap->made, en->path) < 0)
-                return set_error(err);
+        if (pathset_add(&ap->made, en->path) < 0)
+                return pathset_error(err);
         if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
                 /* a directory again: its metadata changes, what it holds stays */
                 return dir_metadata(ap, en->pfd, en->base, e, en->path, en->mode, err);
@@ -811,7 +811,7 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
         struct archive_entry *e;
         int ret = 0;
         uint64_t n = 0;
-        if (check_room(c, err) < 0)
+        if (budget_check_room(c, err) < 0)
                 return error_wrap(err, "%s", what);
         for (;;) {
                 int r = archive_read_next_header(a, &e);
@@ -829,17 +829,18 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
                         break;
                 }
                 c->stats.entries++;
-                if ((n % 256 == 0 && check_room(c, err) < 0) ||
-                    charge(c,
-                           LAYER_ENTRY_COST + xattr_bytes(e) +
-                                   strlen(archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
-                           err) < 0 ||
+                if ((n % 256 == 0 && budget_check_room(c, err) < 0) ||
+                    budget_charge(c,
+                                  LAYER_ENTRY_COST + xattr_bytes(e) +
+                                          strlen(archive_entry_symlink(e) ? archive_entry_symlink(e)
+                                                                          : ""),
+                                  err) < 0 ||
                     apply_entry(&ap, e, err) < 0) {
                         ret = error_wrap(err, "%s", what);
                         break;
                 }
         }
         forget_cache(&ap);
-        set_free(&ap.made);
+        pathset_free(&ap.made);
         return ret;
 }
