@@ -40,88 +40,10 @@
 
 #include "cleanup.h"
 #include "imgpath.h"
+#include "pathset.h"
 #include "sys.h"
 
 #define REMOVE_MAX_DEPTH 512
-
-/* --- the paths this layer made: a string set with open addressing ------------------------- */
-struct pathset {
-        char **slot;
-        size_t cap, n, bytes;
-};
-
-#define PATHSET_MAX_BYTES (256u << 20) /* names one layer may make, all together */
-
-static uint64_t hash(const char *s)
-{
-        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-        for (; *s; s++)
-                h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-        return h;
-}
-
-static bool pathset_has(const struct pathset *s, const char *p)
-{
-        if (!s->cap)
-                return false;
-        for (size_t i = hash(p) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-                if (!s->slot[i])
-                        return false;
-                if (!strcmp(s->slot[i], p))
-                        return true;
-        }
-}
-
-static int pathset_add(struct pathset *s, const char *p)
-{
-        if (pathset_has(s, p))
-                return 0;
-        if (s->bytes + strlen(p) + 1 > PATHSET_MAX_BYTES) {
-                errno = E2BIG;
-                return -1;
-        }
-        if ((s->n + 1) * 2 > s->cap) {
-                size_t cap = s->cap ? s->cap * 2 : 1024;
-                char **slot = calloc(cap, sizeof *slot);
-                if (!slot)
-                        return -1;
-                for (size_t i = 0; i < s->cap; i++) {
-                        if (!s->slot[i])
-                                continue;
-                        size_t j = hash(s->slot[i]) & (cap - 1);
-                        while (slot[j])
-                                j = (j + 1) & (cap - 1);
-                        slot[j] = s->slot[i];
-                }
-                free(s->slot);
-                s->slot = slot;
-                s->cap = cap;
-        }
-        size_t i = hash(p) & (s->cap - 1);
-        while (s->slot[i])
-                i = (i + 1) & (s->cap - 1);
-        if (!(s->slot[i] = strdup(p)))
-                return -1;
-        s->n++;
-        s->bytes += strlen(p) + 1;
-        return 0;
-}
-
-static void pathset_free(struct pathset *s)
-{
-        for (size_t i = 0; i < s->cap; i++)
-                free(s->slot[i]);
-        free(s->slot);
-}
-
-/* why pathset_add failed */
-static int pathset_error(struct error *err)
-{
-        if (errno == E2BIG)
-                return error_set(err, 0, "the layer names more than %u MiB of paths",
-                                 PATHSET_MAX_BYTES >> 20);
-        return error_set(err, ENOMEM, "out of memory");
-}
 
 /* --- safe walking and removing -------------------------------------------------------------- */
 
