@@ -12,12 +12,8 @@
  * world-writable block device of the host's disk would be a way out for any host user; crib
  * gives a container its own /dev.
  *
- * A layer is also a decompression bomb until shown otherwise: a megabyte of gzip can hold
- * gigabytes of zeros, a tar millions of directories. What the layers write is charged against
- * max_bytes (data, LAYER_ENTRY_COST an entry, xattrs and link targets, then what each file,
- * directory and link made takes on disk beyond that: its blocks), and statvfs(3) of the
- * root's filesystem must keep min_free bytes and min_free_inodes inodes for users (f_bavail and
- * f_favail: on ext4 the blocks reserved for root are never counted, even for root's import).
+ * A layer is also a decompression bomb until shown otherwise: what it writes is charged and the
+ * filesystem's room checked as it goes (budget.c).
  *
  * Whiteouts (OCI image-spec, layer.md): ".wh.NAME" deletes NAME of the lower layers, and
  * ".wh..wh..opq" hides everything the lower layers had in its directory. "Lower" is told apart
@@ -34,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cleanup.h"
 #include "imgpath.h"
 #include "pathset.h"
@@ -46,25 +42,6 @@
 #define REMOVE_MAX_DEPTH 512
 
 /* --- safe walking and removing -------------------------------------------------------------- */
-
-static int budget_charge(struct layer_ctx *c, uint64_t n, struct error *err);
-
-/* What the entry `name` in `dfd` (or `dfd` itself for "") takes on disk beyond the `charged`
- * bytes already charged for it: its blocks, which are what du(1) counts and what the
- * filesystem's free space loses. An empty directory or a 1-byte file is a block of 4 KiB on
- * ext4 (a long symlink target too), where LAYER_ENTRY_COST alone let 40000 empty directories
- * of a 188 KB image write 158 MB under --max-size 20M. Asked of the filesystem, not guessed from
- * its block size: ext4 stores small data inline, tmpfs spends no block on a directory, ZFS's
- * f_bsize is a 128 KiB record. */
-static int budget_charge_made(struct layer_ctx *c, int dfd, const char *name, uint64_t charged,
-                              struct error *err)
-{
-        struct stat st;
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) < 0)
-                return 0; /* what cannot be asked was charged its bytes */
-        uint64_t disk = (uint64_t)st.st_blocks * 512;
-        return disk > charged ? budget_charge(c, disk - charged, err) : 0;
-}
 
 /* layer_walk; a directory made on the way is charged to `c` (when not NULL), as an entry. */
 static int walk(int root, const char *path, bool create, struct layer_ctx *c, int *ret_fd,
@@ -378,71 +355,6 @@ void layer_finish(struct layer_ctx *c)
         free(c->dirs);
         c->dirs = NULL;
         c->ndirs = c->capdirs = c->dirbytes = 0;
-}
-
-/* "1.5 GiB": for messages */
-static const char *human(uint64_t n, char *buf, size_t len)
-{
-        static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-        double v = (double)n;
-        size_t u = 0;
-        while (v >= 1024 && u + 1 < sizeof unit / sizeof unit[0])
-                v /= 1024, u++;
-        snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
-        return buf;
-}
-
-/* The error of an image past its limit, with the remedy. */
-static int budget_over(struct layer_ctx *c, struct error *err)
-{
-        char lim[32];
-        error_set(err, 0, "the image writes more than %s, the limit of an import",
-                  human(c->max_bytes, lim, sizeof lim));
-        /* twice the limit, in a unit --max-size takes */
-        uint64_t twice = c->max_bytes * 2;
-        bool g = twice >= (1ULL << 30);
-        return error_hint(err,
-                          "if you trust the image and have the room, give it a higher limit: "
-                          "crib image import --max-size %llu%c SOURCE DIR",
-                          (unsigned long long)((twice + (g ? (1ULL << 30) : (1ULL << 20)) - 1) >>
-                                               (g ? 30 : 20)),
-                          g ? 'G' : 'M');
-}
-
-/* Charge `n` bytes against max_bytes. */
-static int budget_charge(struct layer_ctx *c, uint64_t n, struct error *err)
-{
-        c->used += n;
-        return c->used <= c->max_bytes ? 0 : budget_over(c, err);
-}
-
-/* Stop while the filesystem still has min_free left for everyone else. */
-static int budget_check_room(struct layer_ctx *c, struct error *err)
-{
-        struct statvfs sv;
-        char have[32], keep[32];
-        if (!c->min_free || fstatvfs(c->root, &sv) < 0)
-                return 0;
-        uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-        if (avail < c->min_free) {
-                error_set(err, 0,
-                          "the filesystem of '%s' has %s left, and crib keeps %s of it free for "
-                          "the rest of the system",
-                          c->dir ? c->dir : ".", human(avail, have, sizeof have),
-                          human(c->min_free, keep, sizeof keep));
-                return error_hint(err, "free space there (df -h shows what is left), or import "
-                                       "into a directory on a larger filesystem");
-        }
-        if (sv.f_files && sv.f_favail < c->min_free_inodes) {
-                error_set(err, 0,
-                          "the filesystem of '%s' has %llu inodes left, and crib keeps %llu of "
-                          "them for the rest of the system",
-                          c->dir ? c->dir : ".", (unsigned long long)sv.f_favail,
-                          (unsigned long long)c->min_free_inodes);
-                return error_hint(err, "free inodes there (df -i shows what is left), or import "
-                                       "into a directory on another filesystem");
-        }
-        return 0;
 }
 
 static int write_data(struct apply *ap, int fd, struct archive_entry *e, const char *path,
