@@ -449,7 +449,7 @@ static const char *fd_path(int fd, char *buf, size_t len)
  * through another user's link was taken, and that user pointed DIR at a crib.ini of theirs).
  * The walk opens one component at a time from the directory before it (O_PATH, O_NOFOLLOW), so
  * what is checked is what it goes on from, and DIR is made in the very directory checked. */
-struct way {
+struct destdir {
         const char *dir;    /* DIR as typed, for messages */
         uid_t uid;          /* the caller */
         int links;          /* symbolic links followed so far */
@@ -464,7 +464,7 @@ struct way {
 #endif
 
 /* The message for a directory on the way to DIR that others may change, and its remedy. */
-static int way_error(struct way *w, int fd, const struct stat *st, struct error *err)
+static int way_error(struct destdir *w, int fd, const struct stat *st, struct error *err)
 {
         char where[PATH_MAX], via[PATH_MAX + 48] = "", why[96] = "";
         fd_path(fd, where, sizeof where);
@@ -493,7 +493,7 @@ static int way_error(struct way *w, int fd, const struct stat *st, struct error 
 
 /* Check a directory the walk enters: it is one, and no one but root and the caller can change
  * what it holds. */
-static int way_dir(struct way *w, int fd, struct error *err)
+static int way_dir(struct destdir *w, int fd, struct error *err)
 {
         struct stat st;
         char where[PATH_MAX];
@@ -508,12 +508,12 @@ static int way_dir(struct way *w, int fd, struct error *err)
         return 0;
 }
 
-static int way_walk(struct way *w, int start, const char *path, struct error *err);
+static int way_walk(struct destdir *w, int start, const char *path, struct error *err);
 
 /* The symbolic link `name` (its O_PATH descriptor `link`, its lstat `lst`) in the directory
  * `at`, met on the way: root's or the caller's, not a link of /proc; its target is walked from
  * `at` (or from / when absolute). Returns the descriptor of the directory it leads to. */
-static int way_link(struct way *w, int at, const char *name, int link, const struct stat *lst,
+static int way_link(struct destdir *w, int at, const char *name, int link, const struct stat *lst,
                     struct error *err)
 {
         char shown[PATH_MAX];
@@ -561,7 +561,7 @@ static int way_link(struct way *w, int at, const char *name, int link, const str
 /* Walk `path` from the directory `start` (taken over) one component at a time, as the kernel
  * would, checking every directory entered and every symbolic link met. Returns the descriptor
  * (O_PATH) of the directory reached. */
-static int way_walk(struct way *w, int start, const char *path, struct error *err)
+static int way_walk(struct destdir *w, int start, const char *path, struct error *err)
 {
         _cleanup_close_ int cur = start;
         if (way_dir(w, cur, err) < 0)
@@ -605,7 +605,7 @@ static int way_walk(struct way *w, int start, const char *path, struct error *er
 
 /* Walk up from `parent` (DIR's parent) to the root through "..": every directory must be one
  * only root and the caller can change. *ret_shut: one of them shuts other users out. */
-static int check_way(struct way *w, int parent, bool *ret_shut, struct error *err)
+static int destdir_check_way(struct destdir *w, int parent, bool *ret_shut, struct error *err)
 {
         _cleanup_close_ int fd = fcntl(parent, F_DUPFD_CLOEXEC, 3);
         struct stat st, up;
@@ -636,7 +636,7 @@ static int check_way(struct way *w, int parent, bool *ret_shut, struct error *er
 /* Open DIR's parent through the walk above; `base` gets DIR's last component, which must be a
  * name. The kernel's own lookup of the parent must find the same directory: a second layer
  * over the walk, for anything it might read otherwise. */
-static int open_parent(struct way *w, char base[NAME_MAX + 1], struct error *err)
+static int destdir_open_parent(struct destdir *w, char base[NAME_MAX + 1], struct error *err)
 {
         const char *dir = w->dir;
         char path[PATH_MAX];
@@ -677,8 +677,8 @@ static int open_parent(struct way *w, char base[NAME_MAX + 1], struct error *err
 
 /* Make DIR (0700), or take an existing one, from `parent`; what is opened is checked either
  * way. Returns its descriptor; *ret_made when crib made it. */
-static int open_dir(struct way *w, int parent, const char *base, bool shut, bool *ret_made,
-                    struct error *err)
+static int destdir_open(struct destdir *w, int parent, const char *base, bool shut, bool *ret_made,
+                        struct error *err)
 {
         const char *dir = w->dir;
         *ret_made = mkdirat(parent, base, 0700) == 0;
@@ -728,7 +728,7 @@ static int open_dir(struct way *w, int parent, const char *base, bool shut, bool
 }
 
 /* Remove DIR if its name still is the directory `fd` crib made (and emptied). */
-static void remove_made(int parent, const char *base, int fd)
+static void destdir_remove_made(int parent, const char *base, int fd)
 {
         struct stat a, b;
         if (fstat(fd, &a) == 0 && fstatat(parent, base, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -744,13 +744,13 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         platform_format(&machine, ret->machine, sizeof ret->machine);
         char base[NAME_MAX + 1];
         bool shut = false;
-        _cleanup_free_ struct way *w = calloc(1, sizeof *w);
+        _cleanup_free_ struct destdir *w = calloc(1, sizeof *w);
         if (!w)
                 return error_set(err, ENOMEM, "out of memory");
         w->dir = o->dir;
         w->uid = geteuid();
-        _cleanup_close_ int parent = open_parent(w, base, err);
-        if (parent < 0 || check_way(w, parent, &shut, err) < 0)
+        _cleanup_close_ int parent = destdir_open_parent(w, base, err);
+        if (parent < 0 || destdir_check_way(w, parent, &shut, err) < 0)
                 return -1;
         struct source *src = NULL;
         struct source_image *img = calloc(1, sizeof *img);
@@ -772,7 +772,7 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         pg.n = img->nlayers;
 
         /* DIR: new, or empty; everything from here on through its descriptor */
-        if ((dirfd = open_dir(w, parent, base, shut, &made, err)) < 0) {
+        if ((dirfd = destdir_open(w, parent, base, shut, &made, err)) < 0) {
                 if (made) /* made, but what the name opened was not it */
                         unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;
@@ -789,7 +789,7 @@ fail : {
         layer_remove(dirfd, "rootfs", &e);
         unlinkat(dirfd, "crib.ini", 0);
         if (made)
-                remove_made(parent, base, dirfd);
+                destdir_remove_made(parent, base, dirfd);
 }
 out:
         if (dirfd >= 0)
