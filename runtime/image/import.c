@@ -123,29 +123,96 @@ static int map_with_helper(const char *helper, pid_t pid, uint32_t id, const str
         return 0;
 }
 
+/* The caller's ids and subordinate ranges: what the import's user namespace maps. */
+struct import_ids {
+        uid_t uid;
+        gid_t gid;
+        struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
+        size_t nsu, nsg;
+};
+
+/* The caller's ids and ranges into `ids`; into `res`, whether newuidmap and newgidmap can map
+ * the ranges (subids) and how many ids the namespace will have. */
+static int read_ids(struct import_ids *ids, struct import_result *res, struct error *err)
+{
+        ids->uid = geteuid();
+        ids->gid = getegid();
+        /* the name from /etc/passwd (account.h): a static crib-image asks no NSS module */
+        struct account acct;
+        account_of(ids->uid, &acct);
+        const char *name = acct.name[0] ? acct.name : NULL;
+        ids->nsu = ids->nsg = 0;
+        if (read_subids("/etc/subuid", name, ids->uid, ids->su, &ids->nsu, err) < 0 ||
+            read_subids("/etc/subgid", name, ids->gid, ids->sg, &ids->nsg, err) < 0)
+                return -1;
+        char p1[256], p2[256];
+        res->subids = ids->nsu && ids->nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
+                      userns_find_helper("newgidmap", p2, sizeof p2);
+        res->no_helper = ids->nsu && ids->nsg && !res->subids;
+        res->nuids = res->ngids = 1;
+        for (size_t i = 0; res->subids && i < ids->nsu; i++)
+                res->nuids += ids->su[i].count;
+        for (size_t i = 0; res->subids && i < ids->nsg; i++)
+                res->ngids += ids->sg[i].count;
+        return 0;
+}
+
+/* Child: the id-map helper, forked before the unshare, so still in the host's user namespace,
+ * where the setuid newuidmap and newgidmap have their privilege. Once `parent` is in its new
+ * namespace (a byte on `go`), it maps the parent's ids. Never returns. */
+static void map_helper(int go, pid_t parent, const struct import_ids *ids)
+{
+        char c;
+        struct error e;
+        if (read(go, &c, 1) != 1)
+                _exit(1);
+        if (map_with_helper("newuidmap", parent, ids->uid, ids->su, ids->nsu, &e) < 0 ||
+            map_with_helper("newgidmap", parent, ids->gid, ids->sg, ids->nsg, &e) < 0) {
+                fprintf(stderr, "crib: %s\n", e.msg);
+                _exit(1);
+        }
+        _exit(0);
+}
+
+/* After the unshare: let the id-map helper map this process's ids, and wait for it. */
+static int wait_map_helper(pid_t helper, int go, struct error *err)
+{
+        int status;
+        if (write(go, "g", 1) != 1)
+                return error_set(err, errno, "cannot start the id-map helper");
+        close(go);
+        while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+                error_set(err, 0, "cannot map your subordinate ids with newuidmap and newgidmap");
+                return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid "
+                                       "(subuid(5)) and that package uidmap is installed");
+        }
+        return 0;
+}
+
+/* Without ranges or the helpers: this process maps the user's own ids, as a user may. */
+static int map_own_ids(uid_t uid, gid_t gid, struct error *err)
+{
+        char line[64];
+        snprintf(line, sizeof line, "0 %u 1\n", uid);
+        int e = procfile_write("/proc/self/uid_map", line);
+        if (!e)
+                e = procfile_write("/proc/self/setgroups", "deny");
+        snprintf(line, sizeof line, "0 %u 1\n", gid);
+        if (!e)
+                e = procfile_write("/proc/self/gid_map", line);
+        if (e)
+                return error_set(err, e, "cannot map your own id in a user namespace");
+        return 0;
+}
+
 /* Move this process into a new user namespace where it is root over the user's ids. */
 static int enter_userns(struct import_result *res, struct error *err)
 {
-        uid_t uid = geteuid();
-        gid_t gid = getegid();
-        /* the name from /etc/passwd (account.h): a static crib-image asks no NSS module */
-        struct account acct;
-        account_of(uid, &acct);
-        const char *name = acct.name[0] ? acct.name : NULL;
-        struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
-        size_t nsu = 0, nsg = 0;
-        if (read_subids("/etc/subuid", name, uid, su, &nsu, err) < 0 ||
-            read_subids("/etc/subgid", name, gid, sg, &nsg, err) < 0)
+        struct import_ids ids;
+        if (read_ids(&ids, res, err) < 0)
                 return -1;
-        char p1[256], p2[256];
-        res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
-                      userns_find_helper("newgidmap", p2, sizeof p2);
-        res->no_helper = nsu && nsg && !res->subids;
-        res->nuids = res->ngids = 1;
-        for (size_t i = 0; res->subids && i < nsu; i++)
-                res->nuids += su[i].count;
-        for (size_t i = 0; res->subids && i < nsg; i++)
-                res->ngids += sg[i].count;
         int go[2];
         if (res->subids && pipe2(go, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make a pipe");
@@ -158,16 +225,7 @@ static int enter_userns(struct import_result *res, struct error *err)
                         return error_set(err, errno, "cannot fork");
                 if (helper == 0) {
                         close(go[1]);
-                        char c;
-                        struct error e;
-                        if (read(go[0], &c, 1) != 1)
-                                _exit(1);
-                        if (map_with_helper("newuidmap", self, uid, su, nsu, &e) < 0 ||
-                            map_with_helper("newgidmap", self, gid, sg, nsg, &e) < 0) {
-                                fprintf(stderr, "crib: %s\n", e.msg);
-                                _exit(1);
-                        }
-                        _exit(0);
+                        map_helper(go[0], self, &ids);
                 }
                 close(go[0]);
         }
@@ -180,32 +238,9 @@ static int enter_userns(struct import_result *res, struct error *err)
                 userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, err);
                 return error_wrap(err, "a rootless import needs a user namespace");
         }
-        if (helper > 0) {
-                int status;
-                if (write(go[1], "g", 1) != 1)
-                        return error_set(err, errno, "cannot start the id-map helper");
-                close(go[1]);
-                while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
-                        ;
-                if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-                        error_set(err, 0,
-                                  "cannot map your subordinate ids with newuidmap and "
-                                  "newgidmap");
-                        return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid "
-                                               "(subuid(5)) and that package uidmap is installed");
-                }
-        } else {
-                char line[64];
-                snprintf(line, sizeof line, "0 %u 1\n", uid);
-                int e = procfile_write("/proc/self/uid_map", line);
-                if (!e)
-                        e = procfile_write("/proc/self/setgroups", "deny");
-                snprintf(line, sizeof line, "0 %u 1\n", gid);
-                if (!e)
-                        e = procfile_write("/proc/self/gid_map", line);
-                if (e)
-                        return error_set(err, e, "cannot map your own id in a user namespace");
-        }
+        if ((helper > 0 ? wait_map_helper(helper, go[1], err)
+                        : map_own_ids(ids.uid, ids.gid, err)) < 0)
+                return -1;
         res->userns = true;
         return 0;
 }
@@ -326,15 +361,10 @@ static void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
                 *ret_inodes = (uint64_t)sv.f_files / 50;
 }
 
-static int apply_all(struct source *src, struct source_image *img, int dirfd,
-                     struct import_result *res, struct prog *pg, struct error *err)
+/* Every layer of `img` in order into `root`; their stats into res->stats. */
+static int apply_layers(struct source *src, struct source_image *img, int root,
+                        struct import_result *res, struct prog *pg, struct error *err)
 {
-        if (mkdirat(dirfd, "rootfs", 0755) < 0)
-                return error_set(err, errno, "cannot make 'rootfs'");
-        _cleanup_close_ int root =
-                openat(dirfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (root < 0)
-                return error_set(err, errno, "cannot open 'rootfs'");
         struct layer_ctx lc = {.root = root,
                                .max_bytes = pg->o->max_bytes ? pg->o->max_bytes
                                                              : IMPORT_DEFAULT_MAX_BYTES,
@@ -370,10 +400,16 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         }
         layer_finish(&lc);
         res->stats = lc.stats;
+        return 0;
+}
 
-        /* the spec, with the image's own passwd and group for its User (read only for one) */
+/* DIR/crib.ini from the image's config, with the image's own passwd and group for its User
+ * (read only for one). */
+static int make_spec(int dirfd, int root, struct source_image *img, struct import_result *res,
+                     const struct prog *pg, struct error *err)
+{
         _cleanup_free_ char *passwd = NULL, *group = NULL;
-        struct json_object *cfg, *wd, *user;
+        struct json_object *cfg, *user;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "User", &user) &&
             json_object_is_type(user, json_type_string) && json_object_get_string_len(user) &&
@@ -390,10 +426,14 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                                   .subids = res->subids,
                                   .nuids = res->nuids,
                                   .ngids = res->ngids};
-        if (write_spec(dirfd, img->config, &so, &res->spec, err) < 0)
-                return -1;
+        return write_spec(dirfd, img->config, &so, &res->spec, err);
+}
 
-        /* the working directory must exist for crib to enter it */
+/* The image's working directory, made in `root` if missing: crib must be able to enter it. Best
+ * effort: a name the cleaner refuses is left out. */
+static void make_workdir(int root, const struct source_image *img)
+{
+        struct json_object *cfg, *wd;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "WorkingDir", &wd) &&
             json_object_is_type(wd, json_type_string)) {
@@ -407,6 +447,22 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                     layer_walk(root, clean, true, &fd, &e) == 0)
                         close(fd);
         }
+}
+
+/* DIR's content: rootfs/ with every layer applied, then crib.ini. */
+static int apply_all(struct source *src, struct source_image *img, int dirfd,
+                     struct import_result *res, struct prog *pg, struct error *err)
+{
+        if (mkdirat(dirfd, "rootfs", 0755) < 0)
+                return error_set(err, errno, "cannot make 'rootfs'");
+        _cleanup_close_ int root =
+                openat(dirfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (root < 0)
+                return error_set(err, errno, "cannot open 'rootfs'");
+        if (apply_layers(src, img, root, res, pg, err) < 0 ||
+            make_spec(dirfd, root, img, res, pg, err) < 0)
+                return -1;
+        make_workdir(root, img);
         return 0;
 }
 
