@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,7 @@
 #include "imgpath.h"
 #include "procfile.h"
 #include "source.h"
+#include "sync.h"
 #include "userns.h"
 
 void import_machine(struct platform *ret)
@@ -159,36 +161,48 @@ static int read_ids(struct import_ids *ids, struct import_result *res, struct er
 
 /* Child: the id-map helper, forked before the unshare, so still in the host's user namespace,
  * where the setuid newuidmap and newgidmap have their privilege. Once `parent` is in its new
- * namespace (a byte on `go`), it maps the parent's ids. Never returns. */
-static void map_helper(int go, pid_t parent, const struct import_ids *ids)
+ * namespace (SYNC_GO on `c`), it maps the parent's ids; a failure goes back to the parent as
+ * SYNC_ERROR, for it to return (only cmd/ prints). Never returns. */
+static void map_helper(struct sync_chan *c, pid_t parent, const struct import_ids *ids)
 {
-        char c;
+        struct sync_msg m;
         struct error e;
-        if (read(go, &c, 1) != 1)
-                _exit(1);
+        if (sync_recv(c, &m, NULL, &e) != 1 || m.type != SYNC_GO)
+                _exit(1); /* the parent gave up, and says why */
         if (map_with_helper("newuidmap", parent, ids->uid, ids->su, ids->nsu, &e) < 0 ||
             map_with_helper("newgidmap", parent, ids->gid, ids->sg, ids->nsg, &e) < 0) {
-                fprintf(stderr, "crib: %s\n", e.msg);
+                memset(&m, 0, sizeof m);
+                m.type = SYNC_ERROR;
+                m.u.err = e;
+                sync_send(c, &m, -1, &e);
                 _exit(1);
         }
         _exit(0);
 }
 
-/* After the unshare: let the id-map helper map this process's ids, and wait for it. */
-static int wait_map_helper(pid_t helper, int go, struct error *err)
+/* After the unshare: let the id-map helper map this process's ids (SYNC_GO), and wait for it.
+ * Its error comes back as SYNC_ERROR; EOF and a clean exit mean the ids are mapped. Closes
+ * c->fd. */
+static int wait_map_helper(pid_t helper, struct sync_chan *c, struct error *err)
 {
-        int status;
-        if (write(go, "g", 1) != 1)
-                return error_set(err, errno, "cannot start the id-map helper");
-        close(go);
+        struct sync_msg m = {.type = SYNC_GO};
+        int got = -1, status;
+        if (sync_send(c, &m, -1, err) < 0)
+                error_set(err, err->errnum, "cannot start the id-map helper");
+        else
+                got = sync_recv(c, &m, NULL, err);
+        close(c->fd);
         while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
                 ;
-        if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-                error_set(err, 0, "cannot map your subordinate ids with newuidmap and newgidmap");
-                return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid "
-                                       "(subuid(5)) and that package uidmap is installed");
-        }
-        return 0;
+        if (got == 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+                return 0;
+        if (got == 1 && m.type == SYNC_ERROR)
+                sync_error_of(&m, err); /* the helper's own error, newuidmap's or newgidmap's */
+        else if (got >= 0)
+                error_set(err, 0, "the id-map helper ended without a word");
+        error_wrap(err, "cannot map your subordinate ids with newuidmap and newgidmap");
+        return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid (subuid(5)) and "
+                               "that package uidmap is installed");
 }
 
 /* Without ranges or the helpers: this process maps the user's own ids, as a user may. */
@@ -213,32 +227,39 @@ static int enter_userns(struct import_result *res, struct error *err)
         struct import_ids ids;
         if (read_ids(&ids, res, err) < 0)
                 return -1;
-        int go[2];
-        if (res->subids && pipe2(go, O_CLOEXEC) < 0)
-                return error_set(err, errno, "cannot make a pipe");
+        /* parent and helper: one sync channel (sync.h), the error travelling as data */
+        int sv[2] = {-1, -1};
+        if (res->subids && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return error_set(err, errno, "cannot make a socket pair for the id-map helper");
+        struct sync_chan chan = {.fd = sv[0]};
         pid_t helper = -1;
         pid_t self = getpid();
         if (res->subids) {
                 /* the helper's child runs the setuid tools from the host's namespace */
                 helper = fork();
-                if (helper < 0)
-                        return error_set(err, errno, "cannot fork");
-                if (helper == 0) {
-                        close(go[1]);
-                        map_helper(go[0], self, &ids);
+                if (helper < 0) {
+                        error_set(err, errno, "cannot fork");
+                        close(sv[0]);
+                        close(sv[1]);
+                        return -1;
                 }
-                close(go[0]);
+                if (helper == 0) {
+                        struct sync_chan hc = {.fd = sv[1]};
+                        close(sv[0]);
+                        map_helper(&hc, self, &ids);
+                }
+                close(sv[1]);
         }
         if (unshare(CLONE_NEWUSER) < 0) {
                 int e = errno;
                 if (helper > 0) {
-                        close(go[1]);
+                        close(sv[0]);
                         waitpid(helper, NULL, 0);
                 }
                 userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, err);
                 return error_wrap(err, "a rootless import needs a user namespace");
         }
-        if ((helper > 0 ? wait_map_helper(helper, go[1], err)
+        if ((helper > 0 ? wait_map_helper(helper, &chan, err)
                         : map_own_ids(ids.uid, ids.gid, err)) < 0)
                 return -1;
         res->userns = true;
