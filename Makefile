@@ -114,7 +114,7 @@ CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
 # runtime/image/'s parts that read archives (libarchive) and hash (libcrypto) are crib-image's
 # alone (below); its pure parts (platform, names, spec) are in libcrib.a, unit tested
-IMAGE_SRC   := runtime/image/layer.c runtime/image/source.c runtime/image/import.c
+IMAGE_SRC   := $(addprefix runtime/image/,layer.c source.c import.c archive.c digest.c ocilayout.c dockersave.c)
 RUNTIME_SRC := $(filter-out $(IMAGE_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
 INCLUDES    := $(addprefix -iquote ,$(RUNTIME_DIRS))
 # runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
