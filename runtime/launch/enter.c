@@ -124,6 +124,15 @@
         (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | \
          CLONE_NEWCGROUP)
 
+/* The workload's process, pinned: what the joiner joins and takes its root from. */
+struct workload {
+        pid_t pid;      /* as the host sees it */
+        uint64_t start; /* its start time */
+        int pidfd;      /* its pidfd, or -1 (before Linux 5.3) */
+        int procdir;    /* its /proc/PID, checked to be it */
+        int cgroupfd;   /* its cgroup, when it has one; else -1 */
+};
+
 /* The state of crib exec, from the parent's first step to its last; the joiner and the entered
  * process get their copies with the fork. */
 struct enter {
@@ -134,13 +143,9 @@ struct enter {
         const struct enter_request *rq;
         const struct container_hooks *hooks;
         struct trace trace;
-        pid_t wpid;      /* the workload's process, as the host sees it */
-        uint64_t wstart; /* and its start time */
-        int pidfd;       /* its pidfd, or -1 (before Linux 5.3) */
-        int procdir;     /* its /proc/PID, checked to be it */
-        int rootfd;      /* its root */
-        int hostproc;    /* the host's /proc, for the AppArmor request */
-        int cgroupfd;    /* the workload's cgroup, when it has one; else -1 */
+        struct workload w; /* the workload's process, pinned */
+        int rootfd;        /* its root */
+        int hostproc;      /* the host's /proc, for the AppArmor request */
         struct sync_chan chan;
         int child_end; /* the joiner's end of the sync socket, until the fork */
         int sigfd;
@@ -274,15 +279,14 @@ static int check_first(const struct enter_request *rq, uint64_t *ret_start, stru
 }
 
 /* The workload's process: see the top of this file. */
-static int find_workload(struct enter *e, struct error *err)
+static int find_workload(const struct plan *p, const struct enter_request *rq, struct trace *t,
+                         struct workload *w, struct error *err)
 {
-        const struct plan *p = e->plan;
-        const struct enter_request *rq = e->rq;
         uint64_t first_start;
         if (check_first(rq, &first_start, err) < 0)
                 return -1;
-        e->wpid = rq->pid;
-        e->wstart = first_start;
+        w->pid = rq->pid;
+        w->start = first_start;
         if (p->init && (p->clone_flags & CLONE_NEWPID)) {
                 _cleanup_close_ int dir = open_proc_dir(rq->pid);
                 if (dir < 0 || read_inner_pid(dir) != 1) {
@@ -296,27 +300,27 @@ static int find_workload(struct enter *e, struct error *err)
         if (p->init && rq->workload > 0) {
                 /* the process crib recorded when the workload ran: not a number inside, which
                  * the setup's own children (nft, [network]) can take first */
-                e->wpid = rq->workload;
-                e->wstart = rq->workload_start;
+                w->pid = rq->workload;
+                w->start = rq->workload_start;
         } else if (p->init) {
                 /* recorded by an older crib: the oldest child of crib's init; any later one
                  * was an orphan init adopted */
                 pid_t kids[256];
                 size_t n = list_children(rq->pid, kids, 256);
-                e->wpid = -1;
+                w->pid = -1;
                 for (size_t i = 0; i < n; i++) {
                         _cleanup_close_ int dir = open_proc_dir(kids[i]);
                         pid_t ppid;
                         uint64_t start;
                         if (dir < 0 || read_stat(dir, &ppid, &start) < 0 || ppid != rq->pid)
                                 continue;
-                        if (e->wpid > 0 &&
-                            (start > e->wstart || (start == e->wstart && kids[i] > e->wpid)))
+                        if (w->pid > 0 &&
+                            (start > w->start || (start == w->start && kids[i] > w->pid)))
                                 continue;
-                        e->wpid = kids[i];
-                        e->wstart = start;
+                        w->pid = kids[i];
+                        w->start = start;
                 }
-                if (e->wpid < 0) {
+                if (w->pid < 0) {
                         error_set(err, ESRCH, "crib's init (pid %d) has no workload process",
                                   (int)rq->pid);
                         return error_hint(err, "the container is starting or stopping; try "
@@ -324,13 +328,13 @@ static int find_workload(struct enter *e, struct error *err)
                 }
         }
         /* pinned now: the pidfd and the directory each name one process for good */
-        e->pidfd = (int)syscall(SYS_pidfd_open, e->wpid, 0);
+        w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
         int pidfd_errno = errno;
-        e->procdir = open_proc_dir(e->wpid);
+        w->procdir = open_proc_dir(w->pid);
         pid_t ppid;
         uint64_t start;
         if (p->init && rq->workload > 0 &&
-            (e->procdir < 0 || read_stat(e->procdir, &ppid, &start) < 0 || start != e->wstart ||
+            (w->procdir < 0 || read_stat(w->procdir, &ppid, &start) < 0 || start != w->start ||
              ppid != rq->pid)) {
                 error_set(err, ESRCH, "the container's workload (pid %d) has ended",
                           (int)rq->workload);
@@ -339,23 +343,23 @@ static int find_workload(struct enter *e, struct error *err)
                                   "left running; 'crib stop' ends it",
                                   (int)rq->pid);
         }
-        if (e->procdir < 0 || read_stat(e->procdir, &ppid, &start) < 0)
-                return container_gone(e->wpid, err);
-        if (start != e->wstart || (p->init && ppid != rq->pid)) {
+        if (w->procdir < 0 || read_stat(w->procdir, &ppid, &start) < 0)
+                return container_gone(w->pid, err);
+        if (start != w->start || (p->init && ppid != rq->pid)) {
                 error_set(err, ESRCH,
                           "the container's workload (pid %d) changed while crib "
                           "looked it up",
-                          (int)e->wpid);
+                          (int)w->pid);
                 return error_hint(err, "the container has stopped, or is stopping");
         }
         if (p->init && check_first(rq, &first_start, err) < 0)
                 return -1;
-        trace_line(&e->trace, "  the workload is pid %d (start tick %llu%s); pidfd_open() = %d%s%s",
-                   (int)e->wpid, (unsigned long long)e->wstart,
+        trace_line(t, "  the workload is pid %d (start tick %llu%s); pidfd_open() = %d%s%s",
+                   (int)w->pid, (unsigned long long)w->start,
                    !p->init           ? ""
                    : rq->workload > 0 ? ", crib's init's child, as crib recorded it"
                                       : ", crib's init's first child",
-                   e->pidfd, e->pidfd < 0 ? " " : "", e->pidfd < 0 ? strerror(pidfd_errno) : "");
+                   w->pidfd, w->pidfd < 0 ? " " : "", w->pidfd < 0 ? strerror(pidfd_errno) : "");
         return 0;
 }
 
@@ -425,18 +429,17 @@ bool container_leaf_valid(const struct plan *p, const char *leaf)
  * the entered process it makes are in it before they touch anything of the container's (the
  * device program judges the joiner's open of /dev/ptmx too). The workload may have moved
  * itself deeper, into a cgroup of its own; never anywhere else (container_cgroup). */
-static int find_cgroup(struct enter *e, struct error *err)
+static int find_cgroup(const struct plan *p, struct workload *w, struct trace *t, struct error *err)
 {
-        const struct plan *p = e->plan;
         char path[1200];
         if (!p->cgroup || (!p->cgroup_base[0] && !p->cgroup_path[0]))
                 return 0;
-        if (cgroup_of(e->procdir, path, sizeof path) < 0) {
-                if (kill(e->wpid, 0) < 0)
-                        return container_gone(e->wpid, err);
+        if (cgroup_of(w->procdir, path, sizeof path) < 0) {
+                if (kill(w->pid, 0) < 0)
+                        return container_gone(w->pid, err);
                 error_set(err, EPERM, "cannot tell the cgroup of the container's workload");
                 return error_hint(err, "its /proc/%d/cgroup does not say one cgroup v2 path",
-                                  (int)e->wpid);
+                                  (int)w->pid);
         }
         if (!container_cgroup(p, path)) {
                 error_set(err, EPERM,
@@ -445,17 +448,17 @@ static int find_cgroup(struct enter *e, struct error *err)
                           path, p->cgroup_path[0] ? p->cgroup_path : p->cgroup_base);
                 return error_hint(err, "was it started by this crib?");
         }
-        e->cgroupfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (e->cgroupfd < 0)
+        w->cgroupfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (w->cgroupfd < 0)
                 return error_set(err, errno, "cannot open the workload's cgroup '%s'", path);
-        trace_line(&e->trace, "  its cgroup: %s", path);
+        trace_line(t, "  its cgroup: %s", path);
         /* moving a process between two cgroups needs write access to their common ancestor:
          * a user whose own cgroup systemd did not delegate gets a scope for crib exec too,
          * beside the container's, in the subtree that is theirs */
         char scope[1200], name[96];
         snprintf(name, sizeof name, "exec-%s", p->cgroup_name[0] ? p->cgroup_name : "run");
         if (p->cgroup_systemd && !p->cgroup_path[0] &&
-            cgroup_systemd_scope(name, &e->trace, scope, sizeof scope, err) < 0)
+            cgroup_systemd_scope(name, t, scope, sizeof scope, err) < 0)
                 return -1;
         return 0;
 }
@@ -463,63 +466,68 @@ static int find_cgroup(struct enter *e, struct error *err)
 /* Its root, which the entered process takes with chroot(2), and the host's /proc. */
 static int open_root(struct enter *e, struct error *err)
 {
-        e->rootfd = openat(e->procdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        e->rootfd = openat(e->w.procdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (e->rootfd < 0) {
                 if (errno == ESRCH || errno == ENOENT)
-                        return container_gone(e->wpid, err);
+                        return container_gone(e->w.pid, err);
                 return error_set(err, errno,
                                  "cannot open the root of the container's workload "
                                  "(/proc/%d/root)",
-                                 (int)e->wpid);
+                                 (int)e->w.pid);
         }
         e->hostproc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (e->hostproc < 0)
                 return error_set(err, errno, "cannot open '/proc'");
-        trace_line(&e->trace, "  open(\"/proc/%d/root\") = %d; open(\"/proc\") = %d", (int)e->wpid,
+        trace_line(&e->trace, "  open(\"/proc/%d/root\") = %d; open(\"/proc\") = %d", (int)e->w.pid,
                    e->rootfd, e->hostproc);
-        return find_cgroup(e, err);
+        return find_cgroup(e->plan, &e->w, &e->trace, err);
 }
 
-/* The plan's environment with the request's K=V added or put in place of the same K. */
-static int merge_env(struct enter *e, struct error *err)
+/* The plan's environment with the request's K=V added or put in place of the same K: in
+ * *ret_envp (malloc'd, its strings the plan's and the request's), which stays NULL on an
+ * error. */
+static int merge_env(const struct plan *p, const struct enter_request *rq, char ***ret_envp,
+                     struct error *err)
 {
         static char *none[] = {NULL};
-        char **base = e->rq->env_replace ? none : e->plan->envp, **add = e->rq->env;
+        char **base = rq->env_replace ? none : p->envp, **add = rq->env;
         size_t nb = 0, na = 0;
         while (base[nb])
                 nb++;
         while (add && add[na])
                 na++;
-        e->envp = calloc(nb + na + 1, sizeof *e->envp);
-        if (!e->envp)
+        char **envp = calloc(nb + na + 1, sizeof *envp);
+        if (!envp)
                 return error_set(err, ENOMEM, "cannot build the environment");
-        memcpy(e->envp, base, nb * sizeof *base);
+        memcpy(envp, base, nb * sizeof *base);
         size_t n = nb;
         for (size_t i = 0; i < na; i++) {
                 const char *eq = strchr(add[i], '=');
                 if (!eq || eq == add[i]) {
+                        free(envp);
                         error_set(err, 0, "environment entry '%s' is not NAME=VALUE", add[i]);
                         return error_hint(err, "write it as -e NAME=VALUE");
                 }
                 size_t k = (size_t)(eq - add[i]) + 1;
                 size_t j = 0;
-                while (j < n && strncmp(e->envp[j], add[i], k))
+                while (j < n && strncmp(envp[j], add[i], k))
                         j++;
-                e->envp[j] = add[i];
+                envp[j] = add[i];
                 if (j == n)
                         n++;
         }
+        *ret_envp = envp;
         return 0;
 }
 
 /* The exec's plan: the container's, with the request's program, environment, working
- * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. */
-static int plan_exec(struct enter *e, struct error *err)
+ * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. *ret is
+ * `p` with those in place; its environment is *ret_envp (malloc'd, the caller's to free), NULL
+ * on an error. */
+static int plan_exec(const struct plan *p, const struct enter_request *rq, struct plan *ret,
+                     char ***ret_envp, struct error *err)
 {
-        if (fds_check_stdio(err) < 0)
-                return -1;
-        const struct plan *p = e->plan;
-        const struct enter_request *rq = e->rq;
+        *ret_envp = NULL;
         if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])
                 return error_set(err, 0, "'crib exec' needs a program to run");
         if (rq->user_set && p->userns) {
@@ -565,45 +573,59 @@ static int plan_exec(struct enter *e, struct error *err)
                 return error_hint(err, "give the directory inside the container from its root, "
                                        "such as /tmp");
         }
-        if (merge_env(e, err) < 0)
+        if (merge_env(p, rq, ret_envp, err) < 0)
                 return -1;
-        e->q = *p;
-        e->q.argv = rq->argv;
-        e->q.envp = e->envp;
+        *ret = *p;
+        ret->argv = rq->argv;
+        ret->envp = *ret_envp;
         if (rq->cwd)
-                e->q.cwd = rq->cwd;
+                ret->cwd = rq->cwd;
         if (rq->user_set) {
-                e->q.uid = rq->uid;
-                e->q.gid = rq->gid;
-                e->q.groups = NULL; /* no supplementary groups, where they can be set */
-                e->q.ngroups = 0;
+                ret->uid = rq->uid;
+                ret->gid = rq->gid;
+                ret->groups = NULL; /* no supplementary groups, where they can be set */
+                ret->ngroups = 0;
         }
         if (rq->groups_set) {
-                e->q.groups = rq->groups;
-                e->q.ngroups = rq->ngroups;
+                ret->groups = rq->groups;
+                ret->ngroups = rq->ngroups;
         }
         if (rq->caps_set) {
-                e->q.cap_bounding = e->q.cap_permitted = e->q.cap_effective = rq->caps;
-                bool none = e->q.uid != 0 && rq->caps_no_ambient;
-                e->q.cap_inheritable = e->q.cap_ambient = e->q.uid == 0 || none ? 0 : rq->caps;
+                ret->cap_bounding = ret->cap_permitted = ret->cap_effective = rq->caps;
+                bool none = ret->uid != 0 && rq->caps_no_ambient;
+                ret->cap_inheritable = ret->cap_ambient = ret->uid == 0 || none ? 0 : rq->caps;
                 if (none)
-                        e->q.cap_permitted = e->q.cap_effective = 0;
+                        ret->cap_permitted = ret->cap_effective = 0;
         } else {
                 /* the workload's rule for the exec's uid: -u 1000 gets only what the spec
                  * named, -u 0 the bounding set, whatever the workload's own uid is */
-                plan_caps_for_uid(&e->q, e->q.uid);
+                plan_caps_for_uid(ret, ret->uid);
         }
-        e->q.no_new_privs = p->no_new_privs || rq->no_new_privs;
+        ret->no_new_privs = p->no_new_privs || rq->no_new_privs;
         if (rq->limits_set) {
                 size_t n = rq->nlimits < SPEC_NLIMITS ? rq->nlimits : SPEC_NLIMITS;
-                memcpy(e->q.rlimits, rq->limits, n * sizeof *rq->limits);
-                e->q.nrlimits = n;
+                memcpy(ret->rlimits, rq->limits, n * sizeof *rq->limits);
+                ret->nrlimits = n;
         }
-        e->q.terminal = rq->tty;
-        e->q.init = false;
-        e->q.pass_fds = NULL;
-        e->q.npass_fds = 0;
+        ret->terminal = rq->tty;
+        ret->init = false;
+        ret->pass_fds = NULL;
+        ret->npass_fds = 0;
         return 0;
+}
+
+/* The request checked against the plan (exec.c), with our 0, 1 and 2, the process's. */
+static int plan_the_exec(struct enter *e, struct error *err)
+{
+        if (fds_check_stdio(err) < 0)
+                return -1;
+        return plan_exec(e->plan, e->rq, &e->q, &e->envp, err);
+}
+
+/* By pid, start time, pidfd and /proc directory (find.c). */
+static int pin_workload(struct enter *e, struct error *err)
+{
+        return find_workload(e->plan, e->rq, &e->trace, &e->w, err);
 }
 
 static int open_sync(struct enter *e, struct error *err)
@@ -677,7 +699,7 @@ static _Noreturn void joiner_main(struct enter *e);
 
 static int fork_joiner(struct enter *e, struct error *err)
 {
-        e->joiner = e->cgroupfd >= 0 ? cgroup_clone_into(e->cgroupfd, 0) : fork();
+        e->joiner = e->w.cgroupfd >= 0 ? cgroup_clone_into(e->w.cgroupfd, 0) : fork();
         if (e->joiner == 0)
                 joiner_main(e);
         int fork_errno = errno;
@@ -693,10 +715,10 @@ static int fork_joiner(struct enter *e, struct error *err)
                 e->io_ours[0] = e->io_ours[1] = e->io_ours[2] = -1; /* the relay's now */
         }
         trace_line(&e->trace, "  %s = %d (the joiner)",
-                   e->cgroupfd >= 0 ? "clone3(CLONE_INTO_CGROUP), into the workload's cgroup"
-                                    : "fork()",
+                   e->w.cgroupfd >= 0 ? "clone3(CLONE_INTO_CGROUP), into the workload's cgroup"
+                                      : "fork()",
                    (int)e->joiner);
-        if (e->joiner < 0 && fork_errno == EAGAIN && e->cgroupfd >= 0) {
+        if (e->joiner < 0 && fork_errno == EAGAIN && e->w.cgroupfd >= 0) {
                 error_set(err, EAGAIN, "cannot start a process in the container's cgroup");
                 return error_hint(err, "it may be at its pids limit (pids.max)");
         }
@@ -754,7 +776,7 @@ static bool same_file(int a, int b)
  * workload's namespaces are owned by two of them when it has its own (lockmounts.c): so the
  * user namespaces are joined from ours down to the workload's (NS_GET_PARENT), and after each
  * the namespaces it owns (NS_GET_USERNS), all opened and sorted before the first join. */
-static int join_by_files(struct child *c, struct enter *e, int flags, struct error *err)
+static int join_by_files(const struct workload *w, int flags, struct trace *t, struct error *err)
 {
         int fds[N_NS_FILES], owner[N_NS_FILES], chain[MAX_USERNS_DEPTH];
         size_t depth = 0;
@@ -766,13 +788,12 @@ static int join_by_files(struct child *c, struct enter *e, int flags, struct err
                 if (!(flags & ns_files[i].flag))
                         continue;
                 snprintf(path, sizeof path, "ns/%s", ns_files[i].name);
-                fds[i] = openat(e->procdir, path, O_RDONLY | O_CLOEXEC);
+                fds[i] = openat(w->procdir, path, O_RDONLY | O_CLOEXEC);
                 if (fds[i] < 0) {
                         if (errno == ESRCH || errno == ENOENT)
-                                container_gone(e->wpid, err);
+                                container_gone(w->pid, err);
                         else
-                                error_set(err, errno, "cannot open /proc/%d/%s", (int)e->wpid,
-                                          path);
+                                error_set(err, errno, "cannot open /proc/%d/%s", (int)w->pid, path);
                         goto out;
                 }
                 if (ns_files[i].flag != CLONE_NEWUSER)
@@ -807,8 +828,7 @@ static int join_by_files(struct child *c, struct enter *e, int flags, struct err
                                           "cannot join the user namespace of the container");
                                 goto out;
                         }
-                        trace_line(&c->trace,
-                                   "  setns(user namespace %zu of %zu, CLONE_NEWUSER) = 0",
+                        trace_line(t, "  setns(user namespace %zu of %zu, CLONE_NEWUSER) = 0",
                                    depth - k, depth);
                 }
                 for (size_t i = 0; i + 1 < N_NS_FILES; i++) {
@@ -820,8 +840,7 @@ static int join_by_files(struct child *c, struct enter *e, int flags, struct err
                                           ns_files[i].name);
                                 goto out;
                         }
-                        trace_line(&c->trace, "  setns(/proc/%d/ns/%s) = 0", (int)e->wpid,
-                                   ns_files[i].name);
+                        trace_line(t, "  setns(/proc/%d/ns/%s) = 0", (int)w->pid, ns_files[i].name);
                         close(fds[i]);
                         fds[i] = -1;
                 }
@@ -858,12 +877,12 @@ static int stay_not_dumpable(struct child *c, struct error *err);
  * but crib exec, run by the user outside it, must join that one first. Only the one that owns
  * the workload's mount namespace, never one the workload made for itself, which owns none of
  * the container's. CLONE_NEWUSER when it is to be joined, else 0. */
-static int engine_userns(const struct enter *e, int flags)
+static int engine_userns(const struct workload *w, int flags)
 {
         if (flags & CLONE_NEWUSER)
                 return 0;
-        _cleanup_close_ int user = openat(e->procdir, "ns/user", O_RDONLY | O_CLOEXEC);
-        _cleanup_close_ int mnt = openat(e->procdir, "ns/mnt", O_RDONLY | O_CLOEXEC);
+        _cleanup_close_ int user = openat(w->procdir, "ns/user", O_RDONLY | O_CLOEXEC);
+        _cleanup_close_ int mnt = openat(w->procdir, "ns/mnt", O_RDONLY | O_CLOEXEC);
         _cleanup_close_ int owner = mnt < 0 ? -1 : ioctl(mnt, NS_GET_USERNS);
         _cleanup_close_ int self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
         return user >= 0 && owner >= 0 && self >= 0 && same_file(user, owner) &&
@@ -873,35 +892,40 @@ static int engine_userns(const struct enter *e, int flags)
 }
 
 /* Joiner: every namespace of the workload: one setns(2) on its pidfd, else one per file. */
-static int joiner_setns(struct child *c, struct error *err)
+static int join_namespaces(const struct plan *p, const struct workload *w, struct trace *t,
+                           struct error *err)
 {
-        struct enter *e = ENTER(c);
-        const struct plan *p = c->plan;
         int flags = (p->clone_flags | p->nest_flags) & NS_FLAGS;
-        flags |= engine_userns(e, flags);
+        flags |= engine_userns(w, flags);
         char names[256];
         trace_clone_flags((unsigned long)flags, names, sizeof names);
-        if (e->pidfd >= 0) {
-                int r = setns(e->pidfd, flags);
+        if (w->pidfd >= 0) {
+                int r = setns(w->pidfd, flags);
                 int se = errno;
-                trace_line(&c->trace, "  setns(pidfd of %d, %s) = %d", (int)e->wpid, names, r);
+                trace_line(t, "  setns(pidfd of %d, %s) = %d", (int)w->pid, names, r);
                 if (r == 0)
                         return 0;
                 if (se == ESRCH)
-                        return container_gone(e->wpid, err);
+                        return container_gone(w->pid, err);
                 if (se != EINVAL)
                         return error_set(err, se, "cannot join the namespaces of the container");
-                trace_line(&c->trace,
+                trace_line(t,
                            "  setns(2) takes no pidfd (before Linux 5.8): joining "
                            "/proc/%d/ns/* one at a time",
-                           (int)e->wpid);
+                           (int)w->pid);
         } else {
-                trace_line(&c->trace,
+                trace_line(t,
                            "  no pidfd_open(2) (before Linux 5.3): joining "
                            "/proc/%d/ns/* one at a time",
-                           (int)e->wpid);
+                           (int)w->pid);
         }
-        return join_by_files(c, e, flags, err);
+        return join_by_files(w, flags, t, err);
+}
+
+/* Joiner: the workload's namespaces (join.c). */
+static int joiner_setns(struct child *c, struct error *err)
+{
+        return join_namespaces(c->plan, &ENTER(c)->w, &c->trace, err);
 }
 
 /* Joiner: first of all. The pipes crib exec relays become 0, 1 and 2 (without -t, in place of
@@ -915,12 +939,12 @@ static int joiner_close_fds(struct child *c, struct error *err)
         for (int fd = 0; fd < 3; fd++)
                 if (e->io[fd] >= 0 && dup2(e->io[fd], fd) < 0)
                         return error_set(err, errno, "cannot give the process its fd %d", fd);
-        int keep[] = {c->chan.fd, e->procdir, e->rootfd, e->pidfd, e->hostproc};
+        int keep[] = {c->chan.fd, e->w.procdir, e->rootfd, e->w.pidfd, e->hostproc};
         if (fds_close_all_but(keep, sizeof keep / sizeof keep[0], err) < 0)
                 return -1;
         for (int fd = 0; fd < 3; fd++)
                 e->io[fd] = e->io_ours[fd] = -1;
-        e->cgroupfd = -1;
+        e->w.cgroupfd = -1;
         trace_line(&c->trace,
                    "  close_range() but 0-2%s, the sync socket, the workload's /proc directory, "
                    "root and pidfd, and the host's /proc",
@@ -1064,14 +1088,14 @@ static int enter_root(struct child *c, struct error *err)
         if (r == 0)
                 r = chroot(".");
         int ce = errno;
-        trace_line(&c->trace, "  fchdir(/proc/%d/root); chroot(\".\") = %d", (int)e->wpid, r);
+        trace_line(&c->trace, "  fchdir(/proc/%d/root); chroot(\".\") = %d", (int)e->w.pid, r);
         if (r < 0)
                 return error_set(err, ce, "cannot enter the root of the container");
         close(e->rootfd);
-        close(e->procdir);
-        if (e->pidfd >= 0)
-                close(e->pidfd);
-        e->rootfd = e->procdir = e->pidfd = -1;
+        close(e->w.procdir);
+        if (e->w.pidfd >= 0)
+                close(e->w.pidfd);
+        e->rootfd = e->w.procdir = e->w.pidfd = -1;
         /* nothing else was open (joiner_close_fds); said once more where it counts */
         int keep[] = {c->chan.fd};
         return fds_close_all_but(keep, 1, err);
@@ -1308,9 +1332,9 @@ struct parent_step {
 /* crib exec's own steps, in order: all it needs before the fork, then following the two. */
 static const struct parent_step parent_steps[] = {
         /* the request checked against the plan: bad input changes nothing */
-        {"plan the exec", plan_exec},
+        {"plan the exec", plan_the_exec},
         /* by pid, start time, pidfd and /proc directory: this very process, or an error */
-        {"find the workload's process", find_workload},
+        {"find the workload's process", pin_workload},
         /* opened while we are still outside: its root, and the host's /proc */
         {"open its root", open_root},
         /* the messages of the joiner and the entered process (sync.h) */
@@ -1336,7 +1360,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->rq = rq;
         e->hooks = h;
         e->trace = (struct trace){.on = p->trace, .emit = emit_hook, .ctx = (void *)h};
-        e->pidfd = e->procdir = e->rootfd = e->hostproc = e->cgroupfd = -1;
+        e->w.pidfd = e->w.procdir = e->rootfd = e->hostproc = e->w.cgroupfd = -1;
         e->chan.fd = e->child_end = e->sigfd = -1;
         e->joiner = e->proc = -1;
         relay_init(&e->relay);
@@ -1394,7 +1418,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         *ret_status = e->status;
         ret = 0;
 out:;
-        int fds[] = {e->pidfd, e->procdir, e->rootfd, e->hostproc, e->cgroupfd};
+        int fds[] = {e->w.pidfd, e->w.procdir, e->rootfd, e->hostproc, e->w.cgroupfd};
         for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
                 if (fds[i] >= 0)
                         close(fds[i]);
