@@ -9,16 +9,16 @@
  * container's: execplan.c.
  *
  * Three processes. crib exec's own (the parent) stays outside the container: it relays the
- * terminal, forwards signals and waits, as container.c does for `crib run`. Without -t, where
- * its own 0, 1 or 2 is a terminal, the process gets a pipe in its place, which the parent
- * relays while the process runs (relay.h): no process of the container ever holds the user's
- * terminal. The joiner, forked
- * from it, joins the namespaces and takes on the workload's settings; since setns(CLONE_NEWPID)
- * moves only the children of the caller into the pid namespace, it then starts the process that
- * will exec (the entered process) with clone(CLONE_PARENT): a child of the parent, in the
- * container's pid namespace. The joiner sends its pid to the parent (SYNC_PID) and exits; the
- * entered process waits for that exit (a pipe's EOF) before it speaks, so their messages on the
- * one sync socket stay in order. EOF after SYNC_EXEC means the program runs, as for `crib run`.
+ * terminal, forwards signals and waits, in the loop `crib run` follows its container with
+ * (follow.c). Without -t, where its own 0, 1 or 2 is a terminal, the process gets a pipe in its
+ * place, which the parent relays while the process runs (relay.h): no process of the container
+ * ever holds the user's terminal. The joiner, forked from it, joins the namespaces and takes on
+ * the workload's settings; since setns(CLONE_NEWPID) moves only the children of the caller into
+ * the pid namespace, it then starts the process that will exec (the entered process) with
+ * clone(CLONE_PARENT): a child of the parent, in the container's pid namespace. The joiner
+ * sends its pid to the parent (SYNC_PID) and exits; the entered process waits for that exit (a
+ * pipe's EOF) before it speaks, so their messages on the one sync socket stay in order. EOF
+ * after SYNC_EXEC means the program runs, as for `crib run`.
  *
  * The order, and why: no process the container can see is ever more privileged than its
  * workload (tests/e2e/20-exec.t holds each moment and looks).
@@ -76,16 +76,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "child.h"
+#include "follow.h"
 #include "join.h"
-#include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
 #include "sync.h"
@@ -104,17 +102,10 @@ struct enter {
         struct workload w; /* the workload's process, pinned */
         int rootfd;        /* its root */
         int hostproc;      /* the host's /proc, for the AppArmor request */
-        struct sync_chan chan;
+        /* the joiner (f.joiner), the entered process (f.pid, from SYNC_PID), their socket,
+         * the signals, the terminal */
+        struct follow f;
         int child_end; /* the joiner's end of the sync socket, until the fork */
-        int sigfd;
-        bool blocked;
-        sigset_t old, pending;
-        pid_t joiner, proc; /* the joiner, the entered process (from SYNC_PID), or -1 */
-        bool joiner_reaped, proc_reaped, exec_seen, have_error;
-        bool proc_exited; /* detached: it exited, left unreaped for our parent (WNOWAIT) */
-        int status;
-        struct error child_err;
-        struct relay relay;
         /* without -t, in place of crib exec's own 0, 1 and 2 where each is a terminal: the
          * process's ends of pipes (-1: it gets crib exec's own), and ours, which we relay */
         int io[3], io_ours[3];
@@ -122,13 +113,6 @@ struct enter {
 };
 
 #define ENTER(child) ((struct enter *)((char *)(child)-offsetof(struct enter, c)))
-
-static void emit_hook(void *ctx, const char *line)
-{
-        const struct container_hooks *h = ctx;
-        if (h->trace)
-                h->trace(h->ctx, line);
-}
 
 /* --- the parent: before any join ---------------------------------------------------------- */
 
@@ -168,29 +152,15 @@ static int pin_workload(struct enter *e, struct error *err)
 
 static int open_sync(struct enter *e, struct error *err)
 {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-                return error_set(err, errno, "cannot create the sync socket");
-        e->chan.fd = sv[0];
-        e->child_end = sv[1];
-        return 0;
+        return follow_open(&e->f, &e->child_end, err);
 }
 
+/* The forwarded signals and SIGCHLD, and SIGPIPE (f.block_sigpipe), which a write to the
+ * stdin pipe of a process that closed it would send (the relay sees EPIPE instead); taken back
+ * before the mask is restored (follow_close). */
 static int block_signals(struct enter *e, struct error *err)
 {
-        sigset_t set;
-        forwarded_signals(&set);
-        sigaddset(&set, SIGCHLD);
-        /* and SIGPIPE, which a write to the stdin pipe of a process that closed it would send
-         * (the relay sees EPIPE); taken back before the mask is restored (container_enter) */
-        sigset_t with_pipe = set;
-        sigaddset(&with_pipe, SIGPIPE);
-        sigprocmask(SIG_BLOCK, &with_pipe, &e->old);
-        e->blocked = true;
-        e->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-        if (e->sigfd < 0)
-                return error_set(err, errno, "cannot create a signalfd");
-        return 0;
+        return follow_block_signals(&e->f, err);
 }
 
 /* Without -t, crib exec's own 0, 1 and 2 are the process's, except a terminal: a process of
@@ -237,8 +207,8 @@ static _Noreturn void joiner_main(struct enter *e);
 
 static int fork_joiner(struct enter *e, struct error *err)
 {
-        e->joiner = e->w.cgroupfd >= 0 ? cgroup_clone_into(e->w.cgroupfd, 0) : fork();
-        if (e->joiner == 0)
+        e->f.joiner = e->w.cgroupfd >= 0 ? cgroup_clone_into(e->w.cgroupfd, 0) : fork();
+        if (e->f.joiner == 0)
                 joiner_main(e);
         int fork_errno = errno;
         close(e->child_end);
@@ -249,18 +219,18 @@ static int fork_joiner(struct enter *e, struct error *err)
                         e->io[fd] = -1;
                 }
         if (e->piped) {
-                relay_start_pipes(&e->relay, e->io_ours[0], e->io_ours[1], e->io_ours[2]);
+                relay_start_pipes(&e->f.relay, e->io_ours[0], e->io_ours[1], e->io_ours[2]);
                 e->io_ours[0] = e->io_ours[1] = e->io_ours[2] = -1; /* the relay's now */
         }
         trace_line(&e->trace, "  %s = %d (the joiner)",
                    e->w.cgroupfd >= 0 ? "clone3(CLONE_INTO_CGROUP), into the workload's cgroup"
                                       : "fork()",
-                   (int)e->joiner);
-        if (e->joiner < 0 && fork_errno == EAGAIN && e->w.cgroupfd >= 0) {
+                   (int)e->f.joiner);
+        if (e->f.joiner < 0 && fork_errno == EAGAIN && e->w.cgroupfd >= 0) {
                 error_set(err, EAGAIN, "cannot start a process in the container's cgroup");
                 return error_hint(err, "it may be at its pids limit (pids.max)");
         }
-        if (e->joiner < 0)
+        if (e->f.joiner < 0)
                 return error_set(err, fork_errno, "cannot fork");
         return 0;
 }
@@ -424,8 +394,8 @@ static _Noreturn void spawn(struct enter *e)
 
 static _Noreturn void joiner_main(struct enter *e)
 {
-        close(e->chan.fd);
-        close(e->sigfd);
+        close(e->f.chan.fd);
+        close(e->f.sigfd);
         struct child *c = &e->c;
         *c = (struct child){
                 .plan = &e->q,
@@ -551,148 +521,11 @@ static const struct table entered = {entered_steps, sizeof entered_steps / sizeo
 
 /* --- the parent: following the two --------------------------------------------------------- */
 
-static void forward(struct enter *e, int sig)
-{
-        if (e->proc > 0 && !e->proc_reaped) {
-                trace_line(&e->trace, "parent: kill(%d, %s) (forwarded)", (int)e->proc,
-                           sigabbrev_np(sig));
-                kill(e->proc, sig);
-        } else {
-                sigaddset(&e->pending, sig); /* passed on once we know the process */
-        }
-}
-
-static void reap(struct enter *e)
-{
-        int st;
-        if (!e->joiner_reaped && e->joiner > 0 && waitpid(e->joiner, &st, WNOHANG) == e->joiner)
-                e->joiner_reaped = true;
-        if (e->rq->detach && e->proc > 0 && !e->proc_exited) {
-                /* detached: noticed, never reaped: its status is for our parent, the
-                 * subreaper that adopts it (a program that exits at once included) */
-                siginfo_t si = {.si_pid = 0};
-                if (waitid(P_PID, (id_t)e->proc, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-                    si.si_pid == e->proc)
-                        e->proc_exited = true;
-        } else if (!e->rq->detach && !e->proc_reaped && e->proc > 0 &&
-                   waitpid(e->proc, &e->status, WNOHANG) == e->proc) {
-                e->proc_reaped = true;
-        }
-}
-
-/* The entered process waits (entered_go) for our go-ahead: we know its pid, so a signal for it
- * is forwarded from here on. It is in the workload's cgroup already, from the joiner's. */
-static int send_go(struct enter *e, struct error *err)
-{
-        struct sync_msg go = {.type = SYNC_GO};
-        return sync_send(&e->chan, &go, -1, err);
-}
-
-static int on_message(struct enter *e, struct error *err)
-{
-        struct sync_msg m;
-        int fd = -1;
-        int n = sync_recv(&e->chan, &m, &fd, err);
-        if (n <= 0) {
-                close(e->chan.fd);
-                e->chan.fd = -1;
-                return n;
-        }
-        switch (m.type) {
-        case SYNC_TRACE:
-                emit_hook((void *)e->hooks, m.u.text);
-                break;
-        case SYNC_WARN:
-                if (e->hooks->warn)
-                        e->hooks->warn(e->hooks->ctx, m.u.text);
-                break;
-        case SYNC_PID:
-                if (e->proc > 0 || m.u.pid <= 0)
-                        return error_set(err, EPROTO, "unexpected pid message");
-                e->proc = m.u.pid;
-                trace_line(&e->trace,
-                           "  the joiner's clone(CLONE_PARENT) = %d: our child, in the "
-                           "container's pid namespace",
-                           (int)e->proc);
-                for (int sig = 1; sig < NSIG; sig++)
-                        if (sigismember(&e->pending, sig) == 1)
-                                forward(e, sig);
-                sigemptyset(&e->pending);
-                if (send_go(e, err) < 0)
-                        return -1;
-                break;
-        case SYNC_PTY:
-                if (fd < 0)
-                        return error_set(err, EPROTO, "terminal message without a descriptor");
-                if (e->hooks->pty)
-                        e->hooks->pty(e->hooks->ctx, fd); /* it closes it */
-                else
-                        relay_start(&e->relay, fd);
-                fd = -1;
-                break;
-        case SYNC_EXEC:
-                e->exec_seen = true;
-                break;
-        case SYNC_ERROR:
-                if (!e->have_error) {
-                        sync_error_of(&m, &e->child_err);
-                        e->have_error = true;
-                }
-                break;
-        default:
-                if (fd >= 0)
-                        close(fd);
-                return error_set(err, EPROTO, "unexpected sync message %u", m.type);
-        }
-        if (fd >= 0)
-                close(fd);
-        return 1;
-}
-
-static void on_signal(struct enter *e)
-{
-        struct signalfd_siginfo si;
-        while (read(e->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-                int sig = (int)si.ssi_signo;
-                if (sig == SIGCHLD)
-                        continue; /* reaped below */
-                if (sig == SIGWINCH && e->relay.master >= 0)
-                        pty_copy_size(STDIN_FILENO, e->relay.master);
-                forward(e, sig);
-        }
-}
-
 /* Until the joiner is reaped, the entered process too (when there is one), and the socket
- * closed: every message read. */
+ * closed: every message read (follow.c). */
 static int follow(struct enter *e, struct error *err)
 {
-        for (;;) {
-                reap(e);
-                /* detached: the program runs (EOF after SYNC_EXEC, no error): it is left to
-                 * our parent, which adopts it when we exit */
-                bool left = e->rq->detach && (e->proc_exited || (e->exec_seen && !e->have_error));
-                if (e->chan.fd < 0 && e->joiner_reaped && (e->proc <= 0 || e->proc_reaped || left))
-                        break;
-                struct pollfd pfd[2 + RELAY_MAX_POLL];
-                int n = 0, i_chan = -1, i_sig;
-                if (e->chan.fd >= 0)
-                        pfd[i_chan = n++] = (struct pollfd){.fd = e->chan.fd, .events = POLLIN};
-                pfd[i_sig = n++] = (struct pollfd){.fd = e->sigfd, .events = POLLIN};
-                int i_relay = n, nrelay = relay_poll(&e->relay, pfd + n);
-                n += nrelay;
-                if (poll(pfd, (nfds_t)n, -1) < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return error_set(err, errno, "poll");
-                }
-                if (i_chan >= 0 && pfd[i_chan].revents && on_message(e, err) < 0)
-                        return -1;
-                if (pfd[i_sig].revents)
-                        on_signal(e);
-                relay_handle(&e->relay, pfd + i_relay, nrelay);
-        }
-        relay_end(&e->relay);
-        return 0;
+        return follow_run(&e->f, err);
 }
 
 struct parent_step {
@@ -720,6 +553,74 @@ static const struct parent_step parent_steps[] = {
         {"follow the process", follow},
 };
 
+/* Parent: the table, in order; a step that fails after the fork ends the joiner and the
+ * entered process. */
+static int enter_steps(struct enter *e, struct error *err)
+{
+        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
+        for (size_t i = 0; i < n; i++) {
+                trace_line(&e->trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
+                if (parent_steps[i].run(e, err) < 0) {
+                        follow_kill(&e->f);
+                        relay_end(&e->f.relay);
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+/* Parent: how the process ended (or, detached, that it runs), or why it never ran. */
+static int enter_result(struct enter *e, int *ret_status, struct error *err)
+{
+        struct follow *f = &e->f;
+        const struct enter_request *rq = e->rq;
+        /* detached, and it never ran the program: ours to reap, for its status */
+        if (rq->detach && f->exited && (f->have_error || !f->exec_seen) &&
+            waitpid(f->pid, &f->status, 0) == f->pid)
+                f->reaped = true;
+        if (f->have_error) {
+                *err = f->child_err;
+                return -1;
+        }
+        if (!f->exec_seen) {
+                if (f->pid > 0 && WIFSIGNALED(f->status))
+                        return error_set(err, 0,
+                                         "the process entering the container was killed by "
+                                         "signal %d (%s) before it ran '%s'",
+                                         WTERMSIG(f->status), sigabbrev_np(WTERMSIG(f->status)),
+                                         rq->argv[0]);
+                return error_set(err, 0,
+                                 "the process entering the container ended before it ran '%s'",
+                                 rq->argv[0]);
+        }
+        if (rq->detach) {
+                trace_line(&e->trace, "parent: detached: process %d is left to our parent",
+                           (int)f->pid);
+                if (e->hooks->created)
+                        e->hooks->created(e->hooks->ctx, f->pid, f->pid);
+                f->status = 0;
+        }
+        *ret_status = f->status;
+        return 0;
+}
+
+/* Parent: every descriptor of ours closed, the terminal and the signal mask as they were. */
+static void enter_close(struct enter *e)
+{
+        int fds[] = {e->w.pidfd, e->w.procdir, e->rootfd, e->hostproc, e->w.cgroupfd, e->child_end};
+        for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+                if (fds[i] >= 0)
+                        close(fds[i]);
+        for (int fd = 0; fd < 3; fd++) {
+                if (e->io[fd] >= 0)
+                        close(e->io[fd]);
+                if (e->io_ours[fd] >= 0)
+                        close(e->io_ours[fd]);
+        }
+        follow_close(&e->f);
+        free(e->envp);
+}
+
 int container_enter(const struct plan *p, const struct enter_request *rq,
                     const struct container_hooks *h, int *ret_status, struct error *err)
 {
@@ -730,92 +631,18 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->plan = p;
         e->rq = rq;
         e->hooks = h;
-        e->trace = (struct trace){.on = p->trace, .emit = emit_hook, .ctx = (void *)h};
+        e->trace = (struct trace){.on = p->trace, .emit = follow_trace_hook, .ctx = (void *)h};
         e->w.pidfd = e->w.procdir = e->rootfd = e->hostproc = e->w.cgroupfd = -1;
-        e->chan.fd = e->child_end = e->sigfd = -1;
-        e->joiner = e->proc = -1;
-        relay_init(&e->relay);
+        e->child_end = -1;
         for (int fd = 0; fd < 3; fd++)
                 e->io[fd] = e->io_ours[fd] = -1;
-        sigemptyset(&e->pending);
-        int ret = -1;
-        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
-        for (size_t i = 0; i < n; i++) {
-                trace_line(&e->trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
-                if (parent_steps[i].run(e, err) < 0) {
-                        if (e->proc > 0 && !e->proc_reaped) {
-                                kill(e->proc, SIGKILL);
-                                while (waitpid(e->proc, NULL, 0) < 0 && errno == EINTR)
-                                        ;
-                        }
-                        if (e->joiner > 0 && !e->joiner_reaped) {
-                                kill(e->joiner, SIGKILL);
-                                while (waitpid(e->joiner, NULL, 0) < 0 && errno == EINTR)
-                                        ;
-                        }
-                        relay_end(&e->relay);
-                        goto out;
-                }
-        }
-        /* detached, and it never ran the program: ours to reap, for its status */
-        if (rq->detach && e->proc_exited && (e->have_error || !e->exec_seen) &&
-            waitpid(e->proc, &e->status, 0) == e->proc)
-                e->proc_reaped = true;
-        if (e->have_error) {
-                *err = e->child_err;
-                goto out;
-        }
-        if (!e->exec_seen) {
-                if (e->proc > 0 && WIFSIGNALED(e->status))
-                        error_set(err, 0,
-                                  "the process entering the container was killed by signal %d "
-                                  "(%s) before it ran '%s'",
-                                  WTERMSIG(e->status), sigabbrev_np(WTERMSIG(e->status)),
-                                  rq->argv[0]);
-                else
-                        error_set(err, 0,
-                                  "the process entering the container ended before it "
-                                  "ran '%s'",
-                                  rq->argv[0]);
-                goto out;
-        }
-        if (rq->detach) {
-                trace_line(&e->trace, "parent: detached: process %d is left to our parent",
-                           (int)e->proc);
-                if (h->created)
-                        h->created(h->ctx, e->proc, e->proc);
-                e->status = 0;
-        }
-        *ret_status = e->status;
-        ret = 0;
-out:;
-        int fds[] = {e->w.pidfd, e->w.procdir, e->rootfd, e->hostproc, e->w.cgroupfd};
-        for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
-                if (fds[i] >= 0)
-                        close(fds[i]);
-        if (e->chan.fd >= 0)
-                close(e->chan.fd);
-        if (e->child_end >= 0)
-                close(e->child_end);
-        if (e->sigfd >= 0)
-                close(e->sigfd);
-        for (int fd = 0; fd < 3; fd++) {
-                if (e->io[fd] >= 0)
-                        close(e->io[fd]);
-                if (e->io_ours[fd] >= 0)
-                        close(e->io_ours[fd]);
-        }
-        relay_end(&e->relay);
-        if (e->blocked) {
-                /* a SIGPIPE the relay got (EPIPE) is not ours to die of */
-                sigset_t pipe_set;
-                sigemptyset(&pipe_set);
-                sigaddset(&pipe_set, SIGPIPE);
-                while (sigtimedwait(&pipe_set, NULL, &(struct timespec){0, 0}) == SIGPIPE)
-                        ;
-                sigprocmask(SIG_SETMASK, &e->old, NULL);
-        }
-        free(e->envp);
+        follow_init(&e->f, h, &e->trace);
+        e->f.detach = rq->detach;
+        e->f.block_sigpipe = true;
+        int ret = enter_steps(e, err);
+        if (ret == 0)
+                ret = enter_result(e, ret_status, err);
+        enter_close(e);
         free(e);
         return ret;
 }
