@@ -144,58 +144,55 @@ static int check_first(const struct enter_request *rq, uint64_t *ret_start, stru
         return 0;
 }
 
-/* The workload's process: see the top of this file. */
-int find_workload(const struct plan *p, const struct enter_request *rq, struct trace *t,
-                  struct workload *w, struct error *err)
+/* With a pid namespace, crib's init is pid 1 of it: a pid that names another process now is
+ * refused. */
+static int check_init(const struct plan *p, const struct enter_request *rq, struct error *err)
 {
-        uint64_t first_start;
-        if (check_first(rq, &first_start, err) < 0)
-                return -1;
-        w->pid = rq->pid;
-        w->start = first_start;
-        if (p->init && (p->clone_flags & CLONE_NEWPID)) {
-                _cleanup_close_ int dir = open_proc_dir(rq->pid);
-                if (dir < 0 || read_inner_pid(dir) != 1) {
-                        error_set(err, ESRCH,
-                                  "pid %d is not crib's init: it is not pid 1 of a pid "
-                                  "namespace",
-                                  (int)rq->pid);
-                        return error_hint(err, "the container has stopped, or is stopping");
-                }
+        if (!p->init || !(p->clone_flags & CLONE_NEWPID))
+                return 0;
+        _cleanup_close_ int dir = open_proc_dir(rq->pid);
+        if (dir < 0 || read_inner_pid(dir) != 1) {
+                error_set(err, ESRCH,
+                          "pid %d is not crib's init: it is not pid 1 of a pid namespace",
+                          (int)rq->pid);
+                return error_hint(err, "the container has stopped, or is stopping");
         }
-        if (p->init && rq->workload > 0) {
-                /* the process crib recorded when the workload ran: not a number inside, which
-                 * the setup's own children (nft, [network]) can take first */
-                w->pid = rq->workload;
-                w->start = rq->workload_start;
-        } else if (p->init) {
-                /* recorded by an older crib: the oldest child of crib's init; any later one
-                 * was an orphan init adopted */
-                pid_t kids[256];
-                size_t n = list_children(rq->pid, kids, 256);
-                w->pid = -1;
-                for (size_t i = 0; i < n; i++) {
-                        _cleanup_close_ int dir = open_proc_dir(kids[i]);
-                        pid_t ppid;
-                        uint64_t start;
-                        if (dir < 0 || read_stat(dir, &ppid, &start) < 0 || ppid != rq->pid)
-                                continue;
-                        if (w->pid > 0 &&
-                            (start > w->start || (start == w->start && kids[i] > w->pid)))
-                                continue;
-                        w->pid = kids[i];
-                        w->start = start;
-                }
-                if (w->pid < 0) {
-                        error_set(err, ESRCH, "crib's init (pid %d) has no workload process",
-                                  (int)rq->pid);
-                        return error_hint(err, "the container is starting or stopping; try "
-                                               "again");
-                }
+        return 0;
+}
+
+/* A container an older crib started, which recorded no workload: the oldest child of crib's
+ * init; any later one was an orphan init adopted. */
+static int oldest_child(const struct enter_request *rq, struct workload *w, struct error *err)
+{
+        pid_t kids[256];
+        size_t n = list_children(rq->pid, kids, 256);
+        w->pid = -1;
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_close_ int dir = open_proc_dir(kids[i]);
+                pid_t ppid;
+                uint64_t start;
+                if (dir < 0 || read_stat(dir, &ppid, &start) < 0 || ppid != rq->pid)
+                        continue;
+                if (w->pid > 0 && (start > w->start || (start == w->start && kids[i] > w->pid)))
+                        continue;
+                w->pid = kids[i];
+                w->start = start;
         }
-        /* pinned now: the pidfd and the directory each name one process for good */
+        if (w->pid < 0) {
+                error_set(err, ESRCH, "crib's init (pid %d) has no workload process", (int)rq->pid);
+                return error_hint(err, "the container is starting or stopping; try again");
+        }
+        return 0;
+}
+
+/* Pinned now: the pidfd and the directory each name one process for good; the directory's is
+ * checked to be the one found (start time, and crib's init as its parent). The errno of a
+ * pidfd_open that failed in *ret_pidfd_errno. */
+static int pin(const struct plan *p, const struct enter_request *rq, struct workload *w,
+               int *ret_pidfd_errno, struct error *err)
+{
         w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-        int pidfd_errno = errno;
+        *ret_pidfd_errno = errno;
         w->procdir = open_proc_dir(w->pid);
         pid_t ppid;
         uint64_t start;
@@ -218,6 +215,32 @@ int find_workload(const struct plan *p, const struct enter_request *rq, struct t
                           (int)w->pid);
                 return error_hint(err, "the container has stopped, or is stopping");
         }
+        return 0;
+}
+
+/* The workload's process: see the top of this file. */
+int find_workload(const struct plan *p, const struct enter_request *rq, struct trace *t,
+                  struct workload *w, struct error *err)
+{
+        uint64_t first_start;
+        if (check_first(rq, &first_start, err) < 0)
+                return -1;
+        w->pid = rq->pid;
+        w->start = first_start;
+        if (check_init(p, rq, err) < 0)
+                return -1;
+        if (p->init && rq->workload > 0) {
+                /* the process crib recorded when the workload ran: not a number inside, which
+                 * the setup's own children (nft, [network]) can take first */
+                w->pid = rq->workload;
+                w->start = rq->workload_start;
+        } else if (p->init && oldest_child(rq, w, err) < 0) {
+                return -1;
+        }
+        int pidfd_errno;
+        if (pin(p, rq, w, &pidfd_errno, err) < 0)
+                return -1;
+        /* and the container's first process is still the one recorded */
         if (p->init && check_first(rq, &first_start, err) < 0)
                 return -1;
         trace_line(t, "  the workload is pid %d (start tick %llu%s); pidfd_open() = %d%s%s",

@@ -51,18 +51,11 @@ static bool same_file(int a, int b)
                sa.st_ino == sb.st_ino;
 }
 
-/* Joiner, before Linux 5.8: the files of /proc/PID/ns, through the checked directory. A
- * namespace may only be joined with CAP_SYS_ADMIN in the user namespace that owns it, and the
- * workload's namespaces are owned by two of them when it has its own (lockmounts.c): so the
- * user namespaces are joined from ours down to the workload's (NS_GET_PARENT), and after each
- * the namespaces it owns (NS_GET_USERNS), all opened and sorted before the first join. */
-static int join_by_files(const struct workload *w, int flags, struct trace *t, struct error *err)
+/* Joiner: the files of the namespaces in `flags`, through the workload's checked /proc
+ * directory, in fds (by ns_files' order), and the user namespace that owns each in owner. */
+static int open_ns_files(const struct workload *w, int flags, int *fds, int *owner,
+                         struct error *err)
 {
-        int fds[N_NS_FILES], owner[N_NS_FILES], chain[MAX_USERNS_DEPTH];
-        size_t depth = 0;
-        int ret = -1, self = -1;
-        for (size_t i = 0; i < N_NS_FILES; i++)
-                fds[i] = owner[i] = -1;
         for (size_t i = 0; i < N_NS_FILES; i++) {
                 char path[32];
                 if (!(flags & ns_files[i].flag))
@@ -71,37 +64,76 @@ static int join_by_files(const struct workload *w, int flags, struct trace *t, s
                 fds[i] = openat(w->procdir, path, O_RDONLY | O_CLOEXEC);
                 if (fds[i] < 0) {
                         if (errno == ESRCH || errno == ENOENT)
-                                container_gone(w->pid, err);
-                        else
-                                error_set(err, errno, "cannot open /proc/%d/%s", (int)w->pid, path);
-                        goto out;
+                                return container_gone(w->pid, err);
+                        return error_set(err, errno, "cannot open /proc/%d/%s", (int)w->pid, path);
                 }
                 if (ns_files[i].flag != CLONE_NEWUSER)
                         owner[i] = ioctl(fds[i], NS_GET_USERNS);
         }
-        size_t user = N_NS_FILES - 1;
-        self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
-        if (fds[user] >= 0) {
-                /* the chain of user namespaces from the workload's up to below ours */
-                int u = dup(fds[user]);
-                while (u >= 0 && !same_file(u, self) && depth < MAX_USERNS_DEPTH) {
-                        chain[depth++] = u;
-                        u = ioctl(u, NS_GET_PARENT);
-                }
-                if (u < 0 || depth == MAX_USERNS_DEPTH) {
-                        error_set(err, u < 0 ? errno : ELOOP,
-                                  "cannot find the user namespaces between crib's and the "
-                                  "container's");
-                        if (u >= 0)
-                                close(u);
-                        goto out;
-                }
-                close(u);
+        return 0;
+}
+
+/* Joiner: the chain of user namespaces from `user` (the workload's) up to below `self` (ours),
+ * innermost first, in chain[0..*ret_depth) (the caller closes them, also on an error). */
+static int userns_chain(int user, int self, int *chain, size_t *ret_depth, struct error *err)
+{
+        size_t depth = 0;
+        int u = dup(user);
+        while (u >= 0 && !same_file(u, self) && depth < MAX_USERNS_DEPTH) {
+                chain[depth++] = u;
+                u = ioctl(u, NS_GET_PARENT);
         }
+        *ret_depth = depth;
+        if (u < 0 || depth == MAX_USERNS_DEPTH) {
+                error_set(err, u < 0 ? errno : ELOOP,
+                          "cannot find the user namespaces between crib's and the "
+                          "container's");
+                if (u >= 0)
+                        close(u);
+                return -1;
+        }
+        close(u);
+        return 0;
+}
+
+/* Joiner: the namespaces of fds the user namespace `level` owns, each closed once joined. */
+static int join_owned(const struct workload *w, int level, int *fds, const int *owner,
+                      struct trace *t, struct error *err)
+{
+        for (size_t i = 0; i + 1 < N_NS_FILES; i++) {
+                if (fds[i] < 0 || owner[i] < 0 || !same_file(owner[i], level))
+                        continue;
+                if (setns(fds[i], ns_files[i].flag) < 0)
+                        return error_set(err, errno,
+                                         "cannot join the %s namespace of the container",
+                                         ns_files[i].name);
+                trace_line(t, "  setns(/proc/%d/ns/%s) = 0", (int)w->pid, ns_files[i].name);
+                close(fds[i]);
+                fds[i] = -1;
+        }
+        return 0;
+}
+
+/* Joiner, before Linux 5.8: the files of /proc/PID/ns, through the checked directory. A
+ * namespace may only be joined with CAP_SYS_ADMIN in the user namespace that owns it, and the
+ * workload's namespaces are owned by two of them when it has its own (lockmounts.c): so the
+ * user namespaces are joined from ours down to the workload's (NS_GET_PARENT), and after each
+ * the namespaces it owns (NS_GET_USERNS), all opened and sorted before the first join. */
+static int join_by_files(const struct workload *w, int flags, struct trace *t, struct error *err)
+{
+        int fds[N_NS_FILES], owner[N_NS_FILES], chain[MAX_USERNS_DEPTH];
+        size_t depth = 0, user = N_NS_FILES - 1;
+        int ret = -1, self = -1;
+        for (size_t i = 0; i < N_NS_FILES; i++)
+                fds[i] = owner[i] = -1;
+        if (open_ns_files(w, flags, fds, owner, err) < 0)
+                goto out;
+        self = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+        if (fds[user] >= 0 && userns_chain(fds[user], self, chain, &depth, err) < 0)
+                goto out;
         /* level by level: those our own user namespace owns, then each user namespace of the
          * chain, outermost first, and those it owns */
         for (size_t k = depth + 1; k-- > 0;) {
-                int level = k == depth ? self : chain[k];
                 if (k < depth) {
                         if (setns(chain[k], CLONE_NEWUSER) < 0) {
                                 error_set(err, errno,
@@ -111,19 +143,8 @@ static int join_by_files(const struct workload *w, int flags, struct trace *t, s
                         trace_line(t, "  setns(user namespace %zu of %zu, CLONE_NEWUSER) = 0",
                                    depth - k, depth);
                 }
-                for (size_t i = 0; i + 1 < N_NS_FILES; i++) {
-                        if (fds[i] < 0 || owner[i] < 0 || !same_file(owner[i], level))
-                                continue;
-                        if (setns(fds[i], ns_files[i].flag) < 0) {
-                                error_set(err, errno,
-                                          "cannot join the %s namespace of the container",
-                                          ns_files[i].name);
-                                goto out;
-                        }
-                        trace_line(t, "  setns(/proc/%d/ns/%s) = 0", (int)w->pid, ns_files[i].name);
-                        close(fds[i]);
-                        fds[i] = -1;
-                }
+                if (join_owned(w, k == depth ? self : chain[k], fds, owner, t, err) < 0)
+                        goto out;
         }
         for (size_t i = 0; i + 1 < N_NS_FILES; i++)
                 if (fds[i] >= 0) { /* owned by no user namespace on the way: not ours to join */

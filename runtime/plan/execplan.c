@@ -52,16 +52,10 @@ static int merge_env(const struct plan *p, const struct enter_request *rq, char 
         return 0;
 }
 
-/* The exec's plan: the container's, with the request's program, environment, working
- * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. *ret is
- * `p` with those in place; its environment is *ret_envp (malloc'd, the caller's to free), NULL
- * on an error. */
-int plan_exec(const struct plan *p, const struct enter_request *rq, struct plan *ret,
-              char ***ret_envp, struct error *err)
+/* The request's ids: each mapped in the container's user namespace (when it has one), and
+ * supplementary groups only where the container may set them. */
+static int check_ids(const struct plan *p, const struct enter_request *rq, struct error *err)
 {
-        *ret_envp = NULL;
-        if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])
-                return error_set(err, 0, "'crib exec' needs a program to run");
         if (rq->user_set && p->userns) {
                 if (idmap_outside(&p->uidmap, rq->uid) < 0 ||
                     idmap_outside(&p->gidmap, rq->gid) < 0) {
@@ -85,6 +79,17 @@ int plan_exec(const struct plan *p, const struct enter_request *rq, struct plan 
                           "namespace denies setgroups)");
                 return error_hint(err, "ask for none (additionalGids)");
         }
+        return 0;
+}
+
+/* The request against the plan: a program, ids the container has (check_ids), a subset of
+ * its capabilities, its AppArmor profile, an absolute working directory. */
+static int check_request(const struct plan *p, const struct enter_request *rq, struct error *err)
+{
+        if (!rq->argv || !rq->argv[0] || !rq->argv[0][0])
+                return error_set(err, 0, "'crib exec' needs a program to run");
+        if (check_ids(p, rq, err) < 0)
+                return -1;
         if (rq->caps_set && (rq->caps & ~p->cap_bounding)) {
                 uint64_t more = rq->caps & ~p->cap_bounding;
                 int cap = __builtin_ctzll(more);
@@ -105,43 +110,67 @@ int plan_exec(const struct plan *p, const struct enter_request *rq, struct plan 
                 return error_hint(err, "give the directory inside the container from its root, "
                                        "such as /tmp");
         }
-        if (merge_env(p, rq, ret_envp, err) < 0)
-                return -1;
-        *ret = *p;
-        ret->argv = rq->argv;
-        ret->envp = *ret_envp;
-        if (rq->cwd)
-                ret->cwd = rq->cwd;
-        if (rq->user_set) {
-                ret->uid = rq->uid;
-                ret->gid = rq->gid;
-                ret->groups = NULL; /* no supplementary groups, where they can be set */
-                ret->ngroups = 0;
-        }
-        if (rq->groups_set) {
-                ret->groups = rq->groups;
-                ret->ngroups = rq->ngroups;
-        }
+        return 0;
+}
+
+/* The exec's capability sets: the request's (checked to be a subset of the container's), or
+ * the container's rule for the exec's uid. */
+static void exec_caps(const struct enter_request *rq, struct plan *q)
+{
         if (rq->caps_set) {
-                ret->cap_bounding = ret->cap_permitted = ret->cap_effective = rq->caps;
-                bool none = ret->uid != 0 && rq->caps_no_ambient;
-                ret->cap_inheritable = ret->cap_ambient = ret->uid == 0 || none ? 0 : rq->caps;
+                q->cap_bounding = q->cap_permitted = q->cap_effective = rq->caps;
+                bool none = q->uid != 0 && rq->caps_no_ambient;
+                q->cap_inheritable = q->cap_ambient = q->uid == 0 || none ? 0 : rq->caps;
                 if (none)
-                        ret->cap_permitted = ret->cap_effective = 0;
+                        q->cap_permitted = q->cap_effective = 0;
         } else {
                 /* the workload's rule for the exec's uid: -u 1000 gets only what the spec
                  * named, -u 0 the bounding set, whatever the workload's own uid is */
-                plan_caps_for_uid(ret, ret->uid);
+                plan_caps_for_uid(q, q->uid);
         }
-        ret->no_new_privs = p->no_new_privs || rq->no_new_privs;
+}
+
+/* The request, checked, in place in the exec's plan `q` (a copy of the container's `p`). */
+static void apply_request(const struct plan *p, const struct enter_request *rq, struct plan *q)
+{
+        q->argv = rq->argv;
+        if (rq->cwd)
+                q->cwd = rq->cwd;
+        if (rq->user_set) {
+                q->uid = rq->uid;
+                q->gid = rq->gid;
+                q->groups = NULL; /* no supplementary groups, where they can be set */
+                q->ngroups = 0;
+        }
+        if (rq->groups_set) {
+                q->groups = rq->groups;
+                q->ngroups = rq->ngroups;
+        }
+        exec_caps(rq, q);
+        q->no_new_privs = p->no_new_privs || rq->no_new_privs;
         if (rq->limits_set) {
                 size_t n = rq->nlimits < SPEC_NLIMITS ? rq->nlimits : SPEC_NLIMITS;
-                memcpy(ret->rlimits, rq->limits, n * sizeof *rq->limits);
-                ret->nrlimits = n;
+                memcpy(q->rlimits, rq->limits, n * sizeof *rq->limits);
+                q->nrlimits = n;
         }
-        ret->terminal = rq->tty;
-        ret->init = false;
-        ret->pass_fds = NULL;
-        ret->npass_fds = 0;
+        q->terminal = rq->tty;
+        q->init = false;
+        q->pass_fds = NULL;
+        q->npass_fds = 0;
+}
+
+/* The exec's plan: the container's, with the request's program, environment, working
+ * directory and ids, a terminal when asked, no init and none of `crib run`'s pass_fds. *ret is
+ * `p` with those in place; its environment is *ret_envp (malloc'd, the caller's to free), NULL
+ * on an error. */
+int plan_exec(const struct plan *p, const struct enter_request *rq, struct plan *ret,
+              char ***ret_envp, struct error *err)
+{
+        *ret_envp = NULL;
+        if (check_request(p, rq, err) < 0 || merge_env(p, rq, ret_envp, err) < 0)
+                return -1;
+        *ret = *p;
+        ret->envp = *ret_envp;
+        apply_request(p, rq, ret);
         return 0;
 }
