@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "phrase.h"
+#include "words.h"
 
 int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
                       size_t *ret_n, struct error *err)
@@ -219,4 +221,58 @@ bool idmap_maps_host_root(const struct idmap *m)
                 if (m->r[i].outside == 0)
                         return true;
         return false;
+}
+
+int parse_idmap(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err)
+{
+        struct spec_idmap *m = FIELD(s, k, struct spec_idmap);
+        if (!m->line)
+                m->line = e->line;
+        if (!strcmp(e->value, "auto")) {
+                if (m->n)
+                        return bad_value(err, s, e, "'%s = auto' cannot be mixed with ranges",
+                                         k->name);
+                if (m->is_auto)
+                        return bad_value(err, s, e, "'%s = auto' is given twice", k->name);
+                m->is_auto = true;
+                return 0;
+        }
+        if (m->is_auto)
+                return bad_value(err, s, e, "'%s = auto' cannot be mixed with ranges", k->name);
+        char **w = NULL;
+        size_t n = 0;
+        struct spec_range r = {.line = e->line};
+        if (words_split(e->value, &w, &n, err) < 0)
+                return error_at(err, s->path, e->line, "%s", err->msg);
+        int bad = n != 3 || parse_u32(w[0], UINT32_MAX - 1, &r.inside) < 0 ||
+                  parse_u32(w[1], UINT32_MAX - 1, &r.outside) < 0 ||
+                  parse_u32(w[2], UINT32_MAX, &r.count) < 0;
+        words_free(w);
+        if (bad)
+                return bad_value(err, s, e,
+                                 "'%s' must be 'INSIDE OUTSIDE COUNT' (for example 0 1000 1) or "
+                                 "auto, not '%s'",
+                                 k->name, e->value);
+        if (r.count == 0)
+                return bad_value(err, s, e, "%s range has a count of 0", k->name);
+        if ((uint64_t)r.inside + r.count > UINT32_MAX || (uint64_t)r.outside + r.count > UINT32_MAX)
+                return bad_value(err, s, e, "%s range '%s' runs past id 4294967294", k->name,
+                                 e->value);
+        for (size_t i = 0; i < m->n; i++) {
+                const struct spec_range *o = &m->ranges[i];
+                if (r.inside < o->inside + o->count && o->inside < r.inside + r.count)
+                        return bad_value(err, s, e,
+                                         "%s range overlaps the range on line %u inside the "
+                                         "container",
+                                         k->name, o->line);
+                if (r.outside < o->outside + o->count && o->outside < r.outside + r.count)
+                        return bad_value(err, s, e,
+                                         "%s range overlaps the range on line %u outside the "
+                                         "container",
+                                         k->name, o->line);
+        }
+        if (m->n == SPEC_MAX_RANGES)
+                return bad_value(err, s, e, "more than %d %s ranges", SPEC_MAX_RANGES, k->name);
+        m->ranges[m->n++] = r;
+        return 0;
 }
