@@ -1,7 +1,8 @@
 /* spec.h - the container spec: what a crib.ini(5) file says, checked, with no host lookups.
  *
- * spec_parse() maps each `section.key` of the tokenized INI file through a static key table
- * (spec.c) to a parser and a field, then spec_validate() checks the fields against each other.
+ * spec_load() maps each `section.key` of the tokenized INI file through a static key table
+ * (keys.c) to a parser and a field (a file per section: keys.h), then checks the fields against
+ * each other (load.c).
  * Everything here is pure: resolving paths and ids against the host is plan.c's job. Each key
  * remembers where its value came from (struct spec_origin): crib's built-in default, a security
  * level, a line of the spec file, or the command line; later errors still say FILE:LINE, and
@@ -32,7 +33,7 @@
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
 
 /* The spec's keys, one per `section.key` of crib.ini(5), in the order crib.ini(5) documents
- * them. The key table in spec.c names each row by its enum (designated initializers), so the two
+ * them. The key table in keys.c names each row by its enum (designated initializers), so the two
  * stay in step; a key is looked up by its enum, never by its name. */
 enum spec_key {
         SPEC_KEY_CONTAINER_ROOTFS,
