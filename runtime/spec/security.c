@@ -113,9 +113,34 @@ static int list_base(struct spec *s, const struct ini_entry *e, char **w, size_t
         return 0;
 }
 
+/* The default level's capabilities, for the word `default` in a capabilities list: its list,
+ * parsed as a spec of its own. */
+static int default_caps(struct spec *s, const struct key *k, const struct ini_entry *e,
+                        uint64_t *ret, struct error *err)
+{
+        /* on the heap: a 19 KB struct spec in this frame put every call below it (and
+         * this function is called for every capabilities line) 19 KB deeper into
+         * pages crib must fault in */
+        _cleanup_free_ struct spec *d = calloc(1, sizeof *d);
+        _cleanup_free_ char *dflt = NULL;
+        struct ini_entry de = {.line = 0, .section = "security", .key = "capabilities"};
+        if (!d)
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (in_default_level || !(dflt = default_value("security", "capabilities")))
+                return bad_value(err, s, e, "the default level has no capabilities list");
+        d->path = "level default";
+        de.value = dflt;
+        in_default_level = true;
+        int r = parse_caps(d, k, &de, err);
+        in_default_level = false;
+        if (r < 0)
+                return -1;
+        *ret = d->caps;
+        return 0;
+}
+
 int parse_caps(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err)
 {
-        _cleanup_free_ char *dflt = NULL;
         enum list_base base;
         size_t first, n = 0;
         char **w = NULL;
@@ -139,30 +164,10 @@ int parse_caps(struct spec *s, const struct key *k, const struct ini_entry *e, s
                 if (s->origins[SPEC_KEY_SECURITY_CAPABILITIES].kind == SPEC_FROM_FILE)
                         s->caps_file |= v;
                 break;
-        case LIST_DEFAULT: {
-                /* on the heap: a 19 KB struct spec in this frame put every call below it (and
-                 * this function is called for every capabilities line) 19 KB deeper into
-                 * pages crib must fault in */
-                _cleanup_free_ struct spec *d = calloc(1, sizeof *d);
-                struct ini_entry de = {.line = 0, .section = "security", .key = "capabilities"};
-                if (!d) {
-                        error_set(err, ENOMEM, "cannot allocate");
+        case LIST_DEFAULT:
+                if (default_caps(s, k, e, &v, err) < 0)
                         goto out;
-                }
-                if (in_default_level || !(dflt = default_value("security", "capabilities"))) {
-                        bad_value(err, s, e, "the default level has no capabilities list");
-                        goto out;
-                }
-                d->path = "level default";
-                de.value = dflt;
-                in_default_level = true;
-                int dr = parse_caps(d, k, &de, err);
-                in_default_level = false;
-                if (dr < 0)
-                        goto out;
-                v = d->caps;
                 break;
-        }
         }
         for (size_t i = first; i < n; i++) {
                 const char *name = w[i][0] == '+' || w[i][0] == '-' ? w[i] + 1 : w[i];
