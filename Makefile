@@ -205,6 +205,12 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 		printf '},\n'; \
 	done > $@
 $(call runtime_obj,seccomp_profile): $(BUILD)/seccomp-data.h
+# and their names alone, for runtime/spec/security.c, which checks a spec's `seccomp = NAME`: the
+# spec sits under seccomp/ in the layers, so it knows the names, not the profiles
+$(BUILD)/seccomp-names.h: $(SECCOMP_PROFILES)
+	@mkdir -p $(@D)
+	for f in $(SECCOMP_PROFILES); do printf '"%s",\n' "$$(basename $$f)"; done > $@
+$(call runtime_obj,security): $(BUILD)/seccomp-names.h
 
 # the built-in seccomp profiles compiled at build time (runtime/seccomp/seccomp_builtin.c): the generator
 # runs on the build host, so it is built with the host's compiler and libseccomp, and is told
