@@ -544,8 +544,12 @@ static void apparmor_rows(struct check_row *rows, size_t *n, const struct check_
         }
 }
 
-static void cgroup_rows(struct check_row *rows, size_t *n)
+/* cgroups: the hierarchy, where a container's cgroup would go, each controller; no level
+ * needs them yet, shown without a spec */
+static void cgroup_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
+        if (x->spec)
+                return;
         struct check_row *r = row(rows, n, "cgroups", "cgroups", NEED_OPTIONAL);
         char line[1024], v2mount[512] = "";
         bool v1 = false, v2 = false;
@@ -843,59 +847,64 @@ static void seccomp_rows(struct check_row *rows, size_t *n, const struct check_c
         }
 }
 
-/* what no level needs yet, shown without a spec: Landlock, cgroups, overlayfs */
-static void other_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+/* Landlock: no level needs it yet, shown without a spec */
+static void landlock_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
 {
         struct check_row *r;
         int e;
         long v = 0;
-        if (!x->spec) {
-                r = row(rows, n, "landlock", "Landlock", NEED_OPTIONAL);
-                e = attempt(p_landlock, NULL, &v);
-                errno_evidence(r, "landlock_create_ruleset(VERSION)", e);
-                if (!e)
-                        put(r->evidence, sizeof r->evidence, "; ABI version %ld", v);
-                set_config(r, "CONFIG_SECURITY_LANDLOCK", e == 0);
-                r->status = !e ? CHECK_OK : e == EOPNOTSUPP ? CHECK_DISABLED : CHECK_MISSING;
-                if (e == EOPNOTSUPP)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "built in but off: add landlock to the lsm= list on the kernel "
-                                 "command line%s",
-                                 bootline_where());
-                else if (e)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "use a kernel built with CONFIG_SECURITY_LANDLOCK=y");
+        if (x->spec)
+                return;
+        r = row(rows, n, "landlock", "Landlock", NEED_OPTIONAL);
+        e = attempt(p_landlock, NULL, &v);
+        errno_evidence(r, "landlock_create_ruleset(VERSION)", e);
+        if (!e)
+                put(r->evidence, sizeof r->evidence, "; ABI version %ld", v);
+        set_config(r, "CONFIG_SECURITY_LANDLOCK", e == 0);
+        r->status = !e ? CHECK_OK : e == EOPNOTSUPP ? CHECK_DISABLED : CHECK_MISSING;
+        if (e == EOPNOTSUPP)
+                snprintf(r->remedy, sizeof r->remedy,
+                         "built in but off: add landlock to the lsm= list on the kernel "
+                         "command line%s",
+                         bootline_where());
+        else if (e)
+                snprintf(r->remedy, sizeof r->remedy,
+                         "use a kernel built with CONFIG_SECURITY_LANDLOCK=y");
+}
 
-                cgroup_rows(rows, n);
-
-                r = row(rows, n, "overlayfs_userns", "overlayfs in a user namespace",
-                        NEED_OPTIONAL);
-                char dir[] = "/tmp/crib-check.XXXXXX", sub[64];
-                if (mkdtemp(dir)) {
-                        for (const char *s = "luwm"; *s; s++) {
-                                snprintf(sub, sizeof sub, "%s/%c", dir, *s);
-                                mkdir(sub, 0700);
-                        }
-                        e = attempt(p_overlay, dir, NULL);
-                        /* the mount died with the child; remove what it left (work/ first) */
-                        snprintf(sub, sizeof sub, "%s/w/work", dir);
-                        rmdir(sub);
-                        for (const char *s = "luwm"; *s; s++) {
-                                snprintf(sub, sizeof sub, "%s/%c", dir, *s);
-                                rmdir(sub);
-                        }
-                        rmdir(dir);
-                } else {
-                        e = errno;
+/* overlayfs in a user namespace: no level needs it yet, shown without a spec */
+static void overlay_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
+{
+        struct check_row *r;
+        int e;
+        if (x->spec)
+                return;
+        r = row(rows, n, "overlayfs_userns", "overlayfs in a user namespace", NEED_OPTIONAL);
+        char dir[] = "/tmp/crib-check.XXXXXX", sub[64];
+        if (mkdtemp(dir)) {
+                for (const char *s = "luwm"; *s; s++) {
+                        snprintf(sub, sizeof sub, "%s/%c", dir, *s);
+                        mkdir(sub, 0700);
                 }
-                errno_evidence(r, "mount overlay", e);
-                set_config(r, "CONFIG_OVERLAY_FS", e == 0);
-                r->status = !e ? CHECK_OK : e == ENODEV ? CHECK_MISSING : CHECK_RESTRICTED;
-                if (e)
-                        snprintf(r->remedy, sizeof r->remedy,
-                                 "overlayfs in a user namespace needs Linux 5.11 and "
-                                 "CONFIG_OVERLAY_FS");
+                e = attempt(p_overlay, dir, NULL);
+                /* the mount died with the child; remove what it left (work/ first) */
+                snprintf(sub, sizeof sub, "%s/w/work", dir);
+                rmdir(sub);
+                for (const char *s = "luwm"; *s; s++) {
+                        snprintf(sub, sizeof sub, "%s/%c", dir, *s);
+                        rmdir(sub);
+                }
+                rmdir(dir);
+        } else {
+                e = errno;
         }
+        errno_evidence(r, "mount overlay", e);
+        set_config(r, "CONFIG_OVERLAY_FS", e == 0);
+        r->status = !e ? CHECK_OK : e == ENODEV ? CHECK_MISSING : CHECK_RESTRICTED;
+        if (e)
+                snprintf(r->remedy, sizeof r->remedy,
+                         "overlayfs in a user namespace needs Linux 5.11 and "
+                         "CONFIG_OVERLAY_FS");
 }
 
 /* [network]'s helpers and the device they need: what mode = slirp4netns and pasta use */
@@ -963,8 +972,18 @@ static void network_rows(struct check_row *rows, size_t *n, const struct check_c
 /* The rows, in the order crib check prints them: each function adds its rows (none when the
  * spec does not need them). */
 static void (*const row_groups[])(struct check_row *, size_t *, const struct check_ctx *) = {
-        userns_rows,  subids_rows,  ns_rows,       pivot_rows, nnp_rows,
-        ambient_rows, seccomp_rows, apparmor_rows, other_rows, network_rows,
+        userns_rows,   /* first: every other attempt by a user runs inside one */
+        subids_rows,   /* newuidmap and /etc/subuid: what uidmap = auto maps with */
+        ns_rows,       /* each namespace crib unshares, in a user namespace as a user's are */
+        pivot_rows,    /* the root switch, on the rootfs asked about */
+        nnp_rows,      /* no_new_privs: seccomp needs it from a user */
+        ambient_rows,  /* the capability set crib hands a workload */
+        seccomp_rows,  /* the filter every level but unconfined loads */
+        apparmor_rows, /* the LSM the default level confines with */
+        landlock_rows, /* an LSM no level uses yet: informative */
+        cgroup_rows,   /* [resources]: where limits would go and which hold */
+        overlay_rows,  /* overlayfs in a user namespace: informative */
+        network_rows,  /* programs and a device, not the kernel's namespaces: last */
 };
 
 size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows)
