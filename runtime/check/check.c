@@ -61,8 +61,10 @@ static void (*const row_groups[])(struct check_row *, size_t *, const struct che
 size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows)
 {
         size_t n = 0;
-        const struct check_ctx x = {.spec = spec, .rootfs = rootfs};
+        struct kconfig kc = {0};
+        const struct check_ctx x = {.spec = spec, .rootfs = rootfs, .kconfig = &kc};
         for (size_t i = 0; i < sizeof row_groups / sizeof row_groups[0]; i++)
                 row_groups[i](rows, &n, &x);
+        kconfig_free(&kc);
         return n;
 }

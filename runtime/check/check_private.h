@@ -10,10 +10,19 @@
 #include "check.h"
 #include "error.h"
 
-/* what crib check was asked about: a spec (only its rows), and where to try pivot_root */
+/* kconfig.c: the kernel config, read the first time a row asks */
+struct kconfig {
+        bool loaded;
+        char *text;    /* NUL-terminated; NULL: none found */
+        char src[128]; /* where it was read from */
+};
+
+/* what crib check was asked about: a spec (only its rows), and where to try pivot_root; and the
+ * kernel config, read once for all rows */
 struct check_ctx {
         const struct spec *spec;
         const char *rootfs;
+        struct kconfig *kconfig;
 };
 
 /* check.c: a new row, and text appended to one of its fields */
@@ -21,8 +30,10 @@ struct check_row *row(struct check_row *rows, size_t *n, const char *id, const c
                       enum check_need need);
 void put(char *buf, size_t len, const char *fmt, ...) CRIB_PRINTF(3, 4);
 
-/* kconfig.c: "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and which wins */
-void set_config(struct check_row *r, const char *key, bool works);
+/* kconfig.c: into r->config, "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and
+ * which wins */
+void kconfig_set(struct kconfig *kc, struct check_row *r, const char *key, bool works);
+void kconfig_free(struct kconfig *kc);
 
 /* attempt.c: run fn in a child; returns its errno (0: it worked), *value what it reported */
 int attempt(int (*fn)(const void *, long *), const void *arg, long *value);

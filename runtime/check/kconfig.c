@@ -18,33 +18,31 @@
 
 #include "cleanup.h"
 
-static char *config;
-static char config_src[128];
-
-static void load_config(void)
+/* Read the config into kc, the first time a row asks. */
+static void load_config(struct kconfig *kc)
 {
         struct utsname u;
         char path[128];
-        static bool done;
-        if (done)
+        if (kc->loaded)
                 return;
-        done = true;
+        kc->loaded = true;
         uname(&u);
         snprintf(path, sizeof path, "/boot/config-%s", u.release);
         const char *tries[] = {"/proc/config.gz", path};
-        for (size_t i = 0; i < 2 && !config; i++) {
+        for (size_t i = 0; i < 2 && !kc->text; i++) {
                 gzFile g = access(tries[i], R_OK) == 0 ? gzopen(tries[i], "rb") : NULL;
                 if (!g)
                         continue;
                 size_t cap = 1 << 20, n = 0;
-                config = malloc(cap + 1);
+                kc->text = malloc(cap + 1);
                 int r;
-                while (config && n < cap && (r = gzread(g, config + n, (unsigned)(cap - n))) > 0)
+                while (kc->text && n < cap &&
+                       (r = gzread(g, kc->text + n, (unsigned)(cap - n))) > 0)
                         n += (size_t)r;
                 gzclose(g);
-                if (config) {
-                        config[n] = '\0';
-                        snprintf(config_src, sizeof config_src, "%s", tries[i]);
+                if (kc->text) {
+                        kc->text[n] = '\0';
+                        snprintf(kc->src, sizeof kc->src, "%s", tries[i]);
                 }
         }
 }
@@ -71,12 +69,18 @@ static bool configs_module(void)
         return false;
 }
 
+void kconfig_free(struct kconfig *kc)
+{
+        free(kc->text);
+        *kc = (struct kconfig){0};
+}
+
 /* "CONFIG_X=y", "CONFIG_X is not set", or how to get a config; and which wins. */
-void set_config(struct check_row *r, const char *key, bool works)
+void kconfig_set(struct kconfig *kc, struct check_row *r, const char *key, bool works)
 {
         char line[96];
-        load_config();
-        if (!config) {
+        load_config(kc);
+        if (!kc->text) {
                 snprintf(r->config, sizeof r->config,
                          "no kernel config here (/proc/config.gz, /boot/config-*)%s",
                          configs_module() ? "; 'sudo modprobe configs' makes /proc/config.gz "
@@ -85,7 +89,7 @@ void set_config(struct check_row *r, const char *key, bool works)
                 return;
         }
         snprintf(line, sizeof line, "\n%s=", key);
-        const char *at = strstr(config, line);
+        const char *at = strstr(kc->text, line);
         char val[8] = "";
         if (at)
                 sscanf(at + strlen(line), "%7[^\n]", val);

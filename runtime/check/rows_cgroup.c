@@ -47,7 +47,7 @@ void cgroup_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                           : "none mounted");
         if (v2)
                 put(r->evidence, sizeof r->evidence, "%s%s", v2mount, v1 ? ")" : "");
-        set_config(r, "CONFIG_CGROUPS", v1 || v2);
+        kconfig_set(x->kconfig, r, "CONFIG_CGROUPS", v1 || v2);
         if (v1 && !v2)
                 snprintf(r->remedy, sizeof r->remedy,
                          "for cgroup v2 boot with systemd.unified_cgroup_hierarchy=1%s",

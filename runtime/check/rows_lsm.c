@@ -57,7 +57,7 @@ void seccomp_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                 e = attempt(p_seccomp, NULL, &v);
                 errno_evidence(r, "seccomp(SECCOMP_SET_MODE_FILTER)", e);
                 put(r->evidence, sizeof r->evidence, "; Seccomp: %ld in /proc/self/status", v);
-                set_config(r, "CONFIG_SECCOMP_FILTER", e == 0);
+                kconfig_set(x->kconfig, r, "CONFIG_SECCOMP_FILTER", e == 0);
                 r->status = !e                           ? CHECK_OK
                             : e == EINVAL || e == ENOSYS ? CHECK_MISSING
                                                          : CHECK_ERROR;
@@ -85,7 +85,7 @@ void apparmor_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
         char why[256], fix[512];
         int e = 0;
         bool enabled = apparmor_available(why, sizeof why, fix, sizeof fix, &e);
-        set_config(r, "CONFIG_SECURITY_APPARMOR", enabled);
+        kconfig_set(x->kconfig, r, "CONFIG_SECURITY_APPARMOR", enabled);
         if (enabled) {
                 r->status = CHECK_OK;
                 snprintf(r->evidence, sizeof r->evidence, "aa_is_enabled() = 1");
@@ -152,7 +152,7 @@ void landlock_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
         errno_evidence(r, "landlock_create_ruleset(VERSION)", e);
         if (!e)
                 put(r->evidence, sizeof r->evidence, "; ABI version %ld", v);
-        set_config(r, "CONFIG_SECURITY_LANDLOCK", e == 0);
+        kconfig_set(x->kconfig, r, "CONFIG_SECURITY_LANDLOCK", e == 0);
         r->status = !e ? CHECK_OK : e == EOPNOTSUPP ? CHECK_DISABLED : CHECK_MISSING;
         if (e == EOPNOTSUPP)
                 snprintf(r->remedy, sizeof r->remedy,

@@ -63,7 +63,7 @@ void network_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                 return;
         }
         errno_evidence(r, "open(\"/dev/net/tun\", O_RDWR)", e);
-        set_config(r, "CONFIG_TUN", e != ENOENT && e != ENODEV);
+        kconfig_set(x->kconfig, r, "CONFIG_TUN", e != ENOENT && e != ENODEV);
         r->status = e == ENOENT || e == ENODEV ? CHECK_MISSING : CHECK_RESTRICTED;
         snprintf(r->remedy, sizeof r->remedy, "%s",
                  e == ENOENT || e == ENODEV

@@ -23,7 +23,7 @@
 #define CLONE_NEWTIME 0x00000080
 #endif
 
-static void userns_row(struct check_row *r, int e, bool unprivileged)
+static void userns_row(struct check_row *r, int e, bool unprivileged, const struct check_ctx *x)
 {
         struct error err;
         long clone = procfile_long("/proc/sys/kernel/unprivileged_userns_clone");
@@ -37,7 +37,7 @@ static void userns_row(struct check_row *r, int e, bool unprivileged)
         if (aa >= 0)
                 put(r->evidence, sizeof r->evidence,
                     "; kernel.apparmor_restrict_unprivileged_userns = %ld", aa);
-        set_config(r, "CONFIG_USER_NS", e == 0);
+        kconfig_set(x->kconfig, r, "CONFIG_USER_NS", e == 0);
         if (!e) {
                 r->status = CHECK_OK;
                 return;
@@ -96,7 +96,7 @@ void ns_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                 snprintf(call, sizeof call, "unshare(%s)%s", nss[i].feature,
                          geteuid() ? " in a user namespace" : "");
                 errno_evidence(r, call, e);
-                set_config(r, nss[i].config, e == 0);
+                kconfig_set(x->kconfig, r, nss[i].config, e == 0);
                 r->status = !e            ? CHECK_OK
                             : e == EINVAL ? CHECK_MISSING
                             : e == EPERM  ? CHECK_RESTRICTED
@@ -122,12 +122,12 @@ void userns_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                 r = row(rows, n, "user_namespace",
                         geteuid() ? "user namespace (you)" : "user namespace (root)",
                         geteuid() ? NEED_ESSENTIAL : NEED_DEFAULT);
-                userns_row(r, attempt(p_unshare, &a, NULL), geteuid() != 0);
+                userns_row(r, attempt(p_unshare, &a, NULL), geteuid() != 0, x);
                 if (geteuid() == 0 && !x->spec) {
                         a.as_nobody = true;
                         r = row(rows, n, "user_namespace_unprivileged",
                                 "user namespace (unprivileged user)", NEED_OPTIONAL);
-                        userns_row(r, attempt(p_unshare, &a, NULL), true);
+                        userns_row(r, attempt(p_unshare, &a, NULL), true, x);
                 }
                 attempt_row(rows, n, "id_map", "writing uid_map and gid_map", NEED_DEFAULT, p_idmap,
                             NULL, "write /proc/self/{setgroups,gid_map,uid_map}", CHECK_ERROR,
@@ -237,7 +237,7 @@ void overlay_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
                 e = errno;
         }
         errno_evidence(r, "mount overlay", e);
-        set_config(r, "CONFIG_OVERLAY_FS", e == 0);
+        kconfig_set(x->kconfig, r, "CONFIG_OVERLAY_FS", e == 0);
         r->status = !e ? CHECK_OK : e == ENODEV ? CHECK_MISSING : CHECK_RESTRICTED;
         if (e)
                 snprintf(r->remedy, sizeof r->remedy,
