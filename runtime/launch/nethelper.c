@@ -16,10 +16,10 @@
  * ports, and only then sends GO: the workload's first instruction already has its network.
  * It never outlives the container: it is our child with a parent-death signal (SIGKILL when
  * crib, or the monitor of `crib run -d`, dies, even by SIGKILL), slirp4netns also reads
- * --exit-fd (root's loses the signal at its exec: see struct identity), and the parent kills it
- * when the container ends, however it ends. Like crib's
- * init, it holds the least it can: a session of its own (no terminal), /dev/null as stdin,
- * no descriptor of crib's but the ones named here, an empty environment but PATH.
+ * --exit-fd (root's loses the signal at its exec: see struct nethelper_identity), and the parent
+ * kills it when the container ends, however it ends. Like crib's init, it holds the least it can: a
+ * session of its own (no terminal), /dev/null as stdin, no descriptor of crib's but the ones named
+ * here, an empty environment but PATH.
  *
  * The boundary: the helper connects to whatever the container asks for, as the user; the
  * host's loopback (127.0.0.1 and ::1, where local services trust their callers) is not
@@ -31,7 +31,7 @@
  * cgroup (clone3 CLONE_INTO_CGROUP), so its memory and socket buffers count against the
  * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox). Root's
  * helper is not host root where the container has a user namespace: it runs as the container's
- * own root, in that namespace (struct identity, below).
+ * own root, in that namespace (nethelper_id.h).
  *
  * What goes wrong: the helper is not installed (plan.c names the package); /dev/net/tun is
  * missing or not 0666 (some sandboxes): the helper's own words are shown, with a remedy; a
@@ -39,6 +39,7 @@
  */
 #define _GNU_SOURCE
 #include "nethelper.h"
+#include "nethelper_id.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -86,38 +87,14 @@ void nethelper_init(struct nethelper *h)
         h->exit_w = h->log = -1;
 }
 
-static const char *proto(const struct spec_port *port)
+const char *nethelper_proto(const struct spec_port *port)
 {
         return port->udp ? "udp" : "tcp";
 }
 
-/* Who the helper runs as. A user's runs as the user, who owns the container's user namespace.
- * Root's container in a user namespace: as the container's own root (id 0 of its maps, root's
- * subordinate range start), never host root. It joins the container's user namespace before
- * it execs (the namespace is host root's: no other uid could join it), takes id 0 there, and is
- * handed the network namespace as a descriptor; so it has every capability over the
- * container's namespaces and none over the host's, and the host's files see an id that owns
- * nothing of theirs. With user = no there is no namespace of the container's to hold those
- * capabilities: the tap needs CAP_NET_ADMIN over a network namespace the host's user namespace
- * owns, so the helper stays host root, as the container itself is (its own isolation keeps
- * only NET_BIND_SERVICE). */
-struct identity {
-        bool drop; /* root's container in a user namespace: run as uid:gid, not as crib */
-        uid_t uid;
-        gid_t gid;
-        /* the real gid. slirp4netns: another (the overflow gid), so that the kernel execs it not
-         * dumpable (real and effective gid differ) and no process of the container, whose ids
-         * are its, can ptrace it or read its memory, with the container's processes in sight
-         * (pid = no) too; it keeps no capability the container lacks, which would refuse that
-         * too. The exec also clears its parent-death signal: its --exit-fd ends it with crib.
-         * pasta: gid (it holds CAP_SYS_ADMIN, which the container never has, and makes itself
-         * not dumpable; its parent-death signal must stay) */
-        gid_t rgid;
-};
-
-static int identity_of(const struct plan *p, struct identity *ret, struct error *err)
+int nethelper_identity(const struct plan *p, struct nethelper_identity *ret, struct error *err)
 {
-        *ret = (struct identity){.drop = p->privileged && p->userns};
+        *ret = (struct nethelper_identity){.drop = p->privileged && p->userns};
         if (!ret->drop)
                 return 0;
         int64_t uid = idmap_outside(&p->uidmap, 0), gid = idmap_outside(&p->gidmap, 0);
@@ -157,8 +134,8 @@ static int identity_of(const struct plan *p, struct identity *ret, struct error 
 
 int nethelper_check_ports(const struct plan *p, struct error *err)
 {
-        struct identity id = {.drop = false};
-        if (p->net_helper && identity_of(p, &id, err) < 0)
+        struct nethelper_identity id = {.drop = false};
+        if (p->net_helper && nethelper_identity(p, &id, err) < 0)
                 return -1;
         /* the helper of root's container holds no capability over the host's network: below
          * net.ipv4.ip_unprivileged_port_start, bind(2) refuses it, as it refuses a user's */
@@ -172,8 +149,8 @@ int nethelper_check_ports(const struct plan *p, struct error *err)
                                  "cannot publish host port %s:%u/%s: the network helper runs as "
                                  "the container's root (host uid %u), and ports below %ld need "
                                  "host root",
-                                 port->addr, port->host_port, proto(port), (unsigned)id.uid,
-                                 lowest);
+                                 port->addr, port->host_port, nethelper_proto(port),
+                                 (unsigned)id.uid, lowest);
                         return error_hint(err,
                                           "publish a host port from %ld up (8080:80), or 'sudo "
                                           "sysctl net.ipv4.ip_unprivileged_port_start=%u'",
@@ -192,7 +169,7 @@ int nethelper_check_ports(const struct plan *p, struct error *err)
                 int e = errno;
                 error_at_errno(err, e, p->spec_path, port->line,
                                "cannot publish host port %s:%u/%s", port->addr, port->host_port,
-                               proto(port));
+                               nethelper_proto(port));
                 if (e == EADDRINUSE)
                         return error_hint(err,
                                           "another program (or container) uses it: 'ss -lntup "
@@ -280,7 +257,7 @@ static void sweep_dirs(int root, const char *prefix)
         }
 }
 
-static int make_dir(const struct plan *p, const struct identity *id, struct nethelper *h,
+static int make_dir(const struct plan *p, const struct nethelper_identity *id, struct nethelper *h,
                     struct error *err)
 {
         struct stat st;
@@ -362,7 +339,7 @@ static void arg(struct args *a, const char *fmt, ...)
 /* fd 3: the ready pipe; fd 4: slirp4netns's exit pipe; NETNS_FD: the container's network
  * namespace, for root's container in a user namespace, whose helper is in that user namespace
  * already (exec_helper) and joins only the network namespace. */
-static void build_args(const struct plan *p, const struct identity *id, pid_t pid,
+static void build_args(const struct plan *p, const struct nethelper_identity *id, pid_t pid,
                        const struct nethelper *h, struct args *a)
 {
         char netns[64];
@@ -438,7 +415,7 @@ static void build_args(const struct plan *p, const struct identity *id, pid_t pi
  * owned by the helper's uid; then the container's user namespace is joined (from here on every
  * capability is over the container's namespaces only) and id 0 there taken, which is the
  * container's root on the host. 0, or -1 with errno and what failed in `what`. */
-static int become_container_root(const struct identity *id, int userns, const char **what)
+static int become_container_root(const struct nethelper_identity *id, int userns, const char **what)
 {
         *what = "unshare(CLONE_NEWNS)";
         if (unshare(CLONE_NEWNS) < 0)
@@ -478,8 +455,9 @@ static int become_container_root(const struct identity *id, int userns, const ch
 /* The helper's process: a session of its own, no signal blocked, SIGKILL when we die, stdio
  * as said above, fds 3, 4 and NETNS_FD as build_args says, nothing else; root's container in a
  * user namespace: as the container's root (become_container_root). Never returns. */
-static _Noreturn void exec_helper(const struct args *a, const struct identity *id, pid_t parent,
-                                  int ready, int exitfd, int log, int userns, int netns)
+static _Noreturn void exec_helper(const struct args *a, const struct nethelper_identity *id,
+                                  pid_t parent, int ready, int exitfd, int log, int userns,
+                                  int netns)
 {
         static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
         sigset_t none;
@@ -570,7 +548,7 @@ static int add_hostfwd(const struct plan *p, struct nethelper *h, const struct s
                 return error_set(err, errno, "cannot reach slirp4netns's API socket '%s'",
                                  a.sun_path);
         json_object *args = json_object_new_object(), *cmd = json_object_new_object();
-        json_object_object_add(args, "proto", json_object_new_string(proto(port)));
+        json_object_object_add(args, "proto", json_object_new_string(nethelper_proto(port)));
         json_object_object_add(args, "host_addr", json_object_new_string(port->addr));
         json_object_object_add(args, "host_port", json_object_new_int(port->host_port));
         json_object_object_add(args, "guest_port", json_object_new_int(port->port));
@@ -606,7 +584,7 @@ static int add_hostfwd(const struct plan *p, struct nethelper *h, const struct s
         if (!ok)
                 return error_at(err, p->spec_path, port->line,
                                 "slirp4netns cannot publish host port %s:%u/%s: %s", port->addr,
-                                port->host_port, proto(port), why);
+                                port->host_port, nethelper_proto(port), why);
         return 0;
 }
 
@@ -616,8 +594,8 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
         if (!p->net_helper)
                 return 0;
         _cleanup_close_ int ready_r = -1, ready_w = -1, exit_r = -1, userns = -1, netns = -1;
-        struct identity id;
-        if (identity_of(p, &id, err) < 0)
+        struct nethelper_identity id;
+        if (nethelper_identity(p, &id, err) < 0)
                 return -1;
         if (id.drop) {
                 /* opened here, as host root: the helper, the container's root, could not */
