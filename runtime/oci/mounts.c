@@ -30,6 +30,50 @@ static bool crib_makes(const char *dst, const char *type)
         return false;
 }
 
+/* The options of mount p: bind and rbind, the flags, and a tmpfs's data (size=, mode=,
+ * nr_inodes=) into data, *used bytes of it; an option crib cannot honour is refused */
+static int mount_options(struct oci_ctx *c, json_object *opts, const char *p, bool *bind,
+                         unsigned *flags, char *data, size_t len, size_t *used)
+{
+        for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
+                const char *o = json_object_get_string(json_object_array_get_idx(opts, i));
+                static const char *const noops[] = {"rw",   "private",  "rprivate",  "suid", "dev",
+                                                    "exec", "relatime", "tmpcopyup", "z",    "Z"};
+                bool noop = false;
+                for (size_t k = 0; k < sizeof noops / sizeof noops[0]; k++)
+                        noop |= !strcmp(o, noops[k]);
+                if (noop)
+                        continue;
+                if (!strcmp(o, "bind")) {
+                        *bind = true;
+                } else if (!strcmp(o, "rbind")) {
+                        *bind = true;
+                        *flags |= SPEC_MNT_RECURSIVE;
+                } else if (!strcmp(o, "ro")) {
+                        *flags |= SPEC_MNT_RO;
+                } else if (!strcmp(o, "nosuid")) {
+                        *flags |= SPEC_MNT_NOSUID;
+                } else if (!strcmp(o, "nodev")) {
+                        *flags |= SPEC_MNT_NODEV;
+                } else if (!strcmp(o, "noexec")) {
+                        *flags |= SPEC_MNT_NOEXEC;
+                } else if (!strcmp(o, "strictatime") && !*bind) {
+                        *flags |= SPEC_MNT_STRICTATIME;
+                } else if ((!strncmp(o, "size=", 5) || !strncmp(o, "mode=", 5) ||
+                            !strncmp(o, "nr_inodes=", 10)) &&
+                           strlen(o) < 40 && !strchr(o, ',') && *used + strlen(o) + 2 < len) {
+                        *used += (size_t)snprintf(data + *used, len - *used, "%s%s",
+                                                  *used ? "," : "", o);
+                } else {
+                        char q[PATHLEN], r[PATHLEN];
+                        oci_sub(q, p, "options");
+                        oci_idx(r, q, i);
+                        return oci_bad(c, r, "crib cannot honour mount option '%s'", o);
+                }
+        }
+        return 0;
+}
+
 static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
 {
         const char *dst, *type, *src;
@@ -52,43 +96,8 @@ static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
         unsigned flags = 0;
         char data[256] = "";
         size_t used = 0;
-        for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
-                const char *o = json_object_get_string(json_object_array_get_idx(opts, i));
-                static const char *const noops[] = {"rw",   "private",  "rprivate",  "suid", "dev",
-                                                    "exec", "relatime", "tmpcopyup", "z",    "Z"};
-                bool noop = false;
-                for (size_t k = 0; k < sizeof noops / sizeof noops[0]; k++)
-                        noop |= !strcmp(o, noops[k]);
-                if (noop)
-                        continue;
-                if (!strcmp(o, "bind")) {
-                        bind = true;
-                } else if (!strcmp(o, "rbind")) {
-                        bind = true;
-                        flags |= SPEC_MNT_RECURSIVE;
-                } else if (!strcmp(o, "ro")) {
-                        flags |= SPEC_MNT_RO;
-                } else if (!strcmp(o, "nosuid")) {
-                        flags |= SPEC_MNT_NOSUID;
-                } else if (!strcmp(o, "nodev")) {
-                        flags |= SPEC_MNT_NODEV;
-                } else if (!strcmp(o, "noexec")) {
-                        flags |= SPEC_MNT_NOEXEC;
-                } else if (!strcmp(o, "strictatime") && !bind) {
-                        flags |= SPEC_MNT_STRICTATIME;
-                } else if ((!strncmp(o, "size=", 5) || !strncmp(o, "mode=", 5) ||
-                            !strncmp(o, "nr_inodes=", 10)) &&
-                           strlen(o) < 40 && !strchr(o, ',') &&
-                           used + strlen(o) + 2 < sizeof data) {
-                        used += (size_t)snprintf(data + used, sizeof data - used, "%s%s",
-                                                 used ? "," : "", o);
-                } else {
-                        char r[PATHLEN];
-                        oci_sub(q, p, "options");
-                        oci_idx(r, q, i);
-                        return oci_bad(c, r, "crib cannot honour mount option '%s'", o);
-                }
-        }
+        if (mount_options(c, opts, p, &bind, &flags, data, sizeof data, &used) < 0)
+                return -1;
         if (c->s->nmounts == SPEC_MAX_MOUNTS)
                 return oci_bad(c, p, "more than %d mounts", SPEC_MAX_MOUNTS);
         struct spec_mount *sm = &c->s->mounts[c->s->nmounts];
