@@ -34,6 +34,45 @@ static int seccomp_errno(struct oci_ctx *c, json_object *obj, const char *p, con
         return 0;
 }
 
+/* One condition of a rule, b its path: " if argN OP VALUE" */
+static int seccomp_arg(struct oci_ctx *c, json_object *e, const char *b, FILE *out)
+{
+        int64_t index;
+        uint64_t value = 0, two = 0;
+        const char *op;
+        char d[PATHLEN];
+        int r;
+        if (oci_want(c, e, b, json_type_object, "an object") < 0 ||
+            (r = oci_get_int(c, e, b, "index", 0, 5, &index)) < 0 ||
+            oci_get_str(c, e, b, "op", &op) < 0)
+                return -1;
+        if (!r)
+                return oci_bad(c, b, "needs an index");
+        oci_sub(d, b, "value");
+        if (oci_member(e, "value") && oci_as_u64(c, oci_member(e, "value"), d, &value) < 0)
+                return -1;
+        oci_sub(d, b, "valueTwo");
+        if (oci_member(e, "valueTwo") && oci_as_u64(c, oci_member(e, "valueTwo"), d, &two) < 0)
+                return -1;
+        static const char *const ops[][2] = {{"SCMP_CMP_EQ", "=="}, {"SCMP_CMP_NE", "!="},
+                                             {"SCMP_CMP_LT", "<"},  {"SCMP_CMP_LE", "<="},
+                                             {"SCMP_CMP_GT", ">"},  {"SCMP_CMP_GE", ">="}};
+        const char *sym = NULL;
+        for (size_t k = 0; op && k < sizeof ops / sizeof ops[0]; k++)
+                if (!strcmp(op, ops[k][0]))
+                        sym = ops[k][1];
+        if (sym)
+                fprintf(out, " if arg%d %s %llu", (int)index, sym, (unsigned long long)value);
+        else if (op && !strcmp(op, "SCMP_CMP_MASKED_EQ"))
+                fprintf(out, " if arg%d & %llu == %llu", (int)index, (unsigned long long)value,
+                        (unsigned long long)two);
+        else {
+                oci_sub(d, b, "op");
+                return oci_bad(c, d, "'%s' is not a libseccomp comparison", op ? op : "(none)");
+        }
+        return 0;
+}
+
 static int seccomp_rule(struct oci_ctx *c, json_object *rule, const char *p, FILE *out)
 {
         char q[PATHLEN];
@@ -67,45 +106,10 @@ static int seccomp_rule(struct oci_ctx *c, json_object *rule, const char *p, FIL
                 if (n > 6)
                         return oci_bad(c, a, "has %zu conditions; crib takes at most 6", n);
                 for (size_t i = 0; i < n; i++) {
-                        json_object *e = json_object_array_get_idx(args, i);
-                        int64_t index;
-                        uint64_t value = 0, two = 0;
-                        const char *op;
-                        char b[PATHLEN], d[PATHLEN];
+                        char b[PATHLEN];
                         oci_idx(b, a, i);
-                        if (oci_want(c, e, b, json_type_object, "an object") < 0 ||
-                            (r = oci_get_int(c, e, b, "index", 0, 5, &index)) < 0 ||
-                            oci_get_str(c, e, b, "op", &op) < 0)
+                        if (seccomp_arg(c, json_object_array_get_idx(args, i), b, out) < 0)
                                 return -1;
-                        if (!r)
-                                return oci_bad(c, b, "needs an index");
-                        oci_sub(d, b, "value");
-                        if (oci_member(e, "value") &&
-                            oci_as_u64(c, oci_member(e, "value"), d, &value) < 0)
-                                return -1;
-                        oci_sub(d, b, "valueTwo");
-                        if (oci_member(e, "valueTwo") &&
-                            oci_as_u64(c, oci_member(e, "valueTwo"), d, &two) < 0)
-                                return -1;
-                        static const char *const ops[][2] = {
-                                {"SCMP_CMP_EQ", "=="}, {"SCMP_CMP_NE", "!="},
-                                {"SCMP_CMP_LT", "<"},  {"SCMP_CMP_LE", "<="},
-                                {"SCMP_CMP_GT", ">"},  {"SCMP_CMP_GE", ">="}};
-                        const char *sym = NULL;
-                        for (size_t k = 0; op && k < sizeof ops / sizeof ops[0]; k++)
-                                if (!strcmp(op, ops[k][0]))
-                                        sym = ops[k][1];
-                        if (sym)
-                                fprintf(out, " if arg%d %s %llu", (int)index, sym,
-                                        (unsigned long long)value);
-                        else if (op && !strcmp(op, "SCMP_CMP_MASKED_EQ"))
-                                fprintf(out, " if arg%d & %llu == %llu", (int)index,
-                                        (unsigned long long)value, (unsigned long long)two);
-                        else {
-                                oci_sub(d, b, "op");
-                                return oci_bad(c, d, "'%s' is not a libseccomp comparison",
-                                               op ? op : "(none)");
-                        }
                 }
         }
         fputs("]\n", out);
