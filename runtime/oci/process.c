@@ -190,17 +190,13 @@ static int oci_rlimits(struct oci_ctx *c, json_object *proc)
         return 0;
 }
 
-int oci_process(struct oci_ctx *c, json_object *cfg)
+/* .process's program: args, env, cwd, terminal */
+static int process_program(struct oci_ctx *c, json_object *proc)
 {
-        json_object *proc = oci_member(cfg, "process"), *list;
-        const char *cwd, *aa, *label;
+        json_object *list;
+        const char *cwd;
         int r;
-        int64_t v;
         bool b;
-        if (!proc)
-                return oci_bad(c, ".process", "is missing: crib needs a program to run");
-        if (oci_want(c, proc, ".process", json_type_object, "an object") < 0)
-                return -1;
         if ((r = oci_get_strings(c, proc, ".process", "args", OCI_MAX_ARGS, &list)) < 0)
                 return -1;
         if (!r || !json_object_array_length(list))
@@ -243,8 +239,15 @@ int oci_process(struct oci_ctx *c, json_object *cfg)
         if (r && b)
                 c->s->terminal = TERMINAL_YES;
         oci_set_from(c->s, SPEC_KEY_PROCESS_TERMINAL);
-        if (oci_user(c, proc) < 0 || oci_capabilities(c, proc) < 0 || oci_rlimits(c, proc) < 0)
-                return -1;
+        return 0;
+}
+
+/* .process's security settings, and what crib refuses */
+static int process_security(struct oci_ctx *c, json_object *proc)
+{
+        const char *aa, *label;
+        int r;
+        int64_t v;
         c->s->no_new_privileges = false;
         if (oci_get_bool(c, proc, ".process", "noNewPrivileges", &c->s->no_new_privileges) < 0)
                 return -1;
@@ -275,5 +278,19 @@ int oci_process(struct oci_ctx *c, json_object *cfg)
                                : oci_member(proc, "scheduler") ? ".process.scheduler"
                                                                : ".process.execCPUAffinity",
                                "is not supported by crib yet");
+        return 0;
+}
+
+int oci_process(struct oci_ctx *c, json_object *cfg)
+{
+        json_object *proc = oci_member(cfg, "process");
+        if (!proc)
+                return oci_bad(c, ".process", "is missing: crib needs a program to run");
+        if (oci_want(c, proc, ".process", json_type_object, "an object") < 0)
+                return -1;
+        if (process_program(c, proc) < 0 || oci_user(c, proc) < 0 ||
+            oci_capabilities(c, proc) < 0 || oci_rlimits(c, proc) < 0 ||
+            process_security(c, proc) < 0)
+                return -1;
         return 0;
 }
