@@ -3,9 +3,9 @@
  * The entry points: oci_load (config.json), oci_load_process (`exec --process`'s process.json)
  * and oci_load_resources (`update --resources`), which read their file with json.c and give it
  * to the readers of its parts, one file each in the order of the runtime spec's config.md:
- * .root and .hostname and .annotations here, .process (process.c), .mounts (mounts.c), .linux
- * (linux.c, with seccomp.c and resources.c), .hooks (hooks.c). Each reader takes the JSON path
- * it reads, so an error says which value was wrong. The spec is then checked as any spec is
+ * .root and .hostname and .annotations here, .process (ociprocess.c), .mounts (ocimounts.c), .linux
+ * (linux.c, with ociseccomp.c and ociresources.c), .hooks (ocihooks.c). Each reader takes the JSON
+ * path it reads, so an error says which value was wrong. The spec is then checked as any spec is
  * (spec_check).
  */
 #define _GNU_SOURCE

@@ -1,8 +1,8 @@
 /* linux.c - config.json's .linux into crib's spec: the namespaces to make (namespaces(7);
  * joining one is refused), the id maps of a user namespace (user_namespaces(7)), masked and
  * read-only paths, the cgroupsPath as written (cgroupspath.c reads it), and what crib refuses
- * (sysctls, devices, propagation other than private); its .seccomp is seccomp.c's, its
- * .resources resources.c's; see oci.h.
+ * (sysctls, devices, propagation other than private); its .seccomp is ociseccomp.c's, its
+ * .resources ociresources.c's; see oci.h.
  */
 #define _GNU_SOURCE
 #include "parse.h"

@@ -56,12 +56,12 @@ json_object *oci_read_under(struct oci_ctx *c, const char *path, FILE *f, const 
 
 /* ---- the parts ---- */
 
-int oci_process(struct oci_ctx *c, json_object *cfg);  /* .process: process.c */
-int oci_mounts(struct oci_ctx *c, json_object *cfg);   /* .mounts: mounts.c */
+int oci_process(struct oci_ctx *c, json_object *cfg);  /* .process: ociprocess.c */
+int oci_mounts(struct oci_ctx *c, json_object *cfg);   /* .mounts: ocimounts.c */
 int oci_linux(struct oci_ctx *c, json_object *cfg);    /* .linux: linux.c */
-int oci_seccomp(struct oci_ctx *c, json_object *lx);   /* .linux.seccomp: seccomp.c */
-int oci_resources(struct oci_ctx *c, json_object *lx); /* .linux.resources: resources.c */
-bool oci_crib_device(json_object *e);                  /* a device crib's /dev has: resources.c */
-int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret); /* .hooks: hooks.c */
+int oci_seccomp(struct oci_ctx *c, json_object *lx);   /* .linux.seccomp: ociseccomp.c */
+int oci_resources(struct oci_ctx *c, json_object *lx); /* .linux.resources: ociresources.c */
+bool oci_crib_device(json_object *e); /* a device crib's /dev has: ociresources.c */
+int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret); /* .hooks: ocihooks.c */
 
 #endif

@@ -1,4 +1,4 @@
-/* resources.c - config.json's .linux.resources into crib's cgroup limits (cgroup v2's
+/* ociresources.c - config.json's .linux.resources into crib's cgroup limits (cgroup v2's
  * memory.max, memory.swap.max, cpu.max, cpu.weight, pids.max, io.weight), converted as runc and
  * crun convert cgroup v1's numbers; the device rules are checked against crib's own /dev; see
  * oci.h.

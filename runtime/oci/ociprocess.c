@@ -1,4 +1,4 @@
-/* process.c - config.json's .process into crib's spec: the program, its environment and
+/* ociprocess.c - config.json's .process into crib's spec: the program, its environment and
  * directory, its user and groups, its capabilities, its resource limits (setrlimit(2)) and its
  * security settings; see oci.h.
  *

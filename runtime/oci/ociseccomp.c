@@ -1,4 +1,4 @@
-/* seccomp.c - config.json's .linux.seccomp (seccomp(2) filters in libseccomp's terms: actions,
+/* ociseccomp.c - config.json's .linux.seccomp (seccomp(2) filters in libseccomp's terms: actions,
  * syscall names, argument comparisons) translated into the text of a crib seccomp profile,
  * which plan.c compiles as it compiles any profile; see oci.h.
  *

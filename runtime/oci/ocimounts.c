@@ -1,4 +1,4 @@
-/* mounts.c - config.json's .mounts into crib's spec: bind mounts and tmpfs, with the options
+/* ocimounts.c - config.json's .mounts into crib's spec: bind mounts and tmpfs, with the options
  * crib can honour (mount(2)'s flags, tmpfs's size=, mode= and nr_inodes=); see oci.h.
  *
  * What crib makes of itself (/proc, /dev, /dev/pts, /dev/shm, /dev/mqueue, /sys: plan.c's

@@ -1,4 +1,4 @@
-/* hooks.c - config.json's .hooks, checked and kept as compact JSON for the state directory,
+/* ocihooks.c - config.json's .hooks, checked and kept as compact JSON for the state directory,
  * and read back a kind at a time for the runtime to run (launch/hooks.c runs one); see oci.h.
  *
  * crib runs the hooks that run in the runtime's namespaces (prestart, createRuntime,
