@@ -339,7 +339,8 @@ static int run_hooks(json_object *saved, enum oci_hook_kind kind, const char *na
         for (int i = 0; i < n && !r; i++) {
                 struct error herr;
                 error_clear(&herr);
-                if (hook_run(&hooks[i], name, text, &herr) == 0)
+                struct hook run = {hooks[i].path, hooks[i].args, hooks[i].env, hooks[i].timeout};
+                if (hook_run(&run, name, text, &herr) == 0)
                         continue;
                 if (fatal) {
                         *err = herr;

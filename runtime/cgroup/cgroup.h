@@ -102,16 +102,6 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
 int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
                 char *ret_path, size_t len, struct error *err);
 
-/* An OCI config's linux.cgroupsPath as a path of the cgroup v2 hierarchy: "/a/b" below its
- * mount, "a/b" below the parent of the runtime's own cgroup (runc's reading). With
- * --systemd-cgroup it is systemd's "SLICE:PREFIX:NAME", placed as systemd would place it: the
- * scope PREFIX-NAME.scope (NAME itself when it is a .slice) in SLICE, whose dashes nest
- * ("a-b.slice" is in "a.slice"; an empty SLICE is system.slice for root, user.slice for a
- * user). crib makes the cgroups itself; it does not ask systemd. A path with "." or ".."
- * components, or naming the hierarchy's root, is refused (-1, with why in err). */
-int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
-                    struct error *err);
-
 /* cgroup_make at a path an engine chose (an OCI config's cgroupsPath, resolved below top: the
  * hierarchy's root for root, the cgroup delegated to a user): the cgroups between top and it
  * are made where missing, and top and they are given the controllers the limits need. The

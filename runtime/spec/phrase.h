@@ -1,6 +1,6 @@
 /* phrase.h - a setting in the words of the user who can change it, for errors and remedies.
  *
- * A spec comes from crib.ini(5), or from an engine's config.json (oci.c), and its errors are
+ * A spec comes from crib.ini(5), or from an engine's config.json (runtime/oci/), and its errors are
  * read by whoever wrote it. crib's own user edits crib.ini: a remedy names the key
  * (`set resources_mode = prefer`). An engine's user (podman, containerd) cannot: for them it
  * names the config.json path and, where one obviously sets it, the engine's flag (`leave out
@@ -50,7 +50,7 @@ const char *phrase_off(enum spec_front f, enum spec_key k);
 
 /* An error about setting k of spec s, where its user looks for it: "FILE:LINE: TEXT" (crib.ini:
  * the key's line, as error_at() says it) or "FILE: JSONPATH: TEXT" (config.json: the key's
- * path, as oci.c's own errors say it). Returns -1. */
+ * path, as oci/'s own errors say it). Returns -1. */
 int phrase_error(struct error *err, const struct spec *s, enum spec_key k, const char *fmt, ...)
         CRIB_PRINTF(4, 5);
 /* The same at line `line` of a crib.ini (one entry of a key that takes several, as [idmap]'s

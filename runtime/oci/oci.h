@@ -78,4 +78,14 @@ int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct 
  * (".memory.limit"). Only what it names is set in *ret; -1 lifts a limit (CGROUP_MAX). */
 int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, struct error *err);
 
+/* An OCI config's linux.cgroupsPath as a path of the cgroup v2 hierarchy: "/a/b" below its
+ * mount, "a/b" below the parent of the runtime's own cgroup (runc's reading). With
+ * --systemd-cgroup it is systemd's "SLICE:PREFIX:NAME", placed as systemd would place it: the
+ * scope PREFIX-NAME.scope (NAME itself when it is a .slice) in SLICE, whose dashes nest
+ * ("a-b.slice" is in "a.slice"; an empty SLICE is system.slice for root, user.slice for a
+ * user). crib makes the cgroups itself; it does not ask systemd. A path with "." or ".."
+ * components, or naming the hierarchy's root, is refused (-1, with why in err). */
+int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
+                    struct error *err);
+
 #endif
