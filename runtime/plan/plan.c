@@ -29,7 +29,7 @@
 #include "reach.h"
 #include "seccomp_profile.h"
 
-static void warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
+static void plan_warn(struct plan *p, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
 /* What planning allocates on the way; plan_pack() copies what the plan keeps into its arena,
  * then plan_build() frees all of this. */
@@ -38,7 +38,7 @@ struct scratch {
         size_t n;
 };
 
-static void *keep(struct scratch *sc, void *s)
+static void *plan_keep(struct scratch *sc, void *s)
 {
         if (!s || sc->n == sizeof sc->s / sizeof sc->s[0]) {
                 free(s);
@@ -203,7 +203,7 @@ static int plan_pack(struct plan *p, struct error *err)
 }
 
 /* `path` as written in the spec: relative paths are relative to the spec file's directory. */
-static char *spec_relative(const struct spec *s, const char *path)
+static char *plan_spec_relative(const struct spec *s, const char *path)
 {
         char *out;
         if (path[0] == '/')
@@ -224,7 +224,7 @@ static char *spec_relative(const struct spec *s, const char *path)
 /* The same, absolute: a bind source is opened by crib's monitor too, which works from /. */
 static char *spec_absolute(const struct spec *s, const char *path)
 {
-        char *rel = spec_relative(s, path), *out, cwd[PATH_MAX];
+        char *rel = plan_spec_relative(s, path), *out, cwd[PATH_MAX];
         if (!rel || rel[0] == '/')
                 return rel;
         if (!getcwd(cwd, sizeof cwd) || asprintf(&out, "%s/%s", cwd, rel) < 0)
@@ -233,7 +233,7 @@ static char *spec_absolute(const struct spec *s, const char *path)
         return out;
 }
 
-static int add_op(struct plan *p, struct mount_op op, struct error *err)
+static int plan_add_op(struct plan *p, struct mount_op op, struct error *err)
 {
         if (p->nmounts == PLAN_MAX_MOUNTS)
                 return error_set(err, E2BIG, "too many mounts");
@@ -241,16 +241,20 @@ static int add_op(struct plan *p, struct mount_op op, struct error *err)
         return 0;
 }
 
-static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host *h,
-                    struct error *err)
+/* The ranges the id maps may take ids from (idmap_resolve), as the spec's maps need them. */
+struct subids {
+        struct idmap_range uids[IDMAP_MAX_SUBIDS], gids[IDMAP_MAX_SUBIDS];
+        size_t nuids, ngids;
+        /* root of a nested user namespace maps what is mapped in its own, itself */
+        bool own_uids, own_gids;
+};
+
+static int plan_subids(const struct plan *p, const struct spec *s, const struct plan_host *h,
+                       struct subids *ret, struct error *err)
 {
-        struct idmap_range subuids[IDMAP_MAX_SUBIDS], subgids[IDMAP_MAX_SUBIDS];
-        size_t nsubuids = 0, nsubgids = 0;
         const char *user = NULL;
         struct account acct;
 
-        if (!p->userns)
-                return 0;
         /* the user's name, to find its lines in /etc/subuid; only when a map may need them
          * (reading /etc/passwd is not free) */
         /* root maps its own range, by default and for `auto` */
@@ -266,27 +270,27 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
          * may map what is mapped in its own, writing the maps itself (the kernel's rule for a
          * writer with CAP_SETUID and CAP_SETGID there), not the host's /etc/subuid ranges */
         bool nested_root = h->euid == 0 && !h->initial_userns;
-        bool own_uids = nested_root && uid_map && !s->uidmap.is_auto;
-        bool own_gids = nested_root && gid_map && !s->gidmap.is_auto;
-        if (own_uids) {
-                memcpy(subuids, h->own_uids, h->nown_uids * sizeof subuids[0]);
-                nsubuids = h->nown_uids;
+        ret->own_uids = nested_root && uid_map && !s->uidmap.is_auto;
+        ret->own_gids = nested_root && gid_map && !s->gidmap.is_auto;
+        if (ret->own_uids) {
+                memcpy(ret->uids, h->own_uids, h->nown_uids * sizeof ret->uids[0]);
+                ret->nuids = h->nown_uids;
                 uid_map = false;
         }
-        if (own_gids) {
-                memcpy(subgids, h->own_gids, h->nown_gids * sizeof subgids[0]);
-                nsubgids = h->nown_gids;
+        if (ret->own_gids) {
+                memcpy(ret->gids, h->own_gids, h->nown_gids * sizeof ret->gids[0]);
+                ret->ngids = h->nown_gids;
                 gid_map = false;
         }
         /* only read /etc/subuid when the map may need it */
         if (uid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subuid", "re");
-                if (f && idmap_read_subids(f, user, p->host_uid, subuids, &nsubuids, err) < 0)
+                if (f && idmap_read_subids(f, user, p->host_uid, ret->uids, &ret->nuids, err) < 0)
                         return error_wrap(err, "/etc/subuid");
         }
         if (gid_map && !p->privileged) {
                 _cleanup_fclose_ FILE *f = fopen("/etc/subgid", "re");
-                if (f && idmap_read_subids(f, user, p->host_uid, subgids, &nsubgids, err) < 0)
+                if (f && idmap_read_subids(f, user, p->host_uid, ret->gids, &ret->ngids, err) < 0)
                         return error_wrap(err, "/etc/subgid");
         }
         if (root_range) {
@@ -294,32 +298,23 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
                 _cleanup_fclose_ FILE *fu = fopen("/etc/subuid", "re");
                 _cleanup_fclose_ FILE *fg = fopen("/etc/subgid", "re");
                 if (fu)
-                        idmap_read_subids(fu, user, p->host_uid, subuids, &nsubuids, err);
+                        idmap_read_subids(fu, user, p->host_uid, ret->uids, &ret->nuids, err);
                 if (fg)
-                        idmap_read_subids(fg, user, p->host_uid, subgids, &nsubgids, err);
+                        idmap_read_subids(fg, user, p->host_uid, ret->gids, &ret->ngids, err);
         }
-        if (idmap_resolve(s, &s->uidmap, "uid", p->host_uid, p->privileged, subuids, nsubuids,
-                          &p->uidmap, err) < 0 ||
-            idmap_resolve(s, &s->gidmap, "gid", p->host_gid, p->privileged, subgids, nsubgids,
-                          &p->gidmap, err) < 0)
-                return -1;
-        if (own_uids)
-                p->uidmap.use_helper = false;
-        if (own_gids)
-                p->gidmap.use_helper = false;
-        /* unprivileged single-id maps need "deny" (root of a nested namespace writes its own
-         * ranges with CAP_SETGID, and need not); and under a user namespace that already
-         * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
-        p->deny_setgroups =
-                (!p->privileged && !own_gids && !p->gidmap.use_helper) || h->setgroups_denied;
+        return 0;
+}
 
+/* The container's user, groups and supplementary groups are mapped, and can be set. */
+static int plan_ids_mapped(struct plan *p, const struct spec *s, struct error *err)
+{
         char where[PATH_MAX + 64];
         if (p->privileged && idmap_maps_host_root(&p->uidmap))
-                warn(p,
-                     "the spec maps host uid 0 into the container (%s): a process there that is "
-                     "host root can change the host's files, devices and kernel settings it can "
-                     "reach",
-                     phrase_where(s, SPEC_KEY_IDMAP_UID, s->uidmap.line, where, sizeof where));
+                plan_warn(p,
+                          "the spec maps host uid 0 into the container (%s): a process there that "
+                          "is host root can change the host's files, devices and kernel settings "
+                          "it can reach",
+                          phrase_where(s, SPEC_KEY_IDMAP_UID, s->uidmap.line, where, sizeof where));
         char change[512];
         if (idmap_outside(&p->uidmap, s->uid) < 0) {
                 phrase_error(err, s, SPEC_KEY_PROCESS_USER,
@@ -349,6 +344,32 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
                                                 change, sizeof change));
         }
         return 0;
+}
+
+static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host *h,
+                    struct error *err)
+{
+        struct subids sub = {.nuids = 0};
+
+        if (!p->userns)
+                return 0;
+        if (plan_subids(p, s, h, &sub, err) < 0)
+                return -1;
+        if (idmap_resolve(s, &s->uidmap, "uid", p->host_uid, p->privileged, sub.uids, sub.nuids,
+                          &p->uidmap, err) < 0 ||
+            idmap_resolve(s, &s->gidmap, "gid", p->host_gid, p->privileged, sub.gids, sub.ngids,
+                          &p->gidmap, err) < 0)
+                return -1;
+        if (sub.own_uids)
+                p->uidmap.use_helper = false;
+        if (sub.own_gids)
+                p->gidmap.use_helper = false;
+        /* unprivileged single-id maps need "deny" (root of a nested namespace writes its own
+         * ranges with CAP_SETGID, and need not); and under a user namespace that already
+         * denies setgroups (crib run inside `unshare -r`), every nested one denies it too */
+        p->deny_setgroups =
+                (!p->privileged && !sub.own_gids && !p->gidmap.use_helper) || h->setgroups_denied;
+        return plan_ids_mapped(p, s, err);
 }
 
 /* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
@@ -456,13 +477,15 @@ static int plan_root_rootfs(struct plan *p, const struct spec *s, const struct p
                 if (h->idmapped_mounts)
                         p->idmap_rootfs = true;
                 else /* nothing host root's to write through: the files show as nobody's */
-                        warn(p,
-                             "this kernel has no idmapped mounts (Linux 5.12): the files of rootfs "
-                             "'%s', host root's, show as nobody's inside, and container root "
-                             "cannot change them\ngive the rootfs to the container's range: sudo "
-                             "chown -hR --from=0:0 %u:%u %s",
-                             p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
-                             (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
+                        plan_warn(p,
+                                  "this kernel has no idmapped mounts (Linux 5.12): the files of "
+                                  "rootfs "
+                                  "'%s', host root's, show as nobody's inside, and container root "
+                                  "cannot change them\ngive the rootfs to the container's range: "
+                                  "sudo "
+                                  "chown -hR --from=0:0 %u:%u %s",
+                                  p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
+                                  (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
         }
         if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
                 return 0;
@@ -653,12 +676,12 @@ static void plan_bind_warn(struct plan *p, const struct spec *s, const struct bi
         if (b->n > 1)
                 snprintf(more, sizeof more, " (and %u more, at line%s %s)", b->n - 1,
                          b->n > 2 ? "s" : "", b->lines);
-        warn(p,
-             "%s: other users can reach bind source '%s'%s, and the container can write it: "
-             "a setuid file the container made there would run as %s for them\nbind %s ro, or "
-             "shut other users out of a directory above %s (chmod 700 %s)",
-             where, b->src, more, setuid_owner(p, s, who, sizeof who), b->n > 1 ? "them" : "it",
-             b->n > 1 ? "each" : "it", b->above);
+        plan_warn(p,
+                  "%s: other users can reach bind source '%s'%s, and the container can write it: "
+                  "a setuid file the container made there would run as %s for them\nbind %s ro, or "
+                  "shut other users out of a directory above %s (chmod 700 %s)",
+                  where, b->src, more, setuid_owner(p, s, who, sizeof who),
+                  b->n > 1 ? "them" : "it", b->n > 1 ? "each" : "it", b->above);
 }
 
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
@@ -666,7 +689,7 @@ static void plan_bind_warn(struct plan *p, const struct spec *s, const struct bi
 static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
                        struct scratch *sc, int *ret_fd, struct error *err)
 {
-        _cleanup_free_ char *path = spec_relative(s, s->rootfs);
+        _cleanup_free_ char *path = plan_spec_relative(s, s->rootfs);
         unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
         struct stat st, root;
         char self[64], resolved[PATH_MAX];
@@ -708,7 +731,7 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
                                          "cannot resolve rootfs '%s'", path);
                 resolved[n] = '\0';
         }
-        p->rootfs = keep(sc, strdup(resolved));
+        p->rootfs = plan_keep(sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
         if (p->privileged && p->userns && plan_root_rootfs(p, s, h, fd, &st, line, err) < 0)
@@ -829,13 +852,11 @@ static const struct default_mount {
 #undef DEV_NODE
 #undef SYMLINK
 
-/* crib's own mounts (the table above), then the spec's [mounts], in order. */
-static int plan_mounts(struct plan *p, const struct spec *s, int rootfs, struct scratch *sc,
-                       struct error *err)
+/* crib's own mounts: the rows of the table above whose condition holds. */
+static int plan_default_mounts(struct plan *p, struct error *err)
 {
         bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
         struct stat st;
-        struct bind_reach reach = {.rootfs = rootfs, .rootfs_reach = -1};
 
         for (size_t i = 0; i < sizeof default_mounts / sizeof default_mounts[0]; i++) {
                 const struct default_mount *d = &default_mounts[i];
@@ -873,55 +894,72 @@ static int plan_mounts(struct plan *p, const struct spec *s, int rootfs, struct 
                         take = !tty_gid;
                         break;
                 }
-                if (take && add_op(p, op, err) < 0)
+                if (take && plan_add_op(p, op, err) < 0)
                         return -1;
         }
+        return 0;
+}
 
-        for (size_t i = 0; i < s->nmounts; i++) {
-                const struct spec_mount *m = &s->mounts[i];
-                struct mount_op op = {.dst = m->dst, .line = m->line};
-                if (m->opts & SPEC_MNT_RO)
-                        op.flags |= MS_RDONLY;
-                if (m->opts & SPEC_MNT_NOSUID)
-                        op.flags |= MS_NOSUID;
-                if (m->opts & SPEC_MNT_NODEV)
-                        op.flags |= MS_NODEV;
-                if (m->opts & SPEC_MNT_NOEXEC)
-                        op.flags |= MS_NOEXEC;
-                if (m->opts & SPEC_MNT_STRICTATIME)
-                        op.flags |= MS_STRICTATIME;
-                if (m->kind == SPEC_MOUNT_TMPFS) {
-                        op.kind = MOP_TMPFS;
-                        op.flags |= MS_NODEV;
-                        op.data = m->data;
-                } else {
-                        char *src = spec_absolute(s, m->src);
-                        if (!src)
-                                return error_set(err, ENOMEM, "cannot allocate");
-                        if (stat(src, &st) < 0) {
-                                int e = errno;
-                                error_at_errno(err, e == ENOENT ? 0 : e, s->path, m->line,
-                                               "bind source '%s' %s", src,
-                                               e == ENOENT ? "does not exist" : "cannot be read");
-                                free(src);
-                                return -1;
-                        }
-                        op.kind = MOP_BIND;
-                        if (!(op.src = keep(sc, src)))
-                                return error_set(err, ENOMEM, "cannot allocate");
-                        if (plan_bind_reach(p, s, m, op.src, &reach, err) < 0)
-                                return -1;
-                        op.src_is_dir = S_ISDIR(st.st_mode);
-                        /* a directory's device nodes do not open; a device the spec binds by
-                         * name (/dev/ttyUSB0) does */
-                        if (op.src_is_dir)
-                                op.flags |= MS_NODEV;
-                        if (m->opts & SPEC_MNT_RECURSIVE)
-                                op.flags |= MS_REC;
-                }
-                if (add_op(p, op, err) < 0)
+/* One mount of the spec's [mounts]: a tmpfs, or a bind of a source that exists, checked for
+ * who else can reach it (plan_bind_reach). */
+static int plan_spec_mount(struct plan *p, const struct spec *s, const struct spec_mount *m,
+                           struct bind_reach *reach, struct scratch *sc, struct error *err)
+{
+        struct mount_op op = {.dst = m->dst, .line = m->line};
+        struct stat st;
+        if (m->opts & SPEC_MNT_RO)
+                op.flags |= MS_RDONLY;
+        if (m->opts & SPEC_MNT_NOSUID)
+                op.flags |= MS_NOSUID;
+        if (m->opts & SPEC_MNT_NODEV)
+                op.flags |= MS_NODEV;
+        if (m->opts & SPEC_MNT_NOEXEC)
+                op.flags |= MS_NOEXEC;
+        if (m->opts & SPEC_MNT_STRICTATIME)
+                op.flags |= MS_STRICTATIME;
+        if (m->kind == SPEC_MOUNT_TMPFS) {
+                op.kind = MOP_TMPFS;
+                op.flags |= MS_NODEV;
+                op.data = m->data;
+        } else {
+                char *src = spec_absolute(s, m->src);
+                if (!src)
+                        return error_set(err, ENOMEM, "cannot allocate");
+                if (stat(src, &st) < 0) {
+                        int e = errno;
+                        error_at_errno(err, e == ENOENT ? 0 : e, s->path, m->line,
+                                       "bind source '%s' %s", src,
+                                       e == ENOENT ? "does not exist" : "cannot be read");
+                        free(src);
                         return -1;
+                }
+                op.kind = MOP_BIND;
+                if (!(op.src = plan_keep(sc, src)))
+                        return error_set(err, ENOMEM, "cannot allocate");
+                if (plan_bind_reach(p, s, m, op.src, reach, err) < 0)
+                        return -1;
+                op.src_is_dir = S_ISDIR(st.st_mode);
+                /* a directory's device nodes do not open; a device the spec binds by name
+                 * (/dev/ttyUSB0) does */
+                if (op.src_is_dir)
+                        op.flags |= MS_NODEV;
+                if (m->opts & SPEC_MNT_RECURSIVE)
+                        op.flags |= MS_REC;
         }
+        return plan_add_op(p, op, err);
+}
+
+/* crib's own mounts (the table above), then the spec's [mounts], in order. */
+static int plan_mounts(struct plan *p, const struct spec *s, int rootfs, struct scratch *sc,
+                       struct error *err)
+{
+        struct bind_reach reach = {.rootfs = rootfs, .rootfs_reach = -1};
+
+        if (plan_default_mounts(p, err) < 0)
+                return -1;
+        for (size_t i = 0; i < s->nmounts; i++)
+                if (plan_spec_mount(p, s, &s->mounts[i], &reach, sc, err) < 0)
+                        return -1;
         plan_bind_warn(p, s, &reach);
         return 0;
 }
@@ -936,7 +974,7 @@ static int plan_env(struct plan *p, const struct spec *s, const struct plan_host
                 has_home |= !strncmp(s->env[i], "HOME=", 5);
                 has_term |= !strncmp(s->env[i], "TERM=", 5);
         }
-        p->envp = keep(sc, calloc(n + 4, sizeof *p->envp));
+        p->envp = plan_keep(sc, calloc(n + 4, sizeof *p->envp));
         if (!p->envp)
                 return error_set(err, ENOMEM, "cannot allocate");
         for (size_t i = 0; i < n; i++)
@@ -948,14 +986,14 @@ static int plan_env(struct plan *p, const struct spec *s, const struct plan_host
         if (p->terminal && !has_term) {
                 const char *t = h->term;
                 char *term;
-                if (asprintf(&term, "TERM=%s", t && *t ? t : "xterm") < 0 || !keep(sc, term))
+                if (asprintf(&term, "TERM=%s", t && *t ? t : "xterm") < 0 || !plan_keep(sc, term))
                         return error_set(err, ENOMEM, "cannot allocate");
                 p->envp[n++] = term;
         }
         return 0;
 }
 
-static void warn(struct plan *p, const char *fmt, ...)
+static void plan_warn(struct plan *p, const char *fmt, ...)
 {
         va_list ap;
         if (p->nwarnings == sizeof p->warnings / sizeof p->warnings[0])
@@ -989,7 +1027,7 @@ static int plan_find_program(struct plan *p, const struct spec *s, const char *n
                         return error_hint(err, "reinstall it: sudo apt install --reinstall %s",
                                           package);
                 }
-                if (!(*ret = keep(sc, strdup(path))))
+                if (!(*ret = plan_keep(sc, strdup(path))))
                         return error_set(err, ENOMEM, "cannot allocate");
                 return 0;
         }
@@ -1002,13 +1040,13 @@ static int plan_find_program(struct plan *p, const struct spec *s, const char *n
 static int plan_file(struct plan *p, const struct spec *s, const char *dst, char *text,
                      struct scratch *sc, struct error *err)
 {
-        if (!keep(sc, text))
+        if (!plan_keep(sc, text))
                 return error_set(err, ENOMEM, "cannot allocate");
         for (size_t i = 0; i < s->nmounts; i++)
                 if (!strcmp(s->mounts[i].dst, dst) || !strcmp(s->mounts[i].dst, "/etc") ||
                     !strcmp(s->mounts[i].dst, "/"))
                         return 0;
-        return add_op(p, (struct mount_op){.kind = MOP_FILE, .dst = dst, .data = text}, err);
+        return plan_add_op(p, (struct mount_op){.kind = MOP_FILE, .dst = dst, .data = text}, err);
 }
 
 /* [network]: the helper, the published ports, resolv.conf and hosts, ping without NET_RAW. */
@@ -1086,7 +1124,7 @@ static int plan_network(struct plan *p, const struct spec *s, const struct plan_
  * count is of its processes on the whole host. There a level's bound becomes the pids.max of the
  * cgroup crib makes anyway for the device program (plan_default_pids); the spec's own nproc stays
  * what it says, RLIMIT_NPROC. */
-static bool nproc_as_pids(const struct plan *p, const struct spec *s, int resource)
+static bool plan_nproc_as_pids(const struct plan *p, const struct spec *s, int resource)
 {
         return resource == RLIMIT_NPROC && !p->userns &&
                spec_origin(s, SPEC_KEY_LIMITS_NPROC)->kind == SPEC_FROM_LEVEL;
@@ -1098,9 +1136,39 @@ void plan_caps_for_uid(struct plan *p, uid_t uid)
         p->cap_inheritable = p->cap_ambient = uid == 0 ? 0 : p->cap_user;
 }
 
-/* Capability sets, limits and fds: computed here so the child only applies them. */
-static int plan_security(struct plan *p, const struct spec *s, const struct plan_host *h,
-                         struct error *err)
+/* Real root's capabilities (no user namespace): what crib itself may hold, the bounding set it
+ * runs under (a root inside another container may lack some), of the capabilities in *set. */
+static int plan_caps_real_root(struct plan *p, const struct spec *s, const struct plan_host *h,
+                               uint64_t known, uint64_t *set, struct error *err)
+{
+        uint64_t own = h->cap_bounding_known ? h->cap_bounding : known;
+        uint64_t missing = *set & ~own;
+        unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
+        /* the spec's own list is a demand; a level's is a ceiling (below) */
+        if (missing && spec_in_file(s, SPEC_KEY_SECURITY_CAPABILITIES)) {
+                int c = __builtin_ctzll(missing);
+                error_at(err, s->path, line,
+                         "capability %s is not in crib's own bounding set, so a container "
+                         "without a user namespace cannot have it",
+                         capname_of(c) ? capname_of(c) : "?");
+                return error_hint(err, "leave it out, or run crib where root has it (see CapBnd "
+                                       "in /proc/self/status)");
+        }
+        *set &= own; /* a level's list is a ceiling */
+        if (*set & (1ULL << CAP_SYS_PTRACE))
+                plan_warn(p,
+                          "%s with SYS_PTRACE: the container is host root with ptrace(2), which "
+                          "can take over any process it sees%s%s%s",
+                          phrase_off(s->front, SPEC_KEY_NAMESPACES_USER),
+                          s->ns_pid ? "" : ", and with ",
+                          s->ns_pid ? "" : phrase_off(s->front, SPEC_KEY_NAMESPACES_PID),
+                          s->ns_pid ? "" : " it sees the host's");
+        return 0;
+}
+
+/* Capability sets: computed here so the child only applies them. */
+static int plan_caps(struct plan *p, const struct spec *s, const struct plan_host *h,
+                     struct error *err)
 {
         p->cap_last = h->cap_last;
         uint64_t known = p->cap_last >= 63 ? ~0ULL : (1ULL << (p->cap_last + 1)) - 1;
@@ -1112,36 +1180,13 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                                 snprintf(names + strlen(names), sizeof names - strlen(names),
                                          "%s%s", names[0] ? " " : "",
                                          capname_of(c) ? capname_of(c) : "?");
-                warn(p, "this kernel knows capabilities up to %d (%s); dropping the newer %s",
-                     p->cap_last, capname_of(p->cap_last) ? capname_of(p->cap_last) : "?", names);
+                plan_warn(p, "this kernel knows capabilities up to %d (%s); dropping the newer %s",
+                          p->cap_last, capname_of(p->cap_last) ? capname_of(p->cap_last) : "?",
+                          names);
         }
         uint64_t set = s->caps & known;
-        if (!p->userns) {
-                /* real root gets what crib itself may hold: the bounding set it runs under (a
-                 * root inside another container may lack some) */
-                uint64_t own = h->cap_bounding_known ? h->cap_bounding : known;
-                uint64_t missing = set & ~own;
-                unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
-                /* the spec's own list is a demand; a level's is a ceiling (below) */
-                if (missing && spec_in_file(s, SPEC_KEY_SECURITY_CAPABILITIES)) {
-                        int c = __builtin_ctzll(missing);
-                        error_at(err, s->path, line,
-                                 "capability %s is not in crib's own bounding set, so a "
-                                 "container without a user namespace cannot have it",
-                                 capname_of(c) ? capname_of(c) : "?");
-                        return error_hint(err, "leave it out, or run crib where root has it "
-                                               "(see CapBnd in /proc/self/status)");
-                }
-                set &= own; /* a level's list is a ceiling */
-                if (set & (1ULL << CAP_SYS_PTRACE))
-                        warn(p,
-                             "%s with SYS_PTRACE: the container is host root with ptrace(2), "
-                             "which can take over any process it sees%s%s%s",
-                             phrase_off(s->front, SPEC_KEY_NAMESPACES_USER),
-                             s->ns_pid ? "" : ", and with ",
-                             s->ns_pid ? "" : phrase_off(s->front, SPEC_KEY_NAMESPACES_PID),
-                             s->ns_pid ? "" : " it sees the host's");
-        }
+        if (!p->userns && plan_caps_real_root(p, s, h, known, &set, err) < 0)
+                return -1;
         /* The bounding set is the level's (or the spec's) for every uid. Root gets it at exec;
          * a user other than root gets only what the spec names (Docker's rule: an image's
          * USER drops its privilege for a reason, and the word `default` or a level's list names
@@ -1162,17 +1207,25 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                                 (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
         else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
                  (s->masked.n || s->readonly.n || s->readonly_rootfs))
-                warn(p,
-                     "%s with SYS_ADMIN: the container is host root and can undo its masked and "
-                     "read-only paths (the kernel locks mounts only for a user namespace below "
-                     "the one that made them), and leave its cgroup and with it the device "
-                     "program",
-                     phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
+                plan_warn(p,
+                          "%s with SYS_ADMIN: the container is host root and can undo its masked "
+                          "and read-only paths (the kernel locks mounts only for a user namespace "
+                          "below the one that made them), and leave its cgroup and with it the "
+                          "device program",
+                          phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
+        return 0;
+}
 
+/* [limits]: what the child (or for root the parent) sets with setrlimit(2). A level's limit is
+ * a ceiling, never above crib's own; the spec's own is a demand, refused when crib cannot raise
+ * its hard limit that far. */
+static int plan_rlimits(struct plan *p, const struct spec *s, const struct plan_host *h,
+                        struct error *err)
+{
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
                 const struct rlimit cur = h->rlimits[r];
-                if (!l->set || nproc_as_pids(p, s, r))
+                if (!l->set || plan_nproc_as_pids(p, s, r))
                         continue;
                 uint64_t soft = l->soft, hard = l->hard;
                 /* crib's own hard limit is in the way, and it may not raise it */
@@ -1206,7 +1259,13 @@ static int plan_security(struct plan *p, const struct spec *s, const struct plan
                 p->rlimits[p->nrlimits].lim.rlim_max = hard;
                 p->nrlimits++;
         }
+        return 0;
+}
 
+/* The descriptors the workload gets besides 0, 1 and 2: each must be open in crib. */
+static int plan_pass_fds(struct plan *p, const struct spec *s, const struct plan_host *h,
+                         struct error *err)
+{
         for (size_t i = 0; i < s->npass_fds; i++)
                 if (s->pass_fds[i] == h->closed_fd)
                         return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_PASS_FDS),
@@ -1241,10 +1300,10 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
                                           phrase_change(s->front, SPEC_KEY_SECURITY_SECCOMP_MODE,
                                                         PHRASE_OFF, change, sizeof change));
                 }
-                warn(p,
-                     "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
-                     "without the seccomp profile '%s'",
-                     name);
+                plan_warn(p,
+                          "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
+                          "without the seccomp profile '%s'",
+                          name);
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (no kernel support)");
                 return 0;
         }
@@ -1259,7 +1318,7 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
         } else if (builtin) {
                 snprintf(label, sizeof label, "profiles/seccomp/%s", name);
         } else {
-                _cleanup_free_ char *path = spec_relative(s, name);
+                _cleanup_free_ char *path = plan_spec_relative(s, name);
                 _cleanup_fclose_ FILE *f = path ? fopen(path, "re") : NULL;
                 if (!f) {
                         return error_at_errno(err, errno, s->path, line,
@@ -1305,8 +1364,8 @@ static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan
                                   phrase_change(s->front, SPEC_KEY_SECURITY_APPARMOR, PHRASE_OFF,
                                                 change, sizeof change));
         }
-        warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
-             h->apparmor_why, name, h->apparmor_fix);
+        plan_warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
+                  h->apparmor_why, name, h->apparmor_fix);
         p->apparmor_warning = p->nwarnings;
         return 0;
 }
@@ -1418,7 +1477,7 @@ static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, con
                         err, "%s; or run without the %s limits: %s", fix, names,
                         phrase_change_all(s->front, keys, n, PHRASE_OFF, change, sizeof change));
         }
-        warn(p, "the %s limits are skipped: %s\n%s", names, why, fix);
+        plan_warn(p, "the %s limits are skipped: %s\n%s", names, why, fix);
         p->limits.need &= ~ctrls;
         if (ctrls & CGROUP_BIT(CGROUP_MEMORY))
                 p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap = CGROUP_UNSET;
@@ -1496,9 +1555,10 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
                 why = "it is not below the cgroup this user may make cgroups in (the parent of "
                       "crib's own)";
         if (why) {
-                warn(p,
-                     "the container's cgroup is not where the engine asked (cgroupsPath '%s'): %s",
-                     s->cgroups_path, why);
+                plan_warn(p,
+                          "the container's cgroup is not where the engine asked (cgroupsPath "
+                          "'%s'): %s",
+                          s->cgroups_path, why);
                 return;
         }
         snprintf(p->cgroup_path, sizeof p->cgroup_path, "%s", full);
@@ -1516,12 +1576,12 @@ static void plan_default_pids(struct plan *p, const struct spec *s, const struct
 {
         const struct spec_limit *l = &s->limits[RLIMIT_NPROC];
         const struct rlimit *own = &h->rlimits[RLIMIT_NPROC];
-        if (!l->set || !nproc_as_pids(p, s, RLIMIT_NPROC) || l->hard == RLIM_INFINITY ||
+        if (!l->set || !plan_nproc_as_pids(p, s, RLIMIT_NPROC) || l->hard == RLIM_INFINITY ||
             !p->device_program || (p->limits.need & CGROUP_BIT(CGROUP_PIDS)) ||
             !(h->cgroup.available & CGROUP_BIT(CGROUP_PIDS)))
                 return;
         uint64_t max = l->hard;
-        /* a level's limit is a ceiling, as for the other limits (plan_security) */
+        /* a level's limit is a ceiling, as for the other limits (plan_rlimits) */
         if (h->rlimit_known[RLIMIT_NPROC] && !h->cap_sys_resource && max > own->rlim_max)
                 max = own->rlim_max;
         if (max == RLIM_INFINITY || max > INT64_MAX)
@@ -1553,7 +1613,7 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
 /* May the child write its own id maps (and limits)? The kernel lets a process in the new user
  * namespace map its own euid and egid alone, the gid only with setgroups denied. Root's child
  * has no capability left in the parent namespace, so root's limits stay with the parent. */
-static bool self_maps(const struct plan *p, const struct plan_host *h)
+static bool plan_self_maps(const struct plan *p, const struct plan_host *h)
 {
         const struct idmap *u = &p->uidmap, *g = &p->gidmap;
         return p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
@@ -1613,12 +1673,13 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         p->set_groups = !p->deny_setgroups;
         if (plan_rootfs(p, s, h, &sc, &rootfs, err) < 0 ||
             plan_mounts(p, s, rootfs, &sc, err) < 0 || plan_env(p, s, h, &sc, err) < 0 ||
-            plan_security(p, s, h, err) < 0 || plan_seccomp(p, s, h, err) < 0 ||
+            plan_caps(p, s, h, err) < 0 || plan_rlimits(p, s, h, err) < 0 ||
+            plan_pass_fds(p, s, h, err) < 0 || plan_seccomp(p, s, h, err) < 0 ||
             plan_apparmor(p, s, h, err) < 0 || plan_resources(p, s, h, err) < 0 ||
             plan_network(p, s, h, &sc, err) < 0)
                 goto fail;
         /* a helper joins the namespaces before the setup goes on: the parent says when (GO) */
-        p->self_maps = self_maps(p, h) && !p->net_helper;
+        p->self_maps = plan_self_maps(p, h) && !p->net_helper;
         struct sock_filter *insns = p->seccomp.insns;
         int r = plan_pack(p, err);
         free(insns);
