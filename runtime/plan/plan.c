@@ -38,6 +38,22 @@ struct scratch {
         size_t n;
 };
 
+/* What the passes of planning share (the rows of plan_build's table): the plan being built,
+ * what they read it from, and what they hold on the way. */
+struct planning {
+        struct plan *p;            /* the plan being built */
+        const struct spec *s;      /* what was asked */
+        const struct plan_host *h; /* what this host offers */
+        struct scratch sc;         /* what the passes allocate; plan_build frees it */
+        int rootfs;                /* the rootfs (O_PATH, plan_rootfs), for the binds' check */
+};
+
+/* One pass: reads the spec and the host, writes its part of the plan. */
+struct pass {
+        const char *name;
+        int (*run)(struct planning *pl, struct error *err);
+};
+
 static void *plan_keep(struct scratch *sc, void *s)
 {
         if (!s || sc->n == sizeof sc->s / sizeof sc->s[0]) {
@@ -346,13 +362,12 @@ static int plan_ids_mapped(struct plan *p, const struct spec *s, struct error *e
         return 0;
 }
 
-static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host *h,
-                    struct error *err)
+/* The id maps of the container's user namespace, and whether setgroups(2) must be denied. */
+static int plan_maps(struct plan *p, const struct spec *s, const struct plan_host *h,
+                     struct error *err)
 {
         struct subids sub = {.nuids = 0};
 
-        if (!p->userns)
-                return 0;
         if (plan_subids(p, s, h, &sub, err) < 0)
                 return -1;
         if (idmap_resolve(s, &s->uidmap, "uid", p->host_uid, p->privileged, sub.uids, sub.nuids,
@@ -370,6 +385,16 @@ static int plan_ids(struct plan *p, const struct spec *s, const struct plan_host
         p->deny_setgroups =
                 (!p->privileged && !sub.own_gids && !p->gidmap.use_helper) || h->setgroups_denied;
         return plan_ids_mapped(p, s, err);
+}
+
+static int plan_ids(struct planning *pl, struct error *err)
+{
+        struct plan *p = pl->p;
+        if (p->userns && plan_maps(p, pl->s, pl->h, err) < 0)
+                return -1;
+        /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
+        p->set_groups = !p->deny_setgroups;
+        return 0;
 }
 
 /* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
@@ -686,9 +711,11 @@ static void plan_bind_warn(struct plan *p, const struct spec *s, const struct bi
 
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
  * child opens the name once more and refuses anything but this directory (step_bind_rootfs). */
-static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h,
-                       struct scratch *sc, int *ret_fd, struct error *err)
+static int plan_rootfs(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         _cleanup_free_ char *path = plan_spec_relative(s, s->rootfs);
         unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
         struct stat st, root;
@@ -731,7 +758,7 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
                                          "cannot resolve rootfs '%s'", path);
                 resolved[n] = '\0';
         }
-        p->rootfs = plan_keep(sc, strdup(resolved));
+        p->rootfs = plan_keep(&pl->sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
         if (p->privileged && p->userns && plan_root_rootfs(p, s, h, fd, &st, line, err) < 0)
@@ -748,7 +775,7 @@ static int plan_rootfs(struct plan *p, const struct spec *s, const struct plan_h
                 return error_hint(err, "every directory on the way to it needs search (x) "
                                        "permission for you");
         }
-        *ret_fd = take_fd(&fd); /* for the binds' check (plan_bind_reach) */
+        pl->rootfs = take_fd(&fd); /* for the binds' check (plan_bind_reach) */
         return 0;
 }
 
@@ -853,8 +880,9 @@ static const struct default_mount {
 #undef SYMLINK
 
 /* crib's own mounts: the rows of the table above whose condition holds. */
-static int plan_default_mounts(struct plan *p, struct error *err)
+static int plan_default_mounts(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
         bool tty_gid = !p->userns || idmap_outside(&p->gidmap, 5) >= 0;
         struct stat st;
 
@@ -949,24 +977,26 @@ static int plan_spec_mount(struct plan *p, const struct spec *s, const struct sp
         return plan_add_op(p, op, err);
 }
 
-/* crib's own mounts (the table above), then the spec's [mounts], in order. */
-static int plan_mounts(struct plan *p, const struct spec *s, int rootfs, struct scratch *sc,
-                       struct error *err)
+/* The spec's [mounts], in order, after crib's own; one warning for the read-write binds other
+ * users can reach. */
+static int plan_spec_mounts(struct planning *pl, struct error *err)
 {
-        struct bind_reach reach = {.rootfs = rootfs, .rootfs_reach = -1};
+        const struct spec *s = pl->s;
+        struct bind_reach reach = {.rootfs = pl->rootfs, .rootfs_reach = -1};
 
-        if (plan_default_mounts(p, err) < 0)
-                return -1;
         for (size_t i = 0; i < s->nmounts; i++)
-                if (plan_spec_mount(p, s, &s->mounts[i], &reach, sc, err) < 0)
+                if (plan_spec_mount(pl->p, s, &s->mounts[i], &reach, &pl->sc, err) < 0)
                         return -1;
-        plan_bind_warn(p, s, &reach);
+        plan_bind_warn(pl->p, s, &reach);
         return 0;
 }
 
-static int plan_env(struct plan *p, const struct spec *s, const struct plan_host *h,
-                    struct scratch *sc, struct error *err)
+static int plan_env(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
+        struct scratch *sc = &pl->sc;
         size_t n = s->nenv;
         bool has_path = false, has_home = false, has_term = false;
         for (size_t i = 0; i < n; i++) {
@@ -1050,9 +1080,12 @@ static int plan_file(struct plan *p, const struct spec *s, const char *dst, char
 }
 
 /* [network]: the helper, the published ports, resolv.conf and hosts, ping without NET_RAW. */
-static int plan_network(struct plan *p, const struct spec *s, const struct plan_host *h,
-                        struct scratch *sc, struct error *err)
+static int plan_network(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
+        struct scratch *sc = &pl->sc;
         p->net_mode = s->net_mode;
         p->net_line = spec_line(s, SPEC_KEY_NETWORK_MODE);
         p->host_loopback = s->host_loopback;
@@ -1167,9 +1200,11 @@ static int plan_caps_real_root(struct plan *p, const struct spec *s, const struc
 }
 
 /* Capability sets: computed here so the child only applies them. */
-static int plan_caps(struct plan *p, const struct spec *s, const struct plan_host *h,
-                     struct error *err)
+static int plan_caps(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         p->cap_last = h->cap_last;
         uint64_t known = p->cap_last >= 63 ? ~0ULL : (1ULL << (p->cap_last + 1)) - 1;
         uint64_t unknown = s->caps_named & ~known;
@@ -1219,9 +1254,11 @@ static int plan_caps(struct plan *p, const struct spec *s, const struct plan_hos
 /* [limits]: what the child (or for root the parent) sets with setrlimit(2). A level's limit is
  * a ceiling, never above crib's own; the spec's own is a demand, refused when crib cannot raise
  * its hard limit that far. */
-static int plan_rlimits(struct plan *p, const struct spec *s, const struct plan_host *h,
-                        struct error *err)
+static int plan_rlimits(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         for (int r = 0; r < SPEC_NLIMITS; r++) {
                 const struct spec_limit *l = &s->limits[r];
                 const struct rlimit cur = h->rlimits[r];
@@ -1263,9 +1300,11 @@ static int plan_rlimits(struct plan *p, const struct spec *s, const struct plan_
 }
 
 /* The descriptors the workload gets besides 0, 1 and 2: each must be open in crib. */
-static int plan_pass_fds(struct plan *p, const struct spec *s, const struct plan_host *h,
-                         struct error *err)
+static int plan_pass_fds(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         for (size_t i = 0; i < s->npass_fds; i++)
                 if (s->pass_fds[i] == h->closed_fd)
                         return error_at(err, s->path, spec_line(s, SPEC_KEY_PROCESS_PASS_FDS),
@@ -1276,9 +1315,11 @@ static int plan_pass_fds(struct plan *p, const struct spec *s, const struct plan
 }
 
 /* Prepare the seccomp program: built into crib for a built-in profile, or compiled now. */
-static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_host *h,
-                        struct error *err)
+static int plan_seccomp(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         const char *name = s->seccomp_text ? "the config's"
                            : s->seccomp    ? s->seccomp
                                            : "unconfined";
@@ -1339,9 +1380,11 @@ static int plan_seccomp(struct plan *p, const struct spec *s, const struct plan_
 }
 
 /* AppArmor: is it there, and must the profile be applied? The child applies it on exec. */
-static int plan_apparmor(struct plan *p, const struct spec *s, const struct plan_host *h,
-                         struct error *err)
+static int plan_apparmor(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         const char *name = s->apparmor ? s->apparmor : "unconfined";
         unsigned line = spec_line(s, SPEC_KEY_SECURITY_APPARMOR);
         if (!strcmp(name, "unconfined"))
@@ -1385,12 +1428,15 @@ static const enum spec_key ctrl_keys[CGROUP_NCTRL][4] = {
 /* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
  * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), each device file the spec binds
  * by name, and a character device crib's stdio is (a serial console). */
-static void plan_devices(struct plan *p, const struct plan_host *h)
+static int plan_devices(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct plan_host *h = pl->h;
         const struct cgroup_host *c = &h->cgroup;
+        (void)err;
         p->ndevices = 0;
         if (p->userns)
-                return;
+                return 0;
         const char *why = !c->base[0]                  ? c->why
                           : !c->clone_into             ? "no clone3(2) with CLONE_INTO_CGROUP"
                           : access(c->mount, W_OK) < 0 ? "the cgroup v2 hierarchy is read-only here"
@@ -1398,7 +1444,7 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
         if (why) {
                 snprintf(p->devices_why, sizeof p->devices_why,
                          "no device program: %s (the nodev mounts keep host devices shut)", why);
-                return;
+                return 0;
         }
         struct cgroup_device *d = p->devices;
         d[p->ndevices++] = (struct cgroup_device){'c', 5, 5, 2};      /* /dev/pts/ptmx */
@@ -1430,6 +1476,7 @@ static void plan_devices(struct plan *p, const struct plan_host *h)
         }
 #undef ADD_DEVICE
         p->device_program = true;
+        return 0;
 }
 
 /* Why controller k cannot take the limits here (NULL: it can), and the fix. */
@@ -1492,9 +1539,11 @@ static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, con
 
 /* Each limit the host cannot take, the controllers that share a reason together: the reason
  * most basic first (cgroup.c: the kernel, the boot command line, cgroup v1, delegation). */
-static int plan_limits(struct plan *p, const struct spec *s, const struct plan_host *h,
-                       struct error *err)
+static int plan_limits(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         const struct cgroup_host *c = &h->cgroup;
         p->limits = s->resources;
         unsigned todo = p->limits.need;
@@ -1572,34 +1621,38 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
  * device program needs anyway, unless the spec's [resources] says pids itself. No cgroup is
  * made for it alone (a start would cost a cgroup more): without a device program, or without
  * the pids controller, there is no bound, as crib.ini(5) says. */
-static void plan_default_pids(struct plan *p, const struct spec *s, const struct plan_host *h)
+static int plan_default_pids(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
+        (void)err;
         const struct spec_limit *l = &s->limits[RLIMIT_NPROC];
         const struct rlimit *own = &h->rlimits[RLIMIT_NPROC];
         if (!l->set || !plan_nproc_as_pids(p, s, RLIMIT_NPROC) || l->hard == RLIM_INFINITY ||
             !p->device_program || (p->limits.need & CGROUP_BIT(CGROUP_PIDS)) ||
             !(h->cgroup.available & CGROUP_BIT(CGROUP_PIDS)))
-                return;
+                return 0;
         uint64_t max = l->hard;
         /* a level's limit is a ceiling, as for the other limits (plan_rlimits) */
         if (h->rlimit_known[RLIMIT_NPROC] && !h->cap_sys_resource && max > own->rlim_max)
                 max = own->rlim_max;
         if (max == RLIM_INFINITY || max > INT64_MAX)
-                return;
+                return 0;
         p->limits.pids_max = (int64_t)max;
         p->limits.need |= CGROUP_BIT(CGROUP_PIDS);
+        return 0;
 }
 
 /* The container's cgroup: for its limits, for a real-root container's device program, and
  * where an engine asks for one. */
-static int plan_resources(struct plan *p, const struct spec *s, const struct plan_host *h,
-                          struct error *err)
+static int plan_cgroup(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        const struct plan_host *h = pl->h;
         const struct cgroup_host *c = &h->cgroup;
-        if (plan_limits(p, s, h, err) < 0)
-                return -1;
-        plan_devices(p, h);
-        plan_default_pids(p, s, h);
+        (void)err;
         p->cgroup = p->limits.need || p->device_program;
         if (p->cgroup) {
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
@@ -1613,47 +1666,52 @@ static int plan_resources(struct plan *p, const struct spec *s, const struct pla
 /* May the child write its own id maps (and limits)? The kernel lets a process in the new user
  * namespace map its own euid and egid alone, the gid only with setgroups denied. Root's child
  * has no capability left in the parent namespace, so root's limits stay with the parent. */
-static bool plan_self_maps(const struct plan *p, const struct plan_host *h)
+static int plan_self_maps(struct planning *pl, struct error *err)
 {
+        struct plan *p = pl->p;
+        const struct plan_host *h = pl->h;
         const struct idmap *u = &p->uidmap, *g = &p->gidmap;
-        return p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
-               u->r[0].outside == h->euid && g->n == 1 && !g->use_helper && g->r[0].count == 1 &&
-               g->r[0].outside == h->egid && p->deny_setgroups && !(p->privileged && p->nrlimits);
+        (void)err;
+        p->self_maps = p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
+                       u->r[0].outside == h->euid && g->n == 1 && !g->use_helper &&
+                       g->r[0].count == 1 && g->r[0].outside == h->egid && p->deny_setgroups &&
+                       !(p->privileged && p->nrlimits) &&
+                       /* a helper joins the namespaces before the setup goes on: the parent
+                        * says when (GO) */
+                       !p->net_helper;
+        return 0;
 }
 
-int plan_build(const struct spec *s, const struct plan_host *h, bool trace, struct plan *ret,
-               struct error *err)
+/* Which namespaces the container gets: outside a user namespace, only root may make them. */
+static int plan_namespaces(struct planning *pl, struct error *err)
 {
-        struct plan *p = ret;
-        struct scratch sc = {.n = 0};
-        _cleanup_close_ int rootfs = -1;
-        memset(p, 0, sizeof *p);
-        p->trace = trace;
-        p->spec_path = s->path;
-        p->front = s->front;
-        p->host_uid = h->uid;
-        p->host_gid = h->gid;
-        /* root of the host: root in a user namespace of its own (unshare -r) is not */
-        p->privileged = h->euid == 0 && h->initial_userns;
-
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
         p->userns = s->ns_user;
-        if (!p->userns && h->euid != 0) {
+        if (!p->userns && pl->h->euid != 0) {
                 char change[256];
                 phrase_error(err, s, SPEC_KEY_NAMESPACES_USER,
                              "%s needs root: only root may create namespaces outside a user "
                              "namespace",
                              phrase_off(s->front, SPEC_KEY_NAMESPACES_USER));
-                error_hint(err, "%s",
-                           phrase_change(s->front, SPEC_KEY_NAMESPACES_USER, PHRASE_ON, change,
-                                         sizeof change));
-                goto fail;
+                return error_hint(err, "%s",
+                                  phrase_change(s->front, SPEC_KEY_NAMESPACES_USER, PHRASE_ON,
+                                                change, sizeof change));
         }
         p->clone_flags = CLONE_NEWNS | (s->ns_user ? CLONE_NEWUSER : 0) |
                          (s->ns_pid ? CLONE_NEWPID : 0) | (s->ns_ipc ? CLONE_NEWIPC : 0) |
                          (s->ns_uts ? CLONE_NEWUTS : 0) | (s->ns_net ? CLONE_NEWNET : 0) |
                          (s->ns_cgroup ? CLONE_NEWCGROUP : 0);
+        return 0;
+}
 
-        /* the spec's strings and lists for now; plan_pack() copies them into the plan */
+/* The spec's process as it asks for it: its strings and lists for now, which plan_pack() copies
+ * into the plan. */
+static int plan_process(struct planning *pl, struct error *err)
+{
+        struct plan *p = pl->p;
+        const struct spec *s = pl->s;
+        (void)err;
         p->argv = s->args;
         p->cwd = s->cwd ? s->cwd : "/";
         p->uid = s->uid;
@@ -1665,31 +1723,77 @@ int plan_build(const struct spec *s, const struct plan_host *h, bool trace, stru
         p->readonly_rootfs = s->readonly_rootfs;
         p->init = s->init;
         p->loopback = s->ns_net;
-        p->terminal = s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && h->stdin_tty);
+        p->terminal =
+                s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && pl->h->stdin_tty);
+        return 0;
+}
 
-        if (plan_ids(p, s, h, err) < 0)
-                goto fail;
-        /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
-        p->set_groups = !p->deny_setgroups;
-        if (plan_rootfs(p, s, h, &sc, &rootfs, err) < 0 ||
-            plan_mounts(p, s, rootfs, &sc, err) < 0 || plan_env(p, s, h, &sc, err) < 0 ||
-            plan_caps(p, s, h, err) < 0 || plan_rlimits(p, s, h, err) < 0 ||
-            plan_pass_fds(p, s, h, err) < 0 || plan_seccomp(p, s, h, err) < 0 ||
-            plan_apparmor(p, s, h, err) < 0 || plan_resources(p, s, h, err) < 0 ||
-            plan_network(p, s, h, &sc, err) < 0)
-                goto fail;
-        /* a helper joins the namespaces before the setup goes on: the parent says when (GO) */
-        p->self_maps = plan_self_maps(p, h) && !p->net_helper;
+/* The order of planning. Each pass writes its part of the plan; a pass reads only what the rows
+ * above it wrote. */
+static const struct pass passes[] = {
+        /* first: only root may go without a user namespace, and every pass asks which there are */
+        {"the namespaces", plan_namespaces},
+        /* the spec's command, ids and terminal, as asked: checked and completed below */
+        {"the process", plan_process},
+        /* before anything that asks whose a file is: the container's ids on the host */
+        {"the id maps", plan_ids},
+        /* opened once, and checked against the maps: who owns it, who else can reach it */
+        {"the rootfs", plan_rootfs},
+        /* /proc, /dev and /sys first: the spec's mounts go over them */
+        {"crib's own mounts", plan_default_mounts},
+        /* the binds checked against the rootfs opened above */
+        {"the spec's mounts", plan_spec_mounts},
+        /* HOME by the container's uid, TERM when it has a terminal */
+        {"the environment", plan_env},
+        /* the bounding set before seccomp: the profile's rules depend on it */
+        {"the capabilities", plan_caps},
+        /* a level's limits never above crib's own; the spec's refused if crib cannot raise them */
+        {"the resource limits", plan_rlimits},
+        /* each open in crib now, or the spec fails before anything exists */
+        {"the descriptors passed on", plan_pass_fds},
+        /* built into crib, or compiled now: the child only loads it */
+        {"the seccomp program", plan_seccomp},
+        /* the child applies it at exec; here, whether this host has AppArmor at all */
+        {"the AppArmor profile", plan_apparmor},
+        /* what the host's cgroups can take, or the spec fails (or warns, with prefer) */
+        {"the cgroup's limits", plan_limits},
+        /* after every mount: the devices the mounts give it are the ones it may open */
+        {"the device program", plan_devices},
+        /* on the cgroup the device program needs anyway */
+        {"a level's bound on processes", plan_default_pids},
+        /* where the cgroup goes, if the limits or the device program need one */
+        {"the container's cgroup", plan_cgroup},
+        /* after the spec's mounts: resolv.conf and hosts unless the spec mounts its own */
+        {"the network", plan_network},
+        /* last: the maps, the limits and the network helper decide */
+        {"who writes the id maps", plan_self_maps},
+};
+
+int plan_build(const struct spec *s, const struct plan_host *h, bool trace, struct plan *ret,
+               struct error *err)
+{
+        struct planning pl = {.p = ret, .s = s, .h = h, .sc = {.n = 0}, .rootfs = -1};
+        struct plan *p = ret;
+        int r = 0;
+        memset(p, 0, sizeof *p);
+        p->trace = trace;
+        p->spec_path = s->path;
+        p->front = s->front;
+        p->host_uid = h->uid;
+        p->host_gid = h->gid;
+        /* root of the host: root in a user namespace of its own (unshare -r) is not */
+        p->privileged = h->euid == 0 && h->initial_userns;
+
+        for (size_t i = 0; r == 0 && i < sizeof passes / sizeof passes[0]; i++)
+                r = passes[i].run(&pl, err);
         struct sock_filter *insns = p->seccomp.insns;
-        int r = plan_pack(p, err);
+        if (r == 0)
+                r = plan_pack(p, err); /* the plan's own copy of the program too */
         free(insns);
-        scratch_free(&sc);
+        scratch_free(&pl.sc);
+        if (pl.rootfs >= 0)
+                close(pl.rootfs);
         if (r < 0)
                 memset(p, 0, sizeof *p);
         return r;
-fail:
-        seccomp_program_free(&p->seccomp);
-        scratch_free(&sc);
-        memset(p, 0, sizeof *p);
-        return -1;
 }
