@@ -285,8 +285,14 @@ static int cmd_run(int argc, char **argv)
                 if (note[0])
                         output_warning("%s", note);
         }
+        /* -d without --name: a name of crib's, which the plan is built with */
+        if (detach && !name[0] && lifecycle_name(name, sizeof name, &err) < 0) {
+                spec_free(&spec);
+                return output_error(&err);
+        }
         struct plan plan;
-        int planned = plan_build(&spec, &host, trace, &plan, &err);
+        struct plan_opts opts = {.trace = trace, .name = name};
+        int planned = plan_build(&spec, &host, &opts, &plan, &err);
         spec_free(&spec); /* the plan keeps nothing of it */
         if (planned < 0)
                 return output_error(&err);
@@ -305,8 +311,7 @@ static int cmd_run(int argc, char **argv)
 
         struct container_hooks hooks = {.trace = output_trace_line, .warn = output_warning_line};
         int status = 0, code;
-        if ((detach || name[0]) &&
-            lifecycle_create(&plan, path, name, sizeof name, detach, &err) < 0) {
+        if ((detach || name[0]) && lifecycle_create(&plan, path, name, detach, &err) < 0) {
                 plan_free(&plan);
                 return output_error(&err);
         }

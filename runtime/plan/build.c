@@ -88,18 +88,23 @@ static const struct pass passes[] = {
         {"the container's cgroup", plan_cgroup},
         /* after the spec's mounts: resolv.conf and hosts unless the spec mounts its own */
         {"the network", plan_network},
-        /* last: the maps, the limits and the network helper decide */
+        /* last: the maps, the limits, a network helper and the front end's hooks decide */
         {"who writes the id maps", plan_self_maps},
 };
 
-int plan_build(const struct spec *s, const struct plan_host *h, bool trace, struct plan *ret,
-               struct error *err)
+int plan_build(const struct spec *s, const struct plan_host *h, const struct plan_opts *opts,
+               struct plan *ret, struct error *err)
 {
-        struct planning pl = {.p = ret, .s = s, .h = h, .sc = {.n = 0}, .rootfs = -1};
+        static const struct plan_opts none = {.trace = false};
+        const struct plan_opts *o = opts ? opts : &none;
+        struct planning pl = {.p = ret, .s = s, .h = h, .o = o, .sc = {.n = 0}, .rootfs = -1};
         struct plan *p = ret;
         int r = 0;
         memset(p, 0, sizeof *p);
-        p->trace = trace;
+        /* what the front end asks */
+        p->trace = o->trace;
+        p->wait_start = o->wait_start;
+        snprintf(p->cgroup_name, sizeof p->cgroup_name, "%s", o->name ? o->name : "");
         p->spec_path = s->path;
         p->front = s->front;
         p->host_uid = h->uid;

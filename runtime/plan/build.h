@@ -23,6 +23,7 @@ struct planning {
         struct plan *p;            /* the plan being built */
         const struct spec *s;      /* what was asked */
         const struct plan_host *h; /* what this host offers */
+        const struct plan_opts *o; /* what the front end asks besides */
         struct scratch sc;         /* what the passes allocate; plan_build frees it */
         int rootfs;                /* the rootfs (O_PATH, plan_rootfs), for the binds' check */
 };

@@ -168,9 +168,9 @@ int plan_self_maps(struct planning *pl, struct error *err)
                        u->r[0].outside == h->euid && g->n == 1 && !g->use_helper &&
                        g->r[0].count == 1 && g->r[0].outside == h->egid && p->deny_setgroups &&
                        !(p->privileged && p->nrlimits) &&
-                       /* a helper joins the namespaces before the setup goes on: the parent
-                        * says when (GO) */
-                       !p->net_helper;
+                       /* a helper joins the namespaces, or the front end's hooks run, before
+                        * the setup goes on: the parent says when (GO), and writes the maps */
+                       !p->net_helper && !pl->o->hooks;
         return 0;
 }
 
