@@ -6,6 +6,7 @@
 #include "build.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <sched.h>
 #include <stdio.h>
@@ -108,28 +109,34 @@ int plan_caps(struct planning *pl, struct error *err)
         return 0;
 }
 
-/* Prepare the seccomp program: built into crib for a built-in profile, or compiled now. */
+/* Prepare the seccomp program: built into crib for a built-in profile, or compiled now. A
+ * profile the spec holds itself (seccomp_text, from an engine's config) is named in its front
+ * end's words (phrase.h): the plan has none of its own for it. */
 int plan_seccomp(struct planning *pl, struct error *err)
 {
         struct plan *p = pl->p;
         const struct spec *s = pl->s;
         const struct plan_host *h = pl->h;
-        const char *name = s->seccomp_text ? "the config's"
-                           : s->seccomp    ? s->seccomp
-                                           : "unconfined";
+        const char *name = s->seccomp ? s->seccomp : "unconfined";
         unsigned line = spec_line(s, SPEC_KEY_SECURITY_SECCOMP);
         if (!s->seccomp_text && !strcmp(name, "unconfined")) {
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (seccomp = unconfined)");
                 return 0;
         }
         if (!h->seccomp_filters) {
+                /* "seccomp profile 'NAME'", or "the config's seccomp profile" */
+                char what[PATH_MAX + 64], whose[64];
+                if (s->seccomp_text)
+                        snprintf(what, sizeof what, "%s's seccomp profile",
+                                 phrase_section(s->front, SPEC_KEY_SECURITY_SECCOMP, whose,
+                                                sizeof whose));
+                else
+                        snprintf(what, sizeof what, "seccomp profile '%s'", name);
                 if (s->seccomp_require) {
                         char change[256];
                         phrase_error(err, s, SPEC_KEY_SECURITY_SECCOMP_MODE,
-                                     "%s%s%s is required, but this kernel has no seccomp filters",
-                                     s->seccomp_text ? "the config's seccomp profile"
-                                                     : "seccomp profile '",
-                                     s->seccomp_text ? "" : name, s->seccomp_text ? "" : "'");
+                                     "%s is required, but this kernel has no seccomp filters",
+                                     what);
                         return error_hint(err,
                                           "use a kernel built with CONFIG_SECCOMP_FILTER=y, or %s",
                                           phrase_change(s->front, SPEC_KEY_SECURITY_SECCOMP_MODE,
@@ -137,8 +144,8 @@ int plan_seccomp(struct planning *pl, struct error *err)
                 }
                 plan_warn(p,
                           "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER); running "
-                          "without the seccomp profile '%s'",
-                          name);
+                          "without %s%s",
+                          s->seccomp_text ? "" : "the ", what);
                 snprintf(p->seccomp_how, sizeof p->seccomp_how, "none (no kernel support)");
                 return 0;
         }
@@ -149,7 +156,8 @@ int plan_seccomp(struct planning *pl, struct error *err)
         char label[4096];
         if (s->seccomp_text) {
                 text = strdup(s->seccomp_text);
-                snprintf(label, sizeof label, "%s: .linux.seccomp", s->path);
+                /* where the spec holds it: FILE:LINE, or an engine's FILE: PATH */
+                phrase_where(s, SPEC_KEY_SECURITY_SECCOMP, 0, label, sizeof label);
         } else if (builtin) {
                 snprintf(label, sizeof label, "profiles/seccomp/%s", name);
         } else {

@@ -112,6 +112,15 @@ static const struct mount_op *find_mount(const struct plan *p, const char *dst)
         return NULL;
 }
 
+/* The plan's warning that holds `text`, or "" */
+static const char *warning_with(const struct plan *p, const char *text)
+{
+        for (size_t i = 0; i < p->nwarnings; i++)
+                if (strstr(p->warnings[i], text))
+                        return p->warnings[i];
+        return "";
+}
+
 static bool has_env(const struct plan *p, const char *kv)
 {
         for (char **e = p->envp; *e; e++)
@@ -321,6 +330,40 @@ static void front_end_opts(void)
            "and so in the plan crib start and crib exec read back");
         free(bytes);
         plan_free(&q);
+        plan_free(&p);
+        spec_free(&s);
+}
+
+/* A profile the spec holds itself (an engine's config's) is named in its front end's words,
+ * which the plan takes from phrase.h: where it is, and whose it is. */
+static void own_profile_words(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        s.front = SPEC_FRONT_OCI;
+        s.seccomp_text = strdup("not a profile\n");
+        ok(plan_build(&s, &h, NULL, &p, &err) < 0 && !strncmp(err.msg, "t.ini: .linux.seccomp", 21),
+           "its compile errors say where the config holds it (%s)", err.msg);
+        h.seccomp_filters = false;
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 &&
+                   *warning_with(&p, "running without the config's seccomp profile"),
+           "no seccomp filters: running without the config's seccomp profile (%s)",
+           warning_with(&p, "seccomp"));
+        plan_free(&p);
+        s.seccomp_require = true;
+        ok(plan_build(&s, &h, NULL, &p, &err) < 0 &&
+                   strstr(err.msg, ".linux.seccomp: the config's seccomp profile is required"),
+           "required: the config's seccomp profile, at its path (%s)", err.msg);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 &&
+                   *warning_with(&p, "running without the seccomp profile 'default'"),
+           "crib.ini's level: running without the seccomp profile 'default' (%s)",
+           warning_with(&p, "seccomp"));
         plan_free(&p);
         spec_free(&s);
 }
@@ -1402,6 +1445,7 @@ int main(void)
         default_mounts();
         host_facts();
         front_end_opts();
+        own_profile_words();
         real_host();
         rootfs_names();
         as_root(engine_cgroup, "cgroupsPath as root");
