@@ -25,31 +25,7 @@ struct pass {
         int (*run)(struct planning *pl, struct error *err);
 };
 
-void *plan_keep(struct scratch *sc, void *s)
-{
-        if (!s || sc->n == sizeof sc->s / sizeof sc->s[0]) {
-                free(s);
-                return NULL;
-        }
-        return sc->s[sc->n++] = s;
-}
-
-static void scratch_free(struct scratch *sc)
-{
-        for (size_t i = 0; i < sc->n; i++)
-                free(sc->s[i]);
-        sc->n = 0;
-}
-
-void plan_warn(struct plan *p, const char *fmt, ...)
-{
-        va_list ap;
-        if (p->nwarnings == sizeof p->warnings / sizeof p->warnings[0])
-                return;
-        va_start(ap, fmt);
-        vsnprintf(p->warnings[p->nwarnings++], sizeof p->warnings[0], fmt, ap);
-        va_end(ap);
-}
+static void scratch_free(struct scratch *sc);
 
 /* The order of planning. Each pass writes its part of the plan; a pass reads only what the rows
  * above it wrote. */
@@ -124,4 +100,32 @@ int plan_build(const struct spec *s, const struct plan_host *h, const struct pla
         if (r < 0)
                 memset(p, 0, sizeof *p);
         return r;
+}
+
+/* What a pass keeps until plan_build() returns, freed then. */
+void *plan_keep(struct scratch *sc, void *s)
+{
+        if (!s || sc->n == sizeof sc->s / sizeof sc->s[0]) {
+                free(s);
+                return NULL;
+        }
+        return sc->s[sc->n++] = s;
+}
+
+static void scratch_free(struct scratch *sc)
+{
+        for (size_t i = 0; i < sc->n; i++)
+                free(sc->s[i]);
+        sc->n = 0;
+}
+
+/* A warning for the user, in the plan: cmd/ says it before the container starts. */
+void plan_warn(struct plan *p, const char *fmt, ...)
+{
+        va_list ap;
+        if (p->nwarnings == sizeof p->warnings / sizeof p->warnings[0])
+                return;
+        va_start(ap, fmt);
+        vsnprintf(p->warnings[p->nwarnings++], sizeof p->warnings[0], fmt, ap);
+        va_end(ap);
 }
