@@ -1,9 +1,9 @@
 /* build.c - the parent's thinking: from a checked spec and the host's facts (struct plan_host)
  * to the plan the container's setup process follows (see plan.h). plan_build() runs the passes
  * of planning in the order of one table, each pass in the file of its job: the namespaces and
- * id maps (ids.c), the process (process.c), the rootfs and the mounts (fs.c; who else can
+ * id maps (ids.c), the process (workload.c), the rootfs and the mounts (fs.c; who else can
  * reach what the container writes: setuid.c), capabilities, seccomp, AppArmor and devices
- * (security.c), limits and the cgroup (resources.c), the network (net.c).
+ * (confine.c), limits and the cgroup (resources.c), the network (net.c).
  *
  * No kernel feature: planning looks up the invoking user, its subordinate ids, the rootfs, the
  * bind sources and the host's device nodes; it reads only, and changes nothing anywhere

@@ -52,7 +52,7 @@ int plan_pack(struct plan *p, struct error *err);
 int plan_namespaces(struct planning *pl, struct error *err);
 int plan_ids(struct planning *pl, struct error *err);
 int plan_self_maps(struct planning *pl, struct error *err);
-/* process.c */
+/* workload.c */
 int plan_process(struct planning *pl, struct error *err);
 int plan_env(struct planning *pl, struct error *err);
 int plan_pass_fds(struct planning *pl, struct error *err);
@@ -60,7 +60,7 @@ int plan_pass_fds(struct planning *pl, struct error *err);
 int plan_rootfs(struct planning *pl, struct error *err);
 int plan_default_mounts(struct planning *pl, struct error *err);
 int plan_spec_mounts(struct planning *pl, struct error *err);
-/* security.c */
+/* confine.c */
 int plan_caps(struct planning *pl, struct error *err);
 int plan_seccomp(struct planning *pl, struct error *err);
 int plan_apparmor(struct planning *pl, struct error *err);
@@ -78,7 +78,7 @@ int plan_network(struct planning *pl, struct error *err);
 char *plan_spec_relative(const struct spec *s, const char *path);
 int plan_add_op(struct plan *p, struct mount_op op, struct error *err);
 
-/* process.c: a program crib runs for the container, found in the system's directories; a
+/* workload.c: a program crib runs for the container, found in the system's directories; a
  * generated file mounted on `dst` */
 int plan_find_program(struct plan *p, const struct spec *s, const char *name, const char *package,
                       const char *what, const char **ret, struct scratch *sc, struct error *err);

@@ -1,4 +1,4 @@
-/* security.c - what confines the workload, computed so the child only applies it: its
+/* confine.c - what confines the workload, computed so the child only applies it: its
  * capability sets (capabilities(7)), its seccomp program (built into crib, or compiled now:
  * runtime/seccomp/), the AppArmor profile for its exec, and, for a container without a user
  * namespace, the devices the device program of its cgroup lets it open (cgroup/devices.c). */

@@ -1,4 +1,4 @@
-/* process.c - the workload's process: its command, ids and terminal as the spec asks for them;
+/* workload.c - the workload's process: its command, ids and terminal as the spec asks for them;
  * its environment, with PATH, HOME and TERM filled in; the descriptors it gets besides 0, 1
  * and 2; the programs crib runs for it, found in the system's directories only; and the files
  * crib writes for it, each mounted read-only on a path of its own (MOP_FILE). */
