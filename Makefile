@@ -7,7 +7,6 @@
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
-#   make hot-layout (as root) re-profile which code a start touches (tools/hot-layout)
 #   make bench      start-up time of crib against `unshare`, and image import time against
 #                   umoci and podman, side by side
 #   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
@@ -75,9 +74,6 @@ CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan
 # the plain pass makes the host's Debian packages, which tests/e2e/19-deb.t installs and runs
 CHECK_DEB       = $(if $(SANITIZE),,$(if $(filter $(DEB_HOST),amd64 arm64 armhf armel),$(MAKE) deb-packages \
 		  DEB_ARCHES=$(DEB_HOST),echo "check: no Debian package: make deb knows no '$(DEB_HOST)'"))
-# the plain pass, as root, tries the profiler of crib's hot layout too (it sets the disk's read-ahead)
-CHECK_LAYOUT    = $(if $(SANITIZE),,if [ "$$(id -u)" = 0 ]; then $(MAKE) check-hot-layout; \
-		  else echo "check-hot-layout: skipped: tools/hot-layout runs as root only"; fi)
 # --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
 VERSION    := 0.1
@@ -92,8 +88,7 @@ WARN := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wmissing-proto
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
-# a section per function and per datum, so that crib's link can put what a start touches first
-# (HOT_LAYOUT, below)
+# a section per function and per datum, so that the links drop what nothing calls (--gc-sections)
 CFLAGS   += -ffunction-sections -fdata-sections
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
 # and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
@@ -126,7 +121,7 @@ UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all check check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
-        format bench deps clean hot-layout check-hot-layout
+        format bench deps clean
 
 all: $(BUILD)/crib
 
@@ -210,6 +205,12 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 		printf '},\n'; \
 	done > $@
 $(call runtime_obj,seccomp_profile): $(BUILD)/seccomp-data.h
+# and their names alone, for runtime/spec/security.c, which checks a spec's `seccomp = NAME`: the
+# spec sits under seccomp/ in the layers, so it knows the names, not the profiles
+$(BUILD)/seccomp-names.h: $(SECCOMP_PROFILES)
+	@mkdir -p $(@D)
+	for f in $(SECCOMP_PROFILES); do printf '"%s",\n' "$$(basename $$f)"; done > $@
+$(call runtime_obj,security): $(BUILD)/seccomp-names.h
 
 # the built-in seccomp profiles compiled at build time (runtime/seccomp/seccomp_builtin.c): the generator
 # runs on the build host, so it is built with the host's compiler and libseccomp, and is told
@@ -237,24 +238,8 @@ $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@
 	$(CROSS)ar rcs $@ $^
 
-# crib's link puts the code and data a `crib run` touches first: the kernel maps a cached file's
-# pages 64 KB around each fault, so scattered, they had made all 1.2 MB of crib's code resident
-# in each of its processes. `make hot-layout` (as root) profiles a start and rewrites the list;
-# tools/hot-layout says how. A stale list costs memory, never correctness.
-HOT_LAYOUT := tools/hot-layout.ld
-CRIB_LINK   = $(CC) $(LDFLAGS) -o $(1) $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
-$(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a $(HOT_LAYOUT)
-	$(call CRIB_LINK,$@) -Wl,-T,$(HOT_LAYOUT)
-
-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(TEST_ROOTFS)/.done
-	tools/hot-layout --build $(BUILD) --out $(HOT_LAYOUT) -- $(call CRIB_LINK,{out})
-
-# make check, as root: the profiler itself, two short passes from the committed list (its
-# output goes to the build directory; tools/hot-layout --check says what must hold)
-check-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(TEST_ROOTFS)/.done
-	cp $(HOT_LAYOUT) $(BUILD)/hot-layout.check.ld
-	tools/hot-layout --check --rounds 1 --passes 2 --build $(BUILD) \
-		--out $(BUILD)/hot-layout.check.ld -- $(call CRIB_LINK,{out})
+$(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -Wl,--gc-sections -o $@ $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
 
 # unit tests: one TAP program per file, linked with the runtime library
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
@@ -312,7 +297,6 @@ check: deps
 		$(CHECK_EXTRA)
 	$(CHECK_DEB)
 	tests/run-all $(BUILD)
-	$(CHECK_LAYOUT)
 	$(CHECK_SANITIZE)
 
 check-unit: $(UNIT_BIN)

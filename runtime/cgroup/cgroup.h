@@ -26,28 +26,10 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "spec.h" /* struct cgroup_limits, enum cgroup_ctrl, CGROUP_* */
 #include "trace.h"
 
-enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCTRL };
-#define CGROUP_BIT(c) (1u << (c))
 const char *cgroup_ctrl_name(enum cgroup_ctrl c);
-
-#define CGROUP_UNSET   (-1)
-#define CGROUP_MAX     INT64_MAX  /* "max": no limit */
-#define CGROUP_CPU_MAX UINT32_MAX /* cpu_quota: "max", no quota */
-
-/* A spec's [resources], as cgroup v2 file values. */
-struct cgroup_limits {
-        unsigned need;       /* CGROUP_BIT of each controller the limits below need; 0: none */
-        int64_t memory_max;  /* memory.max, bytes, or CGROUP_UNSET or CGROUP_MAX */
-        int64_t memory_high; /* memory.high */
-        int64_t memory_swap; /* memory.swap.max */
-        int64_t pids_max;    /* pids.max */
-        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset, CGROUP_CPU_MAX */
-        uint32_t cpu_period; /* microseconds */
-        uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
-        uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
-};
 
 /* The host, as far as cgroups go, for the invoking user. */
 struct cgroup_host {

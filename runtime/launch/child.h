@@ -17,7 +17,7 @@
 #include "step.h"
 
 /* The signals crib passes on to the workload: the parent blocks them before the clone and
- * forwards them to the setup process, crib's init forwards them to the workload (container.c).
+ * forwards them to the setup process, crib's init forwards them to the workload (follow.c).
  * Fills `ret` with them. */
 void forwarded_signals(sigset_t *ret);
 

@@ -5,7 +5,7 @@
  * is its init: orphans are reparented to it and must be reaped, and signals without a handler
  * do not reach it. A workload rarely expects that, so crib's init, the setup process itself,
  * starts the workload's process and stays as pid 1: it forwards the signals crib forwards
- * (forwarded_signals(), container.c) to the workload, reaps every child, and exits with the
+ * (forwarded_signals(), follow.c) to the workload, reaps every child, and exits with the
  * workload's status (128+N when a signal N killed it). When pid 1 exits the kernel kills
  * everything left in the namespace. Without a pid namespace (pid = no) it becomes a child
  * subreaper (PR_SET_CHILD_SUBREAPER) to reap the same orphans.

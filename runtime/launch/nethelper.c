@@ -27,7 +27,7 @@
  * pasta --no-map-gw and no -T/-U). The helpers only block their gateway's alias for it: a packet
  * for 127.0.0.1 that leaves by the tap (a socket bound to the device needs no capability) is
  * connected to the host's own. netns.c drops those with an nftables rule in the container's
- * namespace; spec.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
+ * namespace; network.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
  * cgroup (clone3 CLONE_INTO_CGROUP), so its memory and socket buffers count against the
  * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox). Root's
  * helper is not host root where the container has a user namespace: it runs as the container's

@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 #include "idmap.h"
 #include "seccomp.h"

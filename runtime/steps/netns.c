@@ -5,7 +5,7 @@
  * starts down; SIOCSIFFLAGS (netdevice(7)) brings it up so 127.0.0.1 works inside. Needs
  * CAP_NET_ADMIN in the user namespace owning the network namespace, which the setup process has.
  * The tap device of a network helper (slirp4netns, pasta) is the helper's to make and configure
- * (runtime/launch/nethelper.c). With a helper the workload has no NET_RAW (spec.c says why), so
+ * (runtime/launch/nethelper.c). With a helper the workload has no NET_RAW (network.c says why), so
  * net.ipv4.ping_group_range (icmp(7)) lets its groups open ICMP echo sockets: the sysctl is the
  * writer's network namespace's, written through the host's /proc before pivot_root (the
  * container's /proc/sys is read-only).

@@ -19,6 +19,9 @@
  *                     SYNC_CREATED `crib create` only (start.c): set up, waiting for `crib
  *                                 start`; the last message (crib create exits)
  *
+ * crib-image's id-map helper speaks it too (image/import.c): SYNC_GO from the parent once it
+ * has unshared, SYNC_ERROR back when newuidmap or newgidmap failed, EOF when the ids are mapped.
+ *
  * Where it sits: in steps/, the lowest layer that speaks it. The steps are one end of the
  * channel: struct child holds it (step.h), every step reports through it (step.c: trace lines,
  * warnings, errors), and some steps are sync points themselves (userns.c waits for SYNC_GO,

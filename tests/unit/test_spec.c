@@ -1,4 +1,4 @@
-/* Unit tests of the spec table (runtime/spec/spec.c), and every file of tests/data/invalid/ fails
+/* Unit tests of the spec table (runtime/spec/keys.c), and every file of tests/data/invalid/ fails
  * with the message its first line states ("# expect: TEXT", TEXT following the file name):
  * while reading it, or else while planning the container (runtime/plan/plan.c). */
 #define _GNU_SOURCE
