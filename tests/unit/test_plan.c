@@ -1,7 +1,7 @@
-/* Unit tests of planning (runtime/plan/plan.c): the plan is built from a spec and host facts
- * the test makes up (struct plan_host), so the same spec can be planned for different hosts;
- * and the plan stands alone: every pointer in it points into its own arena, so the spec can be
- * freed right after planning and the plan still says everything. */
+/* Unit tests of planning (runtime/plan/: build.c and its passes): the plan is built from a spec
+ * and host facts the test makes up (struct plan_host), so the same spec can be planned for
+ * different hosts; and the plan stands alone: every pointer in it points into its own arena, so
+ * the spec can be freed right after planning and the plan still says everything. */
 #define _GNU_SOURCE
 #include <linux/capability.h>
 #include <fcntl.h>
