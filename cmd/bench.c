@@ -349,7 +349,7 @@ static int own_work(const char *path, int runs)
                 plan_host_gather(&spec, &host);
                 uint64_t t2 = trace_now_us();
                 struct plan plan;
-                int planned = plan_build(&spec, &host, false, &plan, &err);
+                int planned = plan_build(&spec, &host, NULL, &plan, &err);
                 spec_free(&spec);
                 if (planned < 0)
                         return output_error(&err);

@@ -128,7 +128,7 @@ int cmd_check(int argc, char **argv)
                         struct plan_host host;
                         struct plan p;
                         plan_host_gather(&spec, &host);
-                        if (plan_build(&spec, &host, false, &p, &err) == 0) {
+                        if (plan_build(&spec, &host, NULL, &p, &err) == 0) {
                                 spec_rootfs = strdup(p.rootfs);
                                 rootfs = spec_rootfs;
                                 plan_free(&p);

@@ -67,14 +67,20 @@ static int open_root(struct error *err)
 
 /* ---- crib run --name / -d: the record before the start ---- */
 
-int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t name_len,
-                     bool detached, struct error *err)
+int lifecycle_name(char *name, size_t name_len, struct error *err)
 {
         _cleanup_close_ int root = open_root(err);
         if (root < 0)
                 return -1;
-        if (!name[0] && state_name_generate(root, (uint32_t)getpid() ^ (uint32_t)time(NULL), name,
-                                            name_len, err) < 0)
+        return state_name_generate(root, (uint32_t)getpid() ^ (uint32_t)time(NULL), name, name_len,
+                                   err);
+}
+
+int lifecycle_create(const struct plan *p, const char *spec_path, const char *name, bool detached,
+                     struct error *err)
+{
+        _cleanup_close_ int root = open_root(err);
+        if (root < 0)
                 return -1;
         _cleanup_close_ int dir = state_create(root, name, err);
         if (dir < 0)
@@ -86,9 +92,6 @@ int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t n
                 state_remove(root, name, &ignored);
                 return -1;
         }
-        /* its cgroup, if [resources] makes one, is named after it (in the plan `crib exec`
-         * reads too) */
-        snprintf(p->cgroup_name, sizeof p->cgroup_name, "%s", name);
         struct record r = {.created = time(NULL), .detached = detached};
         snprintf(r.name, sizeof r.name, "%s", name);
         size_t used = 0;

@@ -28,10 +28,13 @@ int lifecycle_seal(const struct plan *p, bool trace, struct error *err);
 /* The plan a container was started with (its state directory's `plan`), read back. */
 int lifecycle_read_plan(int dir, struct plan *ret, struct error *err);
 
-/* Make the container's state directory (a name is generated into `name` when it is empty;
- * a name in use is an error) with its record and its plan. */
-int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t name_len,
-                     bool detached, struct error *err);
+/* A name for a container no other has (crib run -d without --name), into `name`: the plan is
+ * built with it (plan_opts.name), then made with lifecycle_create(). */
+int lifecycle_name(char *name, size_t name_len, struct error *err);
+/* Make the container's state directory `name` (a name in use is an error) with its record and
+ * its plan, which was built with that name. */
+int lifecycle_create(const struct plan *p, const char *spec_path, const char *name, bool detached,
+                     struct error *err);
 /* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
 void lifecycle_record_self(const char *name);
 void lifecycle_record_running(const char *name, pid_t pid, pid_t workload);

@@ -588,13 +588,16 @@ static int oci_create(int argc, char **argv)
         struct plan_host host;
         plan_host_gather(&oc.spec, &host);
         host.stdin_tty = false;
+        char name[STATE_NAME_MAX + 1];
+        snprintf(name, sizeof name, "%s", id);
+        /* the workload waits for crib start; the hooks run before the setup goes on */
+        struct plan_opts opts = {.wait_start = true, .hooks = oc.hooks != NULL, .name = name};
         struct plan plan;
-        int planned = plan_build(&oc.spec, &host, false, &plan, &err);
+        int planned = plan_build(&oc.spec, &host, &opts, &plan, &err);
         if (planned < 0) {
                 oci_free(&oc);
                 return fail(&err);
         }
-        plan.wait_start = true;
         /* before anything of the container exists: crib's init stays in it */
         if (lifecycle_seal(&plan, false, &err) < 0) {
                 oci_free(&oc);
@@ -604,15 +607,10 @@ static int oci_create(int argc, char **argv)
                 log_line("warning", plan.warnings[i]);
 
         c.saved = saved_object(dir, plan.rootfs, &oc);
-        /* hooks before the setup goes on: it must wait for GO, so the parent writes its maps */
-        if (oc.hooks)
-                plan.self_maps = false;
-        char name[STATE_NAME_MAX + 1];
-        snprintf(name, sizeof name, "%s", id);
         int code = 0;
         _cleanup_close_ int fifo = -1;
         struct opened o = {.root = -1, .dir = -1};
-        if (lifecycle_create(&plan, config, name, sizeof name, true, &err) < 0) {
+        if (lifecycle_create(&plan, config, name, true, &err) < 0) {
                 if (err.errnum == EEXIST)
                         error_set(&err, EEXIST, "container \"%s\" already exists", id);
                 code = fail(&err);

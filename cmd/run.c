@@ -204,8 +204,7 @@ static int run_read_spec(struct run_request *rq, struct spec *spec, struct error
 }
 
 /* Plan the container from `spec` and the host's facts; `spec` is freed either way. */
-static int run_plan(const struct run_request *rq, struct spec *spec, struct plan *plan,
-                    struct error *err)
+static int run_plan(struct run_request *rq, struct spec *spec, struct plan *plan, struct error *err)
 {
         /* the host's facts planning depends on: ids, terminal, environment, kernel */
         struct plan_host host;
@@ -230,7 +229,13 @@ static int run_plan(const struct run_request *rq, struct spec *spec, struct plan
                 if (note[0])
                         output_warning("%s", note);
         }
-        int planned = plan_build(spec, &host, rq->trace, plan, err);
+        /* -d without --name: a name of crib's, which the plan is built with */
+        if (rq->detach && !rq->name[0] && lifecycle_name(rq->name, sizeof rq->name, err) < 0) {
+                spec_free(spec);
+                return -1;
+        }
+        struct plan_opts opts = {.trace = rq->trace, .name = rq->name};
+        int planned = plan_build(spec, &host, &opts, plan, err);
         spec_free(spec); /* the plan keeps nothing of it */
         return planned;
 }
@@ -332,7 +337,7 @@ int cmd_run(int argc, char **argv)
                 return output_error(&err);
         run_tell_plan(&rq, &plan, t0);
         if ((rq.detach || rq.name[0]) &&
-            lifecycle_create(&plan, rq.path, rq.name, sizeof rq.name, rq.detach, &err) < 0) {
+            lifecycle_create(&plan, rq.path, rq.name, rq.detach, &err) < 0) {
                 plan_free(&plan);
                 return output_error(&err);
         }

@@ -1,6 +1,6 @@
 /* execplan.c - the plan of `crib exec`: the request checked against the container's plan.
  *
- * Pure: no system call. The container's plan is the one written when it started (planfile.c);
+ * Pure: no system call. The container's plan is the one written when it started (file.c);
  * the request says what the exec asks for (crib exec's options, or an OCI process.json), and
  * gets at most what the container's workload has: ids its maps name, a subset of its
  * capabilities, its AppArmor profile, an absolute working directory. enter.c runs the result.

@@ -196,7 +196,7 @@ static const char *plan_words(const char *text, bool oci, const struct plan_host
         fclose(f);
         if (r < 0)
                 return err.msg;
-        r = plan_build(oci ? &c.spec : &s, h, false, &p, &err);
+        r = plan_build(oci ? &c.spec : &s, h, NULL, &p, &err);
         if (oci)
                 oci_free(&c);
         else

@@ -216,7 +216,7 @@ static void invalid_files(const char *dir)
                         struct plan_host host;
                         struct plan p;
                         plan_host_gather(&s, &host);
-                        r = plan_build(&s, &host, false, &p, &err);
+                        r = plan_build(&s, &host, NULL, &p, &err);
                         if (r == 0)
                                 plan_free(&p);
                         spec_free(&s);

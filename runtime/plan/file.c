@@ -1,21 +1,174 @@
-/* planfile.c - a plan written to a file and read back by another crib process (the state
- * directory of `crib run -d`, `exec`, and the OCI front end's `create` then `start`).
+/* file.c - a plan as bytes: packed into one block of its own when it is built, written to a
+ * file and read back by another crib process (the state directory of `crib run -d`, `exec`,
+ * and the OCI front end's `create` then `start`).
  *
- * No kernel feature: a plan owns one block of memory (plan.h), so writing it is the struct with
- * each pointer turned into 1 + its offset in that block (0 for NULL), then the block with the
- * pointers inside it (argv's and envp's strings, the masked and read-only paths) turned the
- * same way. Reading checks everything before it trusts anything: the header (this crib's
- * format and struct size: a plan is read by the crib that wrote it), every count against its
- * array, every offset against the block, every string's NUL and every list's end inside it.
- * What the checks cannot tell is whether someone else wrote the file: that is the state
- * directory's to ensure (runtime/state: a directory only its owner may write).
+ * No kernel feature. A plan is built with ordinary allocations, then packed: everything it
+ * points to is copied into one block (plan_pack()), so it points into nothing else. plan_walk()
+ * is the one list of the plan's pointers, used both to pack and to write.
+ *
+ * Writing it is the struct with each pointer turned into 1 + its offset in that block (0 for
+ * NULL), then the block with the pointers inside it (argv's and envp's strings, the masked and
+ * read-only paths) turned the same way. Reading checks everything before it trusts anything:
+ * the header (this crib's format and struct size: a plan is read by the crib that wrote it),
+ * every count against its array, every offset against the block, every string's NUL and every
+ * list's end inside it. What the checks cannot tell is whether someone else wrote the file:
+ * that is the state directory's to ensure (runtime/state: a directory only its owner may
+ * write).
  */
 #define _GNU_SOURCE
+#include "build.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+static char *null_str(void *ctx, const char *s)
+{
+        (void)ctx, (void)s;
+        return NULL;
+}
+static char **null_strv(void *ctx, char **v)
+{
+        (void)ctx, (void)v;
+        return NULL;
+}
+static const struct spec_paths *null_paths(void *ctx, const struct spec_paths *l)
+{
+        (void)ctx, (void)l;
+        return NULL;
+}
+static void *null_blob(void *ctx, const void *b, size_t n)
+{
+        (void)ctx, (void)b, (void)n;
+        return NULL;
+}
+
+/* Every pointer into the arena is set to NULL and the counts of what they pointed to to 0, so a
+ * use after free fails at once; the rest of the plan (27 KB, mostly fixed arrays) is left as it
+ * is: it holds nothing that needs erasing, and writing all of it again made `crib run` fault in
+ * 7 pages after the container exited. */
+void plan_free(struct plan *p)
+{
+        const struct plan_walker w = {null_str, null_strv, null_paths, null_blob, NULL};
+        free(p->arena);
+        plan_walk(p, &w);
+        p->nmounts = p->ngroups = p->npass_fds = p->seccomp.n = 0;
+        p->arena = NULL;
+        p->arena_size = 0;
+}
+
+/* Packing the plan into its arena: each call reserves room for `n` bytes at the next 16-byte
+ * boundary. Counting (base NULL) only adds up, and returns `src` unchanged, so that the same
+ * walk first measures, then copies. */
+struct packer {
+        char *base;
+        size_t used;
+};
+
+static void *pack(struct packer *k, const void *src, size_t n)
+{
+        size_t at = (k->used + 15) & ~(size_t)15;
+        if (!src)
+                return NULL;
+        k->used = at + n;
+        return k->base ? memcpy(k->base + at, src, n) : (void *)src;
+}
+
+static char *pack_str(struct packer *k, const char *str)
+{
+        return str ? pack(k, str, strlen(str) + 1) : NULL;
+}
+
+static char **pack_strv(struct packer *k, char *const *v)
+{
+        size_t n = 0;
+        if (!v)
+                return NULL;
+        while (v[n])
+                n++;
+        char **out = pack(k, v, (n + 1) * sizeof *v);
+        for (size_t i = 0; i < n; i++) {
+                char *str = pack_str(k, v[i]);
+                if (k->base)
+                        out[i] = str;
+        }
+        return out;
+}
+
+static const struct spec_paths *pack_paths(struct packer *k, const struct spec_paths *l)
+{
+        struct spec_paths *out = pack(k, l, sizeof *l);
+        for (size_t i = 0; l && i < l->n; i++) {
+                char *str = pack_str(k, l->items[i]);
+                if (k->base)
+                        out->items[i] = str;
+        }
+        return out;
+}
+
+void plan_walk(struct plan *p, const struct plan_walker *w)
+{
+        p->rootfs = w->str(w->ctx, p->rootfs);
+        p->spec_path = w->str(w->ctx, p->spec_path);
+        p->cwd = w->str(w->ctx, p->cwd);
+        p->hostname = w->str(w->ctx, p->hostname);
+        p->net_helper = w->str(w->ctx, p->net_helper);
+        p->nft = w->str(w->ctx, p->nft);
+        for (size_t i = 0; i < p->nmounts; i++) {
+                p->mounts[i].src = w->str(w->ctx, p->mounts[i].src);
+                p->mounts[i].dst = w->str(w->ctx, p->mounts[i].dst);
+                p->mounts[i].data = w->str(w->ctx, p->mounts[i].data);
+        }
+        p->argv = w->strv(w->ctx, p->argv);
+        p->envp = w->strv(w->ctx, p->envp);
+        p->groups = w->blob(w->ctx, p->groups, p->ngroups * sizeof *p->groups);
+        p->masked = w->paths(w->ctx, p->masked);
+        p->readonly = w->paths(w->ctx, p->readonly);
+        p->pass_fds = w->blob(w->ctx, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
+        p->seccomp.insns =
+                w->blob(w->ctx, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+}
+
+static char *packer_str(void *k, const char *s)
+{
+        return pack_str(k, s);
+}
+static char **packer_strv(void *k, char **v)
+{
+        return pack_strv(k, v);
+}
+static const struct spec_paths *packer_paths(void *k, const struct spec_paths *l)
+{
+        return pack_paths(k, l);
+}
+static void *packer_blob(void *k, const void *p, size_t n)
+{
+        return pack(k, p, n);
+}
+
+static void pack_walk(struct plan *p, struct packer *k)
+{
+        const struct plan_walker w = {packer_str, packer_strv, packer_paths, packer_blob, k};
+        plan_walk(p, &w);
+}
+
+/* Copy everything the plan points to into one block of its own: afterwards it points into
+ * nothing else (not the spec, the scratch, or crib's string constants). */
+int plan_pack(struct plan *p, struct error *err)
+{
+        struct packer k = {0};
+        /* counting changes no pointer (pack() returns `src` when there is no base), so it
+         * walks the plan itself, not a 27 KB copy on the stack */
+        pack_walk(p, &k); /* measure */
+        k.base = calloc(1, k.used ? k.used : 1);
+        if (!k.base)
+                return error_set(err, ENOMEM, "cannot allocate");
+        p->arena_size = k.used;
+        k.used = 0;
+        pack_walk(p, &k); /* copy */
+        p->arena = k.base;
+        return 0;
+}
 
 #define PLANFILE_MAGIC "crib-plan-v1\n"
 
