@@ -70,6 +70,8 @@
 #include "plan.h"
 #include "record.h"
 #include "state.h"
+#include "store.h"
+#include "syntax.h"
 #include "sys.h"
 #include "termsafe.h"
 #include "userns.h"
@@ -78,10 +80,8 @@
 #define CRIB_VERSION "0.1"
 #endif
 
-#define FIFO "exec.fifo"
 /* the state directory's `oci` file: bundle, rootfs, annotations and hooks */
 #define OCI_SAVED_MAX (OCI_MAX_ANNOTATIONS_JSON + OCI_MAX_HOOKS_JSON + 16384)
-#define PAUSED        "paused"
 #define CGROUP_FILE   "cgroup" /* the container's own cgroup, as create made it */
 
 static const char *log_path;
@@ -164,80 +164,23 @@ static int no_such(const char *id, struct error *err)
         return error_set(err, ENOENT, "container \"%s\" does not exist", id);
 }
 
-static int open_id(const char *id, struct opened *o, struct error *err)
+/* ID opened (store_open), or locked too (store_open_locked); "does not exist" when there is no
+ * such container, as the engines read it */
+static int open_id(const char *id, bool locked, struct stored *o, struct error *err)
 {
         char path[4096];
         o->root = o->dir = -1;
         if (!state_name_valid(id))
                 return no_such(id, err);
-        if (lifecycle_root_path(path, sizeof path, err) < 0 ||
-            (o->root = state_open_root(path, geteuid(), err)) < 0)
+        if (lifecycle_root_path(path, sizeof path, err) < 0)
                 return -1;
-        o->dir = state_open(o->root, id, err);
-        if (o->dir < 0)
-                return err->errnum == ENOENT ? no_such(id, err) : -1;
-        return record_read(o->dir, id, &o->rec, err);
+        int r = locked ? store_open_locked(path, id, o, err) : store_open(path, id, o, err);
+        return r < 0 && err->errnum == ENOENT ? no_such(id, err) : r;
 }
 
-/* ID's directory, locked, and what its record says; closed again on failure. */
-static int open_locked(const char *id, struct opened *o, struct error *err)
+static const char *status_of(const struct stored *o)
 {
-        if (open_id(id, o, err) < 0 || state_lock(o->dir, true, err) < 0 ||
-            record_read(o->dir, id, &o->rec, err) < 0) {
-                opened_close(o);
-                return -1;
-        }
-        return 0;
-}
-
-/* Ended but not yet reaped by its parent (the engine): stopped, as runc says */
-static bool zombie(pid_t pid)
-{
-        char path[64], text[512];
-        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-        if (n <= 0)
-                return true;
-        text[n] = '\0';
-        const char *paren = strrchr(text, ')');
-        return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
-}
-
-static bool running(const struct opened *o)
-{
-        return o->rec.pid_alive && !zombie(o->rec.pid);
-}
-
-/* The OCI status: created while the exec fifo is there (crib start removes it), paused while
- * the pause mark is (pause makes it once the cgroup is frozen, resume removes it) */
-static const char *status_of(const struct opened *o)
-{
-        struct stat st;
-        if (!running(o))
-                return o->rec.pid ? "stopped" : "creating";
-        if (fstatat(o->dir, FIFO, &st, AT_SYMLINK_NOFOLLOW) == 0)
-                return "created";
-        if (fstatat(o->dir, PAUSED, &st, AT_SYMLINK_NOFOLLOW) == 0)
-                return "paused";
-        return "running";
-}
-
-/* Signal the recorded process if it is still the one recorded (a pidfd, checked after the
- * open, so a reused pid is never signalled); 0 when it has ended. */
-static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
-{
-        if (pid <= 0 || !start)
-                return 0;
-        int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-        if (fd < 0)
-                return errno == ESRCH ? 0 : error_set(err, errno, "cannot open process %d", pid);
-        int r = 0;
-        if (state_proc_start(pid) == start &&
-            syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) < 0 && errno != ESRCH)
-                r = error_set(err, errno, "cannot send %s to process %d", sigabbrev_np(sig), pid);
-        close(fd);
-        return r;
+        return store_status_name(store_status(o));
 }
 
 /* The container's own cgroup, as create made it and wrote it down (CGROUP_FILE). Where the plan
@@ -245,16 +188,16 @@ static int signal_process(pid_t pid, uint64_t start, int sig, struct error *err)
  * the workload could not be asked either: it may have moved itself where no rule finds it, or
  * been reaped. Read back, it must still be one crib makes for this plan (container_leaf_valid);
  * a container made by a crib that wrote none is found by its name under the plan's base. */
-static void leaf_top_of(const struct opened *o, const char *id, char *buf, size_t len, char *top,
+static void leaf_top_of(const struct stored *o, const char *id, char *buf, size_t len, char *top,
                         size_t tlen);
-static void leaf_of(const struct opened *o, const char *id, char *buf, size_t len)
+static void leaf_of(const struct stored *o, const char *id, char *buf, size_t len)
 {
         leaf_top_of(o, id, buf, len, NULL, 0);
 }
 
 /* The same, and for a cgroup at the engine's cgroupsPath the cgroup crib made it from (the
  * plan's cgroup_top; "" for crib's own names) */
-static void leaf_top_of(const struct opened *o, const char *id, char *buf, size_t len, char *top,
+static void leaf_top_of(const struct stored *o, const char *id, char *buf, size_t len, char *top,
                         size_t tlen)
 {
         struct plan p;
@@ -262,7 +205,7 @@ static void leaf_top_of(const struct opened *o, const char *id, char *buf, size_
         buf[0] = '\0';
         if (top)
                 top[0] = '\0';
-        if (lifecycle_read_plan(o->dir, &p, &ignored) < 0)
+        if (store_read_plan(o->dir, &p, &ignored) < 0)
                 return;
         if (top && p.cgroup_path[0])
                 snprintf(top, tlen, "%s", p.cgroup_top);
@@ -610,16 +553,16 @@ static int oci_create(int argc, char **argv)
         snprintf(name, sizeof name, "%s", id);
         int code = 0;
         _cleanup_close_ int fifo = -1;
-        struct opened o = {.root = -1, .dir = -1};
+        struct stored o = {.root = -1, .dir = -1};
         if (lifecycle_create(&plan, config, name, sizeof name, true, &err) < 0) {
                 if (err.errnum == EEXIST)
                         error_set(&err, EEXIST, "container \"%s\" already exists", id);
                 code = fail(&err);
                 goto out;
         }
-        if (open_id(id, &o, &err) < 0 || write_oci_file(o.dir, c.saved, &err) < 0 ||
-            state_fifo_make(o.dir, FIFO, &err) < 0 ||
-            (fifo = state_fifo_open(o.dir, FIFO, O_PATH, &err)) < 0) {
+        if (open_id(id, false, &o, &err) < 0 || write_oci_file(o.dir, c.saved, &err) < 0 ||
+            state_fifo_make(o.dir, STORE_FILE_FIFO, &err) < 0 ||
+            (fifo = state_fifo_open(o.dir, STORE_FILE_FIFO, O_PATH, &err)) < 0) {
                 code = fail(&err);
                 lifecycle_forget(id);
                 goto out;
@@ -634,7 +577,7 @@ static int oci_create(int argc, char **argv)
                                         .ctx = &c};
         int status;
         /* nothing of the state tree goes along into the container but the fifo's O_PATH */
-        opened_close(&o);
+        store_close(&o);
         if (lifecycle_root_path(c.root, sizeof c.root, &err) < 0) {
                 code = fail(&err);
                 lifecycle_forget(id);
@@ -643,7 +586,7 @@ static int oci_create(int argc, char **argv)
                 lifecycle_forget(id);
         }
 out:
-        opened_close(&o);
+        store_close(&o);
         plan_free(&plan);
         oci_free(&oc);
         json_object_put(c.saved);
@@ -659,20 +602,21 @@ static int oci_start(int argc, char **argv)
         const char *id = argv[0];
         struct error err;
         error_clear(&err);
-        struct opened o;
-        if (open_locked(id, &o, &err) < 0) {
+        struct stored o;
+        if (open_id(id, true, &o, &err) < 0) {
                 return fail(&err);
         }
         const char *status = status_of(&o);
         if (strcmp(status, "created")) {
                 error_set(&err, 0, "container \"%s\" is %s, not created", id, status);
-                opened_close(&o);
+                store_close(&o);
                 return fail(&err);
         }
         /* O_NONBLOCK: no waiting for a writer that may never come (it died); poll instead */
-        _cleanup_close_ int fd = state_fifo_open(o.dir, FIFO, O_RDONLY | O_NONBLOCK, &err);
+        _cleanup_close_ int fd =
+                state_fifo_open(o.dir, STORE_FILE_FIFO, O_RDONLY | O_NONBLOCK, &err);
         if (fd < 0) {
-                opened_close(&o);
+                store_close(&o);
                 return fail(&err);
         }
         char byte = 0;
@@ -680,19 +624,19 @@ static int oci_start(int argc, char **argv)
                 struct pollfd p = {.fd = fd, .events = POLLIN};
                 if (poll(&p, 1, 100) > 0 && read(fd, &byte, 1) == 1)
                         break;
-                if (state_proc_start(o.rec.pid) != o.rec.pid_start) {
+                if (!state_proc_alive(o.rec.pid, o.rec.pid_start)) {
                         error_set(&err, 0, "container \"%s\" ended before it was started", id);
-                        opened_close(&o);
+                        store_close(&o);
                         return fail(&err);
                 }
         }
         /* started: no second start, and state says running */
-        unlinkat(o.dir, FIFO, 0);
+        unlinkat(o.dir, STORE_FILE_FIFO, 0);
         struct error ignored;
         json_object *saved = read_saved(o.dir, &ignored);
         pid_t pid = o.rec.pid;
         uint64_t created = o.rec.created;
-        opened_close(&o);
+        store_close(&o);
         /* end-of-file when the exec succeeded (close-on-exec), else "STATUS MESSAGE\nHINT" */
         fcntl(fd, F_SETFL, 0);
         char text[4096];
@@ -734,23 +678,36 @@ static int oci_state(int argc, char **argv)
         const char *id = argv[0];
         struct error err;
         error_clear(&err);
-        struct opened o;
-        if (open_id(id, &o, &err) < 0) {
-                opened_close(&o);
+        struct stored o;
+        if (open_id(id, false, &o, &err) < 0) {
+                store_close(&o);
                 return fail(&err);
         }
         json_object *saved = read_saved(o.dir, &err);
         if (!saved) {
-                opened_close(&o);
+                store_close(&o);
                 return fail(&err);
         }
-        json_object *out =
-                state_object(id, status_of(&o), running(&o) ? o.rec.pid : 0, o.rec.created, saved);
+        json_object *out = state_object(id, status_of(&o), o.rec.pid_alive ? o.rec.pid : 0,
+                                        o.rec.created, saved);
         output_json(stdout, json_object_to_json_string_ext(
                                     out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(out);
         json_object_put(saved);
-        opened_close(&o);
+        store_close(&o);
+        return 0;
+}
+
+/* A container `state` can show (store_each), into the array */
+static int list_one(void *ctx, struct stored *o)
+{
+        struct error ignored;
+        json_object *saved = read_saved(o->dir, &ignored);
+        if (saved)
+                json_object_array_add(ctx, state_object(o->rec.name, status_of(o),
+                                                        o->rec.pid_alive ? o->rec.pid : 0,
+                                                        o->rec.created, saved));
+        json_object_put(saved);
         return 0;
 }
 
@@ -778,32 +735,12 @@ static int oci_list(int argc, char **argv)
         struct error err;
         error_clear(&err);
         char path[4096];
-        int root = -1;
-        if (lifecycle_root_path(path, sizeof path, &err) < 0 ||
-            (root = state_open_root(path, geteuid(), &err)) < 0)
-                return fail(&err);
-        DIR *d = fdopendir(root);
-        if (!d) {
-                close(root);
-                error_set(&err, errno, "cannot list the containers in '%s'", path);
-                return fail(&err);
-        }
         json_object *all = json_object_new_array();
-        struct dirent *e;
-        while ((e = readdir(d))) {
-                if (!state_name_valid(e->d_name))
-                        continue;
-                struct opened o = {.root = -1, .dir = state_open(dirfd(d), e->d_name, &err)};
-                json_object *saved = NULL;
-                if (o.dir >= 0 && record_read(o.dir, e->d_name, &o.rec, &err) == 0 &&
-                    (saved = read_saved(o.dir, &err)))
-                        json_object_array_add(all, state_object(e->d_name, status_of(&o),
-                                                                running(&o) ? o.rec.pid : 0,
-                                                                o.rec.created, saved));
-                json_object_put(saved);
-                opened_close(&o);
+        if (lifecycle_root_path(path, sizeof path, &err) < 0 ||
+            store_each(path, list_one, all, &err) < 0) {
+                json_object_put(all);
+                return fail(&err);
         }
-        closedir(d);
         size_t n = json_object_array_length(all);
         /* the state root is the caller's alone (state_open_root), so is every container in it */
         struct account me;
@@ -863,7 +800,7 @@ static size_t subtree_pids(const char *path, pid_t *pids, size_t n, int depth)
 /* The processes of the container's own cgroup and those below it; its path to `leaf`, or ""
  * when it has none. The workload cannot leave it: NAME is not its to write, and moving a
  * process needs write access to the common ancestor (cgroup.c). */
-static size_t cgroup_pids(const struct opened *o, const char *id, pid_t *pids, char *leaf,
+static size_t cgroup_pids(const struct stored *o, const char *id, pid_t *pids, char *leaf,
                           size_t len)
 {
         struct stat st;
@@ -879,7 +816,7 @@ static size_t cgroup_pids(const struct opened *o, const char *id, pid_t *pids, c
  * through cgroup.kill (Linux 5.14), the whole subtree at once; another signal with the cgroup
  * frozen while its pids are read and signalled, so none exits and has its pid reused by a
  * host process in between, and none forks a child that is missed. */
-static void signal_cgroup(const struct opened *o, const char *id, int sig)
+static void signal_cgroup(const struct stored *o, const char *id, int sig)
 {
         static pid_t pids[MAX_PIDS];
         char leaf[1200], file[1300];
@@ -914,20 +851,20 @@ static int oci_kill(int argc, char **argv)
                 return usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
         struct error err;
         error_clear(&err);
-        struct opened o;
+        struct stored o;
         int code = 0;
-        if (open_id(id, &o, &err) < 0) {
+        if (open_id(id, false, &o, &err) < 0) {
                 code = fail(&err);
-        } else if (!running(&o)) {
+        } else if (!o.rec.pid_alive) {
                 error_set(&err, 0, "container \"%s\" is not running", id);
                 code = fail(&err);
         } else {
                 if (all)
                         signal_cgroup(&o, id, sig);
-                if (signal_process(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
+                if (store_signal(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
                         code = fail(&err);
         }
-        opened_close(&o);
+        store_close(&o);
         return code;
 }
 
@@ -943,8 +880,8 @@ static int oci_delete(int argc, char **argv)
         const char *id = argv[0];
         struct error err;
         error_clear(&err);
-        struct opened o;
-        if (open_locked(id, &o, &err) < 0) {
+        struct stored o;
+        if (open_id(id, true, &o, &err) < 0) {
                 if (force && err.errnum == ENOENT)
                         return 0; /* as runc: nothing to delete is no error with --force */
                 return fail(&err);
@@ -953,16 +890,14 @@ static int oci_delete(int argc, char **argv)
         if ((!strcmp(status, "running") || !strcmp(status, "paused")) && !force) {
                 error_set(&err, 0, "container \"%s\" is %s", id, status);
                 error_hint(&err, "kill it first, or delete --force");
-                opened_close(&o);
+                store_close(&o);
                 return fail(&err);
         }
         /* created (as runc) or forced: it ends first */
         if (o.rec.pid_alive) {
                 signal_cgroup(&o, id, SIGKILL);
-                signal_process(o.rec.pid, o.rec.pid_start, SIGKILL, &err);
-                for (int i = 0; i < 100 && state_proc_start(o.rec.pid) == o.rec.pid_start &&
-                                !zombie(o.rec.pid);
-                     i++)
+                store_signal(o.rec.pid, o.rec.pid_start, SIGKILL, &err);
+                for (int i = 0; i < 100 && state_proc_alive(o.rec.pid, o.rec.pid_start); i++)
                         usleep(20000);
         }
         /* what is left in its cgroup (without a pid namespace, the workload's orphans; or what
@@ -977,7 +912,7 @@ static int oci_delete(int argc, char **argv)
         int code = 0;
         if (state_remove(o.root, id, &err) < 0)
                 code = fail(&err);
-        opened_close(&o);
+        store_close(&o);
         /* poststop: the container is gone; a failure is a warning (the runtime spec) */
         json_object *st = state_object(id, "stopped", 0, created, saved);
         run_hooks(saved, OCI_HOOK_POSTSTOP, "poststop", st, &err);
@@ -1019,9 +954,9 @@ static int oci_ps(int argc, char **argv)
                                    "supported yet)");
         struct error err;
         error_clear(&err);
-        struct opened o;
-        if (open_id(id, &o, &err) < 0) {
-                opened_close(&o);
+        struct stored o;
+        if (open_id(id, false, &o, &err) < 0) {
+                store_close(&o);
                 return fail(&err);
         }
         json_object *a = json_object_new_array();
@@ -1031,13 +966,13 @@ static int oci_ps(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
                 json_object_array_add(a, json_object_new_int(pids[i]));
         /* no cgroup of its own: its process and those below it */
-        if (!n && running(&o)) {
+        if (!n && o.rec.pid_alive) {
                 json_object_array_add(a, json_object_new_int(o.rec.pid));
                 add_descendants(a, o.rec.pid, 0);
         }
         puts(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
         json_object_put(a);
-        opened_close(&o);
+        store_close(&o);
         return 0;
 }
 
@@ -1057,20 +992,12 @@ static void on_exec_created(void *ctx, pid_t pid, pid_t workload)
 /* "UID[:GID]" as runc's --user takes it */
 static int parse_user(const char *v, struct enter_request *rq)
 {
-        char *end;
-        errno = 0;
-        unsigned long u = strtoul(v, &end, 10), g = 0;
-        if (end == v || (*end && *end != ':') || v[0] == '-' || errno || u > 0xfffffffe)
+        uint32_t u, g = 0; /* runc's: group 0 unless given */
+        if (syntax_uid_gid(v, &u, &g, NULL) < 0)
                 return -1;
-        if (*end == ':') {
-                const char *gs = end + 1;
-                g = strtoul(gs, &end, 10);
-                if (end == gs || *end || *gs == '-' || errno || g > 0xfffffffe)
-                        return -1;
-        }
         rq->user_set = true;
-        rq->uid = (uid_t)u;
-        rq->gid = (gid_t)g;
+        rq->uid = u;
+        rq->gid = g;
         return 0;
 }
 
@@ -1241,16 +1168,16 @@ static int oci_exec(int argc, char **argv)
                 rq.caps = caps;
         }
         c.id = id;
-        struct opened o = {.root = -1, .dir = -1};
+        struct stored o = {.root = -1, .dir = -1};
         struct plan plan;
         bool planned = false;
         int code = 0;
-        if (open_id(id, &o, &err) < 0) {
+        if (open_id(id, false, &o, &err) < 0) {
                 code = fail(&err);
         } else if (strcmp(status_of(&o), "running")) {
                 error_set(&err, 0, "container \"%s\" is %s, not running", id, status_of(&o));
                 code = fail(&err);
-        } else if (lifecycle_read_plan(o.dir, &plan, &err) < 0) {
+        } else if (store_read_plan(o.dir, &plan, &err) < 0) {
                 code = fail(&err);
         } else {
                 planned = true;
@@ -1259,7 +1186,7 @@ static int oci_exec(int argc, char **argv)
                 rq.workload = o.rec.workload;
                 rq.workload_start = o.rec.workload_start;
         }
-        opened_close(&o); /* nothing of the state tree goes along into the container */
+        store_close(&o); /* nothing of the state tree goes along into the container */
         if (planned && lifecycle_seal(&plan, false, &err) < 0) {
                 code = fail(&err);
                 planned = false;
@@ -1297,8 +1224,8 @@ static int oci_freeze(int argc, char **argv, bool freeze)
         const char *id = argv[0];
         struct error err;
         error_clear(&err);
-        struct opened o;
-        if (open_locked(id, &o, &err) < 0)
+        struct stored o;
+        if (open_id(id, true, &o, &err) < 0)
                 return fail(&err);
         const char *status = status_of(&o), *want = freeze ? "running" : "paused";
         char leaf[1200];
@@ -1321,14 +1248,14 @@ static int oci_freeze(int argc, char **argv, bool freeze)
                 code = fail(&err);
                 goto out;
         }
-        if (freeze && state_write(o.dir, PAUSED, "", 0, &err) < 0) {
+        if (freeze && state_write(o.dir, STORE_FILE_PAUSED, "", 0, &err) < 0) {
                 cgroup_freeze(leaf, false, &err);
                 code = fail(&err);
         } else if (!freeze) {
-                unlinkat(o.dir, PAUSED, 0);
+                unlinkat(o.dir, STORE_FILE_PAUSED, 0);
         }
 out:
-        opened_close(&o);
+        store_close(&o);
         return code;
 }
 
@@ -1370,8 +1297,8 @@ static int oci_update(int argc, char **argv)
                 fclose(f);
         if (r < 0)
                 return fail(&err);
-        struct opened o;
-        if (open_locked(id, &o, &err) < 0)
+        struct stored o;
+        if (open_id(id, true, &o, &err) < 0)
                 return fail(&err);
         const char *status = status_of(&o);
         char leaf[1200];
@@ -1419,7 +1346,7 @@ static int oci_update(int argc, char **argv)
                         code = fail(&err);
         }
 out:
-        opened_close(&o);
+        store_close(&o);
         return code;
 }
 

@@ -6,8 +6,6 @@
  * and the usage of its own cgroup, when it has one.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <json.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include "output.h"
 #include "record.h"
 #include "state.h"
+#include "store.h"
 
 static int usage(const char *fmt, const char *arg)
 {
@@ -29,16 +28,9 @@ static int usage(const char *fmt, const char *arg)
         return EXIT_CRIB_ERROR;
 }
 
-static int open_root(struct error *err)
-{
-        char path[4096];
-        if (lifecycle_root_path(path, sizeof path, err) < 0)
-                return -1;
-        return state_open_root(path, geteuid(), err);
-}
-
 struct row {
         struct record rec;
+        enum store_status status;
         struct cgroup_usage use; /* of its own cgroup ([resources]), else all -1 */
         char ports[512];         /* its published ports, "" for none */
 };
@@ -49,7 +41,7 @@ static void ports_of(int dir, struct row *row)
         struct plan p;
         struct error err;
         row->ports[0] = '\0';
-        if (lifecycle_read_plan(dir, &p, &err) < 0)
+        if (store_read_plan(dir, &p, &err) < 0)
                 return;
         for (size_t i = 0; i < p.nports; i++) {
                 char one[64];
@@ -68,7 +60,7 @@ static void usage_of(struct row *row)
         row->use = (struct cgroup_usage){-1, -1, -1};
         char path[1200], leaf[160];
         _cleanup_close_ int dir = -1;
-        if (r->phase != RECORD_RUNNING || !r->pid_alive)
+        if (!r->pid_alive)
                 return;
         snprintf(path, sizeof path, "/proc/%d", (int)r->pid);
         dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -135,20 +127,30 @@ static void duration(int64_t s, char *buf, size_t len)
                          (long long)s % 86400 / 3600);
 }
 
-static int64_t uptime_of(const struct record *r)
+/* A state's name in crib's words: "created" until its program runs (crib's own container is
+ * set up, or an engine's waits for crib oci start), then running, paused or stopped; the one
+ * definition of each is store_status() (runtime/state/store.h). */
+static const char *state_name(enum store_status s)
 {
-        if (!r->started || r->phase == RECORD_CREATED)
+        return s == STORE_CREATING ? "created" : store_status_name(s);
+}
+
+static int64_t uptime_of(const struct row *row)
+{
+        const struct record *r = &row->rec;
+        if (!r->started || row->status == STORE_CREATING || row->status == STORE_CREATED)
                 return -1;
-        if (r->phase == RECORD_RUNNING)
+        if (row->status != STORE_STOPPED)
                 return (int64_t)time(NULL) - r->started;
         return r->finished ? r->finished - r->started : -1;
 }
 
-static void exit_text(const struct record *r, char *buf, size_t len)
+static void exit_text(const struct row *row, char *buf, size_t len)
 {
+        const struct record *r = &row->rec;
         if (r->has_exit)
                 snprintf(buf, len, "%d", r->exit_status);
-        else if (r->phase == RECORD_STOPPED)
+        else if (row->status == STORE_STOPPED)
                 snprintf(buf, len, "?");
         else
                 snprintf(buf, len, "-");
@@ -166,8 +168,8 @@ static void print_table(const struct row *rows, size_t n)
                 if (r->pid_alive)
                         snprintf(pid, sizeof pid, "%d", (int)r->pid);
                 when(r->started, started, sizeof started);
-                duration(uptime_of(r), up, sizeof up);
-                exit_text(r, ex, sizeof ex);
+                duration(uptime_of(&rows[i]), up, sizeof up);
+                exit_text(&rows[i], ex, sizeof ex);
                 human_bytes(u->memory, mem, sizeof mem);
                 if (u->cpu_usec >= 0)
                         snprintf(cpu, sizeof cpu, "%.2fs", (double)u->cpu_usec / 1e6);
@@ -175,7 +177,7 @@ static void print_table(const struct row *rows, size_t n)
                         snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
                 /* the command is the container's (a spec's, an image's): escaped, as each cell */
                 output_line(stdout, "%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s",
-                            r->name, record_phase_name(r->phase), pid, started, up, ex, mem, cpu,
+                            r->name, state_name(rows[i].status), pid, started, up, ex, mem, cpu,
                             pids, rows[i].ports[0] ? rows[i].ports : "-", r->command);
         }
         for (size_t i = 0; i < n; i++)
@@ -189,10 +191,10 @@ static void print_ini(const struct row *rows, size_t n)
         for (size_t i = 0; i < n; i++) {
                 const struct record *r = &rows[i].rec;
                 char up[32], ex[8];
-                duration(uptime_of(r), up, sizeof up);
-                exit_text(r, ex, sizeof ex);
+                duration(uptime_of(&rows[i]), up, sizeof up);
+                exit_text(&rows[i], ex, sizeof ex);
                 printf("%s[container %s]\nstate = %s\npid = %d\n", i ? "\n" : "", r->name,
-                       record_phase_name(r->phase), r->pid_alive ? (int)r->pid : 0);
+                       state_name(rows[i].status), r->pid_alive ? (int)r->pid : 0);
                 output_line(stdout, "command = %s", r->command);
                 output_line(stdout, "spec = %s", r->spec);
                 printf("created = %lld\nstarted = %lld\nfinished = %lld\nuptime = %s\n"
@@ -221,7 +223,7 @@ static void print_json(const struct row *rows, size_t n)
                 json_object *o = json_object_new_object();
                 json_object_object_add(o, "name", json_object_new_string(r->name));
                 json_object_object_add(o, "state",
-                                       json_object_new_string(record_phase_name(r->phase)));
+                                       json_object_new_string(state_name(rows[i].status)));
                 json_object_object_add(o, "pid", r->pid_alive ? json_object_new_int(r->pid) : NULL);
                 json_object_object_add(o, "command", json_object_new_string(r->command));
                 json_object_object_add(o, "spec", json_object_new_string(r->spec));
@@ -230,7 +232,7 @@ static void print_json(const struct row *rows, size_t n)
                                        r->started ? json_object_new_int64(r->started) : NULL);
                 json_object_object_add(o, "finished",
                                        r->finished ? json_object_new_int64(r->finished) : NULL);
-                int64_t up = uptime_of(r);
+                int64_t up = uptime_of(&rows[i]);
                 json_object_object_add(o, "uptime", up >= 0 ? json_object_new_int64(up) : NULL);
                 json_object_object_add(o, "exit_status",
                                        r->has_exit ? json_object_new_int(r->exit_status) : NULL);
@@ -258,6 +260,35 @@ static void print_json(const struct row *rows, size_t n)
         json_object_put(a);
 }
 
+struct listing {
+        bool all; /* -a: the stopped too */
+        struct row *rows;
+        size_t n, cap;
+};
+
+/* A container of the state root, as a row (store_each) */
+static int add(void *ctx, struct stored *c)
+{
+        struct listing *l = ctx;
+        enum store_status status = store_status(c);
+        if (!l->all && status == STORE_STOPPED)
+                return 0;
+        if (l->n == l->cap) {
+                size_t cap = l->cap ? l->cap * 2 : 16;
+                struct row *grown = realloc(l->rows, cap * sizeof *l->rows);
+                if (!grown)
+                        return -1;
+                l->rows = grown;
+                l->cap = cap;
+        }
+        struct row *row = &l->rows[l->n++];
+        row->rec = c->rec;
+        row->status = status;
+        ports_of(c->dir, row);
+        usage_of(row);
+        return 0;
+}
+
 int cmd_ps(int argc, char **argv)
 {
         struct error err;
@@ -278,39 +309,15 @@ int cmd_ps(int argc, char **argv)
                                      "--format=table|ini|json)",
                                      argv[i]);
         }
-        int root = open_root(&err);
-        if (root < 0)
-                return output_error(&err);
-        DIR *d = fdopendir(root);
-        if (!d) {
-                close(root);
-                error_set(&err, errno, "cannot list the containers");
+        char root[4096];
+        struct listing l = {.all = all};
+        if (lifecycle_root_path(root, sizeof root, &err) < 0 ||
+            store_each(root, add, &l, &err) < 0) {
+                free(l.rows);
                 return output_error(&err);
         }
-        struct row *rows = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-                if (!state_name_valid(e->d_name))
-                        continue;
-                _cleanup_close_ int dir = state_open(dirfd(d), e->d_name, &err);
-                struct record rec;
-                if (dir < 0 || record_read(dir, e->d_name, &rec, &err) < 0)
-                        continue;
-                if (!all && rec.phase == RECORD_STOPPED)
-                        continue;
-                if (n == cap) {
-                        cap = cap ? cap * 2 : 16;
-                        struct row *grown = realloc(rows, cap * sizeof *rows);
-                        if (!grown)
-                                break;
-                        rows = grown;
-                }
-                rows[n].rec = rec;
-                ports_of(dir, &rows[n]);
-                usage_of(&rows[n++]);
-        }
-        closedir(d);
+        struct row *rows = l.rows;
+        size_t n = l.n;
         if (n)
                 qsort(rows, n, sizeof *rows, by_created);
         if (format == TABLE)
