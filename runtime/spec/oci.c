@@ -18,6 +18,7 @@
 
 #include "capname.h"
 #include "cleanup.h"
+#include "syntax.h"
 #include "words.h"
 
 struct ctx {
@@ -192,16 +193,6 @@ static char **strv_of(json_object *a)
 static void set_from(struct spec *s, enum spec_key k)
 {
         s->origins[k] = (struct spec_origin){.kind = SPEC_FROM_FILE};
-}
-
-static bool clean_abs_path(const char *p)
-{
-        if (p[0] != '/' || strlen(p) >= 4096)
-                return false;
-        for (const char *q = p; (q = strstr(q, "/..")); q += 3)
-                if (q[3] == '/' || q[3] == '\0')
-                        return false;
-        return true;
 }
 
 /* ---- root, hostname ---- */
@@ -467,7 +458,7 @@ static int oci_process(struct ctx *c, json_object *cfg)
         if ((r = get_str(c, proc, ".process", "cwd", &cwd)) < 0)
                 return -1;
         if (r) {
-                if (!clean_abs_path(cwd))
+                if (!syntax_clean_path(cwd))
                         return bad(c, ".process.cwd", "'%s' is not an absolute path without '..'",
                                    cwd);
                 if (!(c->s->cwd = strdup(cwd)))
@@ -547,7 +538,7 @@ static int oci_mount(struct ctx *c, json_object *m, const char *p)
         sub(q, p, "destination");
         if (!dst)
                 return bad(c, q, "is missing");
-        if (!clean_abs_path(dst))
+        if (!syntax_clean_path(dst))
                 return bad(c, q, "'%s' is not an absolute path without '..'", dst);
         /* crib's own /proc, /dev, /sys...; /sys/fs/cgroup is not made yet (README) */
         if (crib_makes(dst, type))
@@ -756,7 +747,7 @@ static int oci_paths(struct ctx *c, json_object *lx, const char *key, struct spe
         for (size_t i = 0; i < json_object_array_length(list); i++) {
                 const char *path = json_object_get_string(json_object_array_get_idx(list, i));
                 idx(q, p, i);
-                if (!clean_abs_path(path))
+                if (!syntax_clean_path(path))
                         return bad(c, q, "'%s' is not an absolute path without '..'", path);
                 if (!(l->items[l->n++] = strdup(path)))
                         return nomem(c);
@@ -1250,7 +1241,7 @@ static int oci_hooks(struct ctx *c, json_object *cfg, char **ret)
                             get_strings(c, h, q, "env", OCI_MAX_HOOK_ARGS, &l) < 0 ||
                             get_int(c, h, q, "timeout", 1, 3600, &t) < 0)
                                 return -1;
-                        if (!path || !clean_abs_path(path)) {
+                        if (!path || !syntax_clean_path(path)) {
                                 char r[PATHLEN];
                                 sub(r, q, "path");
                                 return bad(c, r, "'%s' is not an absolute path without '..'",

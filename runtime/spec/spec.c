@@ -18,6 +18,7 @@
 #include "levels.h"
 #include "phrase.h"
 #include "seccomp_profile.h"
+#include "syntax.h"
 #include "words.h"
 
 struct key;
@@ -184,22 +185,15 @@ static int parse_env(struct spec *s, const struct key *k, const struct ini_entry
 static int parse_user(struct spec *s, const struct key *k, const struct ini_entry *e,
                       struct error *err)
 {
-        char buf[64];
+        bool has_gid = false;
         (void)k;
-        if (strlen(e->value) >= sizeof buf)
-                return bad_value(err, s, e, "user must be UID or UID:GID, not '%s'", e->value);
-        strcpy(buf, e->value);
-        char *colon = strchr(buf, ':');
-        if (colon)
-                *colon = '\0';
-        /* (uid_t)-1 means "unchanged" to setresuid(2), so it cannot be a user */
-        if (parse_u32(buf, UINT32_MAX - 1, &s->uid) < 0 ||
-            (colon && parse_u32(colon + 1, UINT32_MAX - 1, &s->gid) < 0))
+        /* (uid_t)-1 means "unchanged" to setresuid(2), so it cannot be a user (syntax.h) */
+        if (syntax_uid_gid(e->value, &s->uid, &s->gid, &has_gid) < 0)
                 return bad_value(err, s, e,
                                  "user must be numeric UID or UID:GID (for example 1000:1000), "
                                  "not '%s'",
                                  e->value);
-        if (!colon)
+        if (!has_gid)
                 s->gid = s->uid;
         return 0;
 }
@@ -293,16 +287,6 @@ static int parse_idmap(struct spec *s, const struct key *k, const struct ini_ent
         return 0;
 }
 
-static bool clean_abs_path(const char *p)
-{
-        if (p[0] != '/')
-                return false;
-        for (const char *c = p; *c; c++)
-                if (c[0] == '/' && c[1] == '.' && c[2] == '.' && (c[3] == '/' || !c[3]))
-                        return false;
-        return true;
-}
-
 static int add_mount(struct spec *s, const struct ini_entry *e, struct spec_mount **ret,
                      struct error *err)
 {
@@ -356,7 +340,7 @@ static int parse_bind(struct spec *s, const struct key *k, const struct ini_entr
         m->dst = w[1];
         opts = n == 3 ? w[2] : NULL;
         free(w);
-        if (!clean_abs_path(m->dst))
+        if (!syntax_clean_path(m->dst))
                 return bad_value(err, s, e,
                                  "bind destination '%s' must be an absolute path without '..'",
                                  m->dst);
@@ -394,7 +378,7 @@ static int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_ent
         m->dst = w[0];
         _cleanup_free_ char *opts = n == 2 ? w[1] : NULL;
         free(w);
-        if (!clean_abs_path(m->dst))
+        if (!syntax_clean_path(m->dst))
                 return bad_value(err, s, e,
                                  "tmpfs destination '%s' must be an absolute path without '..'",
                                  m->dst);
@@ -823,8 +807,6 @@ static void paths_clear(struct spec_paths *l)
         l->n = 0;
 }
 
-static bool clean_abs_path(const char *p);
-
 static int parse_paths(struct spec *s, const struct key *k, const struct ini_entry *e,
                        struct error *err)
 {
@@ -857,7 +839,7 @@ static int parse_paths(struct spec *s, const struct key *k, const struct ini_ent
         for (size_t i = first; i < n; i++) {
                 bool edit = w[i][0] == '+' || w[i][0] == '-';
                 const char *p = edit ? w[i] + 1 : w[i];
-                if (!clean_abs_path(p)) {
+                if (!syntax_clean_path(p)) {
                         bad_value(err, s, e,
                                   "'%s': '%s' must be an absolute path inside the container, "
                                   "without '..'",
