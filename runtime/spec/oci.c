@@ -1141,8 +1141,8 @@ static int oci_linux(struct ctx *c, json_object *cfg)
                     0 ||
             oci_seccomp(c, lx) < 0 || oci_resources(c, lx) < 0)
                 return -1;
-        /* cgroupsPath: where the engine wants the container's cgroup (cmd/oci.c reads it with
-         * the --systemd-cgroup it was given; the plan says when it cannot be honoured) */
+        /* cgroupsPath: where the engine wants the container's cgroup (container/ociops.c reads it
+         * with the --systemd-cgroup it was given; the plan says when it cannot be honoured) */
         if (get_str(c, lx, ".linux", "cgroupsPath", &str) < 0)
                 return -1;
         if (str && str[0] && !(c->s->cgroups_path = strdup(str)))
