@@ -181,16 +181,6 @@ void oci_set_from(struct spec *s, enum spec_key k)
         s->origins[k] = (struct spec_origin){.kind = SPEC_FROM_FILE};
 }
 
-bool oci_clean_abs_path(const char *p)
-{
-        if (p[0] != '/' || strlen(p) >= 4096)
-                return false;
-        for (const char *q = p; (q = strstr(q, "/..")); q += 3)
-                if (q[3] == '/' || q[3] == '\0')
-                        return false;
-        return true;
-}
-
 /* The JSON object in `f`, at most OCI_MAX_CONFIG bytes, nothing after it; NULL on error. */
 json_object *oci_read_object(struct oci_ctx *c, const char *path, FILE *f)
 {

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "parse.h"
+#include "syntax.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -124,7 +125,7 @@ static int oci_paths(struct oci_ctx *c, json_object *lx, const char *key, struct
         for (size_t i = 0; i < json_object_array_length(list); i++) {
                 const char *path = json_object_get_string(json_object_array_get_idx(list, i));
                 oci_idx(q, p, i);
-                if (!oci_clean_abs_path(path))
+                if (!syntax_clean_path(path))
                         return oci_bad(c, q, "'%s' is not an absolute path without '..'", path);
                 if (!(l->items[l->n++] = strdup(path)))
                         return oci_nomem(c);
@@ -149,8 +150,8 @@ int oci_linux(struct oci_ctx *c, json_object *cfg)
                     0 ||
             oci_seccomp(c, lx) < 0 || oci_resources(c, lx) < 0)
                 return -1;
-        /* cgroupsPath: where the engine wants the container's cgroup (cmd/oci.c reads it with
-         * the --systemd-cgroup it was given; the plan says when it cannot be honoured) */
+        /* cgroupsPath: where the engine wants the container's cgroup (container/ociops.c reads it
+         * with the --systemd-cgroup it was given; the plan says when it cannot be honoured) */
         if (oci_get_str(c, lx, ".linux", "cgroupsPath", &str) < 0)
                 return -1;
         if (str && str[0] && !(c->s->cgroups_path = strdup(str)))

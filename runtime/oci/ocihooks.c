@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "parse.h"
+#include "syntax.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret)
                             oci_get_strings(c, h, q, "env", OCI_MAX_HOOK_ARGS, &l) < 0 ||
                             oci_get_int(c, h, q, "timeout", 1, 3600, &t) < 0)
                                 return -1;
-                        if (!path || !oci_clean_abs_path(path)) {
+                        if (!path || !syntax_clean_path(path)) {
                                 char r[PATHLEN];
                                 oci_sub(r, q, "path");
                                 return oci_bad(c, r, "'%s' is not an absolute path without '..'",

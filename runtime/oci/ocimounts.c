@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "parse.h"
+#include "syntax.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,7 +88,7 @@ static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
         oci_sub(q, p, "destination");
         if (!dst)
                 return oci_bad(c, q, "is missing");
-        if (!oci_clean_abs_path(dst))
+        if (!syntax_clean_path(dst))
                 return oci_bad(c, q, "'%s' is not an absolute path without '..'", dst);
         /* crib's own /proc, /dev, /sys...; /sys/fs/cgroup is not made yet (README) */
         if (crib_makes(dst, type))

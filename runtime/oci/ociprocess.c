@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "capname.h"
+#include "syntax.h"
 
 static int oci_user(struct oci_ctx *c, json_object *proc)
 {
@@ -226,7 +227,7 @@ static int process_program(struct oci_ctx *c, json_object *proc)
         if ((r = oci_get_str(c, proc, ".process", "cwd", &cwd)) < 0)
                 return -1;
         if (r) {
-                if (!oci_clean_abs_path(cwd))
+                if (!syntax_clean_path(cwd))
                         return oci_bad(c, ".process.cwd",
                                        "'%s' is not an absolute path without '..'", cwd);
                 if (!(c->s->cwd = strdup(cwd)))

@@ -49,7 +49,6 @@ int oci_get_strings(struct oci_ctx *c, json_object *obj, const char *parent, con
 char **oci_strv_of(json_object *a);
 /* The spec's key k came from the file */
 void oci_set_from(struct spec *s, enum spec_key k);
-bool oci_clean_abs_path(const char *p);
 json_object *oci_read_object(struct oci_ctx *c, const char *path, FILE *f);
 json_object *oci_read_under(struct oci_ctx *c, const char *path, FILE *f, const char *key,
                             json_object **ret_inner);

@@ -62,7 +62,6 @@ int bool_word(const char *v, bool *ret);
 /* A decimal number in [0, max]; the whole string must be the number. */
 int parse_u32(const char *v, uint32_t max, uint32_t *ret);
 /* An absolute path with no '..' component. */
-bool clean_abs_path(const char *p);
 
 /* process.c */
 int parse_hostname(struct spec *s, const struct key *k, const struct ini_entry *e,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "words.h"
+#include "syntax.h"
 
 int parse_hostname(struct spec *s, const struct key *k, const struct ini_entry *e,
                    struct error *err)
@@ -95,22 +96,15 @@ int parse_env(struct spec *s, const struct key *k, const struct ini_entry *e, st
 
 int parse_user(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err)
 {
-        char buf[64];
+        bool has_gid = false;
         (void)k;
-        if (strlen(e->value) >= sizeof buf)
-                return bad_value(err, s, e, "user must be UID or UID:GID, not '%s'", e->value);
-        strcpy(buf, e->value);
-        char *colon = strchr(buf, ':');
-        if (colon)
-                *colon = '\0';
-        /* (uid_t)-1 means "unchanged" to setresuid(2), so it cannot be a user */
-        if (parse_u32(buf, UINT32_MAX - 1, &s->uid) < 0 ||
-            (colon && parse_u32(colon + 1, UINT32_MAX - 1, &s->gid) < 0))
+        /* (uid_t)-1 means "unchanged" to setresuid(2), so it cannot be a user (syntax.h) */
+        if (syntax_uid_gid(e->value, &s->uid, &s->gid, &has_gid) < 0)
                 return bad_value(err, s, e,
                                  "user must be numeric UID or UID:GID (for example 1000:1000), "
                                  "not '%s'",
                                  e->value);
-        if (!colon)
+        if (!has_gid)
                 s->gid = s->uid;
         return 0;
 }

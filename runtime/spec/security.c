@@ -13,6 +13,7 @@
 #include "cleanup.h"
 #include "ini.h"
 #include "levels.h"
+#include "syntax.h"
 #include "words.h"
 
 /* --- [security] -------------------------------------------------------------------------- */
@@ -255,7 +256,7 @@ int parse_paths(struct spec *s, const struct key *k, const struct ini_entry *e, 
         for (size_t i = first; i < n; i++) {
                 bool edit = w[i][0] == '+' || w[i][0] == '-';
                 const char *p = edit ? w[i] + 1 : w[i];
-                if (!clean_abs_path(p)) {
+                if (!syntax_clean_path(p)) {
                         bad_value(err, s, e,
                                   "'%s': '%s' must be an absolute path inside the container, "
                                   "without '..'",

@@ -244,7 +244,7 @@ struct spec {
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */
         char *seccomp_text;    /* or the profile itself, in crib's format (an OCI config's) */
         char *cgroups_path;    /* an OCI config's linux.cgroupsPath, as cgroup_oci_path() reads
-                                * it (cmd/oci.c): where the engine wants the container's cgroup */
+                                * it (container/ociops.c): where the engine wants its cgroup */
         bool seccomp_require;  /* seccomp_mode = require */
         char *apparmor;        /* "unconfined" or a profile name */
         bool apparmor_require; /* apparmor_mode = require */

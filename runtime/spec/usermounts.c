@@ -10,6 +10,7 @@
 
 #include "cleanup.h"
 #include "words.h"
+#include "syntax.h"
 
 static int add_mount(struct spec *s, const struct ini_entry *e, struct spec_mount **ret,
                      struct error *err)
@@ -63,7 +64,7 @@ int parse_bind(struct spec *s, const struct key *k, const struct ini_entry *e, s
         m->dst = w[1];
         opts = n == 3 ? w[2] : NULL;
         free(w);
-        if (!clean_abs_path(m->dst))
+        if (!syntax_clean_path(m->dst))
                 return bad_value(err, s, e,
                                  "bind destination '%s' must be an absolute path without '..'",
                                  m->dst);
@@ -100,7 +101,7 @@ int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_entry *e, 
         m->dst = w[0];
         _cleanup_free_ char *opts = n == 2 ? w[1] : NULL;
         free(w);
-        if (!clean_abs_path(m->dst))
+        if (!syntax_clean_path(m->dst))
                 return bad_value(err, s, e,
                                  "tmpfs destination '%s' must be an absolute path without '..'",
                                  m->dst);

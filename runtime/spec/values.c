@@ -71,12 +71,3 @@ int parse_mode(struct spec *s, const struct key *k, const struct ini_entry *e, s
         return 0;
 }
 
-bool clean_abs_path(const char *p)
-{
-        if (p[0] != '/')
-                return false;
-        for (const char *c = p; *c; c++)
-                if (c[0] == '/' && c[1] == '.' && c[2] == '.' && (c[3] == '/' || !c[3]))
-                        return false;
-        return true;
-}
