@@ -62,7 +62,7 @@ CC           := clang
 endif
 # `make check` = the plain build with the fuzz targets (tests/run-all runs them), then the whole
 # unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
-CHECK_EXTRA     = $(BUILD)/tests/tools/kill-on-open $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
+CHECK_EXTRA     = $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
 CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
 # the plain pass, as root, tries the profiler of crib's hot layout too (it sets the disk's read-ahead)
 CHECK_LAYOUT    = $(if $(SANITIZE),,if [ "$$(id -u)" = 0 ]; then $(MAKE) check-hot-layout; \
@@ -370,10 +370,6 @@ $(BUILD)/sanitizers:
 	@mkdir -p $(@D)
 	echo '$(SAN_CFLAGS)' > $@
 endif
-# the fault test's helper (tests/e2e/13-faults.t): kills a command as it opens a file
-$(BUILD)/tests/tools/kill-on-open: $(BUILD)/tests/tools/kill-on-open.o
-	$(CC) $(LDFLAGS) -o $@ $^
-
 # one libFuzzer program per tests/fuzz/fuzz_*.c, linked with the runtime built for fuzzing
 build/fuzz/bin/%: build/fuzz/tests/fuzz/%.o build/fuzz/libcrib.a
 	@mkdir -p $(@D)

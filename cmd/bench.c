@@ -37,6 +37,7 @@
 #include "plan.h"
 #include "seccomp.h"
 #include "spec.h"
+#include "specfile.h"
 #include "trace.h"
 #include "output.h"
 
@@ -327,13 +328,12 @@ static int own_work(const char *path, int runs)
         for (int i = 0; i < runs; i++) {
                 long f0 = minor_faults();
                 uint64_t t0 = trace_now_us();
-                FILE *f = fopen(path, "re");
-                if (!f) {
-                        error_set(&err, errno, "cannot open spec '%s'", path);
+                char spec_path[4096]; /* SPEC, or DIR/crib.ini: as crib run opens it */
+                FILE *f = specfile_open(path, spec_path, sizeof spec_path, &err);
+                if (!f)
                         return output_error(&err);
-                }
                 struct spec spec;
-                int loaded = spec_load(path, f, false, &spec, &err);
+                int loaded = spec_load(spec_path, f, false, &spec, &err);
                 fclose(f);
                 if (loaded < 0)
                         return output_error(&err);

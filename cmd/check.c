@@ -9,6 +9,7 @@
 #include "cleanup.h"
 #include "plan.h"
 #include "spec.h"
+#include "specfile.h"
 #include "termsafe.h"
 #include "output.h"
 
@@ -61,11 +62,11 @@ int cmd_check(int argc, char **argv)
                 }
         }
         if (spec_path) {
-                _cleanup_fclose_ FILE *f = fopen(spec_path, "re");
-                if (!f) {
-                        error_set(&err, errno, "cannot open spec '%s'", spec_path);
+                char path[4096]; /* SPEC, or DIR/crib.ini */
+                _cleanup_fclose_ FILE *f = specfile_open(spec_path, path, sizeof path, &err);
+                if (!f)
                         return output_error(&err);
-                }
+                spec_path = path;
                 if (spec_load(spec_path, f, true, &spec, &err) < 0)
                         return output_error(&err);
                 have_spec = true;

@@ -8,7 +8,7 @@
 
 #define MAX_LEVELS 8
 
-int cmd_levels(void);
+int cmd_levels(int argc, char **argv);
 
 static void caps_cell(const struct spec *s, const struct spec *dflt, char *buf, size_t len)
 {
@@ -50,8 +50,9 @@ static void limit_cell(const struct spec_limit *l, char *buf, size_t len)
                 snprintf(buf, len, "%s:%s", soft, hard);
 }
 
-int cmd_levels(void)
+int cmd_levels(int argc, char **argv)
 {
+        (void)argc, (void)argv; /* main.c: 'crib levels' takes none */
         struct spec specs[MAX_LEVELS];
         const char *names[MAX_LEVELS];
         size_t n = 0;

@@ -128,14 +128,14 @@ void lifecycle_record_self(const char *name)
                 output_error(&err);
 }
 
-void lifecycle_record_running(const char *name, pid_t pid)
+void lifecycle_record_running(const char *name, pid_t pid, pid_t workload)
 {
         char path[4096];
         struct error err;
         if (lifecycle_root_path(path, sizeof path, &err) < 0)
                 return;
         _cleanup_close_ int dir = state_open_path(path, geteuid(), name, &err);
-        if (dir < 0 || record_write_pid(dir, pid, &err) < 0)
+        if (dir < 0 || record_write_pid(dir, pid, workload, &err) < 0)
                 output_error(&err);
 }
 
@@ -848,6 +848,8 @@ int cmd_exec(int argc, char **argv)
                 planned = true;
                 rq.pid = o.rec.pid;
                 rq.start = o.rec.pid_start;
+                rq.workload = o.rec.workload;
+                rq.workload_start = o.rec.workload_start;
         }
         opened_close(&o); /* nothing of the state tree goes along into the container */
         if (planned && lifecycle_seal(&plan, plan.trace, &err) < 0) {

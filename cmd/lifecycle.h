@@ -34,7 +34,7 @@ int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t n
                      bool detached, struct error *err);
 /* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
 void lifecycle_record_self(const char *name);
-void lifecycle_record_running(const char *name, pid_t pid);
+void lifecycle_record_running(const char *name, pid_t pid, pid_t workload);
 int lifecycle_forget(const char *name);
 
 int cmd_ps(int argc, char **argv);

@@ -1,6 +1,9 @@
 /* main.c - the crib command line: parse argv, call runtime/, print the one message, exit.
+ * Its table of commands (below main's helpers) is what crib dispatches, and what an unknown
+ * command is told.
  *
- *   crib run [--trace] [--count N] SPEC [-- PROGRAM ARGS...]
+ *   crib run [--trace] [-d] [--name NAME] [--count N] SPEC [-- PROGRAM ARGS...]
+ *   crib ps | exec | stop | kill | rm | wait | logs ...   (lifecycle.c)
  *   crib spec | levels | version | help
  *   crib check ...    (check.c)
  *   crib bench ...    (bench.c)
@@ -28,10 +31,12 @@
 #include "plan.h"
 #include "sealed.h"
 #include "spec.h"
+#include "specfile.h"
 #include "state.h"
 #include "sys.h"
 #include "trace.h"
 #include "userns.h"
+#include "words.h"
 #include "output.h"
 
 #ifndef CRIB_VERSION
@@ -43,9 +48,10 @@ static const char example_spec[] =
         ;
 
 static const char usage[] =
-        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] [--count N] SPEC.ini\n"
-        "                [-- PROGRAM ARGS...]\n"
-        "                          run a container; -d: in the background, print its name;\n"
+        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] [--count N]\n"
+        "                SPEC.ini|DIR [-- PROGRAM ARGS...]\n"
+        "                          run a container; DIR: the DIR/crib.ini of 'crib image\n"
+        "                          import'; -d: in the background, print its name;\n"
         "                          --count N: N containers one after the other, from one\n"
         "                          plan (their seccomp filter cloned from a template where\n"
         "                          the kernel has SECCOMP_CLONE_FILTER)\n"
@@ -73,9 +79,13 @@ static const char usage[] =
         "       crib image import [--platform P] [--max-size SIZE] SOURCE DIR\n"
         "                          a saved image (docker save, OCI layout, docker export)\n"
         "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
-        "       crib oci [--root DIR] [--log FILE] create|start|state|kill|delete|ps ...\n"
+        "       crib image rm DIR             remove an import\n"
+        "       crib image platform           this machine's platform, as images name it\n"
+        "       crib oci [--root DIR] [--log FILE] [--log-format text|json] COMMAND ...\n"
         "                          runc's command line, for podman and containerd (also\n"
-        "                          as crib-runc, a link to crib; see crib(1))\n"
+        "                          as crib-runc, a link to crib; see crib(1)); COMMAND:\n"
+        "                          create, start, state, kill, delete, ps, exec, pause,\n"
+        "                          resume, update, version\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
@@ -138,9 +148,9 @@ static int parse_size(const char *s, uint64_t *ret)
         return 0;
 }
 
-static void record_running(void *ctx, pid_t pid)
+static void record_running(void *ctx, pid_t pid, pid_t workload)
 {
-        lifecycle_record_running(ctx, pid);
+        lifecycle_record_running(ctx, pid, workload);
 }
 
 /* `crib run --count N`: a seccomp template for the batch (runtime/seccomp/seccomp_template.c),
@@ -228,13 +238,11 @@ static int cmd_run(int argc, char **argv)
                                          "one after the other: not with -d or --name");
 
         uint64_t t0 = trace_now_us();
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        if (!f) {
-                error_set(&err, errno, "cannot open spec '%s'", path);
-                if (errno == ENOENT)
-                        error_hint(&err, "'crib spec > %s' writes an example to start from", path);
+        char spec_path[4096]; /* SPEC, or DIR/crib.ini */
+        _cleanup_fclose_ FILE *f = specfile_open(path, spec_path, sizeof spec_path, &err);
+        if (!f)
                 return output_error(&err);
-        }
+        path = spec_path;
         struct spec spec;
         int loaded = spec_load(path, f, override != NULL, &spec, &err);
         fclose(steal_ptr(&f)); /* nothing of crib's stays open while the container runs */
@@ -357,9 +365,11 @@ static int cmd_run(int argc, char **argv)
 }
 
 /* `crib image ...` is crib-image's (it links libarchive, which crib does not: crib stays
- * static); run it from beside crib, or from ../lib/crib/ (make install) */
-static int cmd_image(char **argv)
+ * static); run it from beside crib, or from ../lib/crib/ (make install). argv[-1] is the word
+ * "image" of crib's command line: it becomes crib-image's argv[0]. */
+static int cmd_image(int argc, char **argv)
 {
+        (void)argc;
         char exe[1024], path[1100];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         if (n > 0 && exe[0] == '/') {
@@ -369,8 +379,8 @@ static int cmd_image(char **argv)
                 for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
                         snprintf(path, sizeof path, tries[i], dir);
                         if (access(path, X_OK) == 0) {
-                                argv[0] = path;
-                                execv(path, argv);
+                                argv[-1] = path;
+                                execv(path, argv - 1);
                                 break;
                         }
                 }
@@ -382,10 +392,102 @@ static int cmd_image(char **argv)
         return output_error(&err);
 }
 
-int cmd_levels(void);
+int cmd_levels(int argc, char **argv);
 int cmd_seccomp(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+
+static int cmd_spec(int argc, char **argv)
+{
+        (void)argc, (void)argv;
+        fputs(example_spec, stdout);
+        return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+        (void)argc, (void)argv;
+        printf("crib %s\n", CRIB_VERSION);
+        return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+        (void)argc, (void)argv;
+        fputs(usage, stdout);
+        return 0;
+}
+
+/* crib's commands, in the order of `crib help`: what main() dispatches, and what an unknown
+ * command is told (tests/e2e/32-cli.t checks each is in `crib help` and crib(1)) */
+static const struct command {
+        const char *name;
+        int (*run)(int argc, char **argv); /* the arguments after the command's name */
+        bool no_args;                      /* 'crib NAME' takes no arguments */
+} commands[] = {
+        {"run", cmd_run, false},         /* this file */
+        {"ps", cmd_ps, false},           /* lifecycle.c */
+        {"exec", cmd_exec, false},       /* lifecycle.c */
+        {"stop", cmd_stop, false},       /* lifecycle.c */
+        {"kill", cmd_kill, false},       /* lifecycle.c */
+        {"rm", cmd_rm, false},           /* lifecycle.c */
+        {"wait", cmd_wait, false},       /* lifecycle.c */
+        {"logs", cmd_logs, false},       /* lifecycle.c */
+        {"spec", cmd_spec, true},        /* this file */
+        {"levels", cmd_levels, true},    /* levels.c */
+        {"check", cmd_check, false},     /* check.c */
+        {"bench", cmd_bench, false},     /* bench.c */
+        {"seccomp", cmd_seccomp, false}, /* seccomp.c */
+        {"image", cmd_image, false},     /* crib-image, beside crib */
+        {"oci", cmd_oci, false},         /* oci.c; also before --root, above */
+        {"version", cmd_version, true},  /* this file */
+        {"help", cmd_help, true},        /* this file */
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Words other tools take, which crib does not, and what crib does instead */
+static const struct {
+        const char *word, *instead;
+} elsewhere[] = {
+        {"pull", "crib does not fetch images yet: save one (podman save -o image.tar IMAGE, or "
+                 "docker save), then crib image import image.tar DIR and crib run DIR"},
+        {"start", "'crib run -d SPEC' starts a container in the background ('crib oci start' is "
+                  "runc's, for engines)"},
+        {"create", "'crib run -d SPEC' starts a container in the background ('crib oci create' "
+                   "is runc's, for engines)"},
+};
+
+/* No command, or one crib does not have: say which, the one it is closest to (a typo), and
+ * every command crib has. */
+static int unknown_command(const char *cmd)
+{
+        struct error err;
+        char list[512] = "";
+        const char *best = NULL, *instead = NULL;
+        /* one edit up to five letters, two from six: 'exce' is 'exec', 'pull' is not 'kill' */
+        size_t bestd = cmd && strlen(cmd) > 5 ? 3 : 2;
+        for (size_t i = 0; i < NCOMMANDS; i++) {
+                size_t d = cmd ? words_distance(cmd, commands[i].name) : SIZE_MAX;
+                if (d < bestd)
+                        bestd = d, best = commands[i].name;
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                         commands[i].name);
+        }
+        for (size_t i = 0; cmd && i < sizeof elsewhere / sizeof elsewhere[0]; i++)
+                if (!strcmp(cmd, elsewhere[i].word))
+                        instead = elsewhere[i].instead;
+        if (!cmd)
+                error_set(&err, 0, "no command given");
+        else if (best && !instead)
+                error_set(&err, 0, "unknown command '%s'; did you mean '%s'?", cmd, best);
+        else
+                error_set(&err, 0, "unknown command '%s'", cmd);
+        if (instead)
+                error_hint(&err, "%s", instead);
+        error_hint(&err, "crib's commands: %s", list);
+        error_hint(&err, "run 'crib help' for the usage");
+        return output_error(&err);
+}
 
 int main(int argc, char **argv)
 {
@@ -401,7 +503,7 @@ int main(int argc, char **argv)
         if (!strcmp(self, "crib-runc"))
                 return cmd_oci(argc - 1, argv + 1);
         if (argc >= 2 && !strcmp(argv[1], "oci"))
-                return cmd_oci(argc - 2, argv + 2);
+                return cmd_oci(argc - 2, argv + 2); /* its own --root, as runc's */
         if (argc >= 3 && !strcmp(argv[1], "--root")) {
                 /* absolute: crib run -d's monitor works from / */
                 static char root[4096];
@@ -415,41 +517,18 @@ int main(int argc, char **argv)
                 argv += 2;
         }
         if (argc < 2)
-                return usage_error("%s", "no command given");
+                return unknown_command(NULL);
         const char *cmd = argv[1];
-        if (!strcmp(cmd, "run"))
-                return cmd_run(argc - 2, argv + 2);
-        static const struct {
-                const char *name;
-                int (*run)(int argc, char **argv);
-        } lifecycle[] = {{"ps", cmd_ps},     {"stop", cmd_stop}, {"kill", cmd_kill}, {"rm", cmd_rm},
-                         {"wait", cmd_wait}, {"logs", cmd_logs}, {"exec", cmd_exec}};
-        for (size_t i = 0; i < sizeof lifecycle / sizeof lifecycle[0]; i++)
-                if (!strcmp(cmd, lifecycle[i].name))
-                        return lifecycle[i].run(argc - 2, argv + 2);
-        if (!strcmp(cmd, "bench"))
-                return cmd_bench(argc - 2, argv + 2);
-        if (!strcmp(cmd, "check"))
-                return cmd_check(argc - 2, argv + 2);
-        if (!strcmp(cmd, "seccomp"))
-                return cmd_seccomp(argc - 2, argv + 2);
-        if (!strcmp(cmd, "image"))
-                return cmd_image(argv + 1);
-        if (argc > 2)
-                return usage_error("'crib %s' takes no arguments", cmd);
-        if (!strcmp(cmd, "levels"))
-                return cmd_levels();
-        if (!strcmp(cmd, "spec")) {
-                fputs(example_spec, stdout);
-                return 0;
+        if (!strcmp(cmd, "--version"))
+                cmd = "version";
+        else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+                cmd = "help";
+        for (size_t i = 0; i < NCOMMANDS; i++) {
+                if (strcmp(cmd, commands[i].name))
+                        continue;
+                if (commands[i].no_args && argc > 2)
+                        return usage_error("'crib %s' takes no arguments", cmd);
+                return commands[i].run(argc - 2, argv + 2);
         }
-        if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-                printf("crib %s\n", CRIB_VERSION);
-                return 0;
-        }
-        if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-                fputs(usage, stdout);
-                return 0;
-        }
-        return usage_error("unknown command '%s'", cmd);
+        return unknown_command(cmd);
 }

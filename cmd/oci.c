@@ -13,12 +13,13 @@
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
  *   delete [--force] ID
  *   ps --format json ID       the container's pids
+ *   pause ID, resume ID       freeze and thaw its cgroup (the cgroup v2 freezer)
  *   update --resources FILE|- ID   new cgroup limits, as OCI resources JSON (- is stdin)
  *   exec [--process FILE | [-e K=V]... [--cwd DIR] [--user UID[:GID]] [--cap CAP]...]
  *        [--detach] [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
  *                             a process in the running container (runtime/launch/enter.c,
  *                             as `crib exec`); with --detach, left to the caller once it runs
- *   --version                 "runc version ..." first, as containerd's shim reads it
+ *   version, --version        "runc version ..." first, as containerd's shim reads it
  *
  * create: config.json goes through the OCI front end (runtime/spec/oci.c) into a spec, the
  * plan is built from it as for `crib run`, the state directory gets its record, the plan, the
@@ -398,13 +399,13 @@ static void on_cgroup(void *ctx, const char *path)
 }
 
 /* Parent (crib create): the workload waits on the fifo now */
-static void on_created(void *ctx, pid_t pid)
+static void on_created(void *ctx, pid_t pid, pid_t workload)
 {
         struct creating *c = ctx;
         /* opened only now: the container's process, cloned from us, holds none of it */
         _cleanup_close_ int dir = state_open_path(c->root, geteuid(), c->id, &c->err);
         if (dir < 0 || write_cgroup_file(dir, c->cgroup, &c->err) < 0 ||
-            record_write_pid(dir, pid, &c->err) < 0 ||
+            record_write_pid(dir, pid, workload, &c->err) < 0 ||
             (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -959,9 +960,10 @@ static int oci_ps(int argc, char **argv)
 /* ---- exec ---- */
 
 /* Parent (crib exec --detach): the program runs; its pid to the pid file, or it ends */
-static void on_exec_created(void *ctx, pid_t pid)
+static void on_exec_created(void *ctx, pid_t pid, pid_t workload)
 {
         struct creating *c = ctx;
+        (void)workload; /* the exec'd process is the one that runs: pid */
         if (c->failed || (c->pid_file && write_pid_file(c->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
@@ -1170,6 +1172,8 @@ static int oci_exec(int argc, char **argv)
                 planned = true;
                 rq.pid = o.rec.pid;
                 rq.start = o.rec.pid_start;
+                rq.workload = o.rec.workload;
+                rq.workload_start = o.rec.workload_start;
         }
         opened_close(&o); /* nothing of the state tree goes along into the container */
         if (planned && lifecycle_seal(&plan, false, &err) < 0) {
@@ -1342,6 +1346,52 @@ static int not_yet(const char *cmd)
         return fail(&err);
 }
 
+static int oci_pause(int argc, char **argv)
+{
+        return oci_freeze(argc, argv, true);
+}
+
+static int oci_resume(int argc, char **argv)
+{
+        return oci_freeze(argc, argv, false);
+}
+
+static int oci_version(int argc, char **argv)
+{
+        (void)argc, (void)argv;
+        printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
+        return 0;
+}
+
+/* runc's commands crib takes, in crib(1)'s order: what cmd_oci dispatches, and what an unknown
+ * command is told (tests/e2e/32-cli.t checks each is in `crib help` and crib(1)) */
+static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv); /* the arguments after the command's name */
+} oci_commands[] = {
+        {"create", oci_create}, {"start", oci_start},     {"state", oci_state},
+        {"kill", oci_kill},     {"delete", oci_delete},   {"ps", oci_ps},
+        {"exec", oci_exec},     {"pause", oci_pause},     {"resume", oci_resume},
+        {"update", oci_update}, {"version", oci_version},
+};
+
+/* No command, or one crib's OCI runtime does not have: say which, and list those it has. */
+static int oci_unknown(const char *cmd)
+{
+        struct error err;
+        char list[256] = "";
+        for (size_t i = 0; i < sizeof oci_commands / sizeof oci_commands[0]; i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                         oci_commands[i].name);
+        if (cmd)
+                error_set(&err, 0, "unknown command '%s'", cmd);
+        else
+                error_set(&err, 0, "no command given");
+        error_hint(&err, "crib oci's commands: %s", list);
+        error_hint(&err, "see crib(1), OCI RUNTIME");
+        return fail(&err);
+}
+
 static char rootless_root[4096];
 
 int cmd_oci(int argc, char **argv)
@@ -1376,7 +1426,7 @@ int cmd_oci(int argc, char **argv)
                 }
         }
         if (i == argc)
-                return usage("%s", "no command given (create, start, state, kill, delete)");
+                return oci_unknown(NULL);
         /* rootless podman runs us as root of its user namespace: /run/crib is not ours there,
          * the user's XDG_RUNTIME_DIR is (runc does the same) */
         const char *xdg = getenv("XDG_RUNTIME_DIR");
@@ -1388,31 +1438,12 @@ int cmd_oci(int argc, char **argv)
         const char *cmd = argv[i];
         argc -= i + 1;
         argv += i + 1;
-        if (!strcmp(cmd, "create"))
-                return oci_create(argc, argv);
-        if (!strcmp(cmd, "start"))
-                return oci_start(argc, argv);
-        if (!strcmp(cmd, "state"))
-                return oci_state(argc, argv);
-        if (!strcmp(cmd, "kill"))
-                return oci_kill(argc, argv);
-        if (!strcmp(cmd, "delete"))
-                return oci_delete(argc, argv);
-        if (!strcmp(cmd, "ps"))
-                return oci_ps(argc, argv);
-        if (!strcmp(cmd, "exec"))
-                return oci_exec(argc, argv);
-        if (!strcmp(cmd, "pause") || !strcmp(cmd, "resume"))
-                return oci_freeze(argc, argv, !strcmp(cmd, "pause"));
-        if (!strcmp(cmd, "version")) {
-                printf("runc version 1.1.0 (crib %s)\nspec: 1.0.2\n", CRIB_VERSION);
-                return 0;
-        }
-        if (!strcmp(cmd, "update"))
-                return oci_update(argc, argv);
+        for (size_t k = 0; k < sizeof oci_commands / sizeof oci_commands[0]; k++)
+                if (!strcmp(cmd, oci_commands[k].name))
+                        return oci_commands[k].run(argc, argv);
         static const char *const later[] = {"run", "features", "checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))
                         return not_yet(cmd);
-        return usage("unknown command '%s'", cmd);
+        return oci_unknown(cmd);
 }

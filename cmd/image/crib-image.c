@@ -212,7 +212,7 @@ static int cmd_import(int argc, char **argv)
                     r->manifest[0] ? " (manifest " : "", r->manifest, r->manifest[0] ? ")" : "",
                     r->nlayers, r->nlayers == 1 ? "" : "s", s->entries, (double)s->bytes / 1e6,
                     o.dir);
-        output_line(stdout, "run it with: crib run %s/crib.ini", o.dir);
+        output_line(stdout, "run it with: crib run %s", o.dir);
         free(r);
         return fflush(stdout) == 0 ? 0 : EXIT_CRIB_ERROR;
 }
@@ -223,12 +223,17 @@ int main(int argc, char **argv)
                 return usage_error("%s", "'crib image' needs a command");
         if (!strcmp(argv[1], "import"))
                 return cmd_import(argc - 2, argv + 2);
-        if (!strcmp(argv[1], "rm") && argc == 3) {
+        if (!strcmp(argv[1], "rm") && argc != 3)
+                return usage_error("%s", "'crib image rm' takes one argument: the directory "
+                                         "an import made");
+        if (!strcmp(argv[1], "platform") && argc != 2)
+                return usage_error("%s", "'crib image platform' takes no arguments");
+        if (!strcmp(argv[1], "rm")) {
                 struct error err;
                 error_clear(&err);
                 return image_remove(argv[2], &err) < 0 ? print_error(&err) : 0;
         }
-        if (!strcmp(argv[1], "platform") && argc == 2) {
+        if (!strcmp(argv[1], "platform")) {
                 struct platform p;
                 char buf[64];
                 import_machine(&p);

@@ -3,6 +3,7 @@
 #include "ini.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,12 +122,17 @@ static int unquote(const char *raw, char **ret, bool *ret_quoted, const char *na
 struct source {
         FILE *f;             /* a stream, or */
         const char *p, *end; /* a text in memory */
+        int errnum;          /* the stream's read error, 0 when there is none */
 };
 
 static int next_char(struct source *src)
 {
-        if (src->f)
-                return getc_unlocked(src->f);
+        if (src->f) {
+                int ch = getc_unlocked(src->f);
+                if (ch == EOF && ferror_unlocked(src->f) && !src->errnum)
+                        src->errnum = errno ? errno : EIO;
+                return ch;
+        }
         return src->p < src->end ? (unsigned char)*src->p++ : EOF;
 }
 
@@ -268,7 +274,12 @@ static int parse(struct source *src, const char *name, struct ini_file *ret, str
                         goto fail;
         }
         if (src->f && ferror(src->f)) {
-                error_at(err, name, line, "read error");
+                /* a directory (EISDIR), a disk's EIO: said with the reason, where it stopped */
+                int errnum = src->errnum ? src->errnum : EIO;
+                if (line)
+                        error_at_errno(err, errnum, name, 0, "cannot read past line %u", line);
+                else
+                        error_set(err, errnum, "cannot read '%s'", name);
                 goto fail;
         }
         *ret = ini;

@@ -23,6 +23,20 @@ void trace_line(const struct trace *t, const char *fmt, ...)
         t->emit(t->ctx, buf);
 }
 
+int trace_skip(const struct trace *t, const char *fmt, ...)
+{
+        char buf[1024];
+        va_list ap;
+        if (!t || !t->on || !t->emit)
+                return 0;
+        int n = snprintf(buf, sizeof buf, "  skipped: ");
+        va_start(ap, fmt);
+        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+        va_end(ap);
+        t->emit(t->ctx, buf);
+        return 0;
+}
+
 uint64_t trace_now_us(void)
 {
         struct timespec ts;

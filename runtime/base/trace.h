@@ -21,6 +21,10 @@ struct trace {
 
 void trace_line(const struct trace *t, const char *fmt, ...) CRIB_PRINTF(2, 3);
 
+/* A step that had nothing to do says why, as "  skipped: WHY" (never "done"); returns 0, the
+ * step's success: `return trace_skip(t, "readonly_rootfs = no");`. */
+int trace_skip(const struct trace *t, const char *fmt, ...) CRIB_PRINTF(2, 3);
+
 /* Microseconds on the monotonic clock. */
 uint64_t trace_now_us(void);
 

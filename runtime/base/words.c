@@ -1,8 +1,9 @@
-/* words.c - shell-like word splitting; see words.h. Pure. */
+/* words.c - shell-like word splitting, and the distance of two words; see words.h. Pure. */
 #include "words.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,4 +99,35 @@ fail:
         free(buf);
         words_free(v);
         return -1;
+}
+
+/* The optimal string alignment distance (Levenshtein's, with two neighbours swapped counting
+ * one edit, as "exce" for "exec"), capped: enough to suggest a fix for a typo. Three rows of the
+ * table: the two before the one being filled. */
+size_t words_distance(const char *a, const char *b)
+{
+        size_t la = strlen(a), lb = strlen(b);
+        size_t rows[3][65];
+        if (la > 64 || lb > 64)
+                return SIZE_MAX;
+        size_t *older = rows[0], *prev = rows[1], *row = rows[2];
+        for (size_t j = 0; j <= lb; j++)
+                prev[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+                        if (prev[j] + 1 < d)
+                                d = prev[j] + 1;
+                        if (row[j - 1] + 1 < d)
+                                d = row[j - 1] + 1;
+                        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                            older[j - 2] + 1 < d)
+                                d = older[j - 2] + 1;
+                        row[j] = d;
+                }
+                size_t *t = older;
+                older = prev, prev = row, row = t;
+        }
+        return prev[lb];
 }

@@ -51,6 +51,7 @@ struct child {
         size_t step;         /* the step running (1 to nsteps, across both tables) */
         size_t nsteps;       /* how many steps this container's setup has */
         uint64_t step_start; /* when the step running started (for the trace) */
+        bool step_skipped;   /* it said why it had nothing to do (step_skip): no "done" */
         const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (steps.c) */
         /* a /proc the container cannot have mounted over, for the AppArmor request (`crib
          * exec` opens the host's before it joins: enter.c), or -1 for the container's own */
@@ -84,6 +85,9 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
 void steps_run(struct child *c, const struct table *t);
 /* Child: trace the end of the step running, with its time. */
 void step_done(struct child *c);
+/* A step that has nothing to do in this plan: the trace says "skipped: WHY" instead of "done";
+ * returns 0. */
+int step_skip(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* Child: the step running failed: send `err` to the parent and exit (125, or 126/127 for an
  * exec that failed). */
 _Noreturn void step_failed(struct child *c, const struct error *err);

@@ -81,6 +81,7 @@ struct run {
         bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
                                  * one the engine made: then only PATH/container is crib's) */
         pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
+        pid_t workload;         /* the workload's process, from its SYNC_EXEC; 0: not known */
         bool exec_seen, have_error, reaped;
         bool created; /* plan.wait_start: set up, waiting for crib start; we leave it so */
         int status;
@@ -100,7 +101,7 @@ static int on_message(struct run *r, struct error *err)
                 r->chan.fd = -1;
                 /* EOF after SYNC_EXEC and no error: the exec succeeded (sync.h) */
                 if (n == 0 && r->exec_seen && !r->have_error && r->hooks->running)
-                        r->hooks->running(r->hooks->ctx, r->pid);
+                        r->hooks->running(r->hooks->ctx, r->pid, r->workload);
                 return n;
         }
         switch (m.type) {
@@ -124,11 +125,13 @@ static int on_message(struct run *r, struct error *err)
                 if (!r->plan->wait_start)
                         return error_set(err, EPROTO, "unexpected created message");
                 r->created = true;
+                r->workload = r->chan.sender;
                 if (r->hooks->created)
-                        r->hooks->created(r->hooks->ctx, r->pid);
+                        r->hooks->created(r->hooks->ctx, r->pid, r->workload);
                 break;
         case SYNC_EXEC:
                 r->exec_seen = true;
+                r->workload = r->chan.sender;
                 break;
         case SYNC_ERROR:
                 if (!r->have_error) {
@@ -299,7 +302,8 @@ static int open_sync(struct run *r, struct error *err)
         r->chan.fd = sv[0];
         r->child_end = sv[1];
         trace_line(&r->trace, "  socketpair(AF_UNIX, SOCK_SEQPACKET) = [%d, %d]", sv[0], sv[1]);
-        return 0;
+        /* the workload's pid comes with its SYNC_EXEC (or SYNC_CREATED), from the kernel */
+        return sync_pass_credentials(&r->chan, err);
 }
 
 /* Parent: the forwarded signals and SIGCHLD, blocked and read from a signalfd. */
@@ -321,7 +325,8 @@ static int block_signals(struct run *r, struct error *err)
 static int become_subreaper(struct run *r, struct error *err)
 {
         if (r->plan->clone_flags & CLONE_NEWPID)
-                return 0;
+                return trace_skip(&r->trace, "crib's init is pid 1 of the container's pid "
+                                             "namespace: orphans go to it");
         int ret = prctl(PR_SET_CHILD_SUBREAPER, 1);
         trace_line(&r->trace, "  prctl(PR_SET_CHILD_SUBREAPER, 1) = %d", ret);
         if (ret < 0)
@@ -331,7 +336,17 @@ static int become_subreaper(struct run *r, struct error *err)
 
 static int open_bind_sources(struct run *r, struct error *err)
 {
-        return launch_open(r->plan, &r->fds, err);
+        const struct plan *p = r->plan;
+        size_t n = 0;
+        for (size_t i = 0; i < p->nmounts; i++)
+                n += p->mounts[i].kind == MOP_BIND ||
+                     (p->mounts[i].kind == MOP_DEV_NODE && p->userns);
+        if (!p->privileged || !n)
+                return trace_skip(&r->trace, "%s",
+                                  !p->privileged ? "crib is not host root: the setup binds what "
+                                                   "the user may reach, by name"
+                                                 : "no bind in [mounts], no device to bind");
+        return launch_open(p, &r->fds, err);
 }
 
 /* Parent: the child starts in the rootfs: opened once, here, checked to be the directory the
@@ -360,10 +375,9 @@ static int make_cgroup(struct run *r, struct error *err)
         const struct plan *p = r->plan;
         if (p->devices_why[0])
                 trace_line(&r->trace, "  %s", p->devices_why);
-        if (!p->cgroup) {
-                trace_line(&r->trace, "  no [resources]: the container stays in crib's cgroup");
-                return 0;
-        }
+        if (!p->cgroup)
+                return trace_skip(&r->trace, "no [resources]: the container stays in crib's "
+                                             "cgroup");
         char name[96];
         if (p->cgroup_name[0])
                 snprintf(name, sizeof name, "%s", p->cgroup_name);
@@ -455,7 +469,8 @@ static int write_maps(struct run *r, struct error *err)
 static int send_rootfs(struct run *r, struct error *err)
 {
         if (!r->plan->idmap_rootfs || r->plan->self_maps)
-                return 0;
+                return trace_skip(&r->trace, "the container's root owns the rootfs as it is: no "
+                                             "idmapped mount");
         return send_idmapped_rootfs(r, err);
 }
 
@@ -463,7 +478,7 @@ static int send_rootfs(struct run *r, struct error *err)
 static int before_go(struct run *r, struct error *err)
 {
         if (!r->hooks->before_go)
-                return 0;
+                return trace_skip(&r->trace, "no engine, no hooks");
         if (r->plan->self_maps)
                 return error_set(err, EINVAL, "the setup does not wait: no hooks before it");
         trace_line(&r->trace, "  the engine's hooks, in the runtime's namespaces (pid %d)",
@@ -497,6 +512,8 @@ static int follow(struct run *r, struct error *err)
 /* Parent: the published ports are free, before anything of the container exists. */
 static int check_ports(struct run *r, struct error *err)
 {
+        if (!r->plan->nports)
+                return trace_skip(&r->trace, "no publish in [network]");
         return nethelper_check_ports(r->plan, err);
 }
 
@@ -505,7 +522,7 @@ static int check_ports(struct run *r, struct error *err)
 static int start_net_helper(struct run *r, struct error *err)
 {
         if (!r->plan->net_helper)
-                return 0;
+                return trace_skip(&r->trace, "no network helper in [network]");
         /* in the container's cgroup, so its memory and socket buffers count against the
          * container's [resources]; not where a device program would refuse it /dev/net/tun */
         int cg = r->plan->device_program ? -1 : r->cgroup;
@@ -522,6 +539,8 @@ static int start_net_helper(struct run *r, struct error *err)
 static int stop_net_helper(struct run *r, struct error *err)
 {
         (void)err;
+        if (!r->plan->net_helper)
+                return trace_skip(&r->trace, "no network helper");
         nethelper_stop(&r->net, &r->trace);
         return 0;
 }
@@ -529,6 +548,9 @@ static int stop_net_helper(struct run *r, struct error *err)
 static int kill_left(struct run *r, struct error *err)
 {
         (void)err;
+        if (r->plan->clone_flags & CLONE_NEWPID)
+                return trace_skip(&r->trace, "the kernel ended them with crib's init, pid 1 of "
+                                             "the container's pid namespace");
         kill_leftovers(r);
         return 0;
 }

@@ -14,11 +14,13 @@ struct container_hooks {
         void (*trace)(void *ctx, const char *line);
         void (*warn)(void *ctx, const char *line);
         /* the workload runs (it exec'd); `pid` is the container's first process: crib's init,
-         * or the workload itself with init = no */
-        void (*running)(void *ctx, pid_t pid);
+         * or the workload itself with init = no; `workload` is the workload's process as the
+         * kernel named the sender of its last message before the exec (0: not known) */
+        void (*running)(void *ctx, pid_t pid, pid_t workload);
         /* plan.wait_start: the workload is set up and waits for `crib start` (start.c);
-         * container_run returns now, leaving it running; `pid` is the container's process */
-        void (*created)(void *ctx, pid_t pid);
+         * container_run returns now, leaving it running; `pid` is the container's process,
+         * `workload` as for running */
+        void (*created)(void *ctx, pid_t pid, pid_t workload);
         /* the container's own cgroup is made, at `path` (before anything of it runs there) */
         void (*cgroup)(void *ctx, const char *path);
         /* the terminal's master side, when set: given to it (it closes it), not relayed */

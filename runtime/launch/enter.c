@@ -14,14 +14,16 @@
  *
  * Which process: the workload's, not crib's init, because a workload that keeps CAP_SYS_ADMIN
  * lives in namespaces of its own below the container's (lockmounts.c: plan->nest_flags). With
- * init = no it is the container's first process itself; with crib's init it is init's child
- * whose pid in the container's pid namespace is 2 (the last field of NSpid in /proc/PID/status:
- * init clones it first, and the container ends when it does, so no other process can get that
- * number meanwhile); without a pid namespace, init's child that started first (the others are
- * orphans of the workload, started after it). Init's children are read from
- * /proc/PID/task/PID/children, or else from every process's PPid. Each pid is checked against
- * its start time (field 22 of /proc/PID/stat), before and after its pidfd and /proc directory
- * are open, so a pid that was reused by another process is refused.
+ * init = no it is the container's first process itself; with crib's init it is the process crib
+ * recorded when the workload ran (record.h): the kernel named it as the sender of the
+ * workload's last message before its exec (SCM_CREDENTIALS, sync.h), with its start time. Not a
+ * number inside: the setup's own children (nft for [network]) take the first ones. A container
+ * an older crib started has no such record: then init's child that started first (the others
+ * are orphans of the workload, started after it), read from /proc/PID/task/PID/children, or
+ * else from every process's PPid. Each pid is checked against its start time (field 22 of
+ * /proc/PID/stat) and its parent, before and after its pidfd and /proc directory are open, so a
+ * pid that was reused by another process is refused; with a pid namespace, crib's init must be
+ * pid 1 of it.
  *
  * Three processes. crib exec's own (the parent) stays outside the container: it relays the
  * terminal, forwards signals and waits, as container.c does for `crib run`. Without -t, where
@@ -281,10 +283,26 @@ static int find_workload(struct enter *e, struct error *err)
                 return -1;
         e->wpid = rq->pid;
         e->wstart = first_start;
-        if (p->init) {
+        if (p->init && (p->clone_flags & CLONE_NEWPID)) {
+                _cleanup_close_ int dir = open_proc_dir(rq->pid);
+                if (dir < 0 || read_inner_pid(dir) != 1) {
+                        error_set(err, ESRCH,
+                                  "pid %d is not crib's init: it is not pid 1 of a pid "
+                                  "namespace",
+                                  (int)rq->pid);
+                        return error_hint(err, "the container has stopped, or is stopping");
+                }
+        }
+        if (p->init && rq->workload > 0) {
+                /* the process crib recorded when the workload ran: not a number inside, which
+                 * the setup's own children (nft, [network]) can take first */
+                e->wpid = rq->workload;
+                e->wstart = rq->workload_start;
+        } else if (p->init) {
+                /* recorded by an older crib: the oldest child of crib's init; any later one
+                 * was an orphan init adopted */
                 pid_t kids[256];
                 size_t n = list_children(rq->pid, kids, 256);
-                bool pidns = p->clone_flags & CLONE_NEWPID;
                 e->wpid = -1;
                 for (size_t i = 0; i < n; i++) {
                         _cleanup_close_ int dir = open_proc_dir(kids[i]);
@@ -292,9 +310,8 @@ static int find_workload(struct enter *e, struct error *err)
                         uint64_t start;
                         if (dir < 0 || read_stat(dir, &ppid, &start) < 0 || ppid != rq->pid)
                                 continue;
-                        if (pidns ? read_inner_pid(dir) != 2
-                                  : e->wpid > 0 && (start > e->wstart ||
-                                                    (start == e->wstart && kids[i] > e->wpid)))
+                        if (e->wpid > 0 &&
+                            (start > e->wstart || (start == e->wstart && kids[i] > e->wpid)))
                                 continue;
                         e->wpid = kids[i];
                         e->wstart = start;
@@ -312,6 +329,16 @@ static int find_workload(struct enter *e, struct error *err)
         e->procdir = open_proc_dir(e->wpid);
         pid_t ppid;
         uint64_t start;
+        if (p->init && rq->workload > 0 &&
+            (e->procdir < 0 || read_stat(e->procdir, &ppid, &start) < 0 || start != e->wstart ||
+             ppid != rq->pid)) {
+                error_set(err, ESRCH, "the container's workload (pid %d) has ended",
+                          (int)rq->workload);
+                return error_hint(err,
+                                  "crib's init (pid %d) still waits for what the workload "
+                                  "left running; 'crib stop' ends it",
+                                  (int)rq->pid);
+        }
         if (e->procdir < 0 || read_stat(e->procdir, &ppid, &start) < 0)
                 return container_gone(e->wpid, err);
         if (start != e->wstart || (p->init && ppid != rq->pid)) {
@@ -325,9 +352,9 @@ static int find_workload(struct enter *e, struct error *err)
                 return -1;
         trace_line(&e->trace, "  the workload is pid %d (start tick %llu%s); pidfd_open() = %d%s%s",
                    (int)e->wpid, (unsigned long long)e->wstart,
-                   p->init ? (p->clone_flags & CLONE_NEWPID ? ", crib's init's child, pid 2 inside"
-                                                            : ", crib's init's first child")
-                           : "",
+                   !p->init           ? ""
+                   : rq->workload > 0 ? ", crib's init's child, as crib recorded it"
+                                      : ", crib's init's first child",
                    e->pidfd, e->pidfd < 0 ? " " : "", e->pidfd < 0 ? strerror(pidfd_errno) : "");
         return 0;
 }
@@ -1341,7 +1368,7 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
                 trace_line(&e->trace, "parent: detached: process %d is left to our parent",
                            (int)e->proc);
                 if (h->created)
-                        h->created(h->ctx, e->proc);
+                        h->created(h->ctx, e->proc, e->proc);
                 e->status = 0;
         }
         *ret_status = e->status;

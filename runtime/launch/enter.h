@@ -14,6 +14,10 @@ struct enter_request {
         pid_t pid; /* the container's first process: crib's init (init = yes), else the workload */
         uint64_t start; /* its start time when recorded (state_proc_start(), runtime/state), to
                          * refuse a pid that was reused by another process; 0: not recorded */
+        pid_t workload; /* the workload's process and its start time, as crib recorded them
+                         * when it ran (record.h); 0: not recorded (a container of an older
+                         * crib): then the oldest child of crib's init */
+        uint64_t workload_start;
         char **argv; /* program and arguments, NULL-terminated; looked up on the container's PATH */
         char **env;  /* K=V to add to / replace in the plan's environment, or NULL */
         const char *cwd; /* NULL: the plan's */

@@ -105,7 +105,7 @@ static int start_pump(struct pump *p, pthread_t *t, struct error *err);
 static void close_inherited(const struct plan *p, int keep, bool all);
 
 /* Monitor: the workload runs: record its pid, stop dying with crib, and let crib go. */
-static void on_running(void *ctx, pid_t pid)
+static void on_running(void *ctx, pid_t pid, pid_t workload)
 {
         struct monitor *m = ctx;
         struct error err;
@@ -113,7 +113,7 @@ static void on_running(void *ctx, pid_t pid)
          * container that cannot be recorded (its filesystem full) is stopped, and its start
          * fails as any other setup error */
         _cleanup_close_ int dir = state_open_path(m->o->root, m->o->uid, m->o->name, &err);
-        if (dir < 0 || record_write_pid(dir, pid, &err) < 0) {
+        if (dir < 0 || record_write_pid(dir, pid, workload, &err) < 0) {
                 kill(pid, SIGKILL);
                 error_hint(&err,
                            "the container was stopped: no crib command could have found it. "

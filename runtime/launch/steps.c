@@ -211,9 +211,23 @@ static void step_begin(struct child *c, const char *name)
 
 void step_done(struct child *c)
 {
-        if (c->trace.on)
+        if (c->trace.on && !c->step_skipped)
                 trace_line(&c->trace, "  done in %llu us",
                            (unsigned long long)(trace_now_us() - c->step_start));
+        c->step_skipped = false;
+}
+
+int step_skip(struct child *c, const char *fmt, ...)
+{
+        char why[900];
+        va_list ap;
+        c->step_skipped = true;
+        if (!c->trace.on)
+                return 0;
+        va_start(ap, fmt);
+        vsnprintf(why, sizeof why, fmt, ap);
+        va_end(ap);
+        return trace_skip(&c->trace, "%s", why);
 }
 
 _Noreturn void step_failed(struct child *c, const struct error *err)

@@ -1,4 +1,5 @@
 /* sync.c - fixed-size, numbered messages over a SOCK_SEQPACKET socketpair; see sync.h. */
+#define _GNU_SOURCE
 #include "sync.h"
 
 #include <errno.h>
@@ -41,7 +42,7 @@ int sync_send(struct sync_chan *c, struct sync_msg *m, int pass_fd, struct error
 int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error *err)
 {
         union {
-                char buf[CMSG_SPACE(sizeof(int))];
+                char buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
                 struct cmsghdr align;
         } cbuf;
         struct iovec iov = {.iov_base = m, .iov_len = sizeof *m};
@@ -53,6 +54,7 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
 
         if (ret_fd)
                 *ret_fd = -1;
+        c->sender = 0;
         do
                 n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
         while (n < 0 && errno == EINTR);
@@ -66,9 +68,16 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
                         memcpy(&fd, CMSG_DATA(cm), sizeof fd);
                         if (ret_fd)
                                 *ret_fd = fd;
+                } else if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS &&
+                           cm->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+                        struct ucred cred;
+                        memcpy(&cred, CMSG_DATA(cm), sizeof cred);
+                        c->sender = cred.pid;
                 }
         }
-        if ((size_t)n != sizeof *m || (mh.msg_flags & MSG_TRUNC))
+        if (mh.msg_flags & MSG_CTRUNC)
+                error_set(err, EPROTO, "sync message %u came with more than a descriptor", m->type);
+        else if ((size_t)n != sizeof *m || (mh.msg_flags & MSG_TRUNC))
                 error_set(err, EPROTO, "sync message of %zd bytes, expected %zu", n, sizeof *m);
         else if (m->seq != c->recv_seq)
                 error_set(err, EPROTO, "sync message %u out of order (got #%u, expected #%u)",
@@ -92,4 +101,12 @@ void sync_error_of(const struct sync_msg *m, struct error *ret)
         *ret = m->u.err;
         ret->msg[sizeof ret->msg - 1] = '\0';
         ret->hint[sizeof ret->hint - 1] = '\0';
+}
+
+int sync_pass_credentials(struct sync_chan *c, struct error *err)
+{
+        int one = 1;
+        if (setsockopt(c->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0)
+                return error_set(err, errno, "cannot ask for the sync messages' senders");
+        return 0;
 }

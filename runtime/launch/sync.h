@@ -23,6 +23,7 @@
 #define CRIB_SYNC_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 
@@ -51,7 +52,17 @@ struct sync_msg {
 struct sync_chan {
         int fd;
         uint32_t send_seq, recv_seq;
+        /* the process that sent the last message received, as the kernel tells it in our pid
+         * namespace (SCM_CREDENTIALS, unix(7)), when the receiving end has SO_PASSCRED set
+         * (sync_pass_credentials); 0 otherwise */
+        pid_t sender;
 };
+
+/* Have the kernel tell, with each message `c` receives, the pid of the process that sent it
+ * (c->sender): how crib learns the workload's pid from its SYNC_EXEC or SYNC_CREATED. The kernel
+ * writes it, in the receiver's pid namespace; before the workload's exec only crib's code
+ * sends. */
+int sync_pass_credentials(struct sync_chan *c, struct error *err);
 
 /* Send `m` (its seq is filled in); pass_fd >= 0 rides along as SCM_RIGHTS. */
 int sync_send(struct sync_chan *c, struct sync_msg *m, int pass_fd, struct error *err);

@@ -50,10 +50,8 @@ int seccomp_load_filter(const struct sock_filter *insns, size_t n, unsigned flag
 int step_seccomp(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
-        if (!p->seccomp.n) {
-                trace_line(&c->trace, "  no filter: %s", p->seccomp_how);
-                return 0;
-        }
+        if (!p->seccomp.n)
+                return step_skip(c, "no filter: %s", p->seccomp_how);
         uint64_t t0 = trace_now_us();
         /* crib exec (enter.c) has no launch fds: it loads the program */
         const struct seccomp_template *t = c->fds ? c->fds->seccomp_template : NULL;

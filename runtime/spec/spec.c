@@ -20,7 +20,6 @@
 #include "words.h"
 
 struct key;
-static size_t distance(const char *a, const char *b);
 typedef int (*key_parser)(struct spec *s, const struct key *k, const struct ini_entry *e,
                           struct error *err);
 
@@ -661,7 +660,7 @@ static int cap_word(struct spec *s, const struct ini_entry *e, const char *w, ui
         size_t bestd = 4;
         for (int c = 0; c <= CAP_LAST_CAP; c++) {
                 const char *cn = capname_of(c);
-                size_t d = cn ? distance(upper, cn) : SIZE_MAX;
+                size_t d = cn ? words_distance(upper, cn) : SIZE_MAX;
                 if (d < bestd)
                         bestd = d, best = cn;
         }
@@ -1229,35 +1228,12 @@ void spec_origin_text(const struct spec *s, enum spec_key k, char *buf, size_t l
         }
 }
 
-/* Levenshtein distance, capped: enough to suggest a fix for a typo. */
-static size_t distance(const char *a, const char *b)
-{
-        size_t la = strlen(a), lb = strlen(b);
-        size_t row[65];
-        if (la > 64 || lb > 64)
-                return SIZE_MAX;
-        for (size_t j = 0; j <= lb; j++)
-                row[j] = j;
-        for (size_t i = 1; i <= la; i++) {
-                size_t diag = row[0];
-                row[0] = i;
-                for (size_t j = 1; j <= lb; j++) {
-                        size_t up = row[j];
-                        size_t cost = diag + (a[i - 1] != b[j - 1]);
-                        size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-                        row[j] = cost < best ? cost : best;
-                        diag = up;
-                }
-        }
-        return row[lb];
-}
-
 static int unknown_section(const struct spec *s, const struct ini_entry *e, struct error *err)
 {
         const char *best = NULL;
         size_t bestd = 3;
         for (size_t i = 0; i < NSECTIONS; i++) {
-                size_t d = distance(e->section, sections[i]);
+                size_t d = words_distance(e->section, sections[i]);
                 if (d < bestd)
                         bestd = d, best = sections[i];
         }
@@ -1284,7 +1260,7 @@ static int unknown_key(const struct spec *s, const struct ini_entry *e, struct e
         for (size_t i = 0; i < NKEYS; i++) {
                 if (strcmp(keys[i].section, e->section))
                         continue;
-                size_t d = distance(e->key, keys[i].name);
+                size_t d = words_distance(e->key, keys[i].name);
                 if (d < bestd)
                         bestd = d, best = &keys[i];
         }

@@ -65,9 +65,16 @@ int record_write_monitor(int dir, pid_t pid, struct error *err)
         return write_process(dir, "monitor", pid, err);
 }
 
-int record_write_pid(int dir, pid_t pid, struct error *err)
+int record_write_pid(int dir, pid_t pid, pid_t workload, struct error *err)
 {
-        return write_process(dir, "pid", pid, err);
+        char buf[256];
+        int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\n", (int)pid,
+                         state_proc_start(pid), (long long)time(NULL));
+        if (workload > 0)
+                n += snprintf(buf + n, sizeof buf - (size_t)n,
+                              "workload=%d\nworkload_start=%" PRIu64 "\n", (int)workload,
+                              state_proc_start(workload));
+        return state_write(dir, "pid", buf, (size_t)n, err);
 }
 
 int record_write_exit(int dir, int exit_status, struct error *err)
@@ -151,6 +158,14 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
         }
         bool have_monitor = read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL);
         bool have_pid = read_process(dir, "pid", &ret->pid, &ret->pid_start, &ret->started);
+        if (have_pid && state_read(dir, "pid", text, sizeof text, err) >= 0 &&
+            number(text, "workload", 1, INT32_MAX, &v)) {
+                int64_t s;
+                if (number(text, "workload_start", 1, INT64_MAX, &s)) {
+                        ret->workload = (pid_t)v;
+                        ret->workload_start = (uint64_t)s;
+                }
+        }
         if (state_read(dir, "exit", text, sizeof text, err) >= 0 &&
             number(text, "status", 0, 255, &v)) {
                 ret->has_exit = true;

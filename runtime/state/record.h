@@ -6,7 +6,9 @@
  *   monitor  the process that follows the container (crib's monitor, or the foreground `crib
  *            run --name`): its pid and start time
  *   pid      once the workload runs: the container's first process (crib's init, or the
- *            workload with init = no), its start time, and when it started
+ *            workload with init = no), its start time, and when it started; and the
+ *            workload's own process with its start time (crib exec joins that one), as the
+ *            kernel named the sender of its last message before the exec (sync.h)
  *   exit     once it has ended: crib's exit status for it, and when it ended
  *
  * A recorded pid counts only while /proc/PID/stat shows the same start time and the machine
@@ -37,6 +39,8 @@ struct record {
         int64_t created, started, finished; /* seconds since the epoch; 0: not (yet) */
         pid_t monitor, pid;                 /* 0: not recorded */
         uint64_t monitor_start, pid_start;
+        pid_t workload; /* the workload's process; 0: not recorded (then pid is the best guess) */
+        uint64_t workload_start;
         bool detached;
         bool has_exit;
         int exit_status; /* crib's exit status for it: the workload's, or 128+N, or 125... */
@@ -53,7 +57,7 @@ void record_boot_id(char *buf, size_t len);
 /* The four writers (see above). */
 int record_write_info(int dir, const struct record *r, struct error *err);
 int record_write_monitor(int dir, pid_t pid, struct error *err);
-int record_write_pid(int dir, pid_t pid, struct error *err);
+int record_write_pid(int dir, pid_t pid, pid_t workload, struct error *err);
 int record_write_exit(int dir, int exit_status, struct error *err);
 
 /* Read NAME's files and check its processes: the phase, and `why` for a stopped container

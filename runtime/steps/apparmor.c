@@ -73,10 +73,8 @@ int step_apparmor(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
         char req[300];
-        if (!p->apparmor[0]) {
-                trace_line(&c->trace, "  no AppArmor profile: the workload runs as crib does");
-                return 0;
-        }
+        if (!p->apparmor[0])
+                return step_skip(c, "no AppArmor profile: the workload runs as crib does");
         snprintf(req, sizeof req, "exec %s", p->apparmor);
         /* the thread's own files, under the /proc we were given (enter.c) or the container's */
         int dir = c->procfd >= 0 ? c->procfd : AT_FDCWD;

@@ -33,7 +33,7 @@ int step_become_root(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
         if (!p->userns)
-                return 0;
+                return step_skip(c, "no user namespace (user = no): crib's ids are the host's");
         if (idmap_outside(&p->gidmap, 0) >= 0) {
                 int r = setresgid(0, 0, 0);
                 trace_line(&c->trace, "  setresgid(0, 0, 0) = %d", r);

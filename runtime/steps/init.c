@@ -318,7 +318,7 @@ int init_start(struct child *c, const struct table *workload, struct error *err)
 int step_wait_init(struct child *c, struct error *err)
 {
         if (!c->plan->init)
-                return 0;
+                return step_skip(c, "init = no: the workload is the container's first process");
         char b = 'r';
         ssize_t n = write(c->init_ready, &b, 1);
         close(c->init_ready);

@@ -105,7 +105,11 @@ int step_lock_mounts(struct child *c, struct error *err)
 {
         const struct plan *p = c->plan;
         if (!p->nest_flags)
-                return 0;
+                return step_skip(c, "%s",
+                                 !p->userns ? "no user namespace (user = no): there is none to "
+                                              "nest below"
+                                            : "the workload has no SYS_ADMIN: it cannot undo "
+                                              "the setup's mounts");
         int ready[2], done[2];
         if (pipe2(ready, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot create a pipe");

@@ -37,7 +37,7 @@
 int step_loopback(struct child *c, struct error *err)
 {
         if (!c->plan->loopback)
-                return 0;
+                return step_skip(c, "net = no: the container is on the host's network");
         return netns_loopback_up(c, err);
 }
 
@@ -46,7 +46,8 @@ int step_ping_range(struct child *c, struct error *err)
 {
         (void)err;
         if (!c->plan->ping_range[0])
-                return 0;
+                return step_skip(c, "no network helper: ping's range is set for slirp4netns "
+                                    "and pasta");
         int fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY | O_CLOEXEC);
         ssize_t n = fd >= 0 ? write(fd, c->plan->ping_range, strlen(c->plan->ping_range)) : -1;
         int e = errno;
@@ -69,7 +70,11 @@ int step_guard_loopback(struct child *c, struct error *err)
                 "add rule inet crib out oifname != \"lo\" ip6 daddr ::1 drop";
         const char *nft = c->plan->nft;
         if (!nft)
-                return 0;
+                return step_skip(c, "%s",
+                                 c->plan->host_loopback ? "host_loopback = yes: the host's local "
+                                                          "services are the container's to reach"
+                                                        : "no network helper: nothing connects the "
+                                                          "container to the host's loopback");
         int out[2];
         if (pipe2(out, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make a pipe");

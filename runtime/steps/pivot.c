@@ -64,6 +64,6 @@ int step_pivot_root(struct child *c, struct error *err)
 int step_readonly_root(struct child *c, struct error *err)
 {
         if (!c->plan->readonly_rootfs)
-                return 0;
+                return step_skip(c, "readonly_rootfs = no: the rootfs stays writable");
         return mounts_restrict(c, -1, "/", MS_RDONLY, false, err);
 }

@@ -55,7 +55,7 @@ int step_open_terminal(struct child *c, struct error *err)
 {
         int unlock = 0, n;
         if (!c->plan->terminal)
-                return 0;
+                return step_skip(c, "no terminal asked for (-t, or terminal = yes)");
         _cleanup_close_ int master = open_in_container("/dev/ptmx");
         trace_line(&c->trace, "  openat2(\"/dev/ptmx\", RESOLVE_NO_MAGICLINKS) = %d", master);
         if (master < 0)
@@ -91,7 +91,7 @@ int step_attach_terminal(struct child *c, struct error *err)
         pid_t sid = setsid();
         trace_line(&c->trace, "  setsid() = %d", (int)sid);
         if (c->pty_slave < 0)
-                return 0;
+                return step_skip(c, "no terminal");
         int s = c->pty_slave;
         if (ioctl(s, TIOCSCTTY, 0) < 0)
                 return error_set(err, errno, "cannot make the pty the controlling terminal");

@@ -16,7 +16,7 @@ int step_hostname(struct child *c, struct error *err)
 {
         const char *h = c->plan->hostname;
         if (!h)
-                return 0;
+                return step_skip(c, "no hostname in the spec");
         int r = sethostname(h, strlen(h));
         trace_line(&c->trace, "  sethostname(\"%s\") = %d", h, r);
         if (r < 0)

@@ -51,14 +51,34 @@ split=$(grep -n " start crib's init as pid 1$" "$T/steps" | cut -d: -f1)
 assert_eq "$(head -n "$split" "$T/steps" | cut -d' ' -f3 | sort -u)" "1" "the $split steps up to starting crib's init run in the setup process, pid 1"
 assert_eq "$(tail -n +$((split + 1)) "$T/steps" | cut -d' ' -f3 | sort -u)" "2" "the $((total - split)) after it run in the workload's process, pid 2"
 assert_eq "$(sed -n "$((split + 1))s/^[0-9]* [0-9]* [0-9]* //p" "$T/steps")" "lock the mounts in a user namespace of the workload's own" "the workload's table starts by locking the mounts"
-times=$(echo "$err" | grep -c 'crib: trace:   done in [0-9]* us')
-assert_eq "$times" $((total - 1)) "each step but exec reports its time in microseconds"
+# (the lines of a step run to the next step's; the parent's steps print neither)
+blocks() { echo "$err" | awk '/^crib: trace: (parent: )?step /{if (s) print s "|" d; s=$0; d="none"; next} /^crib: trace:   done in [0-9]* us$/{d="done"} /^crib: trace:   skipped: ./{d=(d == "none" ? "skipped" : "both")} END{print s "|" d}'; }
+times=$(blocks | grep -c '^crib: trace: step .*|\(done\|skipped\)$')
+assert_eq "$times" $((total - 1)) "each step but exec reports its time in microseconds, or why it was skipped (never both)"
+[ "$times" = $((total - 1)) ] || blocks | grep -v '|\(done\|skipped\)$' | sed 's/^/#   /'
 # the parent's steps, numbered the same way; the container's steps run while the parent
 # follows it
 echo "$err" | sed -n 's/^crib: trace: parent: step *\([0-9]*\)\/\([0-9]*\)  \(.*\)$/\1 \2 \3/p' >"$T/parent"
 ptotal=$(sed -n '1s/^[0-9]* \([0-9]*\) .*/\1/p' "$T/parent")
 assert_eq "$(cut -d' ' -f1 "$T/parent" | tr '\n' ' ')" "$(seq "$ptotal" | tr '\n' ' ')" "all $ptotal steps of the parent are shown, numbered 1 to $ptotal in order"
 assert_eq "$(echo "$err" | grep -e '^crib: trace: parent: step' -e '^crib: trace: step' | grep -B1 '^crib: trace: step  1/' | sed 's/^crib: trace: parent: step *[0-9]*\/[0-9]*  //;1q')" "follow the container" "the container's steps run while the parent follows it"
+# issue 32: a step that did nothing says why, never "done"; the word after each step's line
+after() { blocks | grep -F "$1" | sed 's/.*|//'; }
+first() { echo "$err" | grep -A1 -F "$1" | sed -n '2s/^crib: trace:   //p'; }
+assert_eq "$(first "remount the root read-only")" "skipped: readonly_rootfs = no: the rootfs stays writable" "readonly_rootfs = no: 'remount the root read-only' says skipped, and why"
+assert_eq "$(first "lock the mounts in a user namespace")" "skipped: the workload has no SYS_ADMIN: it cannot undo the setup's mounts" "the default level: 'lock the mounts' says skipped, and why"
+assert_eq "$(first "keep the host's loopback out of reach")" "skipped: no network helper: nothing connects the container to the host's loopback" "no network helper: 'keep the host's loopback out of reach' says skipped, and why"
+assert_eq "$(first "parent: step  6/")" "skipped: no publish in [network]" "the parent's steps too: no ports to check"
+spec "$T/ro.ini" <<'EOF2'
+readonly_rootfs = yes
+[process]
+args = /bin/true
+[security]
+capabilities = default +SYS_ADMIN
+EOF2
+run_crib run --trace "$T/ro.ini"
+assert_eq "$(after "remount the root read-only")" "done" "readonly_rootfs = yes: the step runs and says done"
+assert_eq "$(after "lock the mounts in a user namespace")" "done" "+SYS_ADMIN: the mounts are locked, done"
 # init = no: the setup process runs the workload's table itself, and starts no init
 spec "$T/noinit.ini" <<'EOF2'
 [process]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Faults: crib killed with SIGKILL before each setup step leaves no process, no mount and no
-# half-written file; a read-only or full seccomp cache directory still runs the container.
+# half-written file.
 #
 # CRIB_TEST_STOP_AT=NAME (runtime/launch/steps.c) makes crib's child wait before the step NAME until
 # crib is gone, then run it: the test kills crib there, and the child meets crib's death at
@@ -8,12 +8,6 @@
 # both of the child's tables, as --trace lists them: the setup process's, the start of crib's
 # init, and the workload's process's.
 . "$(dirname "$0")/../lib/libtest.sh"
-
-if [ "$ROLE" = root ]; then
-	cache=/var/cache/crib
-else
-	cache=$HOME/.cache/crib
-fi
 
 mkdir "$T/spec"
 spec "$T/spec/f.ini" <<'EOF2'
@@ -34,17 +28,6 @@ args = /bin/sleep 30
 pid = no
 EOF2
 
-# for the cache cases at the end: a custom profile, so there is something to compile and keep
-# (the built-in ones may not be cached at all); its text (the comment) is unique to this run,
-# so no cache holds it yet
-printf 'base default\n# %s\ndrop ptrace\n' "$T" >"$T/spec/prof"
-spec "$T/spec/c.ini" <<EOF2
-[process]
-args = /bin/echo runs
-[security]
-seccomp = $T/spec/prof
-EOF2
-
 # the step table, as --trace prints it
 steps=$("$CRIB" run --trace "$T/spec/f.ini" -- /bin/true 2>&1 </dev/null |
 	sed -n 's/^crib: trace: step *[0-9]*\/[0-9]*  \(.*\)  (pid [0-9]*)$/\1/p')
@@ -53,11 +36,10 @@ ok "$([ "$nsteps" -ge 20 ] && echo 0 || echo 1)" "--trace lists the $nsteps setu
 assert_eq "$(echo "$steps" | grep -c -x -e "start crib's init as pid 1" -e "lock the mounts in a user namespace of the workload's own" -e "exec the workload")" 3 \
 	"among them the start of crib's init and the workload's first and last steps"
 
-# leftovers: temporary files where crib writes (the cache, the spec's directory, TMPDIR)
+# leftovers: temporary files where crib writes (the spec's directory, TMPDIR)
 leftovers() {
 	{
-		ls -A "$cache" 2>/dev/null | grep -v '^seccomp-[0-9a-f]*\.bpf$' | sed "s|^|$cache/|"
-		ls -A "$T/spec" | grep -v -x -e f.ini -e nopid.ini -e admin.ini -e c.ini -e prof | sed "s|^|$T/spec/|"
+		ls -A "$T/spec" | grep -v -x -e f.ini -e nopid.ini -e admin.ini | sed "s|^|$T/spec/|"
 		ls -A "${TMPDIR:-/tmp}" | grep -v -x "${T##*/}" | sed "s|^|${TMPDIR:-/tmp}/|"
 	} | sort
 }
@@ -129,87 +111,6 @@ for step in "lock the mounts in a user namespace of the workload's own" "attach 
 	assert_eq "$got" "" "+SYS_ADMIN: SIGKILL before '$step': nothing of it is left"
 done
 assert_eq "$(host_mounts)" "$before_mounts" "after $nsteps x 2 kills, the host's mount table is unchanged"
-assert_eq "$(leftovers)" "$before_files" "and no file is left in the cache, the spec's directory or TMPDIR"
-
-# --- the seccomp cache directory read-only or full -------------------------------------------
-# cache_case WHAT: run the container with the cache in state WHAT (set up by the caller's
-# wrapper in $run), check it runs, says why nothing was kept, and leaves nothing half-written
-cache_case() { # cache_case LABEL WHY-PATTERN OUT ERR
-	assert_eq "$3" "runs" "$1 cache: the container runs"
-	line=$(printf '%s\n' "$4" | grep 'seccomp program:')
-	case "$line" in
-	*"kept in "*)
-		# crib keeps no compiled program since hole 5 of issue 11: a trace that says so is wrong
-		ok 1 "$1 cache: crib keeps no seccomp program, yet the trace says it kept one"
-		echo "#   $line"
-		;;
-	*cache*)
-		assert_contains "$line" "$2" "$1 cache: the trace says why the program was not kept"
-		;;
-	*)
-		ok 0 "$1 cache: no cache in use for this profile, nothing to explain (${line#*program: })"
-		;;
-	esac
-}
-
-if [ "$ROLE" = root ]; then
-	mkdir -p "$cache"
-	# in a mount namespace of its own, so the host's /var/cache is not touched
-	out=$(unshare -m sh -c "mount --make-rprivate / && mount --bind '$cache' '$cache' &&
-		mount -o remount,bind,ro '$cache' && exec '$CRIB' run --trace '$T/spec/c.ini'" 2>"$T/err" </dev/null)
-	cache_case read-only "ead-only" "$out" "$(cat "$T/err")"
-	# the full filesystem exists only in that namespace: list it there, after crib
-	out=$(unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs -o size=4k,mode=700 full '$cache' &&
-		(cat /dev/zero >'$cache/fill' 2>/dev/null; true) && '$CRIB' run --trace '$T/spec/c.ini';
-		ls -A '$cache' >'$T/full-after'" 2>"$T/err" </dev/null)
-	cache_case full "o space" "$out" "$(cat "$T/err")"
-	assert_eq "$(cat "$T/full-after")" "fill" "full cache: nothing half-written is left in it"
-else
-	mkdir -p "$cache"
-	chmod 500 "$cache"
-	run_crib run --trace "$T/spec/c.ini"
-	chmod 700 "$cache"
-	cache_case read-only "ermission denied" "$out" "$err"
-	skip "a full cache directory needs a mount of a small filesystem: as root only"
-	skip "(and its trace)"
-fi
-assert_eq "$(leftovers)" "$before_files" "nothing half-written is left in the cache, the spec's directory or TMPDIR"
-
-# --- SIGKILL in the middle of the cache write ---------------------------------------------------
-# kill-on-open (tests/tools) holds crib's first open of a file in the cache directory with a
-# fanotify permission event and SIGKILLs crib there: after the file exists, before a byte of it
-# is written. A profile of its own, so the cache has no program for it and crib must store one.
-if [ "$ROLE" != root ]; then
-	skip "killing crib inside its cache write needs fanotify (CAP_SYS_ADMIN): as root only"
-	skip "(and the next run's load)"
-elif [ ! -x "${KILL_ON_OPEN:-}" ]; then
-	skip "no kill-on-open helper (make build/tests/tools/kill-on-open; tests/run-all passes it)"
-	skip "(and the next run's load)"
-else
-	printf 'base default\n# %s killed\ndrop ptrace\n' "$T" >"$T/prof2"
-	spec "$T/k.ini" <<EOF2
-[process]
-args = /bin/echo runs
-[security]
-seccomp = $T/prof2
-EOF2
-	mkdir -p "$cache"
-	got=$("$KILL_ON_OPEN" "$cache" -- "$CRIB" run "$T/k.ini" 2>&1 </dev/null)
-	case "$got" in
-	"killed at $cache/"*)
-		assert_eq "$(leftovers)" "$before_files" "crib killed as it opened '${got#killed at }' leaves no half-written file in the cache"
-		# what this test made crib leave behind (on a crib that leaves it) goes
-		case "${got#killed at $cache/}" in seccomp-*.bpf) ;; *) rm -f "${got#killed at }" ;; esac
-		run_crib run --trace "$T/k.ini"
-		assert_eq "$out" "runs" "and the next run of that profile runs"
-		;;
-	*)
-		# nothing opened in the cache: no cache for custom profiles (any more), nothing to tear
-		ok 0 "crib opened no file in the cache for a new custom profile: no write to tear ($got)"
-		run_crib run "$T/k.ini"
-		assert_eq "$out" "runs" "and the profile runs"
-		;;
-	esac
-fi
+assert_eq "$(leftovers)" "$before_files" "and no file is left in the spec's directory or TMPDIR"
 
 done_testing

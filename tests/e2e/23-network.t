@@ -162,7 +162,7 @@ tun_ok=yes
 for helper in slirp4netns pasta; do
 	package=$helper
 	[ $helper = pasta ] && package=passt
-	N=29
+	N=31
 	[ "$ROLE" = root ] && N=$((N + 3))
 	if ! [ -x "/usr/bin/$helper" ]; then
 		spec "$T/h.ini" <<EOF2
@@ -197,6 +197,14 @@ EOF2
 	page=$($WGET -q -T 5 -O - "http://127.0.0.1:$port/" 2>&1)
 	assert_eq "$page" "hello from crib's published port" "$helper: wget on the host gets the page"
 	assert_contains "$(C ps)" "127.0.0.1:$port->80/tcp" "$helper: crib ps shows the published port"
+	# issue 32: the setup forks nft inside the new pid namespace first, so the workload is not
+	# pid 2 there; crib exec finds it by what crib recorded, the README's example works
+	C exec "web-$helper" -- /bin/cat /etc/resolv.conf >"$T/resolv" 2>"$T/exec.err" </dev/null
+	assert_eq "$?:$(grep -c '^nameserver' "$T/resolv")" "0:1" "$helper: crib exec web -- /bin/cat /etc/resolv.conf (the README's example) works"
+	[ -s "$T/exec.err" ] && sed 's/^/#   /' "$T/exec.err"
+	wpid=$(sed -n 's/^workload=//p' "$S/web-$helper/pid")
+	xnet=$(C exec "web-$helper" -- /bin/readlink /proc/self/ns/net 2>&1 </dev/null)
+	assert_eq "$xnet:$(cat "/proc/$wpid/comm" 2>/dev/null)" "$(readlink "/proc/$wpid/ns/net" 2>/dev/null):busybox" "$helper: the exec'd process is in the network namespace of the workload crib recorded (pid $wpid, busybox httpd)"
 	mon=$(sed -n 's/^pid=//p' "$S/web-$helper/monitor")
 	hp=$(helper_of "$mon")
 	assert_eq "$(echo "$hp" | wc -w)" 1 "$helper: the helper is a child of the container's monitor"

@@ -1,13 +1,31 @@
 /* Unit tests of the INI tokenizer (runtime/base/ini.c): each case through fmemopen(3) and
  * ini_parse, and from memory through ini_parse_text. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ini.h"
 #include "../lib/tap.h"
 
-static int differ; /* cases where ini_parse_text did not give what ini_parse gave */
+static int differ;
+
+/* A stream that gives two lines, then fails as a disk does (EIO) */
+static ssize_t failing_read(void *cookie, char *buf, size_t size)
+{
+        const char **rest = cookie;
+        size_t n = strlen(*rest);
+        if (!n) {
+                errno = EIO;
+                return -1;
+        }
+        if (n > size)
+                n = size;
+        memcpy(buf, *rest, n);
+        *rest += n;
+        return (ssize_t)n;
+} /* cases where ini_parse_text did not give what ini_parse gave */
 
 static bool same_str(const char *a, const char *b)
 {
@@ -131,6 +149,22 @@ int main(void)
                    !strcmp(ini.entries[1].value, "v"),
            "from memory, a last line without its newline");
         ini_free(&ini);
+
+        /* a read error says why, and where it stopped */
+        const char *rest = "[a]\nk = v\n";
+        f = fopencookie(&rest, "r", (cookie_io_functions_t){.read = failing_read});
+        ok(ini_parse(f, "t.ini", &ini, &err) < 0 && err.errnum == EIO &&
+                   !strcmp(err.msg, "t.ini: cannot read past line 2"),
+           "a read error after two lines: EIO, and where (%s)", err.msg);
+        fclose(f);
+        /* a directory opens for reading, and fails at the first read: crib run DIR (main.c
+         * reads DIR/crib.ini; this is for every other caller) */
+        f = fopen(".", "re");
+        ok(f && ini_parse(f, "dir", &ini, &err) < 0 && err.errnum == EISDIR &&
+                   !strcmp(err.msg, "cannot read 'dir'"),
+           "a directory: EISDIR, and its name (%s)", err.msg);
+        if (f)
+                fclose(f);
         ok(differ == 0, "ini_parse_text gave what ini_parse gave in every case above (%d differ)",
            differ);
         return tap_done();

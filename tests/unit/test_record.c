@@ -76,7 +76,7 @@ int main(void)
                 pause();
                 _exit(0);
         }
-        record_write_pid(dir, child, &err);
+        record_write_pid(dir, child, 0, &err);
         record_read(dir, "c1", &got, &err);
         ok(got.phase == RECORD_RUNNING && got.pid == child && got.pid_alive && got.started > 0,
            "a live first process: running");
@@ -100,7 +100,11 @@ int main(void)
                    strstr(got.why, "monitor was killed"),
            "live pids with other start times are not the container's");
         record_write_monitor(dir, getpid(), &err);
-        record_write_pid(dir, getpid(), &err);
+        record_write_pid(dir, getpid(), getpid(), &err);
+        record_read(dir, "c1", &got, &err);
+        ok(got.pid_alive && got.workload == getpid() && got.workload_start == got.pid_start &&
+                   got.workload_start > 0,
+           "the workload's pid and start time are recorded beside the first process's");
         put(dir, "info", "name=c1\nboot=another-boot\ncreated=5\n");
         record_read(dir, "c1", &got, &err);
         ok(got.phase == RECORD_STOPPED && got.why && strstr(got.why, "restarted"),
@@ -108,9 +112,9 @@ int main(void)
         record_boot_id(boot, sizeof boot);
         snprintf(text, sizeof text, "boot=%s\ncreated=-4\ndetached=7\n", boot);
         put(dir, "info", text);
-        put(dir, "pid", "pid=-3\nstart=x\n");
+        put(dir, "pid", "pid=-3\nstart=x\nworkload=5\nworkload_start=x\n");
         put(dir, "exit", "status=300\n");
-        ok(record_read(dir, "c1", &got, &err) == 0 && !got.has_exit && got.pid == 0 &&
+        ok(record_read(dir, "c1", &got, &err) == 0 && !got.has_exit && got.pid == 0 && got.workload == 0 &&
                    got.created == 0 && !got.detached && got.phase == RECORD_CREATED,
            "garbage numbers are ignored, not trusted");
         ok(!strcmp(record_phase_name(RECORD_RUNNING), "running"), "phase names");

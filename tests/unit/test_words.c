@@ -1,5 +1,7 @@
 /* Unit tests of shell-like word splitting (runtime/base/words.c). */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "words.h"
 #include "../lib/tap.h"
@@ -47,5 +49,17 @@ int main(void)
         many[2 * (WORDS_MAX + 1)] = '\0';
         ok(words_split(many, &v, &n, &err) < 0, "more than WORDS_MAX words fail");
         free(many);
+
+        ok(words_distance("exec", "exec") == 0, "distance: the same word, 0");
+        ok(words_distance("exce", "exec") == 1, "distance: two neighbours swapped, 1");
+        ok(words_distance("pull", "kill") == 2, "distance: two letters changed, 2");
+        ok(words_distance("kitten", "sitting") == 3, "distance: Levenshtein's example, 3");
+        ok(words_distance("ca", "abc") == 3, "distance: no byte is edited twice, 3");
+        ok(words_distance("stat", "start") == 1, "distance: a letter missing, 1");
+        ok(words_distance("", "rm") == 2, "distance: from nothing, the length");
+        char long_word[66];
+        memset(long_word, 'a', 65);
+        long_word[65] = '\0';
+        ok(words_distance(long_word, "a") == SIZE_MAX, "distance: a word of 65 bytes, SIZE_MAX");
         return tap_done();
 }

@@ -1,0 +1,99 @@
+/* specfile.c - the SPEC of crib run, crib check --spec and crib bench --own: a crib.ini(5) file,
+ * or the directory `crib image import SOURCE DIR` made, which holds one as DIR/crib.ini.
+ *
+ * A newcomer types what other tools take: an image's name (`crib run debian:12`), the directory
+ * an import printed. The first gets the way from an image to a spec; the second runs its
+ * crib.ini, or is told it has none. The directory is opened once and its crib.ini read through
+ * that descriptor (openat), so the spec read is the one in the directory that was checked. */
+#define _GNU_SOURCE
+#include "specfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* Whether `s`, which names no file, reads as an image reference (NAME:TAG, NAME@sha256:DIGEST,
+ * REGISTRY/NAME) rather than a spec's path: a digest, a tag after the last '/', or a first
+ * component that is a registry (it has a '.' or a ':', or is localhost). A path that starts
+ * with '/', '.' or '~', or ends in .ini, is a spec's. Only the characters a reference holds, so
+ * the hint can show it in a command line as it is. */
+static bool looks_like_image(const char *s)
+{
+        size_t n = strlen(s);
+        if (!n || n > 255 || strchr("/.~", s[0]) || (n >= 4 && !strcmp(s + n - 4, ".ini")))
+                return false;
+        if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@") != n)
+                return false;
+        if (strstr(s, "@sha256:"))
+                return true;
+        const char *last = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
+        const char *colon = strchr(last, ':');
+        if (colon && colon > last && colon[1])
+                return true;
+        const char *slash = strchr(s, '/');
+        if (!slash)
+                return false;
+        size_t k = (size_t)(slash - s);
+        return memchr(s, '.', k) || memchr(s, ':', k) || (k == 9 && !strncmp(s, "localhost", 9));
+}
+
+FILE *specfile_open(const char *arg, char *ret_path, size_t len, struct error *err)
+{
+        if ((size_t)snprintf(ret_path, len, "%s", arg) >= len) {
+                error_set(err, ENAMETOOLONG, "cannot open spec '%s'", arg);
+                return NULL;
+        }
+        _cleanup_fclose_ FILE *f = fopen(arg, "re");
+        if (!f) {
+                int e = errno;
+                error_set(err, e, "cannot open spec '%s'", arg);
+                if (e == ENOENT && looks_like_image(arg)) {
+                        error_hint(err,
+                                   "'%s' looks like an image: crib runs a spec (crib.ini(5)), "
+                                   "and 'crib image import' makes one from a saved image",
+                                   arg);
+                        error_hint(err,
+                                   "podman save -o image.tar %s (or docker save), then crib image "
+                                   "import image.tar DIR and crib run DIR",
+                                   arg);
+                } else if (e == ENOENT) {
+                        error_hint(err, "'crib spec > %s' writes an example to start from", arg);
+                }
+                return NULL;
+        }
+        struct stat st;
+        if (fstat(fileno(f), &st) < 0) {
+                error_set(err, errno, "cannot open spec '%s'", arg);
+                return NULL;
+        }
+        if (!S_ISDIR(st.st_mode))
+                return steal_ptr(&f);
+
+        /* a directory: its crib.ini, as crib image import wrote it */
+        size_t n = strlen(arg);
+        bool slash = n && arg[n - 1] == '/';
+        if ((size_t)snprintf(ret_path, len, "%s%scrib.ini", arg, slash ? "" : "/") >= len) {
+                error_set(err, ENAMETOOLONG, "cannot open spec '%s'", arg);
+                return NULL;
+        }
+        _cleanup_close_ int fd = openat(fileno(f), "crib.ini", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0 && errno == ENOENT) {
+                error_set(err, 0, "'%s' is a directory with no crib.ini in it", arg);
+                error_hint(err, "a spec is a crib.ini(5) file, or a directory holding one, as "
+                                "'crib image import SOURCE DIR' makes");
+                error_hint(err, "'crib spec > %s' writes an example to start from", ret_path);
+                return NULL;
+        }
+        FILE *spec = fd < 0 ? NULL : fdopen(fd, "re");
+        if (!spec) {
+                error_set(err, errno, "cannot open spec '%s'", ret_path);
+                return NULL;
+        }
+        (void)take_fd(&fd); /* the stream owns it now */
+        return spec;
+}
