@@ -97,7 +97,11 @@ TOKEN="scenario page $$"
 _port=$((30000 + ($$ % 3000) * 8))
 next_port() {
 	_port=$((_port + 1))
-	while "$PROBE" bind "$_port" 2>/dev/null | grep -qv bound; do _port=$((_port + 1)); done
+	_tries=0
+	until [ "$("$PROBE" bind "$_port" 2>&1)" = bound ] || [ $_tries -ge 100 ]; do
+		_port=$((_port + 1))
+		_tries=$((_tries + 1))
+	done
 	echo "$_port"
 }
 # listening PORT: "yes" when a TCP socket listens on PORT in this network namespace
@@ -136,15 +140,19 @@ bits() { # bits HEX: how many bits are set
 }
 
 # --- the image: the test rootfs (a base layer), and a layer that makes it Debian-like and adds
-# a web page (GNU tar names root as the owner; busybox's tar, in the VM guests, cannot: the
-# files' own owners then, root's subordinate ids or the user)
+# a web page. GNU tar names root as every file's owner; busybox's tar, in the VM guests,
+# cannot: there the files keep their owners (root's subordinate ids, as root: its rootfs is
+# theirs there, the guests' tmpfs having no idmapped mounts before Linux 6.3).
 tar_owner=""
 tar --version 2>/dev/null | grep -q GNU && tar_owner="--numeric-owner --owner=0 --group=0"
-# (as the test user, root's 0700 /root of the test rootfs is not readable: left out)
-set --
-for _e in "$ROOTFS"/*; do [ "${_e##*/}" = root ] || set -- "$@" "${_e##*/}"; done
+B=$T/base
+mkdir "$B"
+# (as the test user, root's 0700 /root of the test rootfs is not readable: an empty one)
+for _e in "$ROOTFS"/*; do [ "${_e##*/}" = root ] || cp -a "$_e" "$B/"; done
+mkdir -m 0700 "$B/root"
 # shellcheck disable=SC2086 # tar_owner is words
-tar $tar_owner -cf "$T/base.tar" -C "$ROOTFS" "$@"
+tar $tar_owner -cf "$T/base.tar" -C "$B" .
+rm -rf "$B"
 L=$T/layer
 mkdir -p "$L/www" "$L/etc"
 echo "$TOKEN" >"$L/www/index.html"
@@ -192,7 +200,7 @@ echo "$TOKEN" >"$T/www/index.html"
 # is still that worker)
 kill_workers() {
 	for _p in $(cat "$T/workers" 2>/dev/null); do
-		[ "$(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null)" = "sleep 300 " ] && kill "$_p"
+		[ "$(tr '\0' ' ' 2>/dev/null <"/proc/$_p/cmdline")" = "sleep 300 " ] && kill "$_p"
 	done
 }
 trap 'C rm -f $(C ps -a 2>/dev/null | awk "NR > 1 {print \$1}") >/dev/null 2>&1; kill_workers; [ -e "$IMG/crib.ini" ] && "$CRIB" image rm "$IMG" >/dev/null 2>&1; rm -rf "$T"' EXIT
@@ -295,7 +303,7 @@ scenario() {
 
 	# exec, without a terminal: the workload's namespaces, cgroup, filter, capabilities; its
 	# view of the service and of the level's read-only root
-	cr exec "$name" -- /bin/sh -c "echo \$GREETING; for n in user mnt pid net uts ipc cgroup; do readlink /proc/self/ns/\$n; done; grep -E '^(CapEff|Seccomp):' /proc/self/status | tr -s '\t ' ' '; grep '^0::' /proc/self/cgroup; cat /proc/1/comm; [ -t 0 ] && echo terminal || echo no-terminal; wget -q -O - http://127.0.0.1:$inport/; touch /written 2>/dev/null && echo rw || echo ro"
+	cr exec "$name" -- /bin/sh -c "echo \$GREETING; for n in user mnt pid net uts ipc cgroup; do readlink /proc/self/ns/\$n; done; grep -E '^(CapEff|Seccomp):' /proc/self/status | tr -s '\t ' ' '; grep '^0::' /proc/self/cgroup; cat /proc/1/comm; [ -t 0 ] && echo terminal || echo no-terminal; wget -q -O - http://127.0.0.1:$inport/; touch /tmp/written 2>/dev/null && echo rw || echo ro"
 	want="hello from the image
 $(for n in user mnt pid net uts ipc cgroup; do readlink "/proc/$work/ns/$n"; done)
 $(grep -E '^(CapEff|Seccomp):' "/proc/$work/status" | tr -s '\t ' ' ')
@@ -304,13 +312,13 @@ $wantcomm
 no-terminal
 $TOKEN
 $wantrw"
-	assert_eq "$rc:$out" "0:$want" "$label: exec runs in the workload's namespaces, cgroup, capabilities and filter (as the host sees it), reaches the service at 127.0.0.1:$inport, $wantrw root"
+	assert_eq "$rc:$out" "0:$want" "$label: exec runs in the workload's namespaces, cgroup, capabilities and filter (as the host sees it), reaches the service at 127.0.0.1:$inport, finds the rootfs $wantrw"
 	[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
 	# a worker exec leaves running: it is the container's, and goes with it
 	cr exec "$name" -- /bin/sh -c 'sleep 300 </dev/null >/dev/null 2>&1 &'
 	worker=""
 	for _p in $(holders "$(readlink "/proc/$work/ns/mnt")"); do
-		[ "$(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null)" = "sleep 300 " ] && worker=$_p
+		[ "$(tr '\0' ' ' 2>/dev/null <"/proc/$_p/cmdline")" = "sleep 300 " ] && worker=$_p
 	done
 	assert_eq "$rc:$([ -n "$worker" ] && echo found)" 0:found "$label: exec leaves a worker running in the background (pid $worker on the host)"
 	pids="$pids $worker"
