@@ -232,14 +232,24 @@ static void arg(struct args *a, const char *fmt, ...)
         a->used += (size_t)n + 1;
 }
 
+/* The helper is handed the container's network namespace as a descriptor (NETNS_FD), opened
+ * by crib, when it could not open /proc/PID/ns/net itself: root's container in a user
+ * namespace, whose helper is that namespace's root already (exec_helper) and joins only the
+ * network namespace; and a container with user = no, whose setup process is host root's and
+ * not dumpable, so opening its /proc/PID/ns/net takes CAP_SYS_PTRACE, which pasta drops
+ * before it opens the path. */
+static bool netns_by_fd(const struct plan *p, const struct nethelper_identity *id)
+{
+        return id->drop || !p->userns;
+}
+
 /* fd 3: the ready pipe; fd 4: slirp4netns's exit pipe; NETNS_FD: the container's network
- * namespace, for root's container in a user namespace, whose helper is in that user namespace
- * already (exec_helper) and joins only the network namespace. */
+ * namespace, where netns_by_fd says. */
 static void build_args(const struct plan *p, const struct nethelper_identity *id, pid_t pid,
                        const struct nethelper *h, struct args *a)
 {
         char netns[64];
-        if (id->drop)
+        if (netns_by_fd(p, id))
                 snprintf(netns, sizeof netns, "/proc/self/fd/%d", NETNS_FD);
         else
                 snprintf(netns, sizeof netns, "/proc/%d/ns/net", (int)pid);
@@ -493,13 +503,15 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
         struct nethelper_identity id;
         if (nethelper_identity(p, &id, err) < 0)
                 return -1;
-        if (id.drop) {
-                /* opened here, as host root: the helper, the container's root, could not */
+        if (netns_by_fd(p, &id)) {
+                /* opened here, as host root: the helper could not (netns_by_fd) */
                 char path[64];
                 snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
-                userns = open(path, O_RDONLY | O_CLOEXEC);
+                if (id.drop && (userns = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+                        return error_set(err, errno, "cannot open '%s' for the network helper",
+                                         path);
                 snprintf(path, sizeof path, "/proc/%d/ns/net", (int)pid);
-                netns = userns < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+                netns = open(path, O_RDONLY | O_CLOEXEC);
                 if (netns < 0)
                         return error_set(err, errno, "cannot open '%s' for the network helper",
                                          path);

@@ -468,6 +468,27 @@ static int file_mount(struct child *c, int rootfd, const struct mount_op *op, st
         if (file < 0 || sys_write_all(file, op->data, len) < 0)
                 return error_set(err, errno, "cannot write '%s'", op->dst);
         tree = (int)syscall(SYS_open_tree, mnt, "file", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+        if (tree < 0 && errno == EINVAL) {
+                /* older kernels (Debian bookworm's 6.1, Raspberry Pi OS's) clone only from a
+                 * mount of the caller's namespace, and the tmpfs is in none yet: it is attached
+                 * over the parent directory for the moment (only this process is in the new
+                 * mount namespace, its propagation private), the file cloned from there, and
+                 * the tmpfs detached again; `target` was opened before */
+                char top[64];
+                snprintf(top, sizeof top, "/proc/self/fd/%d", mnt);
+                if (syscall(SYS_move_mount, mnt, "", dir, "",
+                            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0) {
+                        tree = (int)syscall(SYS_open_tree, mnt, "file",
+                                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+                        int e = errno;
+                        int u = umount2(top, MNT_DETACH);
+                        trace_line(&c->trace,
+                                   "  move_mount(tmpfs, \"%s\"); open_tree(\"file\", "
+                                   "OPEN_TREE_CLONE) = %d; umount2(MNT_DETACH) = %d",
+                                   parent[0] ? parent : "/", tree, u);
+                        errno = e;
+                }
+        }
         if (tree < 0)
                 return error_set(err, errno, "cannot open the file for '%s'", op->dst);
         long m = syscall(SYS_move_mount, tree, "", target, "",

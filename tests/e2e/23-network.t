@@ -194,7 +194,8 @@ EOF2
 	cr run -d --name "web-$helper" "$T/web.ini"
 	assert_eq "$rc" 0 "$helper: a detached httpd with publish = 127.0.0.1:$port:80 starts"
 	[ "$rc" = 0 ] || echo "#   $err"
-	page=$($WGET -q -T 5 -O - "http://127.0.0.1:$port/" 2>&1)
+	# (bounded by timeout(1): busybox's wget -T, the VM guests' wget, dies of SIGSEGV)
+	page=$(timeout 10 $WGET -q -O - "http://127.0.0.1:$port/" 2>&1)
 	assert_eq "$page" "hello from crib's published port" "$helper: wget on the host gets the page"
 	assert_contains "$(C ps)" "127.0.0.1:$port->80/tcp" "$helper: crib ps shows the published port"
 	# issue 32: the setup forks nft inside the new pid namespace first, so the workload is not
@@ -203,7 +204,7 @@ EOF2
 	assert_eq "$?:$(grep -c '^nameserver' "$T/resolv")" "0:1" "$helper: crib exec web -- /bin/cat /etc/resolv.conf (the README's example) works"
 	[ -s "$T/exec.err" ] && sed 's/^/#   /' "$T/exec.err"
 	wpid=$(sed -n 's/^workload=//p' "$S/web-$helper/pid")
-	xnet=$(C exec "web-$helper" -- /bin/readlink /proc/self/ns/net 2>&1 </dev/null)
+	xnet=$(C exec "web-$helper" -- /bin/readlink /proc/self/ns/net 2>"$T/exec.err" </dev/null)
 	assert_eq "$xnet:$(cat "/proc/$wpid/comm" 2>/dev/null)" "$(readlink "/proc/$wpid/ns/net" 2>/dev/null):busybox" "$helper: the exec'd process is in the network namespace of the workload crib recorded (pid $wpid, busybox httpd)"
 	mon=$(sed -n 's/^pid=//p' "$S/web-$helper/monitor")
 	hp=$(helper_of "$mon")
