@@ -57,10 +57,12 @@ static bool reachable_by_others(int fd, uid_t uid)
  * another host mounts), and a mount table changes after crib looked (a remount, the next boot).
  * Comparing every mount of the device in /proc/self/mountinfo would catch only the first of
  * these, so a directory that shuts others out, or a container that cannot write, is the only
- * exemption. */
-static bool may_write(const struct spec *s, bool ro)
+ * exemption. A read-only mount stays so for a workload that keeps SYS_ADMIN in a user
+ * namespace: the kernel locks its flags in the copy of the mount namespace the workload gets
+ * (steps/lockmounts.c); only host root (user = no) with SYS_ADMIN may remount it read-write. */
+static bool may_write(const struct plan *p, const struct spec *s, bool ro)
 {
-        return !ro || (s->caps & (1ULL << CAP_SYS_ADMIN));
+        return !ro || (!p->userns && (s->caps & (1ULL << CAP_SYS_ADMIN)));
 }
 
 /* Whom a setuid file the container made on the host would run as, in its root's name, for the
@@ -136,7 +138,7 @@ int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_hos
                                   p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
                                   (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
         }
-        if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
+        if (!may_write(p, s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
                 return 0;
         if (p->idmap_rootfs) {
                 error_at(err, s->path, line,
@@ -156,7 +158,7 @@ int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_hos
  * it. */
 int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line, struct error *err)
 {
-        if (!may_write(s, s->readonly_rootfs) || !reachable_by_others(fd, p->host_uid))
+        if (!may_write(p, s, s->readonly_rootfs) || !reachable_by_others(fd, p->host_uid))
                 return 0;
         return rootfs_reach_error(p, s, line, err);
 }
@@ -234,7 +236,7 @@ int plan_bind_reach(struct plan *p, const struct spec *s, const struct spec_moun
         struct stat st, rst;
         struct reach_cache cache = {.asked = false};
         char who[128];
-        if (!may_write(s, m->opts & SPEC_MNT_RO))
+        if (!may_write(p, s, m->opts & SPEC_MNT_RO))
                 return 0;
         _cleanup_close_ int fd = open(src, O_PATH | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) < 0)

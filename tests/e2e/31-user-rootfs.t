@@ -169,6 +169,22 @@ assert_eq "$(stat -c '%a %u' "$B/pub/s" 2>&1)" "4755 $uid" "(the risk it names: 
 rm -f "$B/pub/s"
 ucrib run "$B/shut/quiet.ini"
 assert_eq "$rc:$err" "0:" "bound ro, or a rw bind from a 0700 directory: no warning"
+# ro at level unconfined (SYS_ADMIN): the kernel locks the read-only flag in the workload's own
+# mount namespace (lockmounts.c), so it stays read-only, and needs no warning
+cat >"$B/shut/sysadmin.ini" <<EOF
+[container]
+rootfs = rootfs
+[process]
+args = /bin/sh -c "mount -o remount,rw /pub 2>/dev/null; touch /pub/w 2>/dev/null || echo ro"
+[mounts]
+bind = $B/pub /pub ro
+[security]
+level = unconfined
+EOF
+[ "$ROLE" = root ] && chown "$uid:$gid" "$B/shut/sysadmin.ini"
+ucrib run "$B/shut/sysadmin.ini"
+assert_eq "$rc:$out:$err:$(test -e "$B/pub/w" && echo written)" "0:ro::" \
+	"bound ro at level unconfined (SYS_ADMIN): no warning, and a remount rw fails, the bind stays ro"
 
 # readonly_rootfs with a rw bind of the rootfs's own /var, or of the directory holding it: that
 # would undo readonly_rootfs, and the rootfs is where others reach it: refused like the rootfs
