@@ -36,6 +36,9 @@ static const struct step setup_steps[] = {
         /* a network helper's container has no NET_RAW; through the host's /proc, before
          * pivot_root, as root of the namespace */
         {"let ping work without NET_RAW", step_ping_range},
+        /* SYS_ADMIN with a helper: the workload's capabilities count in a user namespace
+         * below this one; binding a port below 1024 is opened to it by the sysctl */
+        {"open the ports below 1024", step_low_ports},
         /* with a helper: long before the workload exists; the host's nft is reachable only
          * before pivot_root */
         {"keep the host's loopback out of reach", step_guard_loopback},

@@ -95,11 +95,20 @@ int plan_caps(struct planning *pl, struct error *err)
          * namespace (masks, read-only paths and binds, nodev and nosuid everywhere): below one
          * of the workload's own, the kernel locks it (lockmounts.c). At every level: the
          * nodev of the rootfs keeps host devices shut at unconfined too. */
-        if ((set & (1ULL << CAP_SYS_ADMIN)) && p->userns)
+        if ((set & (1ULL << CAP_SYS_ADMIN)) && p->userns) {
                 p->nest_flags = CLONE_NEWUSER | CLONE_NEWNS |
                                 (p->clone_flags & (CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP));
-        else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
-                 (s->masked.n || s->readonly.n || s->readonly_rootfs))
+                /* A helper's tap is in the container's network namespace: one of the
+                 * workload's own would cut it off from its published ports and the way out.
+                 * With a helper it has no NET_RAW or NET_ADMIN to use there anyway
+                 * (spec/network.c); what its capabilities could still do, bind a port below
+                 * 1024, the namespace's sysctl opens to it (steps/netns.c). */
+                if (spec_net_has_helper(s->net_mode)) {
+                        p->nest_flags &= ~CLONE_NEWNET;
+                        p->low_ports_open = (set & (1ULL << CAP_NET_BIND_SERVICE)) != 0;
+                }
+        } else if ((set & (1ULL << CAP_SYS_ADMIN)) &&
+                   (s->masked.n || s->readonly.n || s->readonly_rootfs))
                 plan_warn(p,
                           "%s with SYS_ADMIN: the container is host root and can undo its masked "
                           "and read-only paths (the kernel locks mounts only for a user namespace "

@@ -184,6 +184,10 @@ struct plan {
         /* "LOW HIGH" for the container's net.ipv4.ping_group_range, or "": with NET_RAW
          * dropped, ping still works (ICMP sockets) */
         char ping_range[32];
+        /* net.ipv4.ip_unprivileged_port_start = 0 in the container's network namespace: its
+         * workload keeps NET_BIND_SERVICE, but in a user namespace of its own (nest_flags)
+         * that does not own the network namespace, where the capability cannot count */
+        bool low_ports_open;
         /* the workload keeps CAP_SYS_ADMIN and something is masked or read-only: it gets a user
          * namespace of its own, with these CLONE_NEW* besides, so the kernel locks the mounts
          * (lockmounts.c); 0 when not needed */

@@ -19,6 +19,10 @@
  * is copied): a workload with +SYS_ADMIN still binds port 80, opens raw sockets and sets its
  * hostname. What it cannot do any more: mount a /proc (the pid namespace is the container's) or
  * change the IPC namespace's limits; and /sys shows the network of crib's init (lo only).
+ * Except with a network helper (pasta, slirp4netns): its tap, the container's published ports
+ * and way out are in the container's network namespace, so the workload stays there
+ * (plan/confine.c), without NET_RAW or NET_ADMIN as every workload with a helper, and with the
+ * ports below 1024 opened by the namespace's sysctl (netns.c).
  *
  * The new namespace's maps must be written from the container's namespace by a process with
  * CAP_SETUID, CAP_SETGID and CAP_SETFCAP there, into /proc/PID/uid_map of a process of the new

@@ -61,6 +61,29 @@ int step_ping_range(struct child *c, struct error *err)
         return 0;
 }
 
+/* Child: as above. A workload that keeps SYS_ADMIN with a helper lives in a user namespace of
+ * its own (lockmounts.c) that does not own this network namespace, so its NET_BIND_SERVICE
+ * cannot count here: the sysctl lets every process of the container bind the ports below 1024,
+ * which is what that capability gave them (Docker sets it for every container). */
+int step_low_ports(struct child *c, struct error *err)
+{
+        (void)err;
+        if (!c->plan->low_ports_open)
+                return step_skip(c, "the workload's capabilities count in this network "
+                                    "namespace (or it has no NET_BIND_SERVICE)");
+        const char *path = "/proc/sys/net/ipv4/ip_unprivileged_port_start";
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? write(fd, "0", 1) : -1;
+        int e = errno;
+        if (fd >= 0)
+                close(fd);
+        /* not fatal, as ping's: only a port below 1024 needs it */
+        trace_line(&c->trace, "  write(\"%s\", \"0\") = %s%s%s", path, n >= 0 ? "0" : "-1 ",
+                   n >= 0 ? "" : strerrorname_np(e),
+                   n >= 0 ? "" : " (ports below 1024 stay closed to the workload)");
+        return 0;
+}
+
 /* Child: as above; the rule goes in before the workload or the helper sends anything. */
 int step_guard_loopback(struct child *c, struct error *err)
 {

@@ -120,6 +120,7 @@ int step_readonly_root(struct child *c, struct error *err);  /* pivot.c */
 int step_hostname(struct child *c, struct error *err);       /* uts.c */
 int step_loopback(struct child *c, struct error *err);       /* netns.c */
 int step_ping_range(struct child *c, struct error *err);     /* netns.c */
+int step_low_ports(struct child *c, struct error *err);      /* netns.c */
 int step_guard_loopback(struct child *c, struct error *err); /* netns.c */
 /* Child: bring up `lo` in the network namespace we are in (the step above, and the workload's
  * own namespace in lockmounts.c). */
