@@ -38,6 +38,7 @@
 #include "procfile.h"
 #include "relay.h"
 #include "rlimits.h"
+#include "sweep.h"
 #include "sync.h"
 #include "sys.h"
 #include "userns.h"
@@ -58,6 +59,7 @@ struct run {
         bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
                                  * one the engine made: then only PATH/container is crib's) */
         struct nethelper net;   /* [network]'s helper, when the mode has one */
+        struct sweep_mark mark; /* pid = no: what marks the container's processes (sweep.c) */
 };
 
 /* Parent, on SIGCHLD: the network helper, which may exit while the container runs. */
@@ -75,6 +77,15 @@ static void reap_net_helper(void *ctx)
 static void announce_running(void *ctx)
 {
         struct run *r = ctx;
+        /* pid = no: the mark of what crib exec will start, before crib exec can find it */
+        if (!(r->plan->clone_flags & CLONE_NEWPID) && r->f.workload > 0) {
+                int ret = sweep_mark(r->f.workload, r->plan->clone_flags, r->plan->nest_flags,
+                                     &r->mark);
+                trace_line(&r->trace,
+                           "parent: the workload's %s namespace marks the container's "
+                           "processes (pid = no): %s",
+                           r->mark.user ? "user" : "mount", ret == 0 ? "taken" : strerror(errno));
+        }
         if (r->hooks->running)
                 r->hooks->running(r->hooks->ctx, r->f.pid, r->f.workload);
 }
@@ -173,6 +184,23 @@ static void kill_leftovers(struct run *r)
         if (r->hooks->warn)
                 r->hooks->warn(r->hooks->ctx, "processes the workload left running (pid = no) "
                                               "kept forking; some may still be running");
+}
+
+/* Without a pid namespace, what crib exec started is not ours to reap: it is crib exec's, and
+ * a process it left running is no one's we follow. Kill what is left in the container's
+ * namespaces (sweep.c). With a cgroup of the container's own, its removal does the same. */
+static void kill_strays(struct run *r)
+{
+        bool more;
+        size_t n = sweep_kill(&r->mark, &more);
+        if (n)
+                trace_line(&r->trace,
+                           "parent: killed %zu processes left in the container's %s "
+                           "namespace (crib exec's, pid = no)",
+                           n, r->mark.user ? "user" : "mount");
+        if (more && r->hooks->warn)
+                r->hooks->warn(r->hooks->ctx, "processes left in the container's namespaces "
+                                              "(pid = no) kept forking; some may still be running");
 }
 
 /* Parent: the sync channel; the setup process's end goes along with the clone. */
@@ -423,6 +451,7 @@ static int kill_left(struct run *r, struct error *err)
                 return trace_skip(&r->trace, "the kernel ended them with crib's init, pid 1 of "
                                              "the container's pid namespace");
         kill_leftovers(r);
+        kill_strays(r);
         return 0;
 }
 

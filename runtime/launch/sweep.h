@@ -1,0 +1,27 @@
+/* sweep.h - kill what is left in a container's namespaces when it has no pid namespace. */
+#ifndef CRIB_SWEEP_H
+#define CRIB_SWEEP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The namespace every process of the container is in: its user namespace when crib made one,
+ * else its mount namespace. */
+struct sweep_mark {
+        bool set;
+        bool user; /* a user namespace: a process in one below it is the container's too */
+        dev_t dev;
+        ino_t ino;
+};
+
+/* Take the mark from the container's running workload `pid` (after its exec), given the
+ * container's clone flags and the workload's own (plan->nest_flags). 0, or -1 with errno: the
+ * mark stays unset, and sweep_kill kills nothing. */
+int sweep_mark(pid_t pid, int clone_flags, int nest_flags, struct sweep_mark *m);
+
+/* SIGKILL every process in the marked namespace (or, for a user namespace, one below it) but
+ * ourselves, round after round until none is left (at most 16). The number killed; *more is
+ * set when some were still there after the last round. */
+size_t sweep_kill(const struct sweep_mark *m, bool *more);
+
+#endif
