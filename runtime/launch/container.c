@@ -78,12 +78,13 @@ static void announce_running(void *ctx)
 {
         struct run *r = ctx;
         /* pid = no: the mark of what crib exec will start, before crib exec can find it */
-        if (!(r->plan->clone_flags & CLONE_NEWPID) && r->f.workload > 0) {
-                int ret = sweep_mark(r->f.workload, r->plan->clone_flags, r->plan->nest_flags,
-                                     &r->mark);
+        if (!(r->plan->clone_flags & CLONE_NEWPID)) {
+                /* once reaped, its pid may be another's: then the workload's alone */
+                int ret = sweep_mark(r->f.reaped ? 0 : r->f.pid, r->f.workload,
+                                     r->plan->clone_flags, &r->mark);
                 trace_line(&r->trace,
-                           "parent: the workload's %s namespace marks the container's "
-                           "processes (pid = no): %s",
+                           "parent: the container's %s namespace marks its processes "
+                           "(pid = no): %s",
                            r->mark.user ? "user" : "mount", ret == 0 ? "taken" : strerror(errno));
         }
         if (r->hooks->running)

@@ -13,11 +13,14 @@
  * container's user namespace (crib exec joins it), or in one below it (a workload that keeps
  * SYS_ADMIN has its own: steps/lockmounts.c), or, for `user = no`, in its mount namespace.
  *
- * The mark is taken from the workload after its exec (container.c, when it runs), and not
- * from the setup process: that one is not dumpable from its first steps (userns.c), and its
- * /proc/PID/ns is then closed to an unprivileged parent. An unprivileged crib may read and
- * signal the container's processes: it owns their user namespace, so it holds every
- * capability there (user_namespaces(7)).
+ * The mark is taken when the workload runs (container.c), before crib exec can find it: from
+ * the setup process (crib's init), which is our child and not reaped yet, so its pid cannot
+ * name another process. An unprivileged crib cannot read that one's /proc/PID/ns (it is not
+ * dumpable from its first steps, userns.c): it takes the workload's, after its exec. Either
+ * way the mark must be a user namespace right below our own, the one crib made, never ours or
+ * one above: a pid taken meanwhile by a process of the host cannot turn the sweep on the host.
+ * An unprivileged crib may read and signal the container's processes: it owns their user
+ * namespace, so it holds every capability there (user_namespaces(7)).
  */
 #define _GNU_SOURCE
 #include "sweep.h"
@@ -49,30 +52,64 @@ static int ns_open(pid_t pid, bool user)
         return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-int sweep_mark(pid_t pid, int clone_flags, int nest_flags, struct sweep_mark *m)
+/* The user namespace of `pid` that is a child of ours: the container's, which crib made below
+ * its own, whether `pid` is in it or in one below it (a SYS_ADMIN workload's). -1 (EPERM) when
+ * our own is not above it: not a container of ours, and never our own namespace or one above. */
+static int container_userns(pid_t pid, struct stat *out)
 {
-        m->set = false;
-        m->user = (clone_flags & CLONE_NEWUSER) != 0;
-        if (!m->user && !(clone_flags & CLONE_NEWNS)) {
-                errno = ENOENT; /* nothing of the container's own marks its processes */
+        struct stat mine;
+        if (stat("/proc/self/ns/user", &mine) < 0)
                 return -1;
-        }
-        int fd = ns_open(pid, m->user);
-        /* the workload's own user namespace is below the container's: take its parent */
-        if (fd >= 0 && m->user && (nest_flags & CLONE_NEWUSER)) {
-                int up = ioctl(fd, NS_GET_PARENT);
+        int fd = ns_open(pid, true);
+        struct stat st;
+        for (int depth = 0; fd >= 0 && depth < MAX_DEPTH; depth++) {
+                int up = fstat(fd, &st) < 0 ? -1 : ioctl(fd, NS_GET_PARENT);
+                struct stat ust;
+                if (up >= 0 && fstat(up, &ust) == 0 && ust.st_dev == mine.st_dev &&
+                    ust.st_ino == mine.st_ino) {
+                        close(up);
+                        close(fd);
+                        *out = st;
+                        return 0;
+                }
                 close(fd);
                 fd = up;
         }
+        if (fd >= 0)
+                close(fd);
+        errno = EPERM;
+        return -1;
+}
+
+int sweep_mark(pid_t setup, pid_t workload, int clone_flags, struct sweep_mark *m)
+{
+        m->set = false;
+        m->user = (clone_flags & CLONE_NEWUSER) != 0;
         struct stat st;
-        if (fd < 0 || fstat(fd, &st) < 0) {
-                int e = errno;
+        if (m->user) {
+                /* the setup process (crib's init) first: our child, not reaped, so its pid is
+                 * its own; an unprivileged crib cannot read it (it is not dumpable), and reads
+                 * the workload's, after its exec */
+                if ((setup <= 0 || container_userns(setup, &st) < 0) &&
+                    (workload <= 0 || container_userns(workload, &st) < 0))
+                        return -1;
+        } else if (clone_flags & CLONE_NEWNS) {
+                /* user = no: root's crib, which reads any process's */
+                struct stat mine;
+                int fd = setup <= 0 ? -1 : ns_open(setup, false);
+                int r = fd < 0 ? -1 : fstat(fd, &st);
                 if (fd >= 0)
                         close(fd);
-                errno = e;
+                if (r < 0 || stat("/proc/self/ns/mnt", &mine) < 0)
+                        return -1;
+                if (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino) {
+                        errno = EPERM; /* our own: never the container's */
+                        return -1;
+                }
+        } else {
+                errno = ENOENT; /* nothing of the container's own marks its processes */
                 return -1;
         }
-        close(fd);
         m->dev = st.st_dev;
         m->ino = st.st_ino;
         m->set = true;

@@ -14,10 +14,11 @@ struct sweep_mark {
         ino_t ino;
 };
 
-/* Take the mark from the container's running workload `pid` (after its exec), given the
- * container's clone flags and the workload's own (plan->nest_flags). 0, or -1 with errno: the
- * mark stays unset, and sweep_kill kills nothing. */
-int sweep_mark(pid_t pid, int clone_flags, int nest_flags, struct sweep_mark *m);
+/* Take the mark once the workload runs: from the setup process `setup` (crib's init, our
+ * child), or from the `workload` after its exec where we cannot read that one's; given the
+ * container's clone flags. 0, or -1 with errno: the mark stays unset, and sweep_kill kills
+ * nothing. */
+int sweep_mark(pid_t setup, pid_t workload, int clone_flags, struct sweep_mark *m);
 
 /* SIGKILL every process in the marked namespace (or, for a user namespace, one below it) but
  * ourselves, round after round until none is left (at most 16). The number killed; *more is
