@@ -97,7 +97,7 @@ void lifecycle_record_running(const char *name, pid_t pid, pid_t workload)
 
 /* ---- the commands on a container by name ---- */
 
-static int usage(const char *fmt, const char *arg)
+int lifecycle_usage(const char *fmt, const char *arg)
 {
         output_usage_error(fmt, arg);
         return EXIT_CRIB_ERROR;
@@ -121,7 +121,7 @@ int lifecycle_parse_signal(const char *s)
 
 /* NAME opened from the state root (locked too, for a command that changes it); a name
  * there is none of gets the hint where to look */
-static int open_container(const char *name, bool locked, struct stored *c, struct error *err)
+int lifecycle_open(const char *name, bool locked, struct stored *c, struct error *err)
 {
         char root[4096];
         c->root = c->dir = -1;
@@ -144,13 +144,13 @@ int cmd_kill(int argc, char **argv)
         struct error err;
         error_clear(&err);
         if (argc < 1 || argc > 2)
-                return usage("%s", "usage: crib kill NAME [SIGNAL]");
+                return lifecycle_usage("%s", "usage: crib kill NAME [SIGNAL]");
         int sig = argc == 2 ? lifecycle_parse_signal(argv[1]) : SIGTERM;
         if (sig < 0)
-                return usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
+                return lifecycle_usage("'%s' is not a signal (say TERM, SIGKILL or 9)", argv[1]);
         struct stored o;
         int code = 0;
-        if (open_container(argv[0], false, &o, &err) < 0)
+        if (lifecycle_open(argv[0], false, &o, &err) < 0)
                 code = output_error(&err);
         else if (!o.rec.pid_alive) {
                 error_set(&err, 0, "'%s' is not running", argv[0]);
@@ -172,20 +172,20 @@ int cmd_stop(int argc, char **argv)
                         char *end;
                         seconds = strtol(argv[++i], &end, 10);
                         if (*end || seconds < 0 || seconds > 86400)
-                                return usage("'%s' is not a number of seconds (0 to 86400)",
-                                             argv[i]);
+                                return lifecycle_usage(
+                                        "'%s' is not a number of seconds (0 to 86400)", argv[i]);
                 } else if (argv[i][0] == '-' || name) {
-                        return usage("%s", "usage: crib stop [-t SECONDS] NAME");
+                        return lifecycle_usage("%s", "usage: crib stop [-t SECONDS] NAME");
                 } else {
                         name = argv[i];
                 }
         }
         if (!name)
-                return usage("%s", "usage: crib stop [-t SECONDS] NAME");
+                return lifecycle_usage("%s", "usage: crib stop [-t SECONDS] NAME");
         struct stored o;
         bool killed = false;
         int code = 0;
-        int r = open_container(name, false, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
+        int r = lifecycle_open(name, false, &o, &err) < 0 || state_lock(o.dir, true, &err) < 0 ||
                 store_stop(&o, seconds, &killed, &err) < 0;
         if (killed) /* (said once SIGKILL was sent and waited for) */
                 output_warning("'%s' did not stop within %ld s of SIGTERM: SIGKILL", name, seconds);
@@ -206,11 +206,11 @@ int cmd_rm(int argc, char **argv)
                 argc--, argv++;
         }
         if (argc < 1)
-                return usage("%s", "usage: crib rm [-f] NAME...");
+                return lifecycle_usage("%s", "usage: crib rm [-f] NAME...");
         for (int i = 0; i < argc; i++) {
                 struct stored o;
                 const char *name = argv[i];
-                if (open_container(name, true, &o, &err) < 0) {
+                if (lifecycle_open(name, true, &o, &err) < 0) {
                         code = output_error(&err);
                 } else if (active(&o.rec) && !force) {
                         error_set(&err, 0, "'%s' is %s", name, record_phase_name(o.rec.phase));
@@ -242,10 +242,10 @@ int cmd_wait(int argc, char **argv)
         struct error err;
         error_clear(&err);
         if (argc != 1 || argv[0][0] == '-')
-                return usage("%s", "usage: crib wait NAME");
+                return lifecycle_usage("%s", "usage: crib wait NAME");
         struct stored o;
         int code;
-        if (open_container(argv[0], false, &o, &err) < 0 ||
+        if (lifecycle_open(argv[0], false, &o, &err) < 0 ||
             engine_made(&o, argv[0],
                         "exit status is the engine's (its process is the engine's child)",
                         "'podman wait NAME' under podman, 'ctr task wait ID' under containerd",
@@ -287,19 +287,19 @@ int cmd_logs(int argc, char **argv)
                         char *end;
                         tail = strtol(argv[++i], &end, 10);
                         if (*end || tail < 0)
-                                return usage("'%s' is not a number of lines", argv[i]);
+                                return lifecycle_usage("'%s' is not a number of lines", argv[i]);
                 } else if (argv[i][0] == '-' || name) {
-                        return usage("%s", "usage: crib logs [-f] [--tail N] NAME");
+                        return lifecycle_usage("%s", "usage: crib logs [-f] [--tail N] NAME");
                 } else {
                         name = argv[i];
                 }
         }
         if (!name)
-                return usage("%s", "usage: crib logs [-f] [--tail N] NAME");
+                return lifecycle_usage("%s", "usage: crib logs [-f] [--tail N] NAME");
         struct stored o;
         int code = 0;
         int64_t at;
-        if (open_container(name, false, &o, &err) < 0 ||
+        if (lifecycle_open(name, false, &o, &err) < 0 ||
             engine_made(&o, name, "output is the engine's, crib keeps no log of it",
                         "'podman logs NAME' under podman; under containerd the client that "
                         "started the task has it",
@@ -343,23 +343,24 @@ int cmd_exec(int argc, char **argv)
                 } else if ((!strcmp(a, "-u") || !strcmp(a, "--user")) && i + 1 < argc) {
                         bool has_gid = false;
                         if (syntax_uid_gid(argv[++i], &rq.uid, &rq.gid, &has_gid) < 0 || !has_gid)
-                                return usage("'%s' is not UID:GID (numbers, as inside the "
-                                             "container)",
-                                             argv[i]);
+                                return lifecycle_usage(
+                                        "'%s' is not UID:GID (numbers, as inside the "
+                                        "container)",
+                                        argv[i]);
                         rq.user_set = true;
                 } else if ((!strcmp(a, "-e") || !strcmp(a, "--env")) && i + 1 < argc) {
                         if (!strchr(argv[++i], '=') || argv[i][0] == '=')
-                                return usage("'%s' is not K=V", argv[i]);
+                                return lifecycle_usage("'%s' is not K=V", argv[i]);
                         if (nenv == 64)
-                                return usage("%s", "at most 64 -e");
+                                return lifecycle_usage("%s", "at most 64 -e");
                         env[nenv++] = argv[i];
                 } else if ((!strcmp(a, "-w") || !strcmp(a, "--workdir")) && i + 1 < argc) {
                         rq.cwd = argv[++i];
                         if (rq.cwd[0] != '/')
-                                return usage("'%s' is not an absolute path in the container",
-                                             rq.cwd);
+                                return lifecycle_usage(
+                                        "'%s' is not an absolute path in the container", rq.cwd);
                 } else if (a[0] == '-') {
-                        return usage("unknown option '%s' for 'crib exec'", a);
+                        return lifecycle_usage("unknown option '%s' for 'crib exec'", a);
                 } else {
                         name = a;
                 }
@@ -367,7 +368,7 @@ int cmd_exec(int argc, char **argv)
         if (i < argc && !strcmp(argv[i], "--"))
                 i++;
         if (!name || i >= argc)
-                return usage("%s", use);
+                return lifecycle_usage("%s", use);
         env[nenv] = NULL;
         rq.argv = &argv[i];
         rq.env = nenv ? env : NULL;
@@ -376,7 +377,7 @@ int cmd_exec(int argc, char **argv)
         struct plan plan;
         enum store_status state;
         int r = -1, code = 0;
-        if (open_container(name, false, &o, &err) < 0 ||
+        if (lifecycle_open(name, false, &o, &err) < 0 ||
             (r = store_exec_target(&o, &plan, &state, &err)) < 0) {
                 code = output_error(&err);
         } else if (r > 0) {

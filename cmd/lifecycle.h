@@ -47,5 +47,10 @@ int cmd_oci(int argc, char **argv);
 
 /* A signal by name (TERM, SIGTERM) or number; -1 when it is none. */
 int lifecycle_parse_signal(const char *s);
+/* a usage error: printed, and EXIT_CRIB_ERROR */
+int lifecycle_usage(const char *fmt, const char *arg);
+struct stored;
+/* NAME opened from the state root (locked too, for a command that changes it) */
+int lifecycle_open(const char *name, bool locked, struct stored *c, struct error *err);
 
 #endif
