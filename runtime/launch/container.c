@@ -77,8 +77,9 @@ static void reap_net_helper(void *ctx)
 static void announce_running(void *ctx)
 {
         struct run *r = ctx;
-        /* pid = no: the mark of what crib exec will start, before crib exec can find it */
-        if (!(r->plan->clone_flags & CLONE_NEWPID)) {
+        /* pid = no: the mark of what crib exec will start, before crib exec can find it, if
+         * the clone could not take it */
+        if (!(r->plan->clone_flags & CLONE_NEWPID) && !r->mark.set) {
                 /* once reaped, its pid may be another's: then the workload's alone */
                 int ret = sweep_mark(r->f.reaped ? 0 : r->f.pid, r->f.workload,
                                      r->plan->clone_flags, &r->mark);
@@ -351,6 +352,15 @@ static int clone_child(struct run *r, struct error *err)
         }
         if (r->f.pid < 0)
                 return userns_clone_error(p->clone_flags, clone_errno, p->front, err);
+        /* pid = no: what marks the container's processes, from the setup process while it is
+         * still dumpable (it waits for its maps; with maps of its own it may be past that, and
+         * the mark is taken when the workload runs) */
+        if (!(p->clone_flags & CLONE_NEWPID) &&
+            sweep_mark(r->f.pid, 0, p->clone_flags, &r->mark) == 0)
+                trace_line(&r->trace,
+                           "  the container's %s namespace marks its processes (pid = "
+                           "no)",
+                           r->mark.user ? "user" : "mount");
         return 0;
 }
 

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "procfile.h"
 
 /* user namespaces nest at most 32 deep (user_namespaces(7)) */
 #define MAX_DEPTH 33
@@ -152,46 +153,75 @@ static bool living(pid_t pid)
         return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
 }
 
-/* One pass over /proc: the number of the container's processes signalled. */
+/* One process: 1 when it is the container's (signalled, or gone before the signal), else 0. */
+static size_t consider(const struct sweep_mark *m, pid_t pid)
+{
+        if (pid <= 0 || pid == getpid() || !living(pid) || !member(m, pid))
+                return 0;
+        /* checked again through a pidfd: the process signalled is the one checked */
+        int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        if (pfd < 0 && errno == ENOSYS) {
+                kill(pid, SIGKILL);
+                return 1;
+        }
+        if (pfd < 0)
+                return 1; /* gone: its child, if it forked, is among the newest pids */
+        if (member(m, pid))
+                syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0);
+        close(pfd);
+        return 1;
+}
+
+/* One pass: every process /proc listed when the pass began, then every pid the kernel gave
+ * since, up to the last one (ns_last_pid), and the ones it gives meanwhile. A process that
+ * forks and exits, again and again, is gone before the listing's turn comes to it: its latest
+ * child has one of the newest pids, which the chase reaches faster than it forks. The number
+ * of the container's processes seen. */
 static size_t sweep_once(const struct sweep_mark *m)
 {
-        _cleanup_closedir_ DIR *d = opendir("/proc");
-        struct dirent *e;
+        long pos = procfile_long("/proc/sys/kernel/ns_last_pid");
+        long max = procfile_long("/proc/sys/kernel/pid_max");
         size_t n = 0;
-        pid_t self = getpid();
-        while (d && (e = readdir(d))) {
-                pid_t pid = (pid_t)atoi(e->d_name);
-                if (pid <= 0 || pid == self || !living(pid) || !member(m, pid))
-                        continue;
-                /* checked again through a pidfd: the process signalled is the one checked */
-                int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-                if (pfd < 0 && errno == ENOSYS) {
-                        n += kill(pid, SIGKILL) == 0;
-                        continue;
-                }
-                if (pfd < 0)
-                        continue; /* gone */
-                if (member(m, pid) && syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0) == 0)
-                        n++;
-                close(pfd);
+        {
+                _cleanup_closedir_ DIR *d = opendir("/proc");
+                struct dirent *e;
+                while (d && (e = readdir(d)))
+                        n += consider(m, (pid_t)atoi(e->d_name));
+        }
+        for (int steps = 0; pos > 0 && max > 0 && steps < 1 << 20; steps++) {
+                long last = procfile_long("/proc/sys/kernel/ns_last_pid");
+                if (last < 0 || last == pos)
+                        break;
+                pos = pos + 1 >= max ? 1 : pos + 1; /* pids wrap at pid_max */
+                n += consider(m, (pid_t)pos);
         }
         return n;
 }
 
+/* Passes until three in a row see none of the container's processes: a process killed is not
+ * dead at once, and one may fork in the moment between its check and its signal. Bounded: two
+ * seconds of passes. */
 size_t sweep_kill(const struct sweep_mark *m, bool *more)
 {
         size_t killed = 0;
         *more = false;
         if (!m->set)
                 return 0;
-        for (int round = 0; round < 16; round++) {
+        struct timespec t0, now;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int pass = 0, clean = 0;; pass++) {
                 size_t n = sweep_once(m);
-                if (!n)
+                clean = n ? 0 : clean + 1;
+                if (clean == 3)
                         return killed;
-                if (!round)
+                if (!killed)
                         killed = n;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                if (now.tv_sec - t0.tv_sec >= 2)
+                        break;
                 /* a process killed but not yet dead is still in its namespaces: let it go */
-                nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
+                if (pass % 16 == 15)
+                        nanosleep(&(struct timespec){.tv_nsec = 1000 * 1000}, NULL);
         }
         *more = true;
         return killed;

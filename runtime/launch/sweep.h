@@ -21,8 +21,9 @@ struct sweep_mark {
 int sweep_mark(pid_t setup, pid_t workload, int clone_flags, struct sweep_mark *m);
 
 /* SIGKILL every process in the marked namespace (or, for a user namespace, one below it) but
- * ourselves, round after round until none is left (at most 16). The number killed; *more is
- * set when some were still there after the last round. */
+ * ourselves, pass after pass until three in a row see none (for at most two seconds). The
+ * number the first pass that found any found; *more is set when some were still there at the
+ * end. */
 size_t sweep_kill(const struct sweep_mark *m, bool *more);
 
 #endif
