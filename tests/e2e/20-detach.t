@@ -325,6 +325,38 @@ else
 	assert_eq "$?" 125 "a user cannot list root's state root"
 fi
 
+# --- pid = no: what crib exec left running goes with the container, as root and as a user
+# (who has no cgroup of the container's own to kill: launch/sweep.c), even a process that forks
+# and exits, again and again, so that none lives long enough to be signalled by its pid
+mkdir "$T/out"
+chmod 777 "$T/out"
+spec "$T/nopid.ini" <<EOF2
+[process]
+args = /bin/sleep 1000
+[namespaces]
+pid = no
+[mounts]
+bind = $T/out /tmp
+EOF2
+cr run -d --name nopid "$T/nopid.ini"
+assert_eq "$rc" 0 "pid = no: run -d" || echo "$err" | sed "s/^/#   /"
+cr exec nopid -- /bin/sh -c '/usr/local/bin/probe hop 3 /tmp/hop </dev/null >/dev/null 2>&1 & /bin/sleep 51 </dev/null >/dev/null 2>&1 &'
+sleep 0.3
+worker=$(pgrep -x -f "/bin/sleep 51" | head -n 1)
+assert_eq "$rc:$([ -n "$worker" ] && echo found)" "0:found" "pid = no: exec leaves a worker (pid $worker) and a process that forks and exits"
+cr stop -t 1 nopid
+assert_eq "$rc:$(state_of nopid)" "0:stopped" "pid = no: stop"
+i=0
+while [ -n "$worker" ] && [ -e "/proc/$worker" ] && [ $i -lt 20 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+assert_eq "$([ -n "$worker" ] && [ -e "/proc/$worker" ] && echo alive)" "" "pid = no: the worker exec left running is gone with the container"
+sleep 3.2
+assert_eq "$(cat "$T/out/hop" 2>/dev/null)" "" "pid = no: so is the one that forked and exited (it would have written $T/out/hop after 3 s)"
+cr rm nopid
+pkill -x -f "/bin/sleep 51" 2>/dev/null
+
 # --- 50 detached containers, started and removed: nothing left behind
 mounts_before=$(host_mounts)
 procs_before=$(crib_procs | sort | tr '\n' ' ')

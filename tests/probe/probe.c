@@ -14,6 +14,10 @@
  *                              errno name; then let them go and reap them
  *   probe bind PORT            bind a TCP socket to 127.0.0.1:PORT: print "bound" or the errno
  *   probe ids                  print the real and effective uid
+ *   probe hop SECONDS FILE     in the background, a process that forks and exits, again and
+ *                              again, so that one is alive at any time and none stays long (an
+ *                              escape from a kill that goes by pid): until SECONDS pass, then
+ *                              it writes "survived GENERATION" to FILE
  *   probe syscall NAME|NR [ARG...]   make the raw system call; print "ok" or the errno name
  *   probe verdicts             the verdict of the filter we run under for every x86_64 and x32
  *                              system call number (with the argument values Docker's
@@ -1442,6 +1446,25 @@ static int cmd_dev_loopback(int port)
         return 0;
 }
 
+/* probe hop: see the top */
+static int cmd_hop(int seconds, const char *file)
+{
+        time_t end = time(NULL) + seconds;
+        long gen = 0;
+        while (time(NULL) < end) {
+                pid_t c = fork();
+                if (c > 0)
+                        _exit(0); /* the parent goes, the child goes on */
+                gen += c == 0;
+        }
+        FILE *f = fopen(file, "w");
+        if (f) {
+                fprintf(f, "survived %ld\n", gen);
+                fclose(f);
+        }
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         if (argc >= 2 && (!strcmp(argv[1], "escape") || !strcmp(argv[1], "early")))
@@ -1482,6 +1505,8 @@ int main(int argc, char **argv)
                 return cmd_dev_loopback(atoi(argv[2]));
         if (argc >= 4 && !strcmp(argv[1], "listen-once"))
                 return cmd_listen_once(atoi(argv[2]), argv[3]);
+        if (argc >= 4 && !strcmp(argv[1], "hop"))
+                return cmd_hop(atoi(argv[2]), argv[3]);
         if (argc >= 2 && !strcmp(argv[1], "ids"))
                 return printf("%d %d\n", (int)getuid(), (int)geteuid()), 0;
         if (argc >= 2 && !strcmp(argv[1], "fds"))
