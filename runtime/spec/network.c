@@ -166,17 +166,6 @@ int validate_network(struct spec *s, struct error *err)
                                         "pasta in [network] (this spec's mode is %s)",
                                         spec_keys[helper_only[i]].name,
                                         spec_net_mode_name(s->net_mode));
-        /* lockmounts.c: such a workload gets namespaces of its own, a network one among them,
-         * which has no tap: the helper would serve nobody */
-        if (spec_net_has_helper(s->net_mode) && (s->caps & (1ULL << CAP_SYS_ADMIN)) &&
-            (s->masked.n || s->readonly.n)) {
-                unsigned line = spec_line(s, SPEC_KEY_SECURITY_CAPABILITIES);
-                return error_at(err, s->path, line ? line : mode_line,
-                                "a workload that keeps SYS_ADMIN runs in a network namespace of "
-                                "its own (so that it cannot undo its masked and read-only "
-                                "paths), which the network helper does not reach; drop "
-                                "SYS_ADMIN, or use mode = host or none");
-        }
         if (!spec_net_has_helper(s->net_mode) || s->host_loopback)
                 return 0;
         /* Raw packets (NET_RAW) or routes to 127.0.0.0/8 through the tap (NET_ADMIN, with
