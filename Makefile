@@ -93,7 +93,7 @@ CFLAGS   += -ffunction-sections -fdata-sections
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
 # and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
 # symbols lazily again in the container's processes (measured with tests/bench/start-time).
-# crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
+# crib uses no NSS (runtime/host/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
 LIBS     := $(shell $(PKG_CONFIG) --libs libseccomp libapparmor zlib json-c)
