@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "container.h"
+#include "kernel.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "monitor.h"

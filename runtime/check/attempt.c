@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "procfile.h"
 #include "seccomp.h"
 

@@ -21,6 +21,7 @@
 
 #include "apparmor.h"
 #include "cleanup.h"
+#include "kernel.h"
 #include "procfile.h"
 #include "seccomp.h"
 #include "userns.h"

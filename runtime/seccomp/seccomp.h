@@ -75,17 +75,6 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err);
 
-/* seccomp_kernel.c */
-
-/* The kernel's version, major.minor, from uname(2). */
-void seccomp_kernel_version(unsigned *major, unsigned *minor);
-/* 1: the kernel has seccomp filters; 0: it has not (CONFIG_SECCOMP_FILTER). */
-int seccomp_kernel_supported(void);
-/* 1: the kernel knows SECCOMP_CLONE_FILTER (seccomp op 4, proposed, not in mainline); 0: not.
- * Asks an operation number upstream has not assigned: for `crib check` and `crib bench` only,
- * in a throw-away process that has set no_new_privs; never on a container's way to its workload. */
-int seccomp_kernel_has_clone_filter(void);
-
 /* seccomp_load.c */
 
 /* Load the program insns[0..n) as a filter of the calling thread, with SECCOMP_FILTER_FLAG_*

@@ -434,29 +434,3 @@ int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *
                           (unsigned)idmap_outside(&p->uidmap, 0),
                           (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
 }
-
-/* The initial user namespace's nsfs inode is fixed: PROC_USER_INIT_INO (include/linux/proc_ns.h,
- * since Linux 3.8). One stat(2) where reading uid_map takes four calls, and exact where a nested
- * namespace maps every id as well; uid_map where there is no /proc/self/ns/user. */
-#define USERNS_INIT_INO 0xEFFFFFFDU
-
-bool userns_is_initial(void)
-{
-        struct stat st;
-        if (stat("/proc/self/ns/user", &st) == 0)
-                return st.st_ino == USERNS_INIT_INO;
-        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
-        unsigned long a, b, n;
-        return f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
-               n == 4294967295UL;
-}
-
-bool userns_idmap_supported(void)
-{
-#ifdef SYS_mount_setattr
-        /* a call that can only fail: EBADF where the call exists, ENOSYS where it does not */
-        return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) < 0 && errno != ENOSYS;
-#else
-        return false;
-#endif
-}

@@ -24,12 +24,6 @@ int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace
  * `crib check` looks at this one. */
 const char *userns_find_helper(const char *name, char *buf, size_t len);
 
-/* Whether this kernel has idmapped mounts (mount_setattr(2), Linux 5.12). */
-bool userns_idmap_supported(void);
-
-/* Whether we run in the host's user namespace (uid_map is the whole identity map). */
-bool userns_is_initial(void);
-
 /* Root, before planning: make sure root has a range of subordinate ids in /etc/subuid and
  * /etc/subgid for its containers (container root is then not host root). When it has none,
  * crib takes 65536 ids above every range there and records them in both files, as
