@@ -23,8 +23,8 @@
 #include "spec.h"
 #include "specfile.h"
 #include "state.h"
+#include "subids.h"
 #include "trace.h"
-#include "userns.h"
 #include "output.h"
 
 int cmd_run(int argc, char **argv);

@@ -24,7 +24,6 @@
 #include "kernel.h"
 #include "procfile.h"
 #include "seccomp.h"
-#include "userns.h"
 
 /* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
  * container may not), which raising a hard limit needs. */
