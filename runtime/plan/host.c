@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apparmor.h"
 #include "cleanup.h"
 #include "kernel.h"
+#include "lsm.h"
 #include "procfile.h"
 #include "seccomp.h"
 
