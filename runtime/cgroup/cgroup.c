@@ -39,7 +39,7 @@ const char *cgroup_ctrl_name(enum cgroup_ctrl c)
 }
 
 /* the controllers named in a cgroup.controllers file */
-static unsigned read_controllers(const char *dir)
+unsigned cgroup_controllers(const char *dir)
 {
         char path[1100], buf[512];
         snprintf(path, sizeof path, "%s/cgroup.controllers", dir);
@@ -58,7 +58,7 @@ static unsigned read_controllers(const char *dir)
 }
 
 /* the cgroup2 mount point and the cgroup its root shows (field 4 of mountinfo) */
-static bool find_mount(char *mnt, size_t len, char *root, size_t rlen)
+bool cgroup_find_mount(char *mnt, size_t len, char *root, size_t rlen)
 {
         char line[1024];
         _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -75,11 +75,10 @@ static bool find_mount(char *mnt, size_t len, char *root, size_t rlen)
         return false;
 }
 
-/* our own cgroup, from /proc/self/cgroup's "0::" line */
 /* The path of the one "0::" line of a /proc/PID/cgroup file (fd, closed here): the whole file,
  * and exactly one such line. cgroup v1 names are a workload's to choose where it may mount a v1
  * hierarchy, and a line read in pieces (a long path) could hand over a forged "0::" piece. */
-static int v2_path(int fd, char *buf, size_t len)
+int cgroup_v2_path(int fd, char *buf, size_t len)
 {
         char text[8192];
         size_t used = 0;
@@ -107,9 +106,10 @@ static int v2_path(int fd, char *buf, size_t len)
         return 0;
 }
 
+/* our own cgroup, from /proc/self/cgroup's "0::" line */
 static bool own_cgroup(char *buf, size_t len)
 {
-        return v2_path(open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC), buf, len) == 0;
+        return cgroup_v2_path(open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC), buf, len) == 0;
 }
 
 /* /proc/cgroups: is the controller known, enabled, and on a v1 hierarchy (hierarchy id > 0)? */
@@ -270,10 +270,11 @@ void cgroup_facts_gather(struct cgroup_facts *f)
         for (int c = 0; c < CGROUP_NCTRL; c++)
                 proc_cgroups(c == CGROUP_IO ? "blkio" : names[c], &f->ctrl[c].known,
                              &f->ctrl[c].enabled, &f->ctrl[c].v1);
-        f->mounted = find_mount(f->mount, sizeof f->mount, f->mount_root, sizeof f->mount_root);
+        f->mounted =
+                cgroup_find_mount(f->mount, sizeof f->mount, f->mount_root, sizeof f->mount_root);
         if (!f->mounted)
                 return;
-        f->top = read_controllers(f->mount);
+        f->top = cgroup_controllers(f->mount);
         if (!own_cgroup(f->own, sizeof f->own))
                 f->own[0] = '\0';
         if (f->root || !f->own[0])
@@ -285,7 +286,7 @@ void cgroup_facts_gather(struct cgroup_facts *f)
         f->parent_delegated = parent[0] && stat(parent, &st) == 0 && st.st_uid == geteuid() &&
                               access(ctl, W_OK) == 0;
         if (f->parent_delegated) {
-                f->parent_ctrls = read_controllers(parent);
+                f->parent_ctrls = cgroup_controllers(parent);
                 return;
         }
         /* where crib's own cgroup is not delegated, the user's systemd may give one */
@@ -295,7 +296,7 @@ void cgroup_facts_gather(struct cgroup_facts *f)
         if (cgroup_systemd_gather(&sd)) {
                 snprintf(f->systemd_base, sizeof f->systemd_base, "%s", sd.base);
                 snprintf(f->systemd_helper, sizeof f->systemd_helper, "%s", sd.helper);
-                f->systemd_ctrls = read_controllers(sd.base);
+                f->systemd_ctrls = cgroup_controllers(sd.base);
         }
 }
 
@@ -327,7 +328,7 @@ static int enable(const char *dir, unsigned need, struct trace *t, struct error 
                 char v[32];
                 if (!(need & CGROUP_BIT(c)))
                         continue;
-                snprintf(v, sizeof v, "+%s", names[c]);
+                snprintf(v, sizeof v, "+%s", cgroup_ctrl_name(c));
                 if (write_file(dir, "cgroup.subtree_control", v, t, err) < 0) {
                         if (err->errnum == EBUSY)
                                 return error_hint(err,
@@ -707,7 +708,7 @@ static int top_of(const char *leaf, const char *top, char *buf, size_t len)
 unsigned cgroup_available_to(const char *leaf, const char *top)
 {
         char dir[1024];
-        return top_of(leaf, top, dir, sizeof dir) < 0 ? 0 : read_controllers(dir);
+        return top_of(leaf, top, dir, sizeof dir) < 0 ? 0 : cgroup_controllers(dir);
 }
 
 /* Every file write_limits would write for `l` is in dir, or an error naming the first that
@@ -744,11 +745,11 @@ int cgroup_update(const char *leaf, const char *top, const struct cgroup_limits 
         if (top_of(leaf, top, from, sizeof from) < 0)
                 return error_set(err, EINVAL, "'%s' is not a container's cgroup", leaf);
         snprintf(inner, sizeof inner, "%s/container", leaf);
-        unsigned have = read_controllers(from);
+        unsigned have = cgroup_controllers(from);
         for (int c = 0; c < CGROUP_NCTRL; c++)
                 if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
                         return error_set(err, 0, "the %s controller is not available to '%s'",
-                                         names[c], leaf);
+                                         cgroup_ctrl_name(c), leaf);
         if (walk_down(from, leaf, l->need, false, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
                 return -1;
         /* every file there before any is written: a failure changes no limit */
@@ -836,8 +837,9 @@ void cgroup_leaf(const char *base, const char *name, char *buf, size_t len)
 int cgroup_of(int procdir, char *buf, size_t len)
 {
         char mnt[512], root[512], rel_buf[4096];
-        if (!find_mount(mnt, sizeof mnt, root, sizeof root) ||
-            v2_path(openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC), rel_buf, sizeof rel_buf) < 0)
+        if (!cgroup_find_mount(mnt, sizeof mnt, root, sizeof root) ||
+            cgroup_v2_path(openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC), rel_buf,
+                           sizeof rel_buf) < 0)
                 return -1;
         const char *rel = rel_buf;
         size_t rl = strcmp(root, "/") ? strlen(root) : 0;

@@ -87,6 +87,16 @@ void cgroup_facts_gather(struct cgroup_facts *f);
 /* Pure: the host facts into *h (why and fix for what is missing). */
 void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f);
 
+/* What the host facts and the mechanics both read of the hierarchy: the controllers named in
+ * DIR/cgroup.controllers (CGROUP_BIT); the cgroup2 mount point and the cgroup its root shows
+ * (field 4 of mountinfo); the path of the one "0::" line of a /proc/PID/cgroup file (fd,
+ * closed here), or -1 where there is none or more than one; and crib-scope, which asks the
+ * user's systemd for a delegated scope (systemd.c): beside crib, or in ../lib/crib/. */
+unsigned cgroup_controllers(const char *dir);
+bool cgroup_find_mount(char *mnt, size_t len, char *root, size_t rlen);
+int cgroup_v2_path(int fd, char *buf, size_t len);
+bool cgroup_scope_helper(char *buf, size_t len);
+
 /* systemd.c: where crib's own cgroup is not delegated, can the user's systemd give one
  * (user@UID.service is the user's, its bus is reachable, crib-scope is installed)? Sets
  * systemd, helper and base (user@UID.service) when it can. */

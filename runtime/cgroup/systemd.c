@@ -28,7 +28,7 @@
 #include "sys.h"
 
 /* crib-scope: beside crib, or in ../lib/crib/ (make install) */
-static bool find_helper(char *buf, size_t len)
+bool cgroup_scope_helper(char *buf, size_t len)
 {
         char exe[1024];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -70,7 +70,7 @@ bool cgroup_systemd_gather(struct cgroup_host *h)
         snprintf(dir, sizeof dir, "%s/user.slice/user-%u.slice/user@%u.service", h->mount,
                  (unsigned)uid, (unsigned)uid);
         if (uid == 0 || stat(dir, &st) < 0 || st.st_uid != uid || !user_bus() ||
-            !find_helper(h->helper, sizeof h->helper))
+            !cgroup_scope_helper(h->helper, sizeof h->helper))
                 return false;
         h->systemd = true;
         snprintf(h->base, sizeof h->base, "%s", dir);
@@ -82,7 +82,7 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
 {
         char unit[160], desc[160], pid[16], own[1100], helper[512];
         /* found again here, never taken from a plan file: it runs outside every namespace */
-        if (!find_helper(helper, sizeof helper))
+        if (!cgroup_scope_helper(helper, sizeof helper))
                 return error_set(err, ENOENT, "crib-scope is not installed beside crib");
         snprintf(unit, sizeof unit, "crib-%s-%d.scope", name, (int)getpid());
         snprintf(desc, sizeof desc, "crib container %s", name);
