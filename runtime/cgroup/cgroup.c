@@ -29,7 +29,7 @@
 #include "cleanup.h"
 #include "sys.h"
 
-static int write_file(const char *dir, const char *file, const char *value, struct trace *t,
+int cgroup_write_file(const char *dir, const char *file, const char *value, struct trace *t,
                       struct error *err)
 {
         char path[1200];
@@ -44,14 +44,14 @@ static int write_file(const char *dir, const char *file, const char *value, stru
 }
 
 /* the controllers `need` in dir's children */
-static int enable(const char *dir, unsigned need, struct trace *t, struct error *err)
+int cgroup_enable(const char *dir, unsigned need, struct trace *t, struct error *err)
 {
         for (int c = 0; c < CGROUP_NCTRL; c++) {
                 char v[32];
                 if (!(need & CGROUP_BIT(c)))
                         continue;
                 snprintf(v, sizeof v, "+%s", cgroup_ctrl_name(c));
-                if (write_file(dir, "cgroup.subtree_control", v, t, err) < 0) {
+                if (cgroup_write_file(dir, "cgroup.subtree_control", v, t, err) < 0) {
                         if (err->errnum == EBUSY)
                                 return error_hint(err,
                                                   "'%s' has processes of its own, and cgroup v2 "
@@ -90,7 +90,7 @@ static void value(int64_t v, char *buf, size_t len)
                 snprintf(buf, len, "%" PRId64, v);
 }
 
-static int write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
+int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
                         struct error *err)
 {
         char v[64];
@@ -107,7 +107,7 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
                 if (sizes[i].v == CGROUP_UNSET)
                         continue;
                 value(sizes[i].v, v, sizeof v);
-                if (write_file(dir, sizes[i].file, v, t, err) < 0)
+                if (cgroup_write_file(dir, sizes[i].file, v, t, err) < 0)
                         return -1;
         }
         if (l->cpu_quota) { /* period 0 (an update without one): the cgroup's stays */
@@ -115,17 +115,17 @@ static int write_limits(const char *dir, const struct cgroup_limits *l, struct t
                                                        : snprintf(v, sizeof v, "%u", l->cpu_quota);
                 if (l->cpu_period)
                         snprintf(v + n, sizeof v - (size_t)n, " %u", l->cpu_period);
-                if (write_file(dir, "cpu.max", v, t, err) < 0)
+                if (cgroup_write_file(dir, "cpu.max", v, t, err) < 0)
                         return -1;
         }
         if (l->cpu_weight) {
                 snprintf(v, sizeof v, "%u", l->cpu_weight);
-                if (write_file(dir, "cpu.weight", v, t, err) < 0)
+                if (cgroup_write_file(dir, "cpu.weight", v, t, err) < 0)
                         return -1;
         }
         if (l->io_weight) {
                 snprintf(v, sizeof v, "default %u", l->io_weight);
-                if (write_file(dir, "io.weight", v, t, err) < 0)
+                if (cgroup_write_file(dir, "io.weight", v, t, err) < 0)
                         return -1;
         }
         return 0;
@@ -180,7 +180,7 @@ static bool walk_below(int dirfd, int depth, bool kill)
 
 /* rmdir a cgroup and every cgroup below it; a cgroup with processes (EBUSY) and its ancestors
  * stay. true when path is gone. */
-static bool rmdir_tree(const char *path)
+bool cgroup_rmdir_tree(const char *path)
 {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
@@ -197,7 +197,7 @@ static void kill_tree(const char *path)
 }
 
 /* cgroup.events says a process is in it or below it */
-static bool populated(const char *path)
+bool cgroup_populated(const char *path)
 {
         char file[1200], line[64];
         snprintf(file, sizeof file, "%s/cgroup.events", path);
@@ -211,12 +211,12 @@ static bool populated(const char *path)
 void cgroup_remove_empty(const char *path)
 {
         if (path[0])
-                rmdir_tree(path);
+                cgroup_rmdir_tree(path);
 }
 
 /* The cgroups of unnamed containers whose crib was killed (SIGKILL leaves no time to remove
  * them): run-PID with PID gone; empty, or rmdir fails and leaves it. */
-static void remove_stale(const char *base, const char *prefix)
+void cgroup_remove_stale(const char *base, const char *prefix)
 {
         _cleanup_closedir_ DIR *d = opendir(base);
         struct dirent *e;
@@ -229,7 +229,7 @@ static void remove_stale(const char *base, const char *prefix)
                 if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
                         continue;
                 snprintf(path, sizeof path, "%s/%s", base, e->d_name);
-                rmdir_tree(path);
+                cgroup_rmdir_tree(path);
         }
 }
 
@@ -260,7 +260,7 @@ static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse
         bool made = r == 0;
         if (r < 0 && errno == EEXIST && reuse) {
                 /* an engine's: used as it is, never emptied, and never another container's */
-                if (populated(path) || has_children(path)) {
+                if (cgroup_populated(path) || has_children(path)) {
                         error_set(err, EEXIST,
                                   "the cgroup '%s' exists, and is another "
                                   "container's (with processes, or cgroups below it)",
@@ -274,8 +274,8 @@ static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse
                 /* a crashed run's, empty (its processes died with it: their parent-death
                  * signal) and removed; one with processes is another container's, never ours
                  * to end (the same name under another state root) */
-                if (!rmdir_tree(path)) {
-                        if (populated(path)) {
+                if (!cgroup_rmdir_tree(path)) {
+                        if (cgroup_populated(path)) {
                                 error_set(err, EEXIST,
                                           "the cgroup '%s' exists, with processes in it", path);
                                 return error_hint(err, "another container of that name runs "
@@ -300,9 +300,9 @@ static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse
         snprintf(inner, sizeof inner, "%s/container", path);
         char depth[16];
         snprintf(depth, sizeof depth, "%d", CGROUP_NEST_DEPTH);
-        if (write_limits(path, l, t, err) < 0 || enable(path, l->need, t, err) < 0 ||
-            write_file(path, "cgroup.max.depth", depth, t, err) < 0 ||
-            write_file(path, "cgroup.max.descendants", "256", t, err) < 0)
+        if (cgroup_write_limits(path, l, t, err) < 0 || cgroup_enable(path, l->need, t, err) < 0 ||
+            cgroup_write_file(path, "cgroup.max.depth", depth, t, err) < 0 ||
+            cgroup_write_file(path, "cgroup.max.descendants", "256", t, err) < 0)
                 goto fail;
         r = mkdir(inner, 0755);
         e = errno;
@@ -311,7 +311,7 @@ static int make_leaf(const char *path, const struct cgroup_limits *l, bool reuse
                 error_set(err, e, "cannot make the cgroup '%s'", inner);
                 goto fail;
         }
-        if (write_limits(inner, l, t, err) < 0)
+        if (cgroup_write_limits(inner, l, t, err) < 0)
                 goto fail;
         int fd = open(inner, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0) {
@@ -341,14 +341,14 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
                 char *slash = strrchr(top, '/');
                 if (slash)
                         *slash = '\0';
-                if (enable(top, l->need, t, err) < 0)
+                if (cgroup_enable(top, l->need, t, err) < 0)
                         return -1;
                 if (mkdir(base, 0755) < 0 && errno != EEXIST)
                         return error_set(err, errno, "cannot make the cgroup '%s'", base);
         }
-        if (enable(base, l->need, t, err) < 0)
+        if (cgroup_enable(base, l->need, t, err) < 0)
                 return -1;
-        remove_stale(base, as_root ? "run-" : "crib-run-");
+        cgroup_remove_stale(base, as_root ? "run-" : "crib-run-");
         char path[1200];
         cgroup_leaf(base, name, path, sizeof path);
         return make_leaf(path, l, false, t, ret_path, len, NULL, err);
@@ -358,7 +358,7 @@ int cgroup_make(const char *base, const char *name, const struct cgroup_limits *
  * asks for their children. Each one below top that exists must be the caller's (a root
  * container's cgroup in a user's subtree would be the user's to move its processes out of) and
  * no container's (crib's PATH/container in it: its delete would end this one too). */
-static int walk_down(const char *top, const char *path, unsigned need, bool make, struct trace *t,
+int cgroup_walk_down(const char *top, const char *path, unsigned need, bool make, struct trace *t,
                      struct error *err)
 {
         size_t tl = strlen(top);
@@ -367,7 +367,7 @@ static int walk_down(const char *top, const char *path, unsigned need, bool make
         char dir[1200];
         snprintf(dir, sizeof dir, "%s", top);
         for (const char *at = path + tl;;) {
-                if (enable(dir, need, t, err) < 0)
+                if (cgroup_enable(dir, need, t, err) < 0)
                         return -1;
                 const char *next = strchr(at + 1, '/');
                 if (!next)
@@ -400,7 +400,7 @@ int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits
         ret_path[0] = '\0';
         /* the hierarchy's root may give controllers though it has processes; the cgroups below
          * must have none, as an engine's pod and slice cgroups have not */
-        if (walk_down(top, path, l->need, true, t, err) < 0)
+        if (cgroup_walk_down(top, path, l->need, true, t, err) < 0)
                 return -1;
         struct stat st;
         if (stat(path, &st) == 0 && st.st_uid != geteuid())
@@ -433,7 +433,7 @@ unsigned cgroup_available_to(const char *leaf, const char *top)
         return top_of(leaf, top, dir, sizeof dir) < 0 ? 0 : cgroup_controllers(dir);
 }
 
-/* Every file write_limits would write for `l` is in dir, or an error naming the first that
+/* Every file cgroup_write_limits would write for `l` is in dir, or an error naming the first that
  * is not (memory.swap.max without swap accounting, for one) */
 static int limit_files_exist(const char *dir, const struct cgroup_limits *l, struct error *err)
 {
@@ -472,15 +472,16 @@ int cgroup_update(const char *leaf, const char *top, const struct cgroup_limits 
                 if ((l->need & CGROUP_BIT(c)) && !(have & CGROUP_BIT(c)))
                         return error_set(err, 0, "the %s controller is not available to '%s'",
                                          cgroup_ctrl_name(c), leaf);
-        if (walk_down(from, leaf, l->need, false, t, err) < 0 || enable(leaf, l->need, t, err) < 0)
+        if (cgroup_walk_down(from, leaf, l->need, false, t, err) < 0 ||
+            cgroup_enable(leaf, l->need, t, err) < 0)
                 return -1;
         /* every file there before any is written: a failure changes no limit */
         if (limit_files_exist(leaf, l, err) < 0 || limit_files_exist(inner, l, err) < 0)
                 return -1;
-        if (write_limits(leaf, l, t, err) < 0)
+        if (cgroup_write_limits(leaf, l, t, err) < 0)
                 return -1;
         /* the copy the container reads; the leaf's hold */
-        return write_limits(inner, l, t, err);
+        return cgroup_write_limits(inner, l, t, err);
 }
 
 void cgroup_remove(const char *path)
@@ -495,7 +496,7 @@ void cgroup_remove(const char *path)
         for (int i = 0; i < 100; i++) {
                 if (!killed) /* before Linux 5.14: each process, and again for late forks */
                         kill_tree(path);
-                if (rmdir_tree(path) || errno != EBUSY)
+                if (cgroup_rmdir_tree(path) || errno != EBUSY)
                         return;
                 nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
         }

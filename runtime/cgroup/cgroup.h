@@ -124,4 +124,20 @@ void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len);
 /* "256M", "1.5G", for messages. */
 void cgroup_format_bytes(int64_t v, char *buf, size_t len);
 
+/* Between the files of cgroup/ (tree.c, limits.c, remove.c, state.c), not for other folders:
+ * write value to DIR/FILE (traced); give dir's children the controllers `need`; write the
+ * limits `l` sets to dir's files; check and give controllers from top down to path's parent
+ * (tree.c says how); rmdir a cgroup and every empty one below it (true when it is gone); remove
+ * crashed runs' cgroups PREFIXPID under base; cgroup.events says a process is in it or below. */
+int cgroup_write_file(const char *dir, const char *file, const char *value, struct trace *t,
+                      struct error *err);
+int cgroup_enable(const char *dir, unsigned need, struct trace *t, struct error *err);
+int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
+                        struct error *err);
+int cgroup_walk_down(const char *top, const char *path, unsigned need, bool make, struct trace *t,
+                     struct error *err);
+bool cgroup_rmdir_tree(const char *path);
+void cgroup_remove_stale(const char *base, const char *prefix);
+bool cgroup_populated(const char *path);
+
 #endif
