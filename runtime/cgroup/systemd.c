@@ -1,6 +1,6 @@
 /* systemd.c - a delegated cgroup from the user's systemd, for a user whose own is not.
  *
- * Kernel features: none of its own; cgroup v2 as in cgroup.c. systemd's: a transient scope
+ * Kernel features: none of its own; cgroup v2 as in tree.c. systemd's: a transient scope
  * with Delegate=yes (systemd.resource-control(5)) made by the user's manager on request
  * (crib-scope, over D-Bus), which moves crib's process into a cgroup that belongs to the
  * user. crib then moves itself one level down (SCOPE/supervisor: cgroup v2 gives controllers

@@ -2,8 +2,9 @@
  *
  * One job a file: the profile format (seccomp_profile.h), the architectures a filter covers
  * (seccomp_arch.c), compiling a profile with libseccomp (seccomp_compile.c), the programs
- * built into crib and the choice between them and a compile now (seccomp_builtin.c), what the
- * kernel offers (seccomp_kernel.c), and loading a program into the kernel (seccomp_load.c).
+ * built into crib and the choice between them and a compile now (seccomp_builtin.c), and
+ * loading a program into the kernel (seccomp_load.c). What the kernel offers is a host fact
+ * (host/kernel.h).
  * The BPF underneath (run, guard, fold) is in bpf.h.
  */
 #ifndef CRIB_SECCOMP_H
