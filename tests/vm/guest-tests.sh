@@ -112,7 +112,7 @@ e2e() {
 			# growth all the same, and 1000 took 480 s a role in the emulated 32-bit ARM guests)
 			rootfs=/r/rootfs
 			[ $role = user ] && rootfs=$urootfs
-			env="CRIB=/bin/crib ROOTFS=$rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
+			env="CRIB=/bin/crib CRIB_HOOKS=/bin/crib-hooks ROOTFS=$rootfs TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else
@@ -494,8 +494,8 @@ EOF2
 	is "$(grep '^250 ' /tmp/loaded)" "250 0,0,0 EPERM" "and the table is the profile's (keyctl: EPERM)"
 	echo "VMTEST #   verdicts: $(awk '{print $3}' /tmp/loaded | sort | uniq -c | tr -s ' \n' ' ')"
 	# a template holding another filter (here an allow-all one) is refused: the plan's program
-	# is loaded
-	CRIB_TEST_TEMPLATE=other crib run --trace --count 2 /tmp/c.ini >/tmp/out 2>/tmp/err
+	# is loaded (CRIB_TEST_TEMPLATE: in the test build, crib-hooks, only)
+	CRIB_TEST_TEMPLATE=other crib-hooks run --trace --count 2 /tmp/c.ini >/tmp/out 2>/tmp/err
 	is "$(echo $(cat /tmp/out))" "EPERM EPERM" "a template with another filter: the containers are under their own profile"
 	is "$(grep -c 'template unusable: template pid [0-9]* holds another filter' /tmp/err)" 2 "the trace says the template holds another filter"
 	is "$(grep -c 'loaded [0-9]* instructions' /tmp/err)" 2 "and that the program was loaded"
