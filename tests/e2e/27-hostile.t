@@ -251,11 +251,10 @@ wait \$!
 echo "rc=\$?" >"$T/crib.rc"
 stty -g >"$T/tty.after"
 EOF2
-	(
-		sleep 1
-		head -c 200000 /dev/zero | tr '\0' x
-		sleep 20
-	) | timeout -k 5 30 script -qec "sh '$T/raw.sh'" /dev/null >/dev/null 2>&1 &
+	# (the writer's pid, to end it with the session: a shell's wait for the session waits for
+	# the whole pipeline, its 20 s sleep too)
+	sh -c 'echo $$ >"$1"; sleep 1; head -c 200000 /dev/zero | tr "\0" x; exec sleep 20' writer "$T/writer.pid" |
+		timeout -k 5 30 script -qec "sh '$T/raw.sh'" /dev/null >/dev/null 2>&1 &
 	sess=$!
 	sleep 3
 	cpid=$(cat "$T/crib.pid" 2>/dev/null)
@@ -270,6 +269,8 @@ EOF2
 	# (a crib that hangs is stopped here, and its container with it: the death signal)
 	[ -n "$cpid" ] && kill -KILL "$cpid" 2>/dev/null
 	kill "$sess" 2>/dev/null
+	writer=$(cat "$T/writer.pid" 2>/dev/null)
+	[ -n "$writer" ] && kill "$writer" 2>/dev/null
 	wait "$sess" 2>/dev/null
 fi
 
