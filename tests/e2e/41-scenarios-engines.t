@@ -129,15 +129,19 @@ nothing_left() {
 	_what=$1 _id=$2 _mark=$3 _state=$4 _pids=$5 _rootfs=$6 _cg=$7
 	# shellcheck disable=SC2086
 	set -- /proc/self/mountinfo $podman_mounts
-	# (a process may take a moment to be reaped: at most 5 s)
+	# (a process may take a moment to be reaped, and containerd's shim to clean up after a
+	# task: at most 20 s; 5 s were not enough in the x86_64 VM guest, emulated, beside another)
 	_i=0
 	# shellcheck disable=SC2086
-	while { [ -n "$(alive $_pids)" ] || [ -n "$(names "$_mark")" ]; } && [ $_i -lt 50 ]; do
+	while { [ -n "$(alive $_pids)" ] || [ -n "$(names "$_mark")" ]; } && [ $_i -lt 200 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
 	# shellcheck disable=SC2086
-	assert_eq "$(alive $_pids)$(names "$_mark")" "" "$_what: no process of it is left (it had ${_pids:-none})"
+	assert_eq "$(alive $_pids)$(names "$_mark")" "" "$_what: no process of it is left (it had ${_pids:-none})" ||
+		for _p in $(alive $_pids) $(names "$_mark"); do
+			echo "#   $_p: $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null | cut -c1-200)"
+		done
 	_m=""
 	for _mi in "$@"; do
 		_m="$_m$(grep -F -e "$_mark" ${_rootfs:+-e "$_rootfs"} "$_mi" 2>/dev/null)"
