@@ -7,30 +7,37 @@
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
-#   make hot-layout (as root) re-profile which code a start touches (tools/hot-layout)
 #   make bench      start-up time of crib against `unshare`, and image import time against
 #                   umoci and podman, side by side
 #   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
 
 CROSS      ?=
 CC         := $(CROSS)gcc
+TRIPLET    := $(CROSS:%-=%)
+# DEB=yes: the build a Debian package ships (make deb): crib-image linked statically as crib is,
+# and a cross build's libraries include the helpers' (crib-image's and crib-scope's)
+DEB        ?=
 # cross builds (CROSS=arm-linux-gnueabihf- or aarch64-linux-gnu-) find the target's libraries
 # in Debian's multiarch directories, where their -dev packages are installed. Where they are not
 # (rootfs-tools/install-deps installs none: armel's, the crib of every Raspberry Pi, do not
 # install beside a newer host's, nor any while a mirror is half-synced),
 # rootfs-tools/cross-sysroot unpacks them into a sysroot under build/sysroots, and pkg-config
-# is pointed there; libc is the cross compiler's own.
+# is pointed there; libc is the cross compiler's own. With DEB=yes the sysroot holds the
+# helpers' libraries too (cross-sysroot --helpers); where apt cannot fetch them (cross-sysroot
+# says why), crib's alone, and make deb says which helper its package lacks.
+CROSS_PC   := libseccomp $(if $(filter yes,$(DEB)),libarchive libcrypto libzstd liblzma libsystemd)
 ifeq ($(CROSS),)
 PKG_CONFIG ?= pkg-config
-else ifneq ($(wildcard /usr/lib/$(CROSS:%-=%)/pkgconfig/libseccomp.pc),)
-PKG_CONFIG ?= env PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS:%-=%)/pkgconfig:/usr/share/pkgconfig pkg-config
+else ifeq ($(words $(wildcard $(CROSS_PC:%=/usr/lib/$(TRIPLET)/pkgconfig/%.pc))),$(words $(CROSS_PC)))
+PKG_CONFIG ?= env PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
 else ifeq ($(filter-out clean format deps,$(or $(MAKECMDGOALS),all)),)
 PKG_CONFIG ?= true # goals that compile nothing need no sysroot
 else
-SYSROOT    := $(shell rootfs-tools/cross-sysroot $(CROSS:%-=%) build/sysroots)
-$(if $(SYSROOT),,$(error no libraries for $(CROSS:%-=%): rootfs-tools/cross-sysroot failed (above)))
+SYSROOT    := $(if $(filter yes,$(DEB)),$(shell rootfs-tools/cross-sysroot --helpers $(TRIPLET) build/sysroots))
+SYSROOT    := $(or $(SYSROOT),$(shell rootfs-tools/cross-sysroot $(TRIPLET) build/sysroots))
+$(if $(SYSROOT),,$(error no libraries for $(TRIPLET): rootfs-tools/cross-sysroot failed (above)))
 PKG_CONFIG ?= env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
-              PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS:%-=%)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+              PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
               pkg-config
 endif
 PREFIX     ?= /usr/local
@@ -64,12 +71,14 @@ endif
 # unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
 CHECK_EXTRA     = $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
 CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
-# the plain pass, as root, tries the profiler of crib's hot layout too (it sets the disk's read-ahead)
-CHECK_LAYOUT    = $(if $(SANITIZE),,if [ "$$(id -u)" = 0 ]; then $(MAKE) check-hot-layout; \
-		  else echo "check-hot-layout: skipped: tools/hot-layout runs as root only"; fi)
+# the plain pass makes the host's Debian packages, which tests/e2e/19-deb.t installs and runs
+CHECK_DEB       = $(if $(SANITIZE),,$(if $(filter $(DEB_HOST),amd64 arm64 armhf armel),$(MAKE) deb-packages \
+		  DEB_ARCHES=$(DEB_HOST),echo "check: no Debian package: make deb knows no '$(DEB_HOST)'"))
 # --- end of the proof-suite block (its targets are at the end of this file) --------------------
 BUILD      ?= build
 VERSION    := 0.1
+# the busybox rootfs of the tests and make bench, in a directory of its owner's alone (below)
+TEST_ROOTFS := $(BUILD)/private/rootfs
 
 WARN := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wmissing-prototypes \
         -Wstrict-prototypes -Wpointer-arith -Wvla \
@@ -79,8 +88,7 @@ WARN := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wmissing-proto
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 $(WARN) -D_FORTIFY_SOURCE=2 -fstack-protector-strong -MMD -MP \
             -DCRIB_VERSION='"$(VERSION)"'
-# a section per function and per datum, so that crib's link can put what a start touches first
-# (HOT_LAYOUT, below)
+# a section per function and per datum, so that the links drop what nothing calls (--gc-sections)
 CFLAGS   += -ffunction-sections -fdata-sections
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
 # and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
@@ -101,7 +109,7 @@ CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
 # runtime/image/'s parts that read archives (libarchive) and hash (libcrypto) are crib-image's
 # alone (below); its pure parts (platform, names, spec) are in libcrib.a, unit tested
-IMAGE_SRC   := runtime/image/layer.c runtime/image/source.c runtime/image/import.c
+IMAGE_SRC   := $(addprefix runtime/image/,layer.c source.c import.c archive.c digest.c ocilayout.c dockersave.c)
 RUNTIME_SRC := $(filter-out $(IMAGE_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
 INCLUDES    := $(addprefix -iquote ,$(RUNTIME_DIRS))
 # runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
@@ -113,13 +121,17 @@ UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all check check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
-        format bench deps clean hot-layout check-hot-layout
+        format bench deps clean
 
 all: $(BUILD)/crib
 
 # crib-scope asks the user's systemd for a delegated scope (runtime/cgroup/systemd.c): a program
 # of its own, dynamic, as Debian ships libsystemd (sd-bus) only as a shared library; built where
-# libsystemd-dev is installed (rootfs-tools/install-deps), and found by crib beside itself
+# libsystemd-dev is installed (rootfs-tools/install-deps), and found by crib beside itself.
+# Bound now (-z now) and its relocations read-only (relro), as Debian builds its programs; a
+# cross build from a sysroot does not check libsystemd's own libraries, which are not there
+# (the target's dynamic linker finds them)
+comma := ,
 HAVE_LIBSYSTEMD := $(shell $(PKG_CONFIG) --exists libsystemd 2>/dev/null && echo yes)
 ifeq ($(HAVE_LIBSYSTEMD),yes)
 all: $(BUILD)/crib-scope
@@ -127,21 +139,39 @@ endif
 $(BUILD)/crib-scope: cmd/scope/crib-scope.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libsystemd) -o $@ $< \
+		-Wl,-z,relro,-z,now$(if $(SYSROOT),$(comma)--allow-shlib-undefined) \
 		$(shell $(PKG_CONFIG) --libs libsystemd)
 
 # crib-image (`crib image import`) reads saved images with libarchive and checks their digests
-# with libcrypto: a program of its own, dynamic, built where libarchive-dev and libssl-dev are
-# installed (rootfs-tools/install-deps), so crib stays static and cross-builds without them;
-# crib finds it beside itself, or in ../lib/crib/ (make install)
+# with libcrypto: a program of its own, built where libarchive-dev and libssl-dev are installed
+# (rootfs-tools/install-deps), so crib stays static and cross-builds without them; crib finds it
+# beside itself, or in ../lib/crib/ (make install, the package). Dynamic, except with DEB=yes:
+# a package's is static as crib is, so that one binary runs on every system of its
+# architecture, Raspberry Pi OS's included (an armel one's libraries would be armel's, which an
+# armhf system cannot install beside its own). It reads tar with gzip, xz and zstd only, so of
+# libarchive's libraries it needs liblzma's and libzstd's (liblzma-dev, libzstd-dev); OpenSSL's
+# libcrypto, with its own (armel's needs libatomic), is ~3 of its ~5 MB. The static link's
+# warnings about dlopen, getaddrinfo and gethostbyname are libcrypto's engines and sockets,
+# which crib-image never reaches.
+ifeq ($(DEB),yes)
+HAVE_LIBARCHIVE := $(shell $(PKG_CONFIG) --exists libarchive libcrypto libzstd liblzma 2>/dev/null && echo yes)
+IMAGE_LINK   = $(CC) -static -Wl,--gc-sections -o $@ $^ \
+		$(shell $(PKG_CONFIG) --libs-only-L libarchive) -larchive -lzstd -llzma \
+		$(shell $(PKG_CONFIG) --static --libs libcrypto) $(LIBS)
+else
 HAVE_LIBARCHIVE := $(shell $(PKG_CONFIG) --exists libarchive libcrypto 2>/dev/null && echo yes)
+IMAGE_LINK   = $(CC) $(filter-out -static,$(LDFLAGS)) -o $@ $^ -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic \
+		$(shell $(PKG_CONFIG) --libs libarchive libcrypto)
+endif
 ifeq ($(HAVE_LIBARCHIVE),yes)
 all: $(BUILD)/crib-image
 endif
 IMAGE_OBJ := $(IMAGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/image/crib-image.o $(BUILD)/cmd/output.o
-$(IMAGE_OBJ): CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive libcrypto 2>/dev/null) -iquote cmd
+# (a sysroot's multiarch headers: OpenSSL's configuration is there)
+$(IMAGE_OBJ): CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive libcrypto 2>/dev/null) -iquote cmd \
+		$(if $(SYSROOT),-I$(SYSROOT)/usr/include/$(TRIPLET))
 $(BUILD)/crib-image: $(IMAGE_OBJ) $(BUILD)/libcrib.a
-	$(CC) $(filter-out -static,$(LDFLAGS)) -o $@ $^ -Wl,-Bstatic $(LIBS) -Wl,-Bdynamic \
-		$(shell $(PKG_CONFIG) --libs libarchive libcrypto)
+	$(IMAGE_LINK)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -175,6 +205,12 @@ $(BUILD)/seccomp-data.h: $(SECCOMP_PROFILES)
 		printf '},\n'; \
 	done > $@
 $(call runtime_obj,seccomp_profile): $(BUILD)/seccomp-data.h
+# and their names alone, for runtime/spec/security.c, which checks a spec's `seccomp = NAME`: the
+# spec sits under seccomp/ in the layers, so it knows the names, not the profiles
+$(BUILD)/seccomp-names.h: $(SECCOMP_PROFILES)
+	@mkdir -p $(@D)
+	for f in $(SECCOMP_PROFILES); do printf '"%s",\n' "$$(basename $$f)"; done > $@
+$(call runtime_obj,security): $(BUILD)/seccomp-names.h
 
 # the built-in seccomp profiles compiled at build time (runtime/seccomp/seccomp_builtin.c): the generator
 # runs on the build host, so it is built with the host's compiler and libseccomp, and is told
@@ -202,24 +238,8 @@ $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 	rm -f $@
 	$(CROSS)ar rcs $@ $^
 
-# crib's link puts the code and data a `crib run` touches first: the kernel maps a cached file's
-# pages 64 KB around each fault, so scattered, they had made all 1.2 MB of crib's code resident
-# in each of its processes. `make hot-layout` (as root) profiles a start and rewrites the list;
-# tools/hot-layout says how. A stale list costs memory, never correctness.
-HOT_LAYOUT := tools/hot-layout.ld
-CRIB_LINK   = $(CC) $(LDFLAGS) -o $(1) $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
-$(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a $(HOT_LAYOUT)
-	$(call CRIB_LINK,$@) -Wl,-T,$(HOT_LAYOUT)
-
-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(BUILD)/rootfs/.done
-	tools/hot-layout --build $(BUILD) --out $(HOT_LAYOUT) -- $(call CRIB_LINK,{out})
-
-# make check, as root: the profiler itself, two short passes from the committed list (its
-# output goes to the build directory; tools/hot-layout --check says what must hold)
-check-hot-layout: $(CMD_OBJ) $(BUILD)/libcrib.a $(BUILD)/rootfs/.done
-	cp $(HOT_LAYOUT) $(BUILD)/hot-layout.check.ld
-	tools/hot-layout --check --rounds 1 --passes 2 --build $(BUILD) \
-		--out $(BUILD)/hot-layout.check.ld -- $(call CRIB_LINK,{out})
+$(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
+	$(CC) $(LDFLAGS) -Wl,--gc-sections -o $@ $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
 
 # unit tests: one TAP program per file, linked with the runtime library
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
@@ -256,12 +276,16 @@ $(BUILD)/probe: tests/probe/probe.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $<
 
-# crib runs a writable rootfs (make bench, crib check) only where other users cannot reach it
-# (a setuid file its container made would be root's, or the user's; see the demo below), so
-# the build directory is its owner's alone
-$(BUILD)/rootfs/.done: rootfs-tools/mkrootfs $(BUILD)/probe
-	chmod 0700 $(BUILD)
-	rootfs-tools/mkrootfs --probe $(BUILD)/probe $(BUILD)/rootfs
+# crib runs a writable rootfs (the tests, make bench) only where other users cannot reach it (a
+# setuid file its container made would be root's, or the user's; see the demo below): the test
+# rootfs lives in BUILD/private, its owner's alone, while BUILD and its programs stay open to
+# every user (a 0700 BUILD left `sudo make check`'s build/crib out of its own user's reach).
+# A rootfs of the old layout, BUILD/rootfs in a 0700 BUILD, is removed and BUILD opened again.
+$(TEST_ROOTFS)/.done: rootfs-tools/mkrootfs $(BUILD)/probe
+	mkdir -p -m 0700 $(BUILD)/private
+	chmod 0700 $(BUILD)/private
+	if [ -d $(BUILD)/rootfs ]; then rm -rf $(BUILD)/rootfs && chmod 0755 $(BUILD); fi
+	rootfs-tools/mkrootfs --probe $(BUILD)/probe $(TEST_ROOTFS)
 	touch $@
 
 deps:
@@ -269,19 +293,19 @@ deps:
 
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
-		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/rootfs/.done \
+		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(TEST_ROOTFS)/.done \
 		$(CHECK_EXTRA)
+	$(CHECK_DEB)
 	tests/run-all $(BUILD)
-	$(CHECK_LAYOUT)
 	$(CHECK_SANITIZE)
 
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
 
-check-vm: all $(BUILD)/probe $(BUILD)/rootfs/.done
+check-vm: all $(BUILD)/probe $(TEST_ROOTFS)/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
-check-e2e: all $(BUILD)/rootfs/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
+check-e2e: all $(TEST_ROOTFS)/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
 		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter
 	tests/run-all --e2e-only $(BUILD)
 
@@ -295,10 +319,10 @@ demo:
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
-bench: all $(BUILD)/rootfs/.done $(BUILD)/tests/bench/floor
+bench: all $(TEST_ROOTFS)/.done $(BUILD)/tests/bench/floor
 	@# the peers are optional: without root, say what is missing and measure what is there
 	-rootfs-tools/install-deps bench
-	$(BUILD)/crib bench --rootfs $(BUILD)/rootfs
+	$(BUILD)/crib bench --rootfs $(TEST_ROOTFS)
 	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
 	-tests/bench/phases $(BUILD)
 	tests/bench/image-import $(BUILD)
@@ -328,24 +352,41 @@ uninstall-apparmor:
 	-apparmor_parser -R $(DESTDIR)$(APPARMOR_D)/crib
 	rm -f $(DESTDIR)$(APPARMOR_D)/crib-default $(DESTDIR)$(APPARMOR_D)/crib
 
-# Debian packages (rootfs-tools/mkdeb): crib is one static binary, so each architecture's is a
-# cross build in build/deb-ARCH; lintian checks them (its one override is explained in mkdeb).
-# DEB_ARCHES=amd64 builds one.
+# Debian packages (rootfs-tools/mkdeb says what is in them, and why): for each architecture a
+# build in build/deb-ARCH with DEB=yes (a cross build but for the host's own), packed into
+# build/deb/ as crib_VERSION_ARCH.deb and crib-scope_VERSION_ARCH.deb; lintian checks them.
+# DEB_ARCHES=amd64 builds one; make check builds the host's, which tests/e2e/19-deb.t installs.
 DEB_VERSION := $(VERSION)-1
 DEB_ARCHES  ?= amd64 arm64 armhf armel
 DEB_HOST    := $(shell dpkg --print-architecture 2>/dev/null)
-.PHONY: deb
+DEB_OUT     := build/deb
+.PHONY: deb deb-packages deb-arch
 deb:
 	-rootfs-tools/install-deps deb
+	$(MAKE) deb-packages
+	if command -v lintian >/dev/null; then lintian --fail-on error $(DEB_OUT)/*.deb; \
+	else echo "make deb: lintian is not installed; the packages are not checked" >&2; fi
+
+deb-packages:
+	rm -f $(DEB_OUT)/*.deb
 	@set -e; for a in $(DEB_ARCHES); do \
 		case $$a in $(DEB_HOST)) c= ;; amd64) c=x86_64-linux-gnu- ;; \
 			arm64) c=aarch64-linux-gnu- ;; armhf) c=arm-linux-gnueabihf- ;; \
-			armel) c=arm-linux-gnueabi- ;; esac; \
-		$(MAKE) BUILD=build/deb-$$a CROSS=$$c build/deb-$$a/crib; \
-		STRIP=$${c}strip rootfs-tools/mkdeb build/deb-$$a/crib $$a $(DEB_VERSION) build/deb; \
+			armel) c=arm-linux-gnueabi- ;; \
+			*) echo "make deb: no such architecture '$$a' (amd64, arm64, armhf, armel)" >&2; exit 2 ;; \
+		esac; \
+		$(MAKE) BUILD=build/deb-$$a CROSS=$$c DEB=yes DEB_ARCH=$$a deb-arch; \
 	done
-	if command -v lintian >/dev/null; then lintian --fail-on error build/deb/*.deb; \
-	else echo "make deb: lintian is not installed; the packages are not checked" >&2; fi
+
+# one architecture's packages (from deb-packages: DEB=yes, its BUILD and CROSS): crib, and each
+# helper whose libraries this build has; a helper that cannot be built is named, and left out
+DEB_HELPERS := $(if $(filter yes,$(HAVE_LIBARCHIVE)),$(BUILD)/crib-image) \
+               $(if $(filter yes,$(HAVE_LIBSYSTEMD)),$(BUILD)/crib-scope)
+deb-arch: $(BUILD)/crib $(DEB_HELPERS)
+	$(if $(filter yes,$(DEB)),,$(error deb-arch is make deb-packages' step; run make deb))
+	@[ "$(HAVE_LIBARCHIVE)" = yes ] || { rm -f $(BUILD)/crib-image; echo "make deb: $(DEB_ARCH): no crib-image, so this package cannot import images: the $(DEB_ARCH) libraries of libarchive, libcrypto, libzstd or liblzma are missing (as root: rootfs-tools/install-deps deb)" >&2; }
+	@[ "$(HAVE_LIBSYSTEMD)" = yes ] || { rm -f $(BUILD)/crib-scope; echo "make deb: $(DEB_ARCH): no crib-scope package: the $(DEB_ARCH) library of libsystemd is missing (as root: rootfs-tools/install-deps deb)" >&2; }
+	STRIP=$(CROSS)strip SHLIBS_ROOT=$(SYSROOT) rootfs-tools/mkdeb $(BUILD) $(DEB_ARCH) $(DEB_VERSION) $(DEB_OUT)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \

@@ -52,7 +52,14 @@ struct bench {
         double target; /* seconds a dd run should last */
         int runs;
         struct seccomp_program prog; /* the default filter, for the "seccomp" column */
+        const char *names[MAX_ENVS]; /* the environments: host, seccomp, then levels */
+        int nenv;
+        double mbps[3][MAX_ENVS]; /* dd's speed, per block size and environment */
 };
+
+/* dd's block sizes */
+static const long sizes[] = {1, 4096, 1 << 20};
+static const char *const labels[] = {"1", "4k", "1M"};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -342,7 +349,7 @@ static int own_work(const char *path, int runs)
                 plan_host_gather(&spec, &host);
                 uint64_t t2 = trace_now_us();
                 struct plan plan;
-                int planned = plan_build(&spec, &host, false, &plan, &err);
+                int planned = plan_build(&spec, &host, NULL, &plan, &err);
                 spec_free(&spec);
                 if (planned < 0)
                         return output_error(&err);
@@ -372,6 +379,172 @@ static int own_work(const char *path, int runs)
         for (int k = 0; k < 3; k++)
                 printf("    %-44s %9.0f us %7.0f us\n", parts[k], part[k][0],
                        median(part[k] + 1, runs - 1));
+        return 0;
+}
+
+/* `crib bench --seccomp`: the seccomp install costs alone: no rootfs, no dd, no container */
+static int bench_seccomp_only(struct bench *b, bool csv)
+{
+        struct error err;
+        struct spec d;
+        char how[1024];
+        if (spec_from_level("default", &d, &err) < 0 ||
+            seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
+                            seccomp_native_arch(), d.caps, &b->prog, how, sizeof how, &err) < 0)
+                return output_error(&err);
+        seccomp_costs(b, &d, csv);
+        seccomp_program_free(&b->prog);
+        spec_free(&d);
+        return 0;
+}
+
+/* dd in each environment, each block size: b->mbps */
+static int bench_dd(struct bench *b, struct error *err)
+{
+        double base[MAX_ENVS];
+        for (int e = 0; e < b->nenv; e++)
+                if ((base[e] = baseline(b, e < 2 ? e : 2, b->names[e])) < 0) {
+                        error_set(err, 0, "dd does not run in the '%s' environment", b->names[e]);
+                        return -1;
+                }
+        for (int s = 0; s < 3; s++) {
+                long count = calibrate(b, sizes[s]);
+                if (count < 0) {
+                        error_set(err, 0, "dd from the rootfs's busybox does not run on this host");
+                        return -1;
+                }
+                for (int e = 0; e < b->nenv; e++) {
+                        double v[9];
+                        for (int r = 0; r < b->runs; r++) {
+                                double secs = dd_time(b, e < 2 ? e : 2, b->names[e], sizes[s],
+                                                      count, base[e]);
+                                if (secs < 0) {
+                                        error_set(err, 0, "dd failed in the '%s' environment",
+                                                  b->names[e]);
+                                        return -1;
+                                }
+                                v[r] = (double)sizes[s] * (double)count / secs / 1e6;
+                        }
+                        b->mbps[s][e] = median(v, b->runs);
+                }
+        }
+        return 0;
+}
+
+/* b->mbps, as CSV or as a table with each environment's impact against the host */
+static void bench_print_dd(const struct bench *b, bool csv)
+{
+        if (csv) {
+                printf("block");
+                for (int e = 0; e < b->nenv; e++)
+                        printf(",%s_mbps", e < 2 ? b->names[e] : b->names[e]);
+                printf("\n");
+                for (int s = 0; s < 3; s++) {
+                        printf("%s", labels[s]);
+                        for (int e = 0; e < b->nenv; e++)
+                                printf(",%.2f", b->mbps[s][e]);
+                        printf("\n");
+                }
+                return;
+        }
+        printf("dd if=/dev/zero of=/dev/null (the rootfs's busybox), median of %d runs of "
+               "~%.2f s; each environment's start and exit (a count=0 run) taken off\n",
+               b->runs, b->target);
+        printf("%-7s %-12s", "block", "host");
+        for (int e = 1; e < b->nenv; e++)
+                printf(" %-12s %-7s", e == 1 ? "seccomp" : b->names[e], "impact");
+        printf("\n");
+        for (int s = 0; s < 3; s++) {
+                printf("%-7s %7.1f MB/s ", labels[s], b->mbps[s][0]);
+                for (int e = 1; e < b->nenv; e++) {
+                        double impact = (b->mbps[s][e] / b->mbps[s][0] - 1) * 100;
+                        printf(" %7.1f MB/s %+6.0f%%", b->mbps[s][e], impact);
+                }
+                printf("\n");
+        }
+}
+
+/* The rootfs's busybox, and a temporary directory in /tmp */
+static int bench_prepare(struct bench *b, const char *root, struct error *err)
+{
+        struct stat st;
+        snprintf(b->busybox, sizeof b->busybox, "%s/bin/busybox", root ? root : b->rootfs);
+        if (!root || stat(b->busybox, &st) < 0) {
+                error_set(err, errno ? errno : ENOENT, "no busybox in rootfs '%s'", b->rootfs);
+                return -1;
+        }
+        b->rootfs = root;
+        snprintf(b->tmp, sizeof b->tmp, "/tmp/crib-bench.XXXXXX");
+        if (!mkdtemp(b->tmp)) {
+                error_set(err, errno, "cannot make a temporary directory");
+                return -1;
+        }
+        return 0;
+}
+
+static void bench_remove_tmp(const struct bench *b)
+{
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", b->tmp);
+        if (system(cmd) != 0)
+                fprintf(stderr, "crib: warning: could not remove %s\n", b->tmp);
+}
+
+/* `crib bench --rootfs DIR`: dd everywhere, the start time, the seccomp costs */
+static int bench_rootfs(struct bench *b, bool levels, bool csv)
+{
+        struct error err;
+        error_clear(&err);
+        if (!b->rootfs) {
+                error_set(&err, 0,
+                          "'crib bench' needs --rootfs DIR (a busybox rootfs, as "
+                          "rootfs-tools/mkrootfs makes)");
+                return output_error(&err);
+        }
+        _cleanup_free_ char *root = realpath(b->rootfs, NULL);
+        if (bench_prepare(b, root, &err) < 0)
+                return output_error(&err);
+
+        struct spec d;
+        char how[1024];
+        if (spec_from_level("default", &d, &err) < 0 ||
+            seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
+                            seccomp_native_arch(), d.caps, &b->prog, how, sizeof how, &err) < 0)
+                return output_error(&err);
+
+        b->names[0] = "host", b->names[1] = "seccomp", b->names[2] = "default";
+        b->nenv = 3;
+        if (levels) {
+                b->names[2] = "unconfined";
+                b->names[3] = "default";
+                b->names[4] = "strict";
+                b->nenv = 5;
+        }
+        if (bench_dd(b, &err) < 0)
+                return output_error(&err);
+        bench_print_dd(b, csv);
+
+        double start = start_time(b, b->target < 1 ? 11 : 31);
+        if (start < 0) {
+                error_set(&err, 0,
+                          "'crib run' of /bin/true in '%s' failed, so there is no start "
+                          "time to report",
+                          b->rootfs);
+                error_hint(&err, "run it by hand to see why: crib run SPEC -- /bin/true");
+                bench_remove_tmp(b);
+                return output_error(&err);
+        }
+        if (csv)
+                printf("start_us,%.0f\n", start);
+        else
+                printf("\ncontainer start time (crib run of /bin/true, default level): %.0f us "
+                       "(median)\n",
+                       start);
+        seccomp_costs(b, &d, csv);
+
+        bench_remove_tmp(b);
+        seccomp_program_free(&b->prog);
+        spec_free(&d);
         return 0;
 }
 
@@ -411,139 +584,7 @@ int cmd_bench(int argc, char **argv)
         }
         if (own)
                 return own_work(own, own_runs);
-        if (seccomp_only) {
-                /* the seccomp install costs alone: no rootfs, no dd, no container */
-                struct spec d;
-                char how[1024];
-                if (spec_from_level("default", &d, &err) < 0 ||
-                    seccomp_prepare("default", profile_builtin_text("default"),
-                                    "profiles/seccomp/default", seccomp_native_arch(), d.caps,
-                                    &b.prog, how, sizeof how, &err) < 0)
-                        return output_error(&err);
-                seccomp_costs(&b, &d, csv);
-                seccomp_program_free(&b.prog);
-                spec_free(&d);
-                return 0;
-        }
-        if (!b.rootfs) {
-                error_set(&err, 0,
-                          "'crib bench' needs --rootfs DIR (a busybox rootfs, as "
-                          "rootfs-tools/mkrootfs makes)");
-                return output_error(&err);
-        }
-        _cleanup_free_ char *root = realpath(b.rootfs, NULL);
-        struct stat st;
-        snprintf(b.busybox, sizeof b.busybox, "%s/bin/busybox", root ? root : b.rootfs);
-        if (!root || stat(b.busybox, &st) < 0) {
-                error_set(&err, errno ? errno : ENOENT, "no busybox in rootfs '%s'", b.rootfs);
-                return output_error(&err);
-        }
-        b.rootfs = root;
-        snprintf(b.tmp, sizeof b.tmp, "/tmp/crib-bench.XXXXXX");
-        if (!mkdtemp(b.tmp)) {
-                error_set(&err, errno, "cannot make a temporary directory");
-                return output_error(&err);
-        }
-
-        struct spec d;
-        char how[1024];
-        if (spec_from_level("default", &d, &err) < 0 ||
-            seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
-                            seccomp_native_arch(), d.caps, &b.prog, how, sizeof how, &err) < 0)
-                return output_error(&err);
-
-        const char *names[MAX_ENVS] = {"host", "seccomp", "default"};
-        int nenv = 3;
-        if (levels) {
-                names[2] = "unconfined";
-                names[3] = "default";
-                names[4] = "strict";
-                nenv = 5;
-        }
-        static const long sizes[] = {1, 4096, 1 << 20};
-        static const char *const labels[] = {"1", "4k", "1M"};
-        double mbps[3][MAX_ENVS], base[MAX_ENVS];
-        for (int e = 0; e < nenv; e++)
-                if ((base[e] = baseline(&b, e < 2 ? e : 2, names[e])) < 0) {
-                        error_set(&err, 0, "dd does not run in the '%s' environment", names[e]);
-                        return output_error(&err);
-                }
-        for (int s = 0; s < 3; s++) {
-                long count = calibrate(&b, sizes[s]);
-                if (count < 0) {
-                        error_set(&err, 0,
-                                  "dd from the rootfs's busybox does not run on this host");
-                        return output_error(&err);
-                }
-                for (int e = 0; e < nenv; e++) {
-                        double v[9];
-                        for (int r = 0; r < b.runs; r++) {
-                                double secs = dd_time(&b, e < 2 ? e : 2, names[e], sizes[s], count,
-                                                      base[e]);
-                                if (secs < 0) {
-                                        error_set(&err, 0, "dd failed in the '%s' environment",
-                                                  names[e]);
-                                        return output_error(&err);
-                                }
-                                v[r] = (double)sizes[s] * (double)count / secs / 1e6;
-                        }
-                        mbps[s][e] = median(v, b.runs);
-                }
-        }
-
-        if (csv) {
-                printf("block");
-                for (int e = 0; e < nenv; e++)
-                        printf(",%s_mbps", e < 2 ? names[e] : names[e]);
-                printf("\n");
-                for (int s = 0; s < 3; s++) {
-                        printf("%s", labels[s]);
-                        for (int e = 0; e < nenv; e++)
-                                printf(",%.2f", mbps[s][e]);
-                        printf("\n");
-                }
-        } else {
-                printf("dd if=/dev/zero of=/dev/null (the rootfs's busybox), median of %d runs of "
-                       "~%.2f s; each environment's start and exit (a count=0 run) taken off\n",
-                       b.runs, b.target);
-                printf("%-7s %-12s", "block", "host");
-                for (int e = 1; e < nenv; e++)
-                        printf(" %-12s %-7s", e == 1 ? "seccomp" : names[e], "impact");
-                printf("\n");
-                for (int s = 0; s < 3; s++) {
-                        printf("%-7s %7.1f MB/s ", labels[s], mbps[s][0]);
-                        for (int e = 1; e < nenv; e++) {
-                                double impact = (mbps[s][e] / mbps[s][0] - 1) * 100;
-                                printf(" %7.1f MB/s %+6.0f%%", mbps[s][e], impact);
-                        }
-                        printf("\n");
-                }
-        }
-        char cmd[128];
-        double start = start_time(&b, b.target < 1 ? 11 : 31);
-        if (start < 0) {
-                error_set(&err, 0,
-                          "'crib run' of /bin/true in '%s' failed, so there is no start "
-                          "time to report",
-                          b.rootfs);
-                error_hint(&err, "run it by hand to see why: crib run SPEC -- /bin/true");
-                snprintf(cmd, sizeof cmd, "rm -rf %s", b.tmp);
-                if (system(cmd) != 0)
-                        fprintf(stderr, "crib: warning: could not remove %s\n", b.tmp);
-                return output_error(&err);
-        }
-        if (csv)
-                printf("start_us,%.0f\n", start);
-        else
-                printf("\ncontainer start time (crib run of /bin/true, default level): %.0f us "
-                       "(median)\n",
-                       start);
-        seccomp_costs(&b, &d, csv);
-
-        snprintf(cmd, sizeof cmd, "rm -rf %s", b.tmp);
-        if (system(cmd) != 0)
-                fprintf(stderr, "crib: warning: could not remove %s\n", b.tmp);
-        seccomp_program_free(&b.prog);
-        spec_free(&d);
-        return 0;
+        if (seccomp_only)
+                return bench_seccomp_only(&b, csv);
+        return bench_rootfs(&b, levels, csv);
 }

@@ -35,6 +35,60 @@ static void ini_value(const char *key, const char *raw)
         printf("\"\n");
 }
 
+/* 2 when an essential feature does not work, 1 when one the default level uses does not */
+static int check_exit_code(const struct check_row *rows, size_t n)
+{
+        int code = CHECK_EXIT_OK;
+        for (size_t i = 0; i < n; i++) {
+                bool bad = rows[i].status != CHECK_OK && rows[i].status != CHECK_NOT_TRIED;
+                if (bad && rows[i].need == NEED_ESSENTIAL)
+                        code = CHECK_EXIT_UNUSABLE;
+                else if (bad && rows[i].need == NEED_DEFAULT && code == CHECK_EXIT_OK)
+                        code = CHECK_EXIT_DEGRADED;
+        }
+        return code;
+}
+
+/* --format=ini: one section a feature */
+static void print_ini(const struct check_row *rows, size_t n, int code)
+{
+        printf("# crib check: one section a feature; exit status %d\n", code);
+        for (size_t i = 0; i < n; i++) {
+                printf("\n[%s]\n", rows[i].id);
+                ini_value("feature", rows[i].feature);
+                ini_value("status", check_status_name(rows[i].status));
+                ini_value("need", rows[i].need == NEED_ESSENTIAL ? "essential"
+                                  : rows[i].need == NEED_DEFAULT ? "default"
+                                                                 : "optional");
+                ini_value("evidence", rows[i].evidence);
+                if (rows[i].config[0])
+                        ini_value("config", rows[i].config);
+                if (rows[i].remedy[0])
+                        ini_value("remedy", rows[i].remedy);
+        }
+}
+
+/* the table, and what it means for crib in one line */
+static void print_table(const struct check_row *rows, size_t n, int code)
+{
+        printf("%-38s %-10s %s\n", "feature", "status", "evidence");
+        for (size_t i = 0; i < n; i++) {
+                const struct check_row *r = &rows[i];
+                output_line(stdout, "%-38s %-10s %s", r->feature, check_status_name(r->status),
+                            r->evidence);
+                if (r->config[0])
+                        output_line(stdout, "%-38s %-10s config: %s", "", "", r->config);
+                if (r->remedy[0] && r->status != CHECK_OK)
+                        output_line(stdout, "%-38s %-10s remedy: %s", "", "", r->remedy);
+        }
+        printf("\n%s\n", code == CHECK_EXIT_OK ? "everything the default level needs works"
+                         : code == CHECK_EXIT_DEGRADED
+                                 ? "crib runs containers here, with some protections "
+                                   "missing (see the remedies above)"
+                                 : "crib cannot run containers here (see the remedies "
+                                   "above)");
+}
+
 int cmd_check(int argc, char **argv)
 {
         const char *spec_path = NULL, *rootfs = NULL;
@@ -74,7 +128,7 @@ int cmd_check(int argc, char **argv)
                         struct plan_host host;
                         struct plan p;
                         plan_host_gather(&spec, &host);
-                        if (plan_build(&spec, &host, false, &p, &err) == 0) {
+                        if (plan_build(&spec, &host, NULL, &p, &err) == 0) {
                                 spec_rootfs = strdup(p.rootfs);
                                 rootfs = spec_rootfs;
                                 plan_free(&p);
@@ -84,48 +138,11 @@ int cmd_check(int argc, char **argv)
 
         struct check_row rows[CHECK_MAX_ROWS];
         size_t n = check_run(have_spec ? &spec : NULL, rootfs, rows);
-        int code = CHECK_EXIT_OK;
-        for (size_t i = 0; i < n; i++) {
-                bool bad = rows[i].status != CHECK_OK && rows[i].status != CHECK_NOT_TRIED;
-                if (bad && rows[i].need == NEED_ESSENTIAL)
-                        code = CHECK_EXIT_UNUSABLE;
-                else if (bad && rows[i].need == NEED_DEFAULT && code == CHECK_EXIT_OK)
-                        code = CHECK_EXIT_DEGRADED;
-        }
-
-        if (ini) {
-                printf("# crib check: one section a feature; exit status %d\n", code);
-                for (size_t i = 0; i < n; i++) {
-                        printf("\n[%s]\n", rows[i].id);
-                        ini_value("feature", rows[i].feature);
-                        ini_value("status", check_status_name(rows[i].status));
-                        ini_value("need", rows[i].need == NEED_ESSENTIAL ? "essential"
-                                          : rows[i].need == NEED_DEFAULT ? "default"
-                                                                         : "optional");
-                        ini_value("evidence", rows[i].evidence);
-                        if (rows[i].config[0])
-                                ini_value("config", rows[i].config);
-                        if (rows[i].remedy[0])
-                                ini_value("remedy", rows[i].remedy);
-                }
-        } else {
-                printf("%-38s %-10s %s\n", "feature", "status", "evidence");
-                for (size_t i = 0; i < n; i++) {
-                        const struct check_row *r = &rows[i];
-                        output_line(stdout, "%-38s %-10s %s", r->feature,
-                                    check_status_name(r->status), r->evidence);
-                        if (r->config[0])
-                                output_line(stdout, "%-38s %-10s config: %s", "", "", r->config);
-                        if (r->remedy[0] && r->status != CHECK_OK)
-                                output_line(stdout, "%-38s %-10s remedy: %s", "", "", r->remedy);
-                }
-                printf("\n%s\n", code == CHECK_EXIT_OK ? "everything the default level needs works"
-                                 : code == CHECK_EXIT_DEGRADED
-                                         ? "crib runs containers here, with some protections "
-                                           "missing (see the remedies above)"
-                                         : "crib cannot run containers here (see the remedies "
-                                           "above)");
-        }
+        int code = check_exit_code(rows, n);
+        if (ini)
+                print_ini(rows, n, code);
+        else
+                print_table(rows, n, code);
         if (have_spec)
                 spec_free(&spec);
         return code;

@@ -50,6 +50,28 @@ static void limit_cell(const struct spec_limit *l, char *buf, size_t len)
                 snprintf(buf, len, "%s:%s", soft, hard);
 }
 
+/* what the table's star and two of its rows mean */
+static void print_notes(void)
+{
+        printf("\n* differs between levels. A spec picks one with '[security] level = NAME' and "
+               "can\n"
+               "override any key; the levels are the files of profiles/levels/.\n");
+        printf("\ncapabilities: what the container's root gets. A user other than root ('user = "
+               "1000',\n"
+               "an image's USER) gets none of them, only those the spec names itself, as Docker "
+               "does:\n"
+               "'capabilities = default +NET_BIND_SERVICE' gives it NET_BIND_SERVICE alone.\n"
+               "limit nproc: processes (and threads) per uid of the container, RLIMIT_NPROC in "
+               "its user\n"
+               "namespace: it bounds each uid, not the container. A fork bomb under one uid "
+               "stops there,\n"
+               "but container root may switch uids (SETUID) and run as many again under "
+               "each; the bound\n"
+               "on the whole container is '[resources] pids', a cgroup. With 'user = no', "
+               "where\n"
+               "RLIMIT_NPROC binds no one, nproc is the pids.max of the container's cgroup.\n");
+}
+
 int cmd_levels(int argc, char **argv)
 {
         (void)argc, (void)argv; /* main.c: 'crib levels' takes none */
@@ -119,23 +141,7 @@ int cmd_levels(int argc, char **argv)
                 ROW(label, limit_cell(&s->limits[r], cell[i], sizeof cell[i]));
         }
 #undef ROW
-        printf("\n* differs between levels. A spec picks one with '[security] level = NAME' and "
-               "can\n"
-               "override any key; the levels are the files of profiles/levels/.\n");
-        printf("\ncapabilities: what the container's root gets. A user other than root ('user = "
-               "1000',\n"
-               "an image's USER) gets none of them, only those the spec names itself, as Docker "
-               "does:\n"
-               "'capabilities = default +NET_BIND_SERVICE' gives it NET_BIND_SERVICE alone.\n"
-               "limit nproc: processes (and threads) per uid of the container, RLIMIT_NPROC in "
-               "its user\n"
-               "namespace: it bounds each uid, not the container. A fork bomb under one uid "
-               "stops there,\n"
-               "but container root may switch uids (SETUID) and run as many again under "
-               "each; the bound\n"
-               "on the whole container is '[resources] pids', a cgroup. With 'user = no', "
-               "where\n"
-               "RLIMIT_NPROC binds no one, nproc is the pids.max of the container's cgroup.\n");
+        print_notes();
         for (size_t i = 0; i < n; i++)
                 spec_free(&specs[i]);
         return 0;

@@ -9,7 +9,6 @@
 
 #include "error.h"
 #include "plan.h"
-#include "record.h"
 
 /* `crib --root DIR`: the state root, else NULL for the default (state.h) */
 extern const char *lifecycle_root_override;
@@ -19,19 +18,18 @@ int lifecycle_exit_status(int status);
 int lifecycle_root_path(char *buf, size_t len, struct error *err);
 /* crib's argv as main() got it: what a re-execution from a sealed copy runs again */
 extern char **crib_argv;
-/* A container without a user namespace whose bounding set holds SYS_PTRACE is host root with
- * ptrace(2): it could open /proc/PID/exe of crib's processes in it (crib's init, crib exec's
- * entered process) and rewrite crib's binary once nothing runs it (CVE-2019-5736). For such a
- * plan, run this command again from a sealed copy of crib (sealed.c) before anything of the
- * container is touched; returns 0 when there is no need, else only on failure. */
+/* Run this command again from a sealed copy of crib when a container of plan `p` needs it
+ * (sealed_needed(), runtime/launch/sealed.h), before anything of the container is touched;
+ * returns 0 when there is no need, else only on failure. */
 int lifecycle_seal(const struct plan *p, bool trace, struct error *err);
-/* The plan a container was started with (its state directory's `plan`), read back. */
-int lifecycle_read_plan(int dir, struct plan *ret, struct error *err);
 
-/* Make the container's state directory (a name is generated into `name` when it is empty;
- * a name in use is an error) with its record and its plan. */
-int lifecycle_create(struct plan *p, const char *spec_path, char *name, size_t name_len,
-                     bool detached, struct error *err);
+/* A name for a container no other has (crib run -d without --name), into `name`: the plan is
+ * built with it (plan_opts.name), then made with lifecycle_create(). */
+int lifecycle_name(char *name, size_t name_len, struct error *err);
+/* Make the container's state directory `name` (store_create(), runtime/state/store.h) in the
+ * state root of this command, with its record and its plan, which was built with that name. */
+int lifecycle_create(const struct plan *p, const char *spec_path, const char *name, bool detached,
+                     struct error *err);
 /* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
 void lifecycle_record_self(const char *name);
 void lifecycle_record_running(const char *name, pid_t pid, pid_t workload);
@@ -49,13 +47,5 @@ int cmd_oci(int argc, char **argv);
 
 /* A signal by name (TERM, SIGTERM) or number; -1 when it is none. */
 int lifecycle_parse_signal(const char *s);
-
-/* A container's state root and directory, opened, and its record. */
-struct opened {
-        int root, dir;
-        struct record rec;
-};
-/* Close both (each -1 afterwards). */
-void opened_close(struct opened *o);
 
 #endif

@@ -186,6 +186,71 @@ static int add_entry(struct ini_file *ini, size_t *cap, const char *name, unsign
         return 0;
 }
 
+/* Out of memory: said once (an allocation deeper down may have said it already) */
+static int nomem(struct error *err)
+{
+        if (!err->msg[0] || err->errnum != ENOMEM)
+                error_set(err, ENOMEM, "cannot allocate");
+        return -1;
+}
+
+/* A `[name]` line (trimmed, in `s`): the section the keys below belong to, and its entry */
+static int parse_section(struct ini_file *ini, size_t *cap, char **section, char *s,
+                         const char *name, unsigned line, struct error *err)
+{
+        struct ini_entry *e;
+        char *end = strchr(s, ']');
+        if (!end)
+                return error_at(err, name, line, "missing ']' in section header");
+        *end = '\0';
+        char *rest = trim(end + 1);
+        if (*rest && *rest != '#' && *rest != ';')
+                return error_at(err, name, line, "unexpected text after ']'");
+        char *sname = trim(s + 1);
+        if (!valid_name(sname, false))
+                return error_at(err, name, line, "invalid section name '%s' (use a-z, 0-9 and _)",
+                                sname);
+        free(*section);
+        *section = strdup(sname);
+        if (!*section)
+                return nomem(err);
+        if (add_entry(ini, cap, name, line, err, &e) < 0)
+                return -1;
+        e->section = strdup(*section);
+        if (!e->section)
+                return nomem(err);
+        return 0;
+}
+
+/* A `key = value` line (trimmed, in `s`) of `section`: its entry, raw and unquoted */
+static int parse_key(struct ini_file *ini, size_t *cap, const char *section, char *s,
+                     const char *name, unsigned line, struct error *err)
+{
+        struct ini_entry *e;
+        char *eq = strchr(s, '=');
+        if (!eq)
+                return error_at(err, name, line, "expected 'key = value' or '[section]'");
+        *eq = '\0';
+        char *key = trim(s);
+        char *raw = trim(eq + 1);
+        if (!valid_name(key, true))
+                return error_at(err, name, line, "invalid key '%s' (use letters, digits and _)",
+                                key);
+        if (!section)
+                return error_at(err, name, line, "key '%s' before any [section]", key);
+        if (cut_comment(raw, name, line, err) < 0)
+                return -1;
+        raw = trim(raw);
+        if (add_entry(ini, cap, name, line, err, &e) < 0)
+                return -1;
+        e->section = strdup(section);
+        e->key = strdup(key);
+        e->raw = strdup(raw);
+        if (!e->section || !e->key || !e->raw)
+                return nomem(err);
+        return unquote(raw, &e->value, &e->quoted, name, line, err);
+}
+
 static int parse(struct source *src, const char *name, struct ini_file *ret, struct error *err)
 {
         struct ini_file ini = {0};
@@ -196,7 +261,6 @@ static int parse(struct source *src, const char *name, struct ini_file *ret, str
 
         size_t len;
         while (read_line(src, buf, sizeof buf, &len) == 0) {
-                struct ini_entry *e;
                 line++;
                 total += len;
                 if (total > INI_MAX_FILE) {
@@ -214,63 +278,9 @@ static int parse(struct source *src, const char *name, struct ini_file *ret, str
                 char *s = trim(buf);
                 if (!*s || *s == '#' || *s == ';')
                         continue;
-                if (*s == '[') {
-                        char *end = strchr(s, ']');
-                        if (!end) {
-                                error_at(err, name, line, "missing ']' in section header");
-                                goto fail;
-                        }
-                        *end = '\0';
-                        char *rest = trim(end + 1);
-                        if (*rest && *rest != '#' && *rest != ';') {
-                                error_at(err, name, line, "unexpected text after ']'");
-                                goto fail;
-                        }
-                        char *sname = trim(s + 1);
-                        if (!valid_name(sname, false)) {
-                                error_at(err, name, line,
-                                         "invalid section name '%s' (use a-z, 0-9 and _)", sname);
-                                goto fail;
-                        }
-                        free(section);
-                        section = strdup(sname);
-                        if (!section)
-                                goto fail_nomem;
-                        if (add_entry(&ini, &cap, name, line, err, &e) < 0)
-                                goto fail;
-                        e->section = strdup(section);
-                        if (!e->section)
-                                goto fail_nomem;
-                        continue;
-                }
-                char *eq = strchr(s, '=');
-                if (!eq) {
-                        error_at(err, name, line, "expected 'key = value' or '[section]'");
-                        goto fail;
-                }
-                *eq = '\0';
-                char *key = trim(s);
-                char *raw = trim(eq + 1);
-                if (!valid_name(key, true)) {
-                        error_at(err, name, line, "invalid key '%s' (use letters, digits and _)",
-                                 key);
-                        goto fail;
-                }
-                if (!section) {
-                        error_at(err, name, line, "key '%s' before any [section]", key);
-                        goto fail;
-                }
-                if (cut_comment(raw, name, line, err) < 0)
-                        goto fail;
-                raw = trim(raw);
-                if (add_entry(&ini, &cap, name, line, err, &e) < 0)
-                        goto fail;
-                e->section = strdup(section);
-                e->key = strdup(key);
-                e->raw = strdup(raw);
-                if (!e->section || !e->key || !e->raw)
-                        goto fail_nomem;
-                if (unquote(raw, &e->value, &e->quoted, name, line, err) < 0)
+                int r = *s == '[' ? parse_section(&ini, &cap, &section, s, name, line, err)
+                                  : parse_key(&ini, &cap, section, s, name, line, err);
+                if (r < 0)
                         goto fail;
         }
         if (src->f && ferror(src->f)) {
@@ -284,9 +294,6 @@ static int parse(struct source *src, const char *name, struct ini_file *ret, str
         }
         *ret = ini;
         return 0;
-fail_nomem:
-        if (!err->msg[0] || err->errnum != ENOMEM)
-                error_set(err, ENOMEM, "cannot allocate");
 fail:
         ini_free(&ini);
         return -1;

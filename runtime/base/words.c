@@ -16,6 +16,48 @@ void words_free(char **v)
         free(v);
 }
 
+/* One word from `p` (at its first character) into `buf`, its quotes and backslashes undone;
+ * its length in *ret_len. Returns where the word ends, or NULL when its quoting is broken. */
+static const char *scan_word(const char *p, char *buf, size_t *ret_len, struct error *err)
+{
+        size_t o = 0;
+        while (*p && *p != ' ' && *p != '\t') {
+                if (*p == '\'') {
+                        const char *end = strchr(p + 1, '\'');
+                        if (!end) {
+                                error_set(err, 0, "unterminated single quote");
+                                return NULL;
+                        }
+                        memcpy(buf + o, p + 1, (size_t)(end - p - 1));
+                        o += (size_t)(end - p - 1);
+                        p = end + 1;
+                } else if (*p == '"') {
+                        p++;
+                        while (*p && *p != '"') {
+                                if (*p == '\\' && strchr("\"\\$`", p[1]) && p[1])
+                                        p++;
+                                buf[o++] = *p++;
+                        }
+                        if (*p != '"') {
+                                error_set(err, 0, "unterminated double quote");
+                                return NULL;
+                        }
+                        p++;
+                } else if (*p == '\\') {
+                        if (!p[1]) {
+                                error_set(err, 0, "backslash at the end of the line");
+                                return NULL;
+                        }
+                        buf[o++] = p[1];
+                        p += 2;
+                } else {
+                        buf[o++] = *p++;
+                }
+        }
+        *ret_len = o;
+        return p;
+}
+
 int words_split(const char *s, char ***ret, size_t *ret_n, struct error *err)
 {
         size_t n = 0, cap = 8, len = strlen(s);
@@ -35,40 +77,10 @@ int words_split(const char *s, char ***ret, size_t *ret_n, struct error *err)
                         p++;
                 if (!*p)
                         break;
-                size_t o = 0;
-                while (*p && *p != ' ' && *p != '\t') {
-                        if (*p == '\'') {
-                                const char *end = strchr(p + 1, '\'');
-                                if (!end) {
-                                        error_set(err, 0, "unterminated single quote");
-                                        goto fail;
-                                }
-                                memcpy(buf + o, p + 1, (size_t)(end - p - 1));
-                                o += (size_t)(end - p - 1);
-                                p = end + 1;
-                        } else if (*p == '"') {
-                                p++;
-                                while (*p && *p != '"') {
-                                        if (*p == '\\' && strchr("\"\\$`", p[1]) && p[1])
-                                                p++;
-                                        buf[o++] = *p++;
-                                }
-                                if (*p != '"') {
-                                        error_set(err, 0, "unterminated double quote");
-                                        goto fail;
-                                }
-                                p++;
-                        } else if (*p == '\\') {
-                                if (!p[1]) {
-                                        error_set(err, 0, "backslash at the end of the line");
-                                        goto fail;
-                                }
-                                buf[o++] = p[1];
-                                p += 2;
-                        } else {
-                                buf[o++] = *p++;
-                        }
-                }
+                size_t o;
+                p = scan_word(p, buf, &o, err);
+                if (!p)
+                        goto fail;
                 if (n == WORDS_MAX) {
                         error_set(err, 0, "more than %d words", WORDS_MAX);
                         goto fail;

@@ -138,35 +138,49 @@ static bool kernel_at_least(int major, int minor)
         return a > major || (a == major && b >= minor);
 }
 
-/* why a controller is not there to use, and the fix */
-static void explain(struct cgroup_host *h, int c, bool root)
+/* Why controller c is not there to use, and the fix, most basic cause first: a remedy further
+ * down (a delegated subtree) cannot help while one further up (the kernel, the boot command
+ * line, the hybrid setup that keeps every controller on cgroup v1) stands in the way. */
+static void explain(struct cgroup_host *h, int c, const struct cgroup_facts *f)
 {
-        bool known, enabled, v1;
-        /* io is blkio in /proc/cgroups (its cgroup v1 name) */
-        proc_cgroups(c == CGROUP_IO ? "blkio" : names[c], &known, &enabled, &v1);
+        const char *n = names[c];
         char *why = h->ctrl_why[c], *fix = h->ctrl_fix[c];
         size_t wl = sizeof h->ctrl_why[c], fl = sizeof h->ctrl_fix[c];
-        if (!known) {
-                snprintf(why, wl, "this kernel has no %s controller", names[c]);
+        if (!f->ctrl[c].known) {
+                h->lack[c] = CGROUP_NO_KERNEL;
+                snprintf(why, wl, "this kernel has no %s controller", n);
                 snprintf(fix, fl,
                          "use a kernel built with it (Debian's and Raspberry Pi OS's are)");
-        } else if (known && !enabled) {
-                snprintf(why, wl, "the %s controller is disabled at boot (cgroup_disable=%s)",
-                         names[c], names[c]);
+        } else if (!f->ctrl[c].enabled) {
+                h->lack[c] = CGROUP_NO_BOOT;
+                snprintf(why, wl, "the %s controller is disabled at boot (cgroup_disable=%s)", n,
+                         n);
                 snprintf(fix, fl,
                          "add cgroup_enable=%s to the kernel command line%s, and reboot (on a "
                          "Raspberry Pi with kernel 6.12 or later the disable comes from the "
                          "device tree; cgroup_enable= in cmdline.txt still overrides it)",
-                         names[c], bootline_where());
-        } else if (v1) {
-                snprintf(why, wl, "the %s controller is on a cgroup v1 hierarchy here", names[c]);
+                         n, f->bootline);
+        } else if (f->ctrl[c].v1) {
+                h->lack[c] = CGROUP_NO_V1;
+                snprintf(why, wl, "the %s controller is on a cgroup v1 hierarchy here", n);
                 snprintf(fix, fl, "boot with systemd.unified_cgroup_hierarchy=1%s (cgroup v2)",
-                         bootline_where());
-        } else if (root) {
-                snprintf(why, wl, "the %s controller is not in the cgroup v2 root", names[c]);
+                         f->bootline);
+        } else if (!h->v2) {
+                h->lack[c] = CGROUP_NO_V2;
+                snprintf(why, wl, "%s", h->why);
+                snprintf(fix, fl, "%s", h->fix);
+        } else if (!(h->top & CGROUP_BIT(c))) {
+                h->lack[c] = CGROUP_NO_V2;
+                snprintf(why, wl, "the %s controller is not in the cgroup v2 root", n);
                 snprintf(fix, fl, "is another cgroup v1 mount holding it? see /proc/cgroups");
+        } else if (!h->base[0]) {
+                /* the hierarchy has it; a cgroup of the user's own would get it */
+                h->lack[c] = CGROUP_NO_DELEGATE;
+                snprintf(why, wl, "%s", h->why);
+                snprintf(fix, fl, "%s", h->fix);
         } else {
-                snprintf(why, wl, "the %s controller is not delegated to you", names[c]);
+                h->lack[c] = CGROUP_NO_DELEGATE;
+                snprintf(why, wl, "the %s controller is not delegated to you", n);
                 snprintf(fix, fl,
                          "systemd delegates cpu, memory and pids (bookworm); for others, a "
                          "drop-in /etc/systemd/system/user@.service.d/delegate.conf with "
@@ -174,76 +188,122 @@ static void explain(struct cgroup_host *h, int c, bool root)
         }
 }
 
-/* the parent of our own cgroup `own`, as a path under the mount: a mount of a cgroup (root,
- * field 4 of mountinfo, not "/") shows paths relative to it */
-static void own_parent(struct cgroup_host *h, const char *root, char *own)
+/* The parent of cgroup `own` as a path under the mount: a mount of a cgroup (root, field 4 of
+ * mountinfo, not "/") shows paths relative to it. "" when it does not fit: unknown, not cut
+ * short, as it bounds a user's paths. */
+static void parent_path(const char *mount, const char *root, const char *own, char *buf, size_t len)
 {
-        char *slash = strrchr(own, '/');
+        char up[1024];
+        snprintf(up, sizeof up, "%s", own);
+        char *slash = strrchr(up, '/');
         if (slash)
                 *slash = '\0';
-        const char *rel = own;
+        const char *rel = up;
         size_t rl = strcmp(root, "/") ? strlen(root) : 0;
-        if (rl && !strncmp(own, root, rl) && (own[rl] == '/' || !own[rl]))
-                rel = own + rl;
-        size_t ml = strlen(h->mount), n = strlen(rel);
-        if (ml + n >= sizeof h->own_parent) {
-                h->own_parent[0] = '\0'; /* unknown, not cut short: it bounds a user's paths */
+        if (rl && !strncmp(up, root, rl) && (up[rl] == '/' || !up[rl]))
+                rel = up + rl;
+        size_t ml = strlen(mount), n = strlen(rel);
+        if (ml + n >= len) {
+                buf[0] = '\0';
         } else {
-                memcpy(h->own_parent, h->mount, ml);
-                memcpy(h->own_parent + ml, rel, n + 1);
+                memcpy(buf, mount, ml);
+                memcpy(buf + ml, rel, n + 1);
+        }
+}
+
+void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f)
+{
+        memset(h, 0, sizeof *h);
+        h->clone_into = f->clone_into;
+        if (!f->mounted) {
+                bool v1 = false;
+                for (int c = 0; c < CGROUP_NCTRL; c++)
+                        v1 |= f->ctrl[c].v1;
+                snprintf(h->why, sizeof h->why, "no cgroup v2 hierarchy is mounted%s",
+                         v1 ? " (cgroup v1 only)" : "");
+                snprintf(h->fix, sizeof h->fix, "boot with systemd.unified_cgroup_hierarchy=1%s",
+                         f->bootline);
+        } else {
+                h->v2 = true;
+                h->top = f->top;
+                snprintf(h->mount, sizeof h->mount, "%s", f->mount);
+                if (f->own[0])
+                        parent_path(f->mount, f->mount_root, f->own, h->own_parent,
+                                    sizeof h->own_parent);
+                if (f->root) {
+                        snprintf(h->base, sizeof h->base, "%s/crib", f->mount);
+                        h->available = f->top;
+                } else if (!f->own[0]) {
+                        snprintf(h->why, sizeof h->why, "crib's own cgroup v2 is unknown");
+                        snprintf(h->fix, sizeof h->fix, "is /proc mounted?");
+                } else if (f->parent_delegated) {
+                        snprintf(h->base, sizeof h->base, "%s", h->own_parent);
+                        h->available = f->parent_ctrls;
+                } else if (f->systemd_base[0]) {
+                        h->systemd = true;
+                        snprintf(h->base, sizeof h->base, "%s", f->systemd_base);
+                        snprintf(h->helper, sizeof h->helper, "%s", f->systemd_helper);
+                        h->available = f->systemd_ctrls;
+                } else {
+                        snprintf(h->why, sizeof h->why,
+                                 "no cgroup is delegated to you: the parent of crib's cgroup "
+                                 "(%.180s) is not yours",
+                                 h->own_parent);
+                        snprintf(h->fix, sizeof h->fix,
+                                 "run crib in a delegated scope: systemd-run --user --scope -p "
+                                 "Delegate=yes, in front of the command that starts it (crib run "
+                                 "..., podman run ...)");
+                }
+        }
+        for (int c = 0; c < CGROUP_NCTRL; c++)
+                if (!(h->available & CGROUP_BIT(c)))
+                        explain(h, c, f);
+}
+
+void cgroup_facts_gather(struct cgroup_facts *f)
+{
+        memset(f, 0, sizeof *f);
+        f->root = geteuid() == 0;
+        f->clone_into = kernel_at_least(5, 7);
+        f->bootline = bootline_where();
+        /* io is blkio in /proc/cgroups (its cgroup v1 name) */
+        for (int c = 0; c < CGROUP_NCTRL; c++)
+                proc_cgroups(c == CGROUP_IO ? "blkio" : names[c], &f->ctrl[c].known,
+                             &f->ctrl[c].enabled, &f->ctrl[c].v1);
+        f->mounted = find_mount(f->mount, sizeof f->mount, f->mount_root, sizeof f->mount_root);
+        if (!f->mounted)
+                return;
+        f->top = read_controllers(f->mount);
+        if (!own_cgroup(f->own, sizeof f->own))
+                f->own[0] = '\0';
+        if (f->root || !f->own[0])
+                return;
+        char parent[1024], ctl[1100];
+        struct stat st;
+        parent_path(f->mount, f->mount_root, f->own, parent, sizeof parent);
+        snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", parent);
+        f->parent_delegated = parent[0] && stat(parent, &st) == 0 && st.st_uid == geteuid() &&
+                              access(ctl, W_OK) == 0;
+        if (f->parent_delegated) {
+                f->parent_ctrls = read_controllers(parent);
+                return;
+        }
+        /* where crib's own cgroup is not delegated, the user's systemd may give one */
+        struct cgroup_host sd;
+        memset(&sd, 0, sizeof sd);
+        snprintf(sd.mount, sizeof sd.mount, "%s", f->mount);
+        if (cgroup_systemd_gather(&sd)) {
+                snprintf(f->systemd_base, sizeof f->systemd_base, "%s", sd.base);
+                snprintf(f->systemd_helper, sizeof f->systemd_helper, "%s", sd.helper);
+                f->systemd_ctrls = read_controllers(sd.base);
         }
 }
 
 void cgroup_host_gather(struct cgroup_host *h)
 {
-        memset(h, 0, sizeof *h);
-        char root[512], own[1024];
-        h->clone_into = kernel_at_least(5, 7);
-        bool as_root = geteuid() == 0;
-        if (!find_mount(h->mount, sizeof h->mount, root, sizeof root)) {
-                bool known, enabled, v1;
-                proc_cgroups("memory", &known, &enabled, &v1);
-                snprintf(h->why, sizeof h->why, "no cgroup v2 hierarchy is mounted%s",
-                         v1 ? " (cgroup v1 only)" : "");
-                snprintf(h->fix, sizeof h->fix, "boot with systemd.unified_cgroup_hierarchy=1%s",
-                         bootline_where());
-        } else if (as_root) {
-                h->v2 = true;
-                snprintf(h->base, sizeof h->base, "%s/crib", h->mount);
-                h->available = read_controllers(h->mount);
-                if (own_cgroup(own, sizeof own))
-                        own_parent(h, root, own);
-        } else if (!own_cgroup(own, sizeof own)) {
-                h->v2 = true;
-                snprintf(h->why, sizeof h->why, "crib's own cgroup v2 is unknown");
-                snprintf(h->fix, sizeof h->fix, "is /proc mounted?");
-        } else {
-                h->v2 = true;
-                own_parent(h, root, own);
-                snprintf(h->base, sizeof h->base, "%s", h->own_parent);
-                struct stat st;
-                char ctl[1100];
-                snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", h->base);
-                if ((stat(h->base, &st) < 0 || st.st_uid != geteuid() || access(ctl, W_OK) < 0) &&
-                    cgroup_systemd_gather(h)) {
-                        h->available = read_controllers(h->base);
-                } else if (stat(h->base, &st) < 0 || st.st_uid != geteuid() ||
-                           access(ctl, W_OK) < 0) {
-                        snprintf(h->why, sizeof h->why,
-                                 "no cgroup is delegated to you: the parent of crib's cgroup "
-                                 "(%.180s) is not yours",
-                                 h->base);
-                        snprintf(h->fix, sizeof h->fix,
-                                 "run crib in a delegated scope: systemd-run --user --scope -p "
-                                 "Delegate=yes crib run ...");
-                        h->base[0] = '\0';
-                } else {
-                        h->available = read_controllers(h->base);
-                }
-        }
-        for (int c = 0; c < CGROUP_NCTRL; c++)
-                if (!(h->available & CGROUP_BIT(c)))
-                        explain(h, c, as_root);
+        struct cgroup_facts f;
+        cgroup_facts_gather(&f);
+        cgroup_host_decide(h, &f);
 }
 
 static int write_file(const char *dir, const char *file, const char *value, struct trace *t,
@@ -626,98 +686,6 @@ int cgroup_make_at(const char *top, const char *path, const struct cgroup_limits
                                  "when it is its caller's",
                                  path, (unsigned)st.st_uid);
         return make_leaf(path, l, true, t, ret_path, len, ret_made, err);
-}
-
-/* systemd's place for a slice: "a-b-c.slice" is /a.slice/a-b.slice/a-b-c.slice, "-.slice" the
- * root (""); appended to out */
-static int expand_slice(const char *slice, char *out, size_t len, struct error *err)
-{
-        size_t sl = strlen(slice), used = strlen(out);
-        if (!strcmp(slice, "-.slice"))
-                return 0;
-        if (sl <= 6 || strcmp(slice + sl - 6, ".slice") || strchr(slice, '/') || slice[0] == '-' ||
-            strstr(slice, "--") || slice[sl - 7] == '-' || !strncmp(slice, "..", 2))
-                return error_set(err, EINVAL,
-                                 "'%s' is not a systemd slice (NAME.slice, its parents joined by "
-                                 "dashes)",
-                                 slice);
-        for (size_t i = 0; i < sl - 6; i++) {
-                if (slice[i] != '-' && i != sl - 7)
-                        continue;
-                int n = snprintf(out + used, len - used, "/%.*s.slice",
-                                 (int)(slice[i] == '-' ? i : i + 1), slice);
-                if (n < 0 || (size_t)n >= len - used)
-                        return error_set(err, ENAMETOOLONG, "'%s' is too long", slice);
-                used += (size_t)n;
-        }
-        return 0;
-}
-
-int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
-                    struct error *err)
-{
-        char out[1024] = "";
-        size_t used = 0;
-        const char *c1 = strchr(cgroups_path, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (systemd && c2 && !strchr(c2 + 1, ':')) {
-                /* SLICE:PREFIX:NAME: the scope PREFIX-NAME.scope in SLICE, or the slice NAME
-                 * (whose own name says where it is) */
-                char slice[256], prefix[256], name[256];
-                if ((size_t)(c1 - cgroups_path) >= sizeof slice ||
-                    (size_t)(c2 - c1 - 1) >= sizeof prefix || strlen(c2 + 1) >= sizeof name)
-                        return error_set(err, ENAMETOOLONG, "'%s' is too long", cgroups_path);
-                snprintf(slice, sizeof slice, "%.*s", (int)(c1 - cgroups_path), cgroups_path);
-                snprintf(prefix, sizeof prefix, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
-                snprintf(name, sizeof name, "%s", c2 + 1);
-                if (!slice[0])
-                        snprintf(slice, sizeof slice, "%s", root ? "system.slice" : "user.slice");
-                if (!name[0] || strchr(name, '/') || strchr(prefix, '/') || !strcmp(name, ".") ||
-                    !strcmp(name, ".."))
-                        return error_set(err, EINVAL, "'%s' is not a unit name", name);
-                size_t nl = strlen(name);
-                if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
-                        if (expand_slice(name, out, sizeof out, err) < 0)
-                                return -1;
-                } else {
-                        if (expand_slice(slice, out, sizeof out, err) < 0)
-                                return -1;
-                        used = strlen(out);
-                        int n = snprintf(out + used, sizeof out - used, "/%s%s%s.scope", prefix,
-                                         prefix[0] ? "-" : "", name);
-                        if (n < 0 || (size_t)n >= sizeof out - used)
-                                return error_set(err, ENAMETOOLONG, "'%s' is too long",
-                                                 cgroups_path);
-                }
-        } else {
-                /* a path: its components, no "." or "..", one slash between them */
-                const char *p = cgroups_path;
-                while (*p) {
-                        while (*p == '/')
-                                p++;
-                        size_t n = strcspn(p, "/");
-                        if (!n)
-                                break;
-                        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-                                return error_set(err, EINVAL,
-                                                 "'%s' has a '.' or '..' component: crib takes "
-                                                 "only a plain path",
-                                                 cgroups_path);
-                        int w = snprintf(out + used, sizeof out - used, "%s%.*s",
-                                         used || cgroups_path[0] == '/' ? "/" : "", (int)n, p);
-                        if (w < 0 || (size_t)w >= sizeof out - used)
-                                return error_set(err, ENAMETOOLONG, "'%s' is too long",
-                                                 cgroups_path);
-                        used += (size_t)w;
-                        p += n;
-                }
-        }
-        if (!out[0] || !strcmp(out, "/"))
-                return error_set(err, EINVAL, "'%s' names no cgroup below the hierarchy's root",
-                                 cgroups_path);
-        if (strlen(out) >= len)
-                return error_set(err, ENAMETOOLONG, "'%s' is too long", cgroups_path);
-        snprintf(buf, len, "%s", out);
-        return 0;
 }
 
 /* The cgroup a container's controllers are enabled from, down to its leaf: for an engine's

@@ -26,48 +26,66 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "spec.h" /* struct cgroup_limits, enum cgroup_ctrl, CGROUP_* */
 #include "trace.h"
 
-enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCTRL };
-#define CGROUP_BIT(c) (1u << (c))
 const char *cgroup_ctrl_name(enum cgroup_ctrl c);
-
-#define CGROUP_UNSET   (-1)
-#define CGROUP_MAX     INT64_MAX  /* "max": no limit */
-#define CGROUP_CPU_MAX UINT32_MAX /* cpu_quota: "max", no quota */
-
-/* A spec's [resources], as cgroup v2 file values. */
-struct cgroup_limits {
-        unsigned need;       /* CGROUP_BIT of each controller the limits below need; 0: none */
-        int64_t memory_max;  /* memory.max, bytes, or CGROUP_UNSET or CGROUP_MAX */
-        int64_t memory_high; /* memory.high */
-        int64_t memory_swap; /* memory.swap.max */
-        int64_t pids_max;    /* pids.max */
-        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset, CGROUP_CPU_MAX */
-        uint32_t cpu_period; /* microseconds */
-        uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
-        uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
-};
 
 /* The host, as far as cgroups go, for the invoking user. */
 struct cgroup_host {
-        bool v2;               /* a cgroup2 hierarchy is mounted */
-        char mount[512];       /* where */
-        char base[1024];       /* where containers' cgroups go ("" when nowhere: why, fix) */
-        unsigned available;    /* controllers crib may enable there (CGROUP_BIT) */
-        bool clone_into;       /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
-        bool systemd;          /* base is user@UID.service: crib asks systemd for a scope in it */
-        char own_parent[1024]; /* the parent of crib's own cgroup, where a relative cgroupsPath
-                                * goes ("" when unknown) */
-        char helper[512];      /* crib-scope, which asks (systemd.c) */
-        char why[256], fix[512];
-        char ctrl_why[CGROUP_NCTRL][192], ctrl_fix[CGROUP_NCTRL][320];
+        bool v2;                 /* a cgroup2 hierarchy is mounted */
+        char mount[512];         /* where */
+        unsigned top;            /* controllers of the hierarchy's top cgroup (CGROUP_BIT): all a
+                                  * delegated subtree could have; none on a hybrid host, where
+                                  * they are on cgroup v1 */
+        char base[1024];         /* where containers' cgroups go ("" when nowhere: why, fix) */
+        unsigned available;      /* controllers crib may enable there (CGROUP_BIT) */
+        bool clone_into;         /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
+        bool systemd;            /* base is user@UID.service: crib asks systemd for a scope in it */
+        char own_parent[1024];   /* the parent of crib's own cgroup, where a relative cgroupsPath
+                                  * goes ("" when unknown) */
+        char helper[512];        /* crib-scope, which asks (systemd.c) */
+        char why[256], fix[512]; /* why base is "", and the fix */
+        /* for each controller not available: why, and the fix; the most basic cause first (the
+         * kernel, the boot command line, cgroup v1, then delegation) */
+        char ctrl_why[CGROUP_NCTRL][256], ctrl_fix[CGROUP_NCTRL][512];
+        enum cgroup_lack {
+                CGROUP_HAS,        /* available */
+                CGROUP_NO_KERNEL,  /* the kernel was built without it */
+                CGROUP_NO_BOOT,    /* disabled at boot (cgroup_disable=) */
+                CGROUP_NO_V1,      /* on a cgroup v1 hierarchy (a hybrid or v1-only host) */
+                CGROUP_NO_V2,      /* not in the cgroup v2 hierarchy, or no hierarchy mounted */
+                CGROUP_NO_DELEGATE /* the hierarchy has it; the user has no cgroup with it */
+        } lack[CGROUP_NCTRL];
 };
 
 /* Look at the host: the cgroup2 mount, crib's own cgroup, whose its parent is, which
  * controllers it has, and for each missing one why (disabled at boot, on cgroup v1, not
- * delegated) and the fix. Only reads. */
+ * delegated) and the fix. Only reads: cgroup_facts_gather(), then cgroup_host_decide(). */
 void cgroup_host_gather(struct cgroup_host *h);
+
+/* What cgroup_host_gather() reads of the host, apart from what it makes of it, so that the
+ * decision can be fed a made-up host (tests/unit/test_cgroup.c). */
+struct cgroup_facts {
+        bool root;            /* euid 0 */
+        bool clone_into;      /* Linux 5.7 */
+        const char *bootline; /* bootline_where(): " in /boot/firmware/cmdline.txt" on a Pi */
+        struct {
+                bool known, enabled, v1; /* /proc/cgroups: there, not disabled at boot, on v1 */
+        } ctrl[CGROUP_NCTRL];
+        bool mounted;                     /* a cgroup2 hierarchy is mounted */
+        char mount[512], mount_root[512]; /* where, and the cgroup its root shows */
+        unsigned top;                     /* the controllers of its top cgroup */
+        char own[1024];                   /* crib's own cgroup (the "0::" line), "" unknown */
+        bool parent_delegated;            /* a user: the parent of crib's own is theirs */
+        unsigned parent_ctrls;            /* and its controllers */
+        char systemd_base[1024];          /* else the user's systemd's (cgroup_systemd_gather) */
+        char systemd_helper[512];
+        unsigned systemd_ctrls;
+};
+void cgroup_facts_gather(struct cgroup_facts *f);
+/* Pure: the host facts into *h (why and fix for what is missing). */
+void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f);
 
 /* systemd.c: where crib's own cgroup is not delegated, can the user's systemd give one
  * (user@UID.service is the user's, its bus is reachable, crib-scope is installed)? Sets
@@ -83,16 +101,6 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
  * it for clone3, or -1. */
 int cgroup_make(const char *base, const char *name, const struct cgroup_limits *l, struct trace *t,
                 char *ret_path, size_t len, struct error *err);
-
-/* An OCI config's linux.cgroupsPath as a path of the cgroup v2 hierarchy: "/a/b" below its
- * mount, "a/b" below the parent of the runtime's own cgroup (runc's reading). With
- * --systemd-cgroup it is systemd's "SLICE:PREFIX:NAME", placed as systemd would place it: the
- * scope PREFIX-NAME.scope (NAME itself when it is a .slice) in SLICE, whose dashes nest
- * ("a-b.slice" is in "a.slice"; an empty SLICE is system.slice for root, user.slice for a
- * user). crib makes the cgroups itself; it does not ask systemd. A path with "." or ".."
- * components, or naming the hierarchy's root, is refused (-1, with why in err). */
-int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
-                    struct error *err);
 
 /* cgroup_make at a path an engine chose (an OCI config's cgroupsPath, resolved below top: the
  * hierarchy's root for root, the cgroup delegated to a user): the cgroups between top and it

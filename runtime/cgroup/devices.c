@@ -140,7 +140,8 @@ static int load(const struct prog *p, struct error *err)
                 return error_hint(err, "%s",
                                   e == EINVAL  ? "this kernel lacks CONFIG_CGROUP_BPF (Linux 4.15)"
                                   : e == EPERM ? "loading BPF programs needs CAP_SYS_ADMIN (crib "
-                                                 "runs as root for user = no)"
+                                                 "runs as root for a container without a user "
+                                                 "namespace)"
                                                : "see bpf(2)");
         }
         return prog;
@@ -183,8 +184,9 @@ int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, si
         close(prog); /* the cgroup holds it now, and drops it with the cgroup */
         if (r < 0) {
                 error_set(err, e, "cannot attach the device program to %s", path);
-                return error_hint(err, "a real-root container (user = no) gets one wherever "
-                                       "cgroup v2 is there; user = yes runs without it");
+                return error_hint(err, "a real-root container (one without a user namespace) gets "
+                                       "one wherever cgroup v2 is there; one with a user "
+                                       "namespace runs without it");
         }
         if (t && t->on) {
                 char line[1024], one[40];

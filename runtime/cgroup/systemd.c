@@ -105,7 +105,8 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
                           unit);
                 return error_hint(err, "see crib-scope's message above; or run crib in a "
                                        "delegated scope yourself: systemd-run --user --scope -p "
-                                       "Delegate=yes crib run ...");
+                                       "Delegate=yes, in front of the command that starts it "
+                                       "(crib run ..., podman run ...)");
         }
         /* where systemd put us: the scope; then one level down, so the scope may hand out
          * its controllers */

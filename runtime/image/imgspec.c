@@ -383,32 +383,38 @@ static bool env_name_ok(const char *s, size_t n)
         return true;
 }
 
-static int write_spec(struct json_object *config, const struct imgspec_opts *o, struct writer *w,
-                      struct imgspec_result *ret, struct error *err)
-{
-        struct json_object *cfg = NULL;
-        if (config && json_object_object_get_ex(config, "config", &cfg) &&
-            json_object_is_type(cfg, json_type_null))
-                cfg = NULL;
-        if (cfg && !json_object_is_type(cfg, json_type_object))
-                return error_set(err, 0, "config is not an object");
-
+/* what the spec takes of the image's config (config.config) */
+struct cfg_fields {
+        struct json_object *cfg; /* NULL when the config has none */
         struct json_object *entrypoint, *cmd, *env;
         const char *workdir, *user, *stopsignal;
         size_t workdir_len, user_len, stopsignal_len;
-        if (strings(cfg, "Entrypoint", &entrypoint, err) < 0 ||
-            strings(cfg, "Cmd", &cmd, err) < 0 || strings(cfg, "Env", &env, err) < 0 ||
-            string(cfg, "WorkingDir", &workdir, &workdir_len, err) < 0 ||
-            string(cfg, "User", &user, &user_len, err) < 0 ||
-            string(cfg, "StopSignal", &stopsignal, &stopsignal_len, err) < 0)
-                return -1;
-        if (user && strlen(user) != user_len)
-                return error_set(err, 0, "config.User holds a NUL byte");
-        if (imgspec_user(user, o->passwd, o->group, &ret->uid, &ret->gid, err) < 0)
-                return -1;
+};
 
-        char line[INI_MAX_LINE], text[TEXT_MAX], text2[TEXT_MAX * 4];
-        size_t used;
+static int read_fields(struct json_object *config, struct cfg_fields *f, struct error *err)
+{
+        f->cfg = NULL;
+        if (config && json_object_object_get_ex(config, "config", &f->cfg) &&
+            json_object_is_type(f->cfg, json_type_null))
+                f->cfg = NULL;
+        if (f->cfg && !json_object_is_type(f->cfg, json_type_object))
+                return error_set(err, 0, "config is not an object");
+        struct json_object *cfg = f->cfg;
+        if (strings(cfg, "Entrypoint", &f->entrypoint, err) < 0 ||
+            strings(cfg, "Cmd", &f->cmd, err) < 0 || strings(cfg, "Env", &f->env, err) < 0 ||
+            string(cfg, "WorkingDir", &f->workdir, &f->workdir_len, err) < 0 ||
+            string(cfg, "User", &f->user, &f->user_len, err) < 0 ||
+            string(cfg, "StopSignal", &f->stopsignal, &f->stopsignal_len, err) < 0)
+                return -1;
+        if (f->user && strlen(f->user) != f->user_len)
+                return error_set(err, 0, "config.User holds a NUL byte");
+        return 0;
+}
+
+/* The opening comment (where the spec comes from), [container], and [process]'s header. */
+static int write_head(struct writer *w, const struct imgspec_opts *o, struct error *err)
+{
+        char text[TEXT_MAX], text2[TEXT_MAX * 4];
         imgspec_text(o->source, text2, sizeof text2);
         if (o->platform)
                 imgspec_text(o->platform, text, sizeof text);
@@ -419,13 +425,16 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
         if (put_section(w, "container", err) < 0 || put_key(w, "rootfs", "rootfs", err) < 0)
                 return -1;
         fputc('\n', w->f);
-        if (put_section(w, "process", err) < 0)
-                return -1;
+        return put_section(w, "process", err);
+}
 
-        /* args: Entrypoint then Cmd, as Docker runs them, one double-quoted word each */
-        used = 0;
-        size_t nargs = 0;
-        struct json_object *parts[2] = {entrypoint, cmd};
+/* args: Entrypoint then Cmd, as Docker runs them, one double-quoted word each */
+static int write_args(struct writer *w, const struct cfg_fields *f, struct imgspec_result *ret,
+                      struct error *err)
+{
+        char line[INI_MAX_LINE];
+        size_t used = 0, nargs = 0;
+        struct json_object *parts[2] = {f->entrypoint, f->cmd};
         const char *names[2] = {"Entrypoint", "Cmd"};
         for (int k = 0; k < 2; k++) {
                 for (size_t i = 0; parts[k] && i < json_object_array_length(parts[k]); i++) {
@@ -449,16 +458,20 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                         nargs++;
                 }
         }
-        if (!nargs) {
-                put_comment(w, "the image names no program (no Entrypoint, no Cmd): a shell");
-                if (put_key(w, "args", "/bin/sh", err) < 0)
-                        return -1;
-                warn(ret, "the image names no program to run; the spec runs /bin/sh");
-        } else if (put_key(w, "args", line, err) < 0) {
+        if (nargs)
+                return put_key(w, "args", line, err);
+        put_comment(w, "the image names no program (no Entrypoint, no Cmd): a shell");
+        if (put_key(w, "args", "/bin/sh", err) < 0)
                 return -1;
-        }
+        warn(ret, "the image names no program to run; the spec runs /bin/sh");
+        return 0;
+}
 
-        /* env: the last of a name wins, as in Docker; crib.ini refuses a name twice */
+/* env: the last of a name wins, as in Docker; crib.ini refuses a name twice */
+static int write_env(struct writer *w, struct json_object *env, struct imgspec_result *ret,
+                     struct error *err)
+{
+        char line[INI_MAX_LINE], text[TEXT_MAX];
         size_t nenv = env ? json_object_array_length(env) : 0, skipped = 0;
         if (nenv > SPEC_MAX_ENV)
                 return error_set(err, 0, "config.Env has %zu entries; crib takes %d", nenv,
@@ -500,20 +513,31 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                     put_key(w, "env", line, err) < 0)
                         return -1;
         }
+        return 0;
+}
 
-        if (workdir && workdir_len) {
-                char abs[4096];
-                if (workdir_len + 2 > sizeof abs)
-                        return error_set(err, 0, "config.WorkingDir is too long");
-                used = workdir[0] == '/' ? 0 : 1;
-                abs[0] = '/';
-                memcpy(abs + used, workdir, workdir_len);
-                if (imgspec_escape(abs, used + workdir_len, IMGSPEC_VALUE, line, sizeof line - 8,
-                                   "config.WorkingDir", err) < 0 ||
-                    put_key(w, "cwd", line, err) < 0)
-                        return -1;
-        }
+/* cwd: the working directory, made absolute */
+static int write_cwd(struct writer *w, const char *workdir, size_t workdir_len, struct error *err)
+{
+        if (!workdir || !workdir_len)
+                return 0;
+        char abs[4096], line[INI_MAX_LINE];
+        if (workdir_len + 2 > sizeof abs)
+                return error_set(err, 0, "config.WorkingDir is too long");
+        size_t used = workdir[0] == '/' ? 0 : 1;
+        abs[0] = '/';
+        memcpy(abs + used, workdir, workdir_len);
+        if (imgspec_escape(abs, used + workdir_len, IMGSPEC_VALUE, line, sizeof line - 8,
+                           "config.WorkingDir", err) < 0)
+                return -1;
+        return put_key(w, "cwd", line, err);
+}
 
+/* user: the image's, when this import's ids can hold it; else 0:0, said why */
+static int write_user(struct writer *w, const struct imgspec_opts *o, const char *user,
+                      struct imgspec_result *ret, struct error *err)
+{
+        char text[TEXT_MAX];
         bool mapped = o->root || o->subids || (ret->uid == 0 && ret->gid == 0);
         if (o->subids && !o->root &&
             ((o->nuids && ret->uid >= o->nuids) || (o->ngids && ret->gid >= o->ngids))) {
@@ -542,11 +566,15 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                      "/etc/subuid and /etc/subgid, so the spec runs it as 0:0 (you)",
                      ret->uid, ret->gid, user);
         }
-        if (put_key(w, "user", ids, err) < 0)
-                return -1;
+        return put_key(w, "user", ids, err);
+}
 
-        char buf[1024];
-        keys(cfg, "ExposedPorts", buf, sizeof buf);
+/* What the config asks that crib does not do, as comments: ports, volumes, the stop signal, a
+ * health check. */
+static void write_notes(struct writer *w, const struct cfg_fields *f, struct error *err)
+{
+        char buf[1024], text[TEXT_MAX];
+        keys(f->cfg, "ExposedPorts", buf, sizeof buf);
         if (buf[0]) {
                 put_comment(w,
                             "the image exposes %s: with net = yes (below) the container has "
@@ -554,7 +582,7 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                             buf);
                 put_comment(w, "net = no shares the host's network");
         }
-        keys(cfg, "Volumes", buf, sizeof buf);
+        keys(f->cfg, "Volumes", buf, sizeof buf);
         if (buf[0]) {
                 put_comment(w,
                             "not applied: the image's volumes %s (they are plain directories "
@@ -563,20 +591,24 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                 put_comment(w, "bind a host directory there under [mounts] to keep their data "
                                "apart)");
         }
-        if (stopsignal && stopsignal_len) {
-                imgspec_escape(stopsignal, stopsignal_len, IMGSPEC_TEXT, text, 72, "StopSignal",
-                               err);
+        if (f->stopsignal && f->stopsignal_len) {
+                imgspec_escape(f->stopsignal, f->stopsignal_len, IMGSPEC_TEXT, text, 72,
+                               "StopSignal", err);
                 put_comment(w,
                             "not applied: the image's StopSignal %s ('crib stop' sends SIGTERM; "
                             "'crib kill NAME %s' sends it)",
                             text, text);
         }
         struct json_object *hc;
-        if (cfg && json_object_object_get_ex(cfg, "Healthcheck", &hc) &&
+        if (f->cfg && json_object_object_get_ex(f->cfg, "Healthcheck", &hc) &&
             !json_object_is_type(hc, json_type_null))
                 put_comment(w, "not applied: the image's Healthcheck (crib runs no health "
                                "checks)");
+}
 
+/* [namespaces], and [idmap] when the import mapped the user's ranges */
+static int write_namespaces(struct writer *w, const struct imgspec_opts *o, struct error *err)
+{
         fputc('\n', w->f);
         if (put_section(w, "namespaces", err) < 0 || put_key(w, "net", "yes", err) < 0)
                 return -1;
@@ -590,6 +622,23 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
                         return -1;
         }
         return 0;
+}
+
+/* The spec: where it comes from, [container], [process] (args, env, cwd, user, what is not
+ * applied), then [namespaces] and [idmap]. */
+static int write_spec(struct json_object *config, const struct imgspec_opts *o, struct writer *w,
+                      struct imgspec_result *ret, struct error *err)
+{
+        struct cfg_fields f;
+        if (read_fields(config, &f, err) < 0 ||
+            imgspec_user(f.user, o->passwd, o->group, &ret->uid, &ret->gid, err) < 0)
+                return -1;
+        if (write_head(w, o, err) < 0 || write_args(w, &f, ret, err) < 0 ||
+            write_env(w, f.env, ret, err) < 0 || write_cwd(w, f.workdir, f.workdir_len, err) < 0 ||
+            write_user(w, o, f.user, ret, err) < 0)
+                return -1;
+        write_notes(w, &f, err);
+        return write_namespaces(w, o, err);
 }
 
 int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE *out,

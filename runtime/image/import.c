@@ -10,25 +10,8 @@
  * files of other owners are flattened to the user (counted; cmd/ says what that breaks).
  *
  * Order: everything is read and checked (manifest, platform, every digest) before DIR is made,
- * so a bad image changes nothing; a failure later removes DIR again.
- *
- * DIR is where root's import puts the image's setuid-root programs, so it is made and used as a
- * descriptor, never by name (issue 31, hole 4: a user who could write DIR's parent swapped in a
- * directory of their own between crib's mkdir and its open, and got them). The parent is opened
- * once; DIR is made with mkdirat(2) and opened with openat(2) O_NOFOLLOW from it, and what was
- * opened is checked whether crib made it or not: the caller's, empty, out of other users'
- * reach. Before that, every directory on the way to DIR must be one no other user can change
- * (root's or the caller's, not writable by others unless sticky), or the DIR that `crib run
- * DIR/crib.ini` reads later could be theirs whatever the import did. "The way" is every
- * directory the path as typed passes, the targets of its symbolic links included (walked here
- * component by component, each link root's or the caller's), and every directory above DIR's
- * parent. Who may write or search a directory is reach.c's answer: a group's bits count as
- * root's or the caller's only for root's group or the caller's private one, and never behind an
- * ACL, whose named users and groups get up to the group bits. A new DIR is 0700; an existing
- * one that other users can reach is refused, with the remedy, rather than stripped of the
- * image's setuid bits and file capabilities (which breaks su, ping, sudo inside) or silently
- * chmodded (hole 5). Not root, the same holds: a setuid-root program of the image is a setuid
- * program of the caller's on disk.
+ * so a bad image changes nothing; a failure later removes DIR again. DIR itself, and the way
+ * to it, are made and checked through descriptors so no other user can swap them (destdir.c).
  *
  * The layers stop at --max-size and before the filesystem fills (import_reserve below, layer.c).
  */
@@ -39,16 +22,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,12 +38,14 @@
 #include <linux/openat2.h>
 #endif
 
+#include "account.h"
 #include "cleanup.h"
+#include "destdir.h"
 #include "idmap.h"
 #include "imgpath.h"
 #include "procfile.h"
-#include "reach.h"
 #include "source.h"
+#include "sync.h"
 #include "userns.h"
 
 void import_machine(struct platform *ret)
@@ -141,86 +125,143 @@ static int map_with_helper(const char *helper, pid_t pid, uint32_t id, const str
         return 0;
 }
 
+/* The caller's ids and subordinate ranges: what the import's user namespace maps. */
+struct import_ids {
+        uid_t uid;
+        gid_t gid;
+        struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
+        size_t nsu, nsg;
+};
+
+/* The caller's ids and ranges into `ids`; into `res`, whether newuidmap and newgidmap can map
+ * the ranges (subids) and how many ids the namespace will have. */
+static int read_ids(struct import_ids *ids, struct import_result *res, struct error *err)
+{
+        ids->uid = geteuid();
+        ids->gid = getegid();
+        /* the name from /etc/passwd (account.h): a static crib-image asks no NSS module */
+        struct account acct;
+        account_of(ids->uid, &acct);
+        const char *name = acct.name[0] ? acct.name : NULL;
+        ids->nsu = ids->nsg = 0;
+        if (read_subids("/etc/subuid", name, ids->uid, ids->su, &ids->nsu, err) < 0 ||
+            read_subids("/etc/subgid", name, ids->gid, ids->sg, &ids->nsg, err) < 0)
+                return -1;
+        char p1[256], p2[256];
+        res->subids = ids->nsu && ids->nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
+                      userns_find_helper("newgidmap", p2, sizeof p2);
+        res->no_helper = ids->nsu && ids->nsg && !res->subids;
+        res->nuids = res->ngids = 1;
+        for (size_t i = 0; res->subids && i < ids->nsu; i++)
+                res->nuids += ids->su[i].count;
+        for (size_t i = 0; res->subids && i < ids->nsg; i++)
+                res->ngids += ids->sg[i].count;
+        return 0;
+}
+
+/* Child: the id-map helper, forked before the unshare, so still in the host's user namespace,
+ * where the setuid newuidmap and newgidmap have their privilege. Once `parent` is in its new
+ * namespace (SYNC_GO on `c`), it maps the parent's ids; a failure goes back to the parent as
+ * SYNC_ERROR, for it to return (only cmd/ prints). Never returns. */
+static void map_helper(struct sync_chan *c, pid_t parent, const struct import_ids *ids)
+{
+        struct sync_msg m;
+        struct error e;
+        if (sync_recv(c, &m, NULL, &e) != 1 || m.type != SYNC_GO)
+                _exit(1); /* the parent gave up, and says why */
+        if (map_with_helper("newuidmap", parent, ids->uid, ids->su, ids->nsu, &e) < 0 ||
+            map_with_helper("newgidmap", parent, ids->gid, ids->sg, ids->nsg, &e) < 0) {
+                memset(&m, 0, sizeof m);
+                m.type = SYNC_ERROR;
+                m.u.err = e;
+                sync_send(c, &m, -1, &e);
+                _exit(1);
+        }
+        _exit(0);
+}
+
+/* After the unshare: let the id-map helper map this process's ids (SYNC_GO), and wait for it.
+ * Its error comes back as SYNC_ERROR; EOF and a clean exit mean the ids are mapped. Closes
+ * c->fd. */
+static int wait_map_helper(pid_t helper, struct sync_chan *c, struct error *err)
+{
+        struct sync_msg m = {.type = SYNC_GO};
+        int got = -1, status;
+        if (sync_send(c, &m, -1, err) < 0)
+                error_set(err, err->errnum, "cannot start the id-map helper");
+        else
+                got = sync_recv(c, &m, NULL, err);
+        close(c->fd);
+        while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (got == 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+                return 0;
+        if (got == 1 && m.type == SYNC_ERROR)
+                sync_error_of(&m, err); /* the helper's own error, newuidmap's or newgidmap's */
+        else if (got >= 0)
+                error_set(err, 0, "the id-map helper ended without a word");
+        error_wrap(err, "cannot map your subordinate ids with newuidmap and newgidmap");
+        return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid (subuid(5)) and "
+                               "that package uidmap is installed");
+}
+
+/* Without ranges or the helpers: this process maps the user's own ids, as a user may. */
+static int map_own_ids(uid_t uid, gid_t gid, struct error *err)
+{
+        char line[64];
+        snprintf(line, sizeof line, "0 %u 1\n", uid);
+        int e = procfile_write("/proc/self/uid_map", line);
+        if (!e)
+                e = procfile_write("/proc/self/setgroups", "deny");
+        snprintf(line, sizeof line, "0 %u 1\n", gid);
+        if (!e)
+                e = procfile_write("/proc/self/gid_map", line);
+        if (e)
+                return error_set(err, e, "cannot map your own id in a user namespace");
+        return 0;
+}
+
 /* Move this process into a new user namespace where it is root over the user's ids. */
 static int enter_userns(struct import_result *res, struct error *err)
 {
-        uid_t uid = geteuid();
-        gid_t gid = getegid();
-        struct passwd *pw = getpwuid(uid);
-        struct idmap_range su[IDMAP_MAX_SUBIDS], sg[IDMAP_MAX_SUBIDS];
-        size_t nsu = 0, nsg = 0;
-        if (read_subids("/etc/subuid", pw ? pw->pw_name : NULL, uid, su, &nsu, err) < 0 ||
-            read_subids("/etc/subgid", pw ? pw->pw_name : NULL, gid, sg, &nsg, err) < 0)
+        struct import_ids ids;
+        if (read_ids(&ids, res, err) < 0)
                 return -1;
-        char p1[256], p2[256];
-        res->subids = nsu && nsg && userns_find_helper("newuidmap", p1, sizeof p1) &&
-                      userns_find_helper("newgidmap", p2, sizeof p2);
-        res->no_helper = nsu && nsg && !res->subids;
-        res->nuids = res->ngids = 1;
-        for (size_t i = 0; res->subids && i < nsu; i++)
-                res->nuids += su[i].count;
-        for (size_t i = 0; res->subids && i < nsg; i++)
-                res->ngids += sg[i].count;
-        int go[2];
-        if (res->subids && pipe2(go, O_CLOEXEC) < 0)
-                return error_set(err, errno, "cannot make a pipe");
+        /* parent and helper: one sync channel (sync.h), the error travelling as data */
+        int sv[2] = {-1, -1};
+        if (res->subids && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return error_set(err, errno, "cannot make a socket pair for the id-map helper");
+        struct sync_chan chan = {.fd = sv[0]};
         pid_t helper = -1;
         pid_t self = getpid();
         if (res->subids) {
                 /* the helper's child runs the setuid tools from the host's namespace */
                 helper = fork();
-                if (helper < 0)
-                        return error_set(err, errno, "cannot fork");
-                if (helper == 0) {
-                        close(go[1]);
-                        char c;
-                        struct error e;
-                        if (read(go[0], &c, 1) != 1)
-                                _exit(1);
-                        if (map_with_helper("newuidmap", self, uid, su, nsu, &e) < 0 ||
-                            map_with_helper("newgidmap", self, gid, sg, nsg, &e) < 0) {
-                                fprintf(stderr, "crib: %s\n", e.msg);
-                                _exit(1);
-                        }
-                        _exit(0);
+                if (helper < 0) {
+                        error_set(err, errno, "cannot fork");
+                        close(sv[0]);
+                        close(sv[1]);
+                        return -1;
                 }
-                close(go[0]);
+                if (helper == 0) {
+                        struct sync_chan hc = {.fd = sv[1]};
+                        close(sv[0]);
+                        map_helper(&hc, self, &ids);
+                }
+                close(sv[1]);
         }
         if (unshare(CLONE_NEWUSER) < 0) {
                 int e = errno;
                 if (helper > 0) {
-                        close(go[1]);
+                        close(sv[0]);
                         waitpid(helper, NULL, 0);
                 }
-                userns_clone_error(CLONE_NEWUSER, e, err);
+                userns_clone_error(CLONE_NEWUSER, e, SPEC_FRONT_INI, err);
                 return error_wrap(err, "a rootless import needs a user namespace");
         }
-        if (helper > 0) {
-                int status;
-                if (write(go[1], "g", 1) != 1)
-                        return error_set(err, errno, "cannot start the id-map helper");
-                close(go[1]);
-                while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
-                        ;
-                if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-                        error_set(err, 0,
-                                  "cannot map your subordinate ids with newuidmap and "
-                                  "newgidmap");
-                        return error_hint(err, "check your ranges in /etc/subuid and /etc/subgid "
-                                               "(subuid(5)) and that package uidmap is installed");
-                }
-        } else {
-                char line[64];
-                snprintf(line, sizeof line, "0 %u 1\n", uid);
-                int e = procfile_write("/proc/self/uid_map", line);
-                if (!e)
-                        e = procfile_write("/proc/self/setgroups", "deny");
-                snprintf(line, sizeof line, "0 %u 1\n", gid);
-                if (!e)
-                        e = procfile_write("/proc/self/gid_map", line);
-                if (e)
-                        return error_set(err, e, "cannot map your own id in a user namespace");
-        }
+        if ((helper > 0 ? wait_map_helper(helper, &chan, err)
+                        : map_own_ids(ids.uid, ids.gid, err)) < 0)
+                return -1;
         res->userns = true;
         return 0;
 }
@@ -341,15 +382,10 @@ static void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
                 *ret_inodes = (uint64_t)sv.f_files / 50;
 }
 
-static int apply_all(struct source *src, struct source_image *img, int dirfd,
-                     struct import_result *res, struct prog *pg, struct error *err)
+/* Every layer of `img` in order into `root`; their stats into res->stats. */
+static int apply_layers(struct source *src, struct source_image *img, int root,
+                        struct import_result *res, struct prog *pg, struct error *err)
 {
-        if (mkdirat(dirfd, "rootfs", 0755) < 0)
-                return error_set(err, errno, "cannot make 'rootfs'");
-        _cleanup_close_ int root =
-                openat(dirfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (root < 0)
-                return error_set(err, errno, "cannot open 'rootfs'");
         struct layer_ctx lc = {.root = root,
                                .max_bytes = pg->o->max_bytes ? pg->o->max_bytes
                                                              : IMPORT_DEFAULT_MAX_BYTES,
@@ -385,10 +421,16 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
         }
         layer_finish(&lc);
         res->stats = lc.stats;
+        return 0;
+}
 
-        /* the spec, with the image's own passwd and group for its User (read only for one) */
+/* DIR/crib.ini from the image's config, with the image's own passwd and group for its User
+ * (read only for one). */
+static int make_spec(int dirfd, int root, struct source_image *img, struct import_result *res,
+                     const struct prog *pg, struct error *err)
+{
         _cleanup_free_ char *passwd = NULL, *group = NULL;
-        struct json_object *cfg, *wd, *user;
+        struct json_object *cfg, *user;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "User", &user) &&
             json_object_is_type(user, json_type_string) && json_object_get_string_len(user) &&
@@ -405,10 +447,14 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                                   .subids = res->subids,
                                   .nuids = res->nuids,
                                   .ngids = res->ngids};
-        if (write_spec(dirfd, img->config, &so, &res->spec, err) < 0)
-                return -1;
+        return write_spec(dirfd, img->config, &so, &res->spec, err);
+}
 
-        /* the working directory must exist for crib to enter it */
+/* The image's working directory, made in `root` if missing: crib must be able to enter it. Best
+ * effort: a name the cleaner refuses is left out. */
+static void make_workdir(int root, const struct source_image *img)
+{
+        struct json_object *cfg, *wd;
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "WorkingDir", &wd) &&
             json_object_is_type(wd, json_type_string)) {
@@ -422,315 +468,23 @@ static int apply_all(struct source *src, struct source_image *img, int dirfd,
                     layer_walk(root, clean, true, &fd, &e) == 0)
                         close(fd);
         }
-        return 0;
 }
 
-/* --- DIR ---------------------------------------------------------------------------------- */
-
-/* a directory's path for a message: /proc/self/fd's link, or "?" */
-static const char *fd_path(int fd, char *buf, size_t len)
+/* DIR's content: rootfs/ with every layer applied, then crib.ini. */
+static int apply_all(struct source *src, struct source_image *img, int dirfd,
+                     struct import_result *res, struct prog *pg, struct error *err)
 {
-        char link[64];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        ssize_t n = readlink(link, buf, len - 1);
-        if (n < 0)
-                n = (ssize_t)snprintf(buf, len, "?");
-        buf[n] = '\0';
-        return buf;
-}
-
-/* The walk to DIR's parent, as the kernel resolves the path and as `crib run DIR/crib.ini` will
- * resolve it again: every directory it enters, on the path as typed and on the target of every
- * symbolic link met on the way, must be one no one but root and the caller can change, and
- * every symbolic link root's or the caller's (issue 31: a root-owned link whose target passed
- * through another user's link was taken, and that user pointed DIR at a crib.ini of theirs).
- * The walk opens one component at a time from the directory before it (O_PATH, O_NOFOLLOW), so
- * what is checked is what it goes on from, and DIR is made in the very directory checked. */
-struct way {
-        const char *dir;    /* DIR as typed, for messages */
-        uid_t uid;          /* the caller */
-        int links;          /* symbolic links followed so far */
-        char via[PATH_MAX]; /* the first link followed, for messages; "" when none */
-        struct reach_cache cache;
-};
-
-#define WAY_MAX_LINKS 40 /* the kernel's own bound (MAXSYMLINKS) */
-
-#ifndef PROC_SUPER_MAGIC
-#define PROC_SUPER_MAGIC 0x9fa0
-#endif
-
-/* The message for a directory on the way to DIR that others may change, and its remedy. */
-static int way_error(struct way *w, int fd, const struct stat *st, struct error *err)
-{
-        char where[PATH_MAX], via[PATH_MAX + 48] = "", why[96] = "";
-        fd_path(fd, where, sizeof where);
-        if (w->via[0])
-                snprintf(via, sizeof via, " (through the symbolic link '%s')", w->via);
-        if (st->st_uid != 0 && st->st_uid != w->uid) {
-                error_set(err, 0,
-                          "user %u owns '%s', a directory on the way%s to '%s': they could put a "
-                          "directory of their own in its place",
-                          (unsigned)st->st_uid, where, via, w->dir);
-        } else {
-                if (!(st->st_mode & S_IWOTH) && reach_has_acl(fd))
-                        snprintf(why, sizeof why,
-                                 " and an ACL, whose entries get up to the group bits");
-                else if (!(st->st_mode & S_IWOTH))
-                        snprintf(why, sizeof why, ", group %u, not %s alone", (unsigned)st->st_gid,
-                                 w->uid ? "yours" : "root's");
-                error_set(err, 0,
-                          "other users may write '%s' (mode %04o%s), a directory on the way%s to "
-                          "'%s': they could put a directory of their own in its place",
-                          where, (unsigned)(st->st_mode & 07777), why, via, w->dir);
-        }
-        return error_hint(err, "import below directories only you and root can change, such as "
-                               "your home directory (a sticky one such as /tmp is fine)");
-}
-
-/* Check a directory the walk enters: it is one, and no one but root and the caller can change
- * what it holds. */
-static int way_dir(struct way *w, int fd, struct error *err)
-{
-        struct stat st;
-        char where[PATH_MAX];
-        if (fstat(fd, &st) < 0)
-                return error_set(err, errno, "cannot read '%s' on the way to '%s'",
-                                 fd_path(fd, where, sizeof where), w->dir);
-        if (!S_ISDIR(st.st_mode))
-                return error_set(err, ENOTDIR, "'%s' on the way to '%s'",
-                                 fd_path(fd, where, sizeof where), w->dir);
-        if (reach_others_may_change(fd, &st, w->uid, &w->cache))
-                return way_error(w, fd, &st, err);
-        return 0;
-}
-
-static int way_walk(struct way *w, int start, const char *path, struct error *err);
-
-/* The symbolic link `name` (its O_PATH descriptor `link`, its lstat `lst`) in the directory
- * `at`, met on the way: root's or the caller's, not a link of /proc; its target is walked from
- * `at` (or from / when absolute). Returns the descriptor of the directory it leads to. */
-static int way_link(struct way *w, int at, const char *name, int link, const struct stat *lst,
-                    struct error *err)
-{
-        char shown[PATH_MAX];
-        _cleanup_free_ char *target = malloc(PATH_MAX);
-        if (!target)
-                return error_set(err, ENOMEM, "out of memory");
-        fd_path(at, shown, sizeof shown);
-        size_t n = strlen(shown);
-        snprintf(shown + n, sizeof shown - n, "%s%s", n > 1 ? "/" : "", name);
-        if (lst->st_uid != 0 && lst->st_uid != w->uid) {
-                error_set(err, 0,
-                          "user %u owns the symbolic link '%s' on the way to '%s': they could "
-                          "point it at a directory of their own",
-                          (unsigned)lst->st_uid, shown, w->dir);
-                return error_hint(err, "give crib a path without it");
-        }
-        struct statfs fs;
-        if (fstatfs(link, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC) {
-                /* /proc/self, /proc/PID/cwd, /proc/self/fd/N: each names another place in
-                 * another process, and the kernel follows most without reading their text */
-                error_set(err, 0,
-                          "'%s' on the way to '%s' is a link of /proc: it leads elsewhere for "
-                          "every process, and crib cannot check where",
-                          shown, w->dir);
-                return error_hint(err, "give crib the directory's own path (realpath shows it)");
-        }
-        if (++w->links > WAY_MAX_LINKS)
-                return error_set(err, ELOOP, "'%s' on the way to '%s': more than %d symbolic links",
-                                 shown, w->dir, WAY_MAX_LINKS);
-        ssize_t len = readlinkat(link, "", target, PATH_MAX);
-        if (len < 0)
-                return error_set(err, errno, "cannot read the symbolic link '%s'", shown);
-        if (len >= PATH_MAX)
-                return error_set(err, ENAMETOOLONG, "the symbolic link '%s'", shown);
-        target[len] = '\0';
-        if (!w->via[0])
-                snprintf(w->via, sizeof w->via, "%s", shown);
-        int from = target[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
-                                    : fcntl(at, F_DUPFD_CLOEXEC, 3);
-        if (from < 0)
-                return error_set(err, errno, "cannot follow the symbolic link '%s'", shown);
-        return way_walk(w, from, target, err);
-}
-
-/* Walk `path` from the directory `start` (taken over) one component at a time, as the kernel
- * would, checking every directory entered and every symbolic link met. Returns the descriptor
- * (O_PATH) of the directory reached. */
-static int way_walk(struct way *w, int start, const char *path, struct error *err)
-{
-        _cleanup_close_ int cur = start;
-        if (way_dir(w, cur, err) < 0)
+        if (mkdirat(dirfd, "rootfs", 0755) < 0)
+                return error_set(err, errno, "cannot make 'rootfs'");
+        _cleanup_close_ int root =
+                openat(dirfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (root < 0)
+                return error_set(err, errno, "cannot open 'rootfs'");
+        if (apply_layers(src, img, root, res, pg, err) < 0 ||
+            make_spec(dirfd, root, img, res, pg, err) < 0)
                 return -1;
-        /* on the heap: a walk through 40 links nests 40 deep */
-        _cleanup_free_ char *buf = strdup(path);
-        if (!buf)
-                return error_set(err, ENOMEM, "out of memory");
-        for (char *at = buf, *name; (name = strsep(&at, "/"));) {
-                if (!*name || !strcmp(name, "."))
-                        continue;
-                /* a directory first (O_DIRECTORY: an automount is mounted, as by the kernel's
-                 * own walk); a symbolic link is not one, and is opened itself next */
-                int next = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (next < 0 && errno == ENOTDIR && strcmp(name, ".."))
-                        next = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                struct stat st;
-                if (next < 0 || fstatat(next, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0) {
-                        int e = errno;
-                        if (next >= 0)
-                                close(next);
-                        return error_set(err, e, "cannot open the directory '%s' is to be made in",
-                                         w->dir);
-                }
-                if (S_ISLNK(st.st_mode)) {
-                        int to = way_link(w, cur, name, next, &st, err);
-                        close(next);
-                        if (to < 0)
-                                return -1;
-                        close(cur);
-                        cur = to;
-                        continue;
-                }
-                close(cur);
-                cur = next;
-                if (way_dir(w, cur, err) < 0)
-                        return -1;
-        }
-        return take_fd(&cur);
-}
-
-/* Walk up from `parent` (DIR's parent) to the root through "..": every directory must be one
- * only root and the caller can change. *ret_shut: one of them shuts other users out. */
-static int check_way(struct way *w, int parent, bool *ret_shut, struct error *err)
-{
-        _cleanup_close_ int fd = fcntl(parent, F_DUPFD_CLOEXEC, 3);
-        struct stat st, up;
-        *ret_shut = false;
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return error_set(err, errno, "cannot read the directory of '%s'", w->dir);
-        w->via[0] = '\0'; /* these are DIR's own ancestors, whatever path led to them */
-        for (int depth = 0; depth < 4096; depth++) {
-                if (reach_others_may_change(fd, &st, w->uid, &w->cache))
-                        return way_error(w, fd, &st, err);
-                if (reach_shuts_out(fd, &st, w->uid, &w->cache))
-                        *ret_shut = true;
-                int next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (next < 0 || fstat(next, &up) < 0) {
-                        if (next >= 0)
-                                close(next);
-                        return error_set(err, errno, "cannot read a directory above '%s'", w->dir);
-                }
-                close(fd);
-                fd = next;
-                if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
-                        return 0; /* the root: its ".." is itself */
-                st = up;
-        }
-        return error_set(err, ELOOP, "'%s' is nested too deeply", w->dir);
-}
-
-/* Open DIR's parent through the walk above; `base` gets DIR's last component, which must be a
- * name. The kernel's own lookup of the parent must find the same directory: a second layer
- * over the walk, for anything it might read otherwise. */
-static int open_parent(struct way *w, char base[NAME_MAX + 1], struct error *err)
-{
-        const char *dir = w->dir;
-        char path[PATH_MAX];
-        size_t n = strlen(dir);
-        if (n >= sizeof path)
-                return error_set(err, ENAMETOOLONG, "'%s'", dir);
-        memcpy(path, dir, n + 1);
-        while (n > 1 && path[n - 1] == '/')
-                path[--n] = '\0'; /* a trailing slash would follow a symlink, O_NOFOLLOW or not */
-        char *slash = strrchr(path, '/');
-        const char *b = slash ? slash + 1 : path;
-        if (!*b || !strcmp(b, ".") || !strcmp(b, "..") || strlen(b) > NAME_MAX)
-                return error_set(err, 0, "'%s' does not name a directory to make", dir);
-        snprintf(base, NAME_MAX + 1, "%s", b);
-        if (slash == path)
-                slash[1] = '\0'; /* "/DIR": the parent is "/" */
-        else if (slash)
-                *slash = '\0';
-        else
-                snprintf(path, sizeof path, ".");
-        int start = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (start < 0)
-                return error_set(err, errno, "cannot open the directory '%s' is to be made in",
-                                 dir);
-        _cleanup_close_ int fd = way_walk(w, start, path, err);
-        if (fd < 0)
-                return -1;
-        struct stat a, b2;
-        _cleanup_close_ int again = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (again < 0 || fstat(again, &a) < 0 || fstat(fd, &b2) < 0 || a.st_dev != b2.st_dev ||
-            a.st_ino != b2.st_ino)
-                return error_set(err, again < 0 ? errno : 0,
-                                 "the directory '%s' is to be made in changed while crib checked "
-                                 "the way to it",
-                                 dir);
-        return take_fd(&fd);
-}
-
-/* Make DIR (0700), or take an existing one, from `parent`; what is opened is checked either
- * way. Returns its descriptor; *ret_made when crib made it. */
-static int open_dir(struct way *w, int parent, const char *base, bool shut, bool *ret_made,
-                    struct error *err)
-{
-        const char *dir = w->dir;
-        *ret_made = mkdirat(parent, base, 0700) == 0;
-        if (!*ret_made && errno != EEXIST)
-                return error_set(err, errno, "cannot make directory '%s'", dir);
-        _cleanup_close_ int fd =
-                openat(parent, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return error_set(err, errno, "cannot open directory '%s'", dir);
-        if (st.st_uid != geteuid() || (st.st_mode & 022)) {
-                /* another user could swap what crib writes there, or the spec, later */
-                error_set(err, 0, "'%s' exists and is not yours alone (owner %u, mode %04o)", dir,
-                          (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-                return error_hint(err, "import into a new directory; crib makes it 0700");
-        }
-        _cleanup_closedir_ DIR *d = fdopendir(fcntl(fd, F_DUPFD_CLOEXEC, 3));
-        struct dirent *de;
-        if (!d)
-                return error_set(err, errno, "cannot read directory '%s'", dir);
-        while ((de = readdir(d)))
-                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-                        error_set(err, 0, "'%s' exists and is not empty", dir);
-                        return error_hint(err, "import into a new directory; crib does not "
-                                               "overwrite one");
-                }
-        if (*ret_made) {
-                /* exactly 0700 whatever the umask: the one made, through its descriptor */
-                if (fchmod(fd, 0700) < 0)
-                        return error_set(err, errno, "cannot chmod '%s'", dir);
-        } else if (!shut && !reach_shuts_out(fd, &st, w->uid, &w->cache)) {
-                /* the image's setuid programs and file capabilities would be theirs to run */
-                error_set(err, 0,
-                          "'%s' exists and other users can reach it (mode %04o%s, and no "
-                          "directory above it shuts them out): the image's setuid programs would "
-                          "run as %s for them",
-                          dir, (unsigned)(st.st_mode & 07777),
-                          reach_has_acl(fd) ? " and an ACL, whose entries get up to the group bits"
-                                            : "",
-                          geteuid() == 0 ? "root" : "you");
-                return error_hint(err,
-                                  "chmod 700 %s, or import into a new directory (crib makes it "
-                                  "0700)",
-                                  dir);
-        }
-        return take_fd(&fd);
-}
-
-/* Remove DIR if its name still is the directory `fd` crib made (and emptied). */
-static void remove_made(int parent, const char *base, int fd)
-{
-        struct stat a, b;
-        if (fstat(fd, &a) == 0 && fstatat(parent, base, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-                unlinkat(parent, base, AT_REMOVEDIR);
+        make_workdir(root, img);
+        return 0;
 }
 
 int image_import(const struct import_opts *o, struct import_result *ret, struct error *err)
@@ -741,13 +495,13 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         platform_format(&machine, ret->machine, sizeof ret->machine);
         char base[NAME_MAX + 1];
         bool shut = false;
-        _cleanup_free_ struct way *w = calloc(1, sizeof *w);
+        _cleanup_free_ struct destdir *w = calloc(1, sizeof *w);
         if (!w)
                 return error_set(err, ENOMEM, "out of memory");
         w->dir = o->dir;
         w->uid = geteuid();
-        _cleanup_close_ int parent = open_parent(w, base, err);
-        if (parent < 0 || check_way(w, parent, &shut, err) < 0)
+        _cleanup_close_ int parent = destdir_open_parent(w, base, err);
+        if (parent < 0 || destdir_check_way(w, parent, &shut, err) < 0)
                 return -1;
         struct source *src = NULL;
         struct source_image *img = calloc(1, sizeof *img);
@@ -769,7 +523,7 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
         pg.n = img->nlayers;
 
         /* DIR: new, or empty; everything from here on through its descriptor */
-        if ((dirfd = open_dir(w, parent, base, shut, &made, err)) < 0) {
+        if ((dirfd = destdir_open(w, parent, base, shut, &made, err)) < 0) {
                 if (made) /* made, but what the name opened was not it */
                         unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;
@@ -786,7 +540,7 @@ fail : {
         layer_remove(dirfd, "rootfs", &e);
         unlinkat(dirfd, "crib.ini", 0);
         if (made)
-                remove_made(parent, base, dirfd);
+                destdir_remove_made(parent, base, dirfd);
 }
 out:
         if (dirfd >= 0)

@@ -12,12 +12,8 @@
  * world-writable block device of the host's disk would be a way out for any host user; crib
  * gives a container its own /dev.
  *
- * A layer is also a decompression bomb until shown otherwise: a megabyte of gzip can hold
- * gigabytes of zeros, a tar millions of directories. What the layers write is charged against
- * max_bytes (data, LAYER_ENTRY_COST an entry, xattrs and link targets, then what each file,
- * directory and link made takes on disk beyond that: its blocks), and statvfs(3) of the
- * root's filesystem must keep min_free bytes and min_free_inodes inodes for users (f_bavail and
- * f_favail: on ext4 the blocks reserved for root are never counted, even for root's import).
+ * A layer is also a decompression bomb until shown otherwise: what it writes is charged and the
+ * filesystem's room checked as it goes (budget.c).
  *
  * Whiteouts (OCI image-spec, layer.md): ".wh.NAME" deletes NAME of the lower layers, and
  * ".wh..wh..opq" hides everything the lower layers had in its directory. "Lower" is told apart
@@ -34,115 +30,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cleanup.h"
 #include "imgpath.h"
+#include "pathset.h"
 #include "sys.h"
 
 #define REMOVE_MAX_DEPTH 512
 
-/* --- the paths this layer made: a string set with open addressing ------------------------- */
-struct pathset {
-        char **slot;
-        size_t cap, n, bytes;
-};
-
-#define PATHSET_MAX_BYTES (256u << 20) /* names one layer may make, all together */
-
-static uint64_t hash(const char *s)
-{
-        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-        for (; *s; s++)
-                h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-        return h;
-}
-
-static bool set_has(const struct pathset *s, const char *p)
-{
-        if (!s->cap)
-                return false;
-        for (size_t i = hash(p) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-                if (!s->slot[i])
-                        return false;
-                if (!strcmp(s->slot[i], p))
-                        return true;
-        }
-}
-
-static int set_add(struct pathset *s, const char *p)
-{
-        if (set_has(s, p))
-                return 0;
-        if (s->bytes + strlen(p) + 1 > PATHSET_MAX_BYTES) {
-                errno = E2BIG;
-                return -1;
-        }
-        if ((s->n + 1) * 2 > s->cap) {
-                size_t cap = s->cap ? s->cap * 2 : 1024;
-                char **slot = calloc(cap, sizeof *slot);
-                if (!slot)
-                        return -1;
-                for (size_t i = 0; i < s->cap; i++) {
-                        if (!s->slot[i])
-                                continue;
-                        size_t j = hash(s->slot[i]) & (cap - 1);
-                        while (slot[j])
-                                j = (j + 1) & (cap - 1);
-                        slot[j] = s->slot[i];
-                }
-                free(s->slot);
-                s->slot = slot;
-                s->cap = cap;
-        }
-        size_t i = hash(p) & (s->cap - 1);
-        while (s->slot[i])
-                i = (i + 1) & (s->cap - 1);
-        if (!(s->slot[i] = strdup(p)))
-                return -1;
-        s->n++;
-        s->bytes += strlen(p) + 1;
-        return 0;
-}
-
-static void set_free(struct pathset *s)
-{
-        for (size_t i = 0; i < s->cap; i++)
-                free(s->slot[i]);
-        free(s->slot);
-}
-
-/* why set_add failed */
-static int set_error(struct error *err)
-{
-        if (errno == E2BIG)
-                return error_set(err, 0, "the layer names more than %u MiB of paths",
-                                 PATHSET_MAX_BYTES >> 20);
-        return error_set(err, ENOMEM, "out of memory");
-}
-
 /* --- safe walking and removing -------------------------------------------------------------- */
-
-static int charge(struct layer_ctx *c, uint64_t n, struct error *err);
-
-/* What the entry `name` in `dfd` (or `dfd` itself for "") takes on disk beyond the `charged`
- * bytes already charged for it: its blocks, which are what du(1) counts and what the
- * filesystem's free space loses. An empty directory or a 1-byte file is a block of 4 KiB on
- * ext4 (a long symlink target too), where LAYER_ENTRY_COST alone let 40000 empty directories
- * of a 188 KB image write 158 MB under --max-size 20M. Asked of the filesystem, not guessed from
- * its block size: ext4 stores small data inline, tmpfs spends no block on a directory, ZFS's
- * f_bsize is a 128 KiB record. */
-static int charge_made(struct layer_ctx *c, int dfd, const char *name, uint64_t charged,
-                       struct error *err)
-{
-        struct stat st;
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) < 0)
-                return 0; /* what cannot be asked was charged its bytes */
-        uint64_t disk = (uint64_t)st.st_blocks * 512;
-        return disk > charged ? charge(c, disk - charged, err) : 0;
-}
 
 /* layer_walk; a directory made on the way is charged to `c` (when not NULL), as an entry. */
 static int walk(int root, const char *path, bool create, struct layer_ctx *c, int *ret_fd,
@@ -168,8 +67,8 @@ static int walk(int root, const char *path, bool create, struct layer_ctx *c, in
                                                  (int)(p - path + n), path);
                         next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (next >= 0 && made && c &&
-                            (charge(c, LAYER_ENTRY_COST, err) < 0 ||
-                             charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
+                            (budget_charge(c, LAYER_ENTRY_COST, err) < 0 ||
+                             budget_charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
                                 close(next);
                                 return -1;
                         }
@@ -280,9 +179,9 @@ static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool cre
                         if (i == dirlen || dir[i] == '/') {
                                 char c = dir[i];
                                 dir[i] = '\0';
-                                if (set_add(&ap->made, dir) < 0) {
+                                if (pathset_add(&ap->made, dir) < 0) {
                                         close(fd);
-                                        return set_error(err);
+                                        return pathset_error(err);
                                 }
                                 dir[i] = c;
                         }
@@ -319,13 +218,13 @@ static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct 
                         cap = cap ? cap * 2 : 64;
                         char **nn = realloc(names, cap * sizeof *names);
                         if (!nn) {
-                                ret = set_error(err);
+                                ret = pathset_error(err);
                                 goto out;
                         }
                         names = nn;
                 }
                 if (!(names[n] = strdup(de->d_name))) {
-                        ret = set_error(err);
+                        ret = pathset_error(err);
                         goto out;
                 }
                 n++;
@@ -337,7 +236,7 @@ static int opaque(struct apply *ap, int pfd, const char *dir, int depth, struct 
                         ret = error_set(err, ENAMETOOLONG, "'%s/%s'", dir, names[i]);
                         break;
                 }
-                if (!set_has(&ap->made, child)) {
+                if (!pathset_has(&ap->made, child)) {
                         ret = layer_remove(dirfd(d), names[i], err);
                         continue;
                 }
@@ -458,71 +357,6 @@ void layer_finish(struct layer_ctx *c)
         c->ndirs = c->capdirs = c->dirbytes = 0;
 }
 
-/* "1.5 GiB": for messages */
-static const char *human(uint64_t n, char *buf, size_t len)
-{
-        static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-        double v = (double)n;
-        size_t u = 0;
-        while (v >= 1024 && u + 1 < sizeof unit / sizeof unit[0])
-                v /= 1024, u++;
-        snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
-        return buf;
-}
-
-/* The error of an image past its limit, with the remedy. */
-static int over_limit(struct layer_ctx *c, struct error *err)
-{
-        char lim[32];
-        error_set(err, 0, "the image writes more than %s, the limit of an import",
-                  human(c->max_bytes, lim, sizeof lim));
-        /* twice the limit, in a unit --max-size takes */
-        uint64_t twice = c->max_bytes * 2;
-        bool g = twice >= (1ULL << 30);
-        return error_hint(err,
-                          "if you trust the image and have the room, give it a higher limit: "
-                          "crib image import --max-size %llu%c SOURCE DIR",
-                          (unsigned long long)((twice + (g ? (1ULL << 30) : (1ULL << 20)) - 1) >>
-                                               (g ? 30 : 20)),
-                          g ? 'G' : 'M');
-}
-
-/* Charge `n` bytes against max_bytes. */
-static int charge(struct layer_ctx *c, uint64_t n, struct error *err)
-{
-        c->used += n;
-        return c->used <= c->max_bytes ? 0 : over_limit(c, err);
-}
-
-/* Stop while the filesystem still has min_free left for everyone else. */
-static int check_room(struct layer_ctx *c, struct error *err)
-{
-        struct statvfs sv;
-        char have[32], keep[32];
-        if (!c->min_free || fstatvfs(c->root, &sv) < 0)
-                return 0;
-        uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-        if (avail < c->min_free) {
-                error_set(err, 0,
-                          "the filesystem of '%s' has %s left, and crib keeps %s of it free for "
-                          "the rest of the system",
-                          c->dir ? c->dir : ".", human(avail, have, sizeof have),
-                          human(c->min_free, keep, sizeof keep));
-                return error_hint(err, "free space there (df -h shows what is left), or import "
-                                       "into a directory on a larger filesystem");
-        }
-        if (sv.f_files && sv.f_favail < c->min_free_inodes) {
-                error_set(err, 0,
-                          "the filesystem of '%s' has %llu inodes left, and crib keeps %llu of "
-                          "them for the rest of the system",
-                          c->dir ? c->dir : ".", (unsigned long long)sv.f_favail,
-                          (unsigned long long)c->min_free_inodes);
-                return error_hint(err, "free inodes there (df -i shows what is left), or import "
-                                       "into a directory on another filesystem");
-        }
-        return 0;
-}
-
 static int write_data(struct apply *ap, int fd, struct archive_entry *e, const char *path,
                       struct error *err)
 {
@@ -538,7 +372,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                 if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
                         return error_set(err, archive_errno(ap->a), "cannot read '%s': %s", path,
                                          archive_error_string(ap->a));
-                if (charge(c, size, err) < 0)
+                if (budget_charge(c, size, err) < 0)
                         return -1;
                 ap->written += size;
                 const char *p = buf;
@@ -558,7 +392,7 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
                         end = offset;
                 if (c->stats.bytes - ap->reported >= (1u << 20)) {
                         ap->reported = c->stats.bytes;
-                        if (check_room(c, err) < 0)
+                        if (budget_check_room(c, err) < 0)
                                 return -1;
                         if (c->progress)
                                 c->progress(c->progress_ctx, c->stats.bytes);
@@ -570,176 +404,226 @@ static int write_data(struct apply *ap, int fd, struct archive_entry *e, const c
         if (ftruncate(fd, want) < 0) /* a sparse file's last hole */
                 return error_set(err, errno, "cannot size '%s'", path);
         /* a filesystem without holes (vfat, exfat: a Pi's USB stick) just wrote them */
-        return check_room(c, err);
+        return budget_check_room(c, err);
 }
 
-static int apply_entry(struct apply *ap, struct archive_entry *e, const char *what,
-                       struct error *err)
+/* the entry being applied */
+struct entry {
+        struct archive_entry *e;
+        const char *name;       /* as the layer names it, for messages */
+        char path[IMGPATH_MAX]; /* cleaned */
+        const char *base;       /* its last component, in path */
+        size_t dirlen;          /* the bytes of path before it */
+        int pfd;                /* its directory, owned by the cache */
+        mode_t mode;            /* its permission bits */
+};
+
+/* ".wh.NAME": remove NAME of the lower layers, if it is there. */
+static int whiteout(struct apply *ap, const struct entry *en, const char *target, struct error *err)
 {
-        char path[IMGPATH_MAX];
-        const char *name = archive_entry_pathname(e);
-        if (!name)
-                return error_set(err, 0, "an entry has no name");
-        const char *why = imgpath_clean(name, path, sizeof path);
+        char victim[IMGPATH_MAX];
+        snprintf(victim, sizeof victim, "%.*s%s%s", (int)en->dirlen, en->path,
+                 en->dirlen ? "/" : "", target);
+        if (pathset_has(&ap->made, victim))
+                return 0; /* this layer's own: whiteouts hide the lower layers only */
+        forget_cache(ap);
+        char dir[IMGPATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
+        _cleanup_close_ int dfd = -1;
+        if (layer_walk(ap->c->root, dir, false, &dfd, err) < 0) {
+                if (err->errnum == ENOENT)
+                        return 0; /* nothing there to hide */
+                return error_wrap(err, "whiteout '%s'", en->name);
+        }
+        return layer_remove(dfd, target, err) < 0 ? error_wrap(err, "whiteout '%s'", en->name) : 0;
+}
+
+/* ".wh..wh..opq": the directory, made if need be, without what the lower layers put there. */
+static int opaque_dir(struct apply *ap, const struct entry *en, struct error *err)
+{
+        char dir[IMGPATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
+        forget_cache(ap);
+        _cleanup_close_ int dfd = -1;
+        if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
+                return error_wrap(err, "opaque directory '%s'", en->name);
+        if (pathset_add(&ap->made, dir) < 0)
+                return pathset_error(err);
+        return opaque(ap, dfd, dir, 0, err) < 0 ? error_wrap(err, "opaque directory '%s'", en->name)
+                                                : 0;
+}
+
+/* A hard link to `hardlink`, a name inside the root by the same rules as the entry's. */
+static int make_hardlink(const struct apply *ap, const struct entry *en, const char *hardlink,
+                         struct error *err)
+{
+        char to[IMGPATH_MAX];
+        const char *why = imgpath_clean(hardlink, to, sizeof to);
         if (why)
-                return error_set(err, 0, "entry '%s' %s: it would leave the image's root", name,
-                                 why);
-        if (!path[0])
-                return 0; /* the root itself: crib keeps its own */
+                return error_set(err, 0,
+                                 "hard link '%s' to '%s': the target %s: it "
+                                 "would leave the image's root",
+                                 en->name, hardlink, why);
+        if (!to[0])
+                return error_set(err, 0, "hard link '%s' names the root", en->name);
+        size_t tdirlen;
+        const char *tbase = imgpath_base(to, &tdirlen);
+        char tdir[IMGPATH_MAX];
+        snprintf(tdir, sizeof tdir, "%.*s", (int)tdirlen, to);
+        _cleanup_close_ int tfd = -1;
+        if (layer_walk(ap->c->root, tdir, false, &tfd, err) < 0)
+                return error_wrap(err, "hard link '%s' to '%s'", en->name, hardlink);
+        if (linkat(tfd, tbase, en->pfd, en->base, 0) < 0)
+                return error_set(err, errno, "cannot link '%s' to '%s'", en->name, hardlink);
+        return 0;
+}
 
-        const char *target = NULL;
-        size_t dirlen;
-        const char *base = imgpath_base(path, &dirlen);
-        int pfd;
-        switch (imgpath_kind(path, &target)) {
-        case IMGPATH_META:
-                return 0;
-        case IMGPATH_BAD:
-                return error_set(err, 0, "entry '%s' is a whiteout of '.' or '..'", name);
-        case IMGPATH_WHITEOUT: {
-                char victim[IMGPATH_MAX];
-                snprintf(victim, sizeof victim, "%.*s%s%s", (int)dirlen, path, dirlen ? "/" : "",
-                         target);
-                if (set_has(&ap->made, victim))
-                        return 0; /* this layer's own: whiteouts hide the lower layers only */
-                forget_cache(ap);
-                char dir[IMGPATH_MAX];
-                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
-                _cleanup_close_ int dfd = -1;
-                if (layer_walk(ap->c->root, dir, false, &dfd, err) < 0) {
-                        if (err->errnum == ENOENT)
-                                return 0; /* nothing there to hide */
-                        return error_wrap(err, "whiteout '%s'", name);
-                }
-                return layer_remove(dfd, target, err) < 0 ? error_wrap(err, "whiteout '%s'", name)
-                                                          : 0;
+static int make_file(struct apply *ap, const struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        /* a sparse file's size is not what it writes: bounded apart */
+        if (archive_entry_size(e) < 0)
+                return error_set(err, 0, "entry '%s' claims %lld bytes", en->name,
+                                 (long long)archive_entry_size(e));
+        if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
+                budget_over(ap->c, err);
+                return error_wrap(err, "entry '%s' claims %lld bytes", en->name,
+                                  (long long)archive_entry_size(e));
         }
-        case IMGPATH_OPAQUE: {
-                char dir[IMGPATH_MAX];
-                snprintf(dir, sizeof dir, "%.*s", (int)dirlen, path);
-                forget_cache(ap);
-                _cleanup_close_ int dfd = -1;
-                if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
-                        return error_wrap(err, "opaque directory '%s'", name);
-                if (set_add(&ap->made, dir) < 0)
-                        return set_error(err);
-                return opaque(ap, dfd, dir, 0, err) < 0
-                               ? error_wrap(err, "opaque directory '%s'", name)
-                               : 0;
-        }
-        case IMGPATH_PLAIN:
-                break;
-        }
+        _cleanup_close_ int fd = openat(en->pfd, en->base,
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return error_set(err, errno, "cannot create '%s'", en->path);
+        if (write_data(ap, fd, e, en->path, err) < 0 ||
+            budget_charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
+                return -1;
+        own(ap, en->pfd, en->base, fd, e, en->path);
+        if (fchmod(fd, en->mode) < 0) /* after the chown, which clears set-id bits */
+                return error_set(err, errno, "cannot chmod '%s'", en->path);
+        set_xattrs(ap, fd, e, en->path);
+        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        futimens(fd, t);
+        return 0;
+}
 
-        if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
-                return error_wrap(err, "entry '%s'", name);
+static int make_dir(struct apply *ap, const struct entry *en, struct error *err)
+{
+        if (mkdirat(en->pfd, en->base, 0700) < 0)
+                return error_set(err, errno, "cannot make directory '%s'", en->path);
+        if (budget_charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST, err) < 0)
+                return -1;
+        return dir_metadata(ap, en->pfd, en->base, en->e, en->path, en->mode, err);
+}
+
+static int make_symlink(struct apply *ap, const struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        const char *to = archive_entry_symlink(e);
+        if (!to || !*to)
+                return error_set(err, 0, "symbolic link '%s' has no target", en->name);
+        if (strlen(to) >= IMGPATH_MAX)
+                return error_set(err, ENAMETOOLONG, "symbolic link '%s'", en->name);
+        if (symlinkat(to, en->pfd, en->base) < 0)
+                return error_set(err, errno, "cannot make symbolic link '%s'", en->path);
+        if (budget_charge_made(ap->c, en->pfd, en->base, LAYER_ENTRY_COST + strlen(to), err) < 0)
+                return -1;
+        own(ap, en->pfd, en->base, -1, e, en->path);
+        struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
+                                {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
+        utimensat(en->pfd, en->base, t, AT_SYMLINK_NOFOLLOW);
+        return 0;
+}
+
+static int make_fifo(struct apply *ap, const struct entry *en, struct error *err)
+{
+        if (mknodat(en->pfd, en->base, S_IFIFO | 0600, 0) < 0)
+                return error_set(err, errno, "cannot make fifo '%s'", en->path);
+        own(ap, en->pfd, en->base, -1, en->e, en->path);
+        if (fchmodat(en->pfd, en->base, en->mode, 0) < 0)
+                return error_set(err, errno, "cannot chmod '%s'", en->path);
+        return 0;
+}
+
+/* A plain entry: made in its directory (made too if need be) in place of whatever held its
+ * name; a directory met again keeps what it holds. Device nodes and sockets are only counted. */
+static int make_entry(struct apply *ap, struct entry *en, struct error *err)
+{
+        struct archive_entry *e = en->e;
+        if (parent_of(ap, en->path, en->dirlen, true, &en->pfd, err) < 0)
+                return error_wrap(err, "entry '%s'", en->name);
         mode_t type = archive_entry_filetype(e);
-        mode_t mode = archive_entry_perm(e) & 07777;
+        en->mode = archive_entry_perm(e) & 07777;
         const char *hardlink = archive_entry_hardlink(e);
         struct stat st;
-        bool exists = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        bool exists = fstatat(en->pfd, en->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
 
         if (!hardlink && (type == AE_IFCHR || type == AE_IFBLK || type == AE_IFSOCK)) {
                 if (!ap->c->stats.devices++)
                         snprintf(ap->c->stats.device_example, sizeof ap->c->stats.device_example,
-                                 "%.120s", path);
+                                 "%.120s", en->path);
                 return 0;
         }
-        if (set_add(&ap->made, path) < 0)
-                return set_error(err);
+        if (pathset_add(&ap->made, en->path) < 0)
+                return pathset_error(err);
         if (!hardlink && type == AE_IFDIR && exists && S_ISDIR(st.st_mode)) {
                 /* a directory again: its metadata changes, what it holds stays */
-                return dir_metadata(ap, pfd, base, e, path, mode, err);
+                return dir_metadata(ap, en->pfd, en->base, e, en->path, en->mode, err);
         }
         if (exists) {
                 forget_cache(ap); /* the cached directory may be below what goes */
-                if (parent_of(ap, path, dirlen, true, &pfd, err) < 0)
-                        return error_wrap(err, "entry '%s'", name);
-                if (layer_remove(pfd, base, err) < 0)
-                        return error_wrap(err, "entry '%s' replaces '%s'", name, path);
+                if (parent_of(ap, en->path, en->dirlen, true, &en->pfd, err) < 0)
+                        return error_wrap(err, "entry '%s'", en->name);
+                if (layer_remove(en->pfd, en->base, err) < 0)
+                        return error_wrap(err, "entry '%s' replaces '%s'", en->name, en->path);
         }
 
-        if (hardlink) {
-                char to[IMGPATH_MAX];
-                if ((why = imgpath_clean(hardlink, to, sizeof to)))
-                        return error_set(err, 0,
-                                         "hard link '%s' to '%s': the target %s: it "
-                                         "would leave the image's root",
-                                         name, hardlink, why);
-                if (!to[0])
-                        return error_set(err, 0, "hard link '%s' names the root", name);
-                size_t tdirlen;
-                const char *tbase = imgpath_base(to, &tdirlen);
-                char tdir[IMGPATH_MAX];
-                snprintf(tdir, sizeof tdir, "%.*s", (int)tdirlen, to);
-                _cleanup_close_ int tfd = -1;
-                if (layer_walk(ap->c->root, tdir, false, &tfd, err) < 0)
-                        return error_wrap(err, "hard link '%s' to '%s'", name, hardlink);
-                if (linkat(tfd, tbase, pfd, base, 0) < 0)
-                        return error_set(err, errno, "cannot link '%s' to '%s'", name, hardlink);
-                return 0;
-        }
+        if (hardlink)
+                return make_hardlink(ap, en, hardlink, err);
         switch (type) {
-        case AE_IFREG: {
-                /* a sparse file's size is not what it writes: bounded apart */
-                if (archive_entry_size(e) < 0)
-                        return error_set(err, 0, "entry '%s' claims %lld bytes", name,
-                                         (long long)archive_entry_size(e));
-                if ((uint64_t)archive_entry_size(e) > ap->c->max_bytes) {
-                        over_limit(ap->c, err);
-                        return error_wrap(err, "entry '%s' claims %lld bytes", name,
-                                          (long long)archive_entry_size(e));
-                }
-                _cleanup_close_ int fd = openat(
-                        pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (fd < 0)
-                        return error_set(err, errno, "cannot create '%s'", path);
-                if (write_data(ap, fd, e, path, err) < 0 ||
-                    charge_made(ap->c, fd, "", LAYER_ENTRY_COST + ap->written, err) < 0)
-                        return -1;
-                own(ap, pfd, base, fd, e, path);
-                if (fchmod(fd, mode) < 0) /* after the chown, which clears set-id bits */
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                set_xattrs(ap, fd, e, path);
-                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
-                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
-                futimens(fd, t);
-                return 0;
-        }
-        case AE_IFDIR: {
-                if (mkdirat(pfd, base, 0700) < 0)
-                        return error_set(err, errno, "cannot make directory '%s'", path);
-                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST, err) < 0)
-                        return -1;
-                return dir_metadata(ap, pfd, base, e, path, mode, err);
-        }
-        case AE_IFLNK: {
-                const char *to = archive_entry_symlink(e);
-                if (!to || !*to)
-                        return error_set(err, 0, "symbolic link '%s' has no target", name);
-                if (strlen(to) >= IMGPATH_MAX)
-                        return error_set(err, ENAMETOOLONG, "symbolic link '%s'", name);
-                if (symlinkat(to, pfd, base) < 0)
-                        return error_set(err, errno, "cannot make symbolic link '%s'", path);
-                if (charge_made(ap->c, pfd, base, LAYER_ENTRY_COST + strlen(to), err) < 0)
-                        return -1;
-                own(ap, pfd, base, -1, e, path);
-                struct timespec t[2] = {{.tv_nsec = UTIME_OMIT},
-                                        {archive_entry_mtime(e), archive_entry_mtime_nsec(e)}};
-                utimensat(pfd, base, t, AT_SYMLINK_NOFOLLOW);
-                return 0;
-        }
+        case AE_IFREG:
+                return make_file(ap, en, err);
+        case AE_IFDIR:
+                return make_dir(ap, en, err);
+        case AE_IFLNK:
+                return make_symlink(ap, en, err);
         case AE_IFIFO:
-                if (mknodat(pfd, base, S_IFIFO | 0600, 0) < 0)
-                        return error_set(err, errno, "cannot make fifo '%s'", path);
-                own(ap, pfd, base, -1, e, path);
-                if (fchmodat(pfd, base, mode, 0) < 0)
-                        return error_set(err, errno, "cannot chmod '%s'", path);
-                return 0;
+                return make_fifo(ap, en, err);
         default:
-                (void)what;
-                return error_set(err, 0, "entry '%s' is of unknown type 0%o", name, (unsigned)type);
+                return error_set(err, 0, "entry '%s' is of unknown type 0%o", en->name,
+                                 (unsigned)type);
         }
+}
+
+/* One entry of the layer: its name cleaned, then a whiteout, an opaque directory's mark, or a
+ * plain entry. */
+static int apply_entry(struct apply *ap, struct archive_entry *e, struct error *err)
+{
+        struct entry en = {.e = e, .name = archive_entry_pathname(e), .pfd = -1};
+        if (!en.name)
+                return error_set(err, 0, "an entry has no name");
+        const char *why = imgpath_clean(en.name, en.path, sizeof en.path);
+        if (why)
+                return error_set(err, 0, "entry '%s' %s: it would leave the image's root", en.name,
+                                 why);
+        if (!en.path[0])
+                return 0; /* the root itself: crib keeps its own */
+
+        const char *target = NULL;
+        en.base = imgpath_base(en.path, &en.dirlen);
+        switch (imgpath_kind(en.path, &target)) {
+        case IMGPATH_META:
+                return 0;
+        case IMGPATH_BAD:
+                return error_set(err, 0, "entry '%s' is a whiteout of '.' or '..'", en.name);
+        case IMGPATH_WHITEOUT:
+                return whiteout(ap, &en, target, err);
+        case IMGPATH_OPAQUE:
+                return opaque_dir(ap, &en, err);
+        case IMGPATH_PLAIN:
+                break;
+        }
+        return make_entry(ap, &en, err);
 }
 
 /* the bytes of an entry's extended attributes, names and values */
@@ -761,7 +645,7 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
         struct archive_entry *e;
         int ret = 0;
         uint64_t n = 0;
-        if (check_room(c, err) < 0)
+        if (budget_check_room(c, err) < 0)
                 return error_wrap(err, "%s", what);
         for (;;) {
                 int r = archive_read_next_header(a, &e);
@@ -779,17 +663,18 @@ int layer_apply(struct layer_ctx *c, struct archive *a, const char *what, struct
                         break;
                 }
                 c->stats.entries++;
-                if ((n % 256 == 0 && check_room(c, err) < 0) ||
-                    charge(c,
-                           LAYER_ENTRY_COST + xattr_bytes(e) +
-                                   strlen(archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
-                           err) < 0 ||
-                    apply_entry(&ap, e, what, err) < 0) {
+                if ((n % 256 == 0 && budget_check_room(c, err) < 0) ||
+                    budget_charge(c,
+                                  LAYER_ENTRY_COST + xattr_bytes(e) +
+                                          strlen(archive_entry_symlink(e) ? archive_entry_symlink(e)
+                                                                          : ""),
+                                  err) < 0 ||
+                    apply_entry(&ap, e, err) < 0) {
                         ret = error_wrap(err, "%s", what);
                         break;
                 }
         }
         forget_cache(&ap);
-        set_free(&ap.made);
+        pathset_free(&ap.made);
         return ret;
 }

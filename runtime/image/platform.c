@@ -6,9 +6,13 @@
  * "CPU architecture: 7"; those images then die with SIGILL. Here the truth comes from uname's
  * machine (armv6l), the auxiliary vector's AT_PLATFORM ("v6l", getauxval(3)) and the CPU part
  * (0xb76 is the ARM1176 of those boards), and the lowest wins.
+ *
+ * An image says its platform in its index (a manifest's "platform") or in its config ("os",
+ * "architecture", "variant"); when none of them fits, the error lists them all, once each.
  */
 #include "platform.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +140,50 @@ int platform_score(const struct platform *machine, const char *os, const char *a
                 /* x86-64-v2..v4 need instructions not every machine has: only the baseline */
                 return (!v[0] || !strcmp(v, "v1")) ? 2 : 0;
         return strcmp(v, machine->variant) ? (v[0] ? 0 : 1) : 2;
+}
+
+void platform_of_config(struct json_object *cfg, char *os, char *arch, char *variant)
+{
+        struct json_object *v;
+        os[0] = arch[0] = variant[0] = '\0';
+        if (json_object_object_get_ex(cfg, "os", &v) && json_object_is_type(v, json_type_string))
+                snprintf(os, 16, "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(cfg, "architecture", &v) &&
+            json_object_is_type(v, json_type_string))
+                snprintf(arch, 16, "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(cfg, "variant", &v) &&
+            json_object_is_type(v, json_type_string))
+                snprintf(variant, 8, "%s", json_object_get_string(v));
+}
+
+void platform_describe(char *buf, size_t len, const char *os, const char *arch, const char *variant)
+{
+        snprintf(buf, len, "%s/%s%s%s", os[0] ? os : "?", arch[0] ? arch : "?",
+                 variant[0] ? "/" : "", variant);
+}
+
+int platform_no_match(const char (*have)[64], size_t n, const struct platform *machine, bool forced,
+                      struct error *err)
+{
+        char list[512] = "", me[64];
+        size_t used = 0;
+        for (size_t i = 0; i < n; i++) {
+                bool dup = false;
+                for (size_t j = 0; j < i; j++)
+                        dup |= !strcmp(have[i], have[j]);
+                if (dup)
+                        continue;
+                int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                                 have[i]);
+                if (w < 0 || (size_t)w >= sizeof list - used)
+                        break;
+                used += (size_t)w;
+        }
+        platform_format(machine, me, sizeof me);
+        error_set(err, 0, "this image has %s%s; %s %s", list, strchr(list, ',') ? "" : " only",
+                  forced ? "--platform asked for" : "this machine is", me);
+        if (!forced)
+                return error_hint(err, "'--platform OS/ARCH[/VARIANT]' imports one of those anyway "
+                                       "(to run under an emulator such as qemu-user-static)");
+        return -1;
 }

@@ -37,4 +37,17 @@ int platform_parse(const char *s, struct platform *ret, struct error *err);
 int platform_score(const struct platform *machine, const char *os, const char *arch,
                    const char *variant);
 
+struct json_object;
+
+/* An image config's "os", "architecture" and "variant", "" where it says none; `os` and `arch`
+ * take 16 bytes, `variant` 8. */
+void platform_of_config(struct json_object *cfg, char *os, char *arch, char *variant);
+/* "OS/ARCH[/VARIANT]" for messages, "?" for what is unknown */
+void platform_describe(char *buf, size_t len, const char *os, const char *arch,
+                       const char *variant);
+/* The error when none of the `n` platforms an image has (`have`, described) fits `machine`, or
+ * the --platform asked for when `forced`; returns -1. */
+int platform_no_match(const char (*have)[64], size_t n, const struct platform *machine, bool forced,
+                      struct error *err);
+
 #endif

@@ -12,15 +12,13 @@
  * the first layer is applied, and hashed again while it is applied, so a file changed in
  * between is caught too. A blob of an OCI layout must hold the bytes its descriptor says
  * before a byte of it is read, and is read no further, so a blob far larger is not hashed to its
- * end first; index.json and the indexes it names list at most 1024 descriptors in all, and a
- * nested index is read once however often it is named. Names in manifests are cleaned like
- * layer entries (imgpath.c); in a
+ * end first. Each format has a resolver of its own (ocilayout.c, dockersave.c). In a
  * directory source, blobs are opened with openat2(2) RESOLVE_BENEATH, so a symlink in the
  * layout cannot make crib read a file outside it.
  *
  * Nothing is opened in a way that can block: a tarball source is opened once, O_NONBLOCK, and
  * must be a regular file; every pass reads that descriptor with pread(2) at an offset of its own
- * (fdread below), so the name is not looked up again. A blob of a layout directory is opened
+ * (archive.c), so the name is not looked up again. A blob of a layout directory is opened
  * O_NONBLOCK too and must be a regular file: a FIFO among the blobs would otherwise hang the
  * import (issue 31).
  */
@@ -43,33 +41,17 @@
 #include <linux/openat2.h>
 #endif
 
-#include "cleanup.h"
-#include "imgpath.h"
+#include "archive.h"
+#include "dockersave.h"
+#include "ocilayout.h"
 
-#define MAX_ENTRIES   100000     /* entries of a tarball source listed */
-#define MAX_KEPT      (64 << 20) /* bytes of small files kept in memory */
-#define MAX_LINK_HOPS 8
-#define BUFSZ         (256 << 10)
-
-struct entry {
-        char *name;
-        uint64_t size, ordinal;
-        char *data; /* kept small files, else NULL */
-        char *link; /* a symbolic or hard link's target (cleaned, from the top), else NULL */
-};
-
-/* a libarchive reader of a descriptor through pread(2): its own offset, the name never used */
-struct fdread {
-        int fd;
-        off_t off;
-        unsigned char *buf;
-};
+#define BUFSZ (256 << 10)
 
 struct stream {
         int fd;    /* a blob of a directory source, owned, or */
         int srcfd; /* the tarball source itself (a filesystem tarball's one layer), not owned */
         off_t off; /* where srcfd is read */
-        struct fdread rd;
+        struct tarball_fd rd;
         struct archive *outer;
         EVP_MD_CTX *md;
         uint64_t n;
@@ -83,9 +65,8 @@ struct source {
         int dirfd;
         int fd; /* a tarball source */
         enum source_kind kind;
-        struct entry *e;
-        size_t n, cap, kept;
-        struct stream cur; /* the layer being read */
+        struct tarball list; /* a tarball source's */
+        struct stream cur;   /* the layer being read */
 };
 
 static void stream_close(struct stream *st)
@@ -106,12 +87,7 @@ void source_close(struct source *s)
 {
         if (!s)
                 return;
-        for (size_t i = 0; i < s->n; i++) {
-                free(s->e[i].name);
-                free(s->e[i].data);
-                free(s->e[i].link);
-        }
-        free(s->e);
+        tarball_free(&s->list);
         stream_close(&s->cur);
         if (s->dirfd >= 0)
                 close(s->dirfd);
@@ -120,215 +96,21 @@ void source_close(struct source *s)
         free(s);
 }
 
-static la_ssize_t fdread_read(struct archive *a, void *ctx, const void **buf)
+const char *source_path(const struct source *s)
 {
-        struct fdread *r = ctx;
-        ssize_t n;
-        do
-                n = pread(r->fd, r->buf, BUFSZ, r->off);
-        while (n < 0 && errno == EINTR);
-        if (n < 0) {
-                archive_set_error(a, errno, "cannot read");
-                return -1;
-        }
-        r->off += n;
-        *buf = r->buf;
-        return n;
+        return s->path;
 }
 
-static la_int64_t fdread_skip(struct archive *a, void *ctx, la_int64_t n)
+uint64_t source_listed_size(struct source *s, const char *name)
 {
-        (void)a;
-        ((struct fdread *)ctx)->off += n;
-        return n;
-}
-
-/* Open `a` on the tarball source's descriptor, from its start; `r` lives as long as `a`, and
- * its buffer is the caller's to free. */
-static int fdread_open(struct archive *a, struct fdread *r, int fd)
-{
-        r->fd = fd;
-        r->off = 0;
-        if (!r->buf && !(r->buf = malloc(BUFSZ))) {
-                archive_set_error(a, ENOMEM, "out of memory");
-                return ARCHIVE_FATAL;
-        }
-        archive_read_set_read_callback(a, fdread_read);
-        archive_read_set_skip_callback(a, fdread_skip);
-        archive_read_set_callback_data(a, r);
-        return archive_read_open1(a);
-}
-
-static struct archive *new_reader(void)
-{
-        struct archive *a = archive_read_new();
-        if (!a)
-                return NULL;
-        archive_read_support_format_tar(a);
-        archive_read_support_filter_gzip(a);
-        archive_read_support_filter_zstd(a);
-        archive_read_support_filter_xz(a);
-        return a;
-}
-
-/* --- listing a tarball ----------------------------------------------------------------------- */
-
-/* what is worth keeping in memory: the JSON files at the top, small blobs */
-static bool metadata_name(const char *p, uint64_t size)
-{
-        if (size > SOURCE_MAX_JSON)
-                return false;
-        if (!strchr(p, '/'))
-                return true; /* manifest.json, index.json, oci-layout, CONFIG.json, repositories */
-        return !strncmp(p, "blobs/", 6) && strchr(p + 6, '/') &&
-               !strchr(strchr(p + 6, '/') + 1, '/');
-}
-
-static int list_tarball(struct source *s, struct error *err)
-{
-        struct archive *a = new_reader();
-        _cleanup_free_ void *rdbuf = NULL;
-        struct fdread rd = {0};
-        if (!a)
-                return error_set(err, ENOMEM, "out of memory");
-        int opened = fdread_open(a, &rd, s->fd);
-        rdbuf = rd.buf;
-        if (opened != ARCHIVE_OK) {
-                if (archive_errno(a) == EILSEQ /* ARCHIVE_ERRNO_FILE_FORMAT */)
-                        error_set(err, 0,
-                                  "'%s' is not a tar archive (docker save, OCI layout or "
-                                  "docker export), nor a compressed one",
-                                  s->path);
-                else
-                        error_set(err, archive_errno(a) > 0 ? archive_errno(a) : 0,
-                                  "cannot read '%s': %s", s->path, archive_error_string(a));
-                archive_read_free(a);
-                return -1;
-        }
-        struct archive_entry *e;
-        int ret = 0;
-        for (uint64_t ord = 0;; ord++) {
-                int r = archive_read_next_header(a, &e);
-                if (r == ARCHIVE_EOF)
-                        break;
-                if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-                        ret = error_set(err, 0,
-                                        "'%s' is not a tar archive (docker save, OCI "
-                                        "layout or docker export): %s",
-                                        s->path, archive_error_string(a));
-                        break;
-                }
-                char path[IMGPATH_MAX];
-                const char *name = archive_entry_pathname(e);
-                if (!name || imgpath_clean(name, path, sizeof path) || !path[0])
-                        continue; /* never looked up: a layer entry of a filesystem tarball */
-                unsigned depth = 0;
-                for (const char *p = path; *p; p++)
-                        depth += *p == '/';
-                if (depth > 2 || s->n >= MAX_ENTRIES)
-                        continue;
-                mode_t type = archive_entry_filetype(e);
-                const char *hl = archive_entry_hardlink(e), *sl = archive_entry_symlink(e);
-                if (!hl && type != AE_IFREG && type != AE_IFLNK)
-                        continue;
-                if (s->n == s->cap) {
-                        size_t cap = s->cap ? s->cap * 2 : 64;
-                        struct entry *ne = realloc(s->e, cap * sizeof *ne);
-                        if (!ne) {
-                                ret = error_set(err, ENOMEM, "out of memory");
-                                break;
-                        }
-                        s->e = ne;
-                        s->cap = cap;
-                }
-                struct entry *en = &s->e[s->n];
-                memset(en, 0, sizeof *en);
-                en->ordinal = ord;
-                en->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
-                if (!(en->name = strdup(path))) {
-                        ret = error_set(err, ENOMEM, "out of memory");
-                        break;
-                }
-                s->n++;
-                if (hl || (type == AE_IFLNK && sl)) {
-                        char to[IMGPATH_MAX], joined[IMGPATH_MAX];
-                        size_t dirlen;
-                        imgpath_base(path, &dirlen);
-                        /* a hard link names its target from the top, a symlink from its dir */
-                        if (hl)
-                                snprintf(joined, sizeof joined, "%s", hl);
-                        else if (sl[0] == '/')
-                                joined[0] = '\0';
-                        else
-                                snprintf(joined, sizeof joined, "%.*s%s%s", (int)dirlen, path,
-                                         dirlen ? "/" : "", sl);
-                        /* "a/../b": resolve ".." lexically, only inside the source */
-                        char *parts[IMGPATH_MAX_DEPTH * 2];
-                        size_t np = 0;
-                        for (char *save, *t = strtok_r(joined, "/", &save); t;
-                             t = strtok_r(NULL, "/", &save)) {
-                                if (!strcmp(t, "."))
-                                        continue;
-                                if (!strcmp(t, "..")) {
-                                        if (np)
-                                                np--;
-                                        continue;
-                                }
-                                if (np < sizeof parts / sizeof parts[0])
-                                        parts[np++] = t;
-                        }
-                        size_t o = 0;
-                        to[0] = '\0';
-                        for (size_t i = 0; i < np && o < sizeof to; i++)
-                                o += (size_t)snprintf(to + o, sizeof to - o, "%s%s", i ? "/" : "",
-                                                      parts[i]);
-                        if (!(en->link = strdup(to))) {
-                                ret = error_set(err, ENOMEM, "out of memory");
-                                break;
-                        }
-                        continue;
-                }
-                if (!metadata_name(path, en->size) || s->kept + en->size > MAX_KEPT)
-                        continue;
-                if (!(en->data = malloc(en->size + 1))) {
-                        ret = error_set(err, ENOMEM, "out of memory");
-                        break;
-                }
-                la_ssize_t got = en->size ? archive_read_data(a, en->data, en->size) : 0;
-                if (got < 0 || (uint64_t)got != en->size) {
-                        ret = error_set(err, 0, "cannot read '%s' in '%s': %s", path, s->path,
-                                        got < 0 ? archive_error_string(a) : "short");
-                        break;
-                }
-                en->data[en->size] = '\0';
-                s->kept += en->size;
-        }
-        archive_read_free(a);
-        return ret;
-}
-
-static struct entry *find(struct source *s, const char *name)
-{
-        char cur[IMGPATH_MAX];
-        snprintf(cur, sizeof cur, "%s", name);
-        for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-                struct entry *hit = NULL;
-                for (size_t i = s->n; i-- > 0;) /* the last of a name wins, as tar extracts */
-                        if (!strcmp(s->e[i].name, cur)) {
-                                hit = &s->e[i];
-                                break;
-                        }
-                if (!hit || !hit->link)
-                        return hit;
-                snprintf(cur, sizeof cur, "%s", hit->link);
-        }
-        return NULL;
+        struct tarball_entry *en = s->dir ? NULL : tarball_find(&s->list, name);
+        return en ? en->size : 0;
 }
 
 static bool has(struct source *s, const char *name)
 {
         if (!s->dir)
-                return find(s, name) != NULL;
+                return tarball_find(&s->list, name) != NULL;
         struct stat st;
         return fstatat(s->dirfd, name, &st, 0) == 0;
 }
@@ -356,7 +138,7 @@ int source_open(const char *path, struct source **ret, struct error *err)
                 s->dirfd = fd;
         } else if (S_ISREG(st.st_mode)) {
                 s->fd = fd;
-                if (list_tarball(s, err) < 0) {
+                if (tarball_list(&s->list, s->fd, s->path, err) < 0) {
                         source_close(s);
                         return -1;
                 }
@@ -408,15 +190,6 @@ static int open_beneath(int dirfd, const char *name)
         return fd;
 }
 
-/* the cleaned form of a name from a manifest, or an error naming where it came from */
-static int clean_name(const char *name, const char *where, char *buf, struct error *err)
-{
-        const char *why = imgpath_clean(name, buf, IMGPATH_MAX);
-        if (why || !buf[0])
-                return error_set(err, 0, "%s: '%s' %s", where, name, why ? why : "names nothing");
-        return 0;
-}
-
 /* A blob's size against its descriptor's, before it is read; closes `st` when they differ. */
 static int stream_size(struct stream *st, const char *name, uint64_t have, struct error *err)
 {
@@ -465,14 +238,15 @@ static int stream_open(struct source *s, const char *name, int64_t size, struct 
                 st->srcfd = s->fd;
                 return 0;
         }
-        struct entry *en = find(s, name);
+        struct tarball_entry *en = tarball_find(&s->list, name);
         if (!en) {
                 stream_close(st);
                 return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
         }
         if (stream_size(st, name, en->size, err) < 0)
                 return -1;
-        if (!(st->outer = new_reader()) || fdread_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
+        if (!(st->outer = tarball_reader_new()) ||
+            tarball_fd_open(st->outer, &st->rd, s->fd) != ARCHIVE_OK) {
                 error_set(err, 0, "cannot read '%s': %s", s->path,
                           st->outer ? archive_error_string(st->outer) : "out of memory");
                 stream_close(st);
@@ -536,22 +310,11 @@ static void stream_hex(struct stream *st, char hex[65])
         hex[64] = '\0';
 }
 
-static void sha256_hex(const void *data, size_t len, char hex[65])
-{
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned n = 0;
-        EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
-        for (unsigned i = 0; i < n && i < 32; i++)
-                snprintf(hex + 2 * i, 3, "%02x", md[i]);
-        hex[64] = '\0';
-}
-
-/* a small file (a JSON document), at most SOURCE_MAX_JSON bytes; free it */
-static int read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
+int source_read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
                       struct error *err)
 {
         if (!s->dir) {
-                struct entry *en = find(s, name);
+                struct tarball_entry *en = tarball_find(&s->list, name);
                 if (!en)
                         return error_set(err, ENOENT, "'%s' holds no '%s'", s->path, name);
                 if (!en->data)
@@ -592,123 +355,7 @@ static int read_small(struct source *s, const char *name, char **ret, size_t *re
         return 0;
 }
 
-static int parse_json(const char *text, size_t len, const char *what, struct json_object **ret,
-                      struct error *err)
-{
-        struct json_tokener *tok = json_tokener_new_ex(64);
-        if (!tok)
-                return error_set(err, ENOMEM, "out of memory");
-        *ret = json_tokener_parse_ex(tok, text, (int)len);
-        enum json_tokener_error je = json_tokener_get_error(tok);
-        size_t end = json_tokener_get_parse_end(tok);
-        json_tokener_free(tok);
-        if (!*ret || je != json_tokener_success)
-                return error_set(err, 0, "%s is not JSON: %s", what,
-                                 json_tokener_error_desc(je != json_tokener_success
-                                                                 ? je
-                                                                 : json_tokener_error_parse_eof));
-        for (; end < len; end++)
-                if (!strchr(" \t\r\n", text[end])) {
-                        json_object_put(*ret);
-                        *ret = NULL;
-                        return error_set(err, 0, "%s has more after its JSON value", what);
-                }
-        return 0;
-}
-
-/* --- digests and descriptors --------------------------------------------------------------- */
-
-/* "sha256:HEX" -> HEX (lowercase, 64 digits), or an error naming `where` */
-static int digest_hex(const char *digest, const char *where, const char **ret, struct error *err)
-{
-        if (!digest || strncmp(digest, "sha256:", 7)) {
-                error_set(err, 0, "%s: digest '%s' is not sha256:HEX", where,
-                          digest ? digest : "(none)");
-                return error_hint(err, "crib checks sha256 digests, which every OCI and Docker "
-                                       "image uses; another algorithm is not supported");
-        }
-        const char *h = digest + 7;
-        if (strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
-                return error_set(err, 0, "%s: digest '%s' is not sha256 and 64 hex digits", where,
-                                 digest);
-        *ret = h;
-        return 0;
-}
-
-/* a descriptor, copied out of its JSON document (which may be freed before it is used: the
- * candidates of a nested index outlive the index) */
-struct desc {
-        char media[128], digest[80], hex[65];
-        bool has_media;
-        int64_t size;
-        char path[IMGPATH_MAX]; /* blobs/sha256/HEX */
-};
-
-static int get_string(struct json_object *o, const char *key, bool required, const char *where,
-                      const char **ret, struct error *err)
-{
-        struct json_object *v;
-        *ret = NULL;
-        if (!o || !json_object_object_get_ex(o, key, &v) ||
-            json_object_is_type(v, json_type_null)) {
-                if (required)
-                        return error_set(err, 0, "%s.%s is missing", where, key);
-                return 0;
-        }
-        if (!json_object_is_type(v, json_type_string))
-                return error_set(err, 0, "%s.%s is not a string", where, key);
-        *ret = json_object_get_string(v);
-        return 0;
-}
-
-static int get_desc(struct json_object *o, const char *where, struct desc *d, struct error *err)
-{
-        memset(d, 0, sizeof *d);
-        struct json_object *v;
-        if (!o || !json_object_is_type(o, json_type_object))
-                return error_set(err, 0, "%s is not an object", where);
-        const char *media, *digest, *hex;
-        if (get_string(o, "mediaType", false, where, &media, err) < 0 ||
-            get_string(o, "digest", true, where, &digest, err) < 0)
-                return -1;
-        char w[300];
-        snprintf(w, sizeof w, "%s.digest", where);
-        if (digest_hex(digest, w, &hex, err) < 0)
-                return -1;
-        if (media && strlen(media) >= sizeof d->media)
-                return error_set(err, 0, "%s.mediaType is too long", where);
-        d->has_media = media != NULL;
-        snprintf(d->media, sizeof d->media, "%s", media ? media : "");
-        snprintf(d->digest, sizeof d->digest, "sha256:%s", hex);
-        snprintf(d->hex, sizeof d->hex, "%s", hex);
-        if (!json_object_object_get_ex(o, "size", &v) || !json_object_is_type(v, json_type_int) ||
-            json_object_get_int64(v) < 0)
-                return error_set(err, 0, "%s.size is missing or not a size", where);
-        d->size = json_object_get_int64(v);
-        snprintf(d->path, sizeof d->path, "blobs/sha256/%s", d->hex);
-        return 0;
-}
-
-/* a blob named by a descriptor, read and checked: its JSON */
-static int read_desc_json(struct source *s, const struct desc *d, const char *where,
-                          struct json_object **ret, struct error *err)
-{
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        if (d->size > SOURCE_MAX_JSON)
-                return error_set(err, EFBIG, "%s: %" PRId64 " bytes is too large for JSON", where,
-                                 d->size);
-        if (read_small(s, d->path, &text, &len, err) < 0)
-                return error_wrap(err, "%s", where);
-        char hex[65];
-        sha256_hex(text, len, hex);
-        if (strcmp(hex, d->hex) || (int64_t)len != d->size)
-                return error_set(err, 0,
-                                 "%s: blob '%s' has sha256:%s and %zu bytes; the descriptor "
-                                 "says %s and %" PRId64,
-                                 where, d->path, hex, len, d->digest, d->size);
-        return parse_json(text, len, d->path, ret, err);
-}
+/* --- checking a blob against its digest ------------------------------------------------ */
 
 /* hash a (large) blob from the source; compare with `hex` and `size` (-1: any) */
 static int check_blob(struct source *s, const char *name, const char *hex, int64_t size,
@@ -744,398 +391,6 @@ static int check_blob(struct source *s, const char *name, const char *hex, int64
         return 0;
 }
 
-/* --- choosing the manifest -------------------------------------------------------------------- */
-
-static bool is_index(const char *media)
-{
-        return media &&
-               (!strcmp(media, "application/vnd.oci.image.index.v1+json") ||
-                !strcmp(media, "application/vnd.docker.distribution.manifest.list.v2+json"));
-}
-
-struct candidate {
-        struct desc d;
-        char where[128];
-        char os[16], arch[16], variant[8];
-        bool has_platform;
-};
-
-#define MAX_CANDIDATES 64
-/* descriptors of index.json and the indexes it names, all together: an index of N entries
- * naming one nested index of M entries was N x M of them, the nested one read, hashed and
- * parsed N times */
-#define MAX_DESCRIPTORS 1024
-
-/* what the walk through the indexes has met */
-struct index_walk {
-        size_t seen;                    /* descriptors */
-        size_t nread;                   /* nested indexes read, once each */
-        char read[MAX_DESCRIPTORS][65]; /* their digests */
-};
-
-/* The manifests `index` lists, and those of the indexes it names (two levels at most, each
- * read once), into c[*n]. */
-static int add_candidates(struct source *s, struct json_object *index, const char *where, int depth,
-                          struct candidate *c, size_t *n, struct index_walk *iw, struct error *err)
-{
-        struct json_object *ms;
-        if (!json_object_is_type(index, json_type_object) ||
-            !json_object_object_get_ex(index, "manifests", &ms) ||
-            !json_object_is_type(ms, json_type_array))
-                return error_set(err, 0, "%s.manifests is missing or not an array", where);
-        for (size_t i = 0; i < json_object_array_length(ms); i++) {
-                char w[128];
-                snprintf(w, sizeof w, "%s.manifests[%zu]", where, i);
-                if (++iw->seen > MAX_DESCRIPTORS) {
-                        error_set(err, 0,
-                                  "%s: index.json and the indexes it names list more than %d "
-                                  "descriptors in all; crib reads at most %d",
-                                  w, MAX_DESCRIPTORS, MAX_DESCRIPTORS);
-                        return error_hint(err, "save the image for fewer platforms (skopeo copy "
-                                               "without --all saves this machine's)");
-                }
-                struct desc d;
-                if (get_desc(json_object_array_get_idx(ms, i), w, &d, err) < 0)
-                        return -1;
-                if (is_index(d.has_media ? d.media : NULL)) {
-                        if (depth >= 2)
-                                return error_set(err, 0, "%s: an index nested too deeply", w);
-                        bool again = false;
-                        for (size_t k = 0; k < iw->nread && !again; k++)
-                                again = !strcmp(iw->read[k], d.hex);
-                        if (again)
-                                continue; /* its manifests are candidates already */
-                        snprintf(iw->read[iw->nread++], sizeof iw->read[0], "%s", d.hex);
-                        struct json_object *sub;
-                        if (read_desc_json(s, &d, w, &sub, err) < 0)
-                                return -1;
-                        char sw[128];
-                        snprintf(sw, sizeof sw, "%.100s", d.path);
-                        int r = add_candidates(s, sub, sw, depth + 1, c, n, iw, err);
-                        json_object_put(sub);
-                        if (r < 0)
-                                return -1;
-                        continue;
-                }
-                if (*n >= MAX_CANDIDATES)
-                        return error_set(err, 0, "%s: more than %d manifests", where,
-                                         MAX_CANDIDATES);
-                struct candidate *k = &c[(*n)++];
-                memset(k, 0, sizeof *k);
-                k->d = d;
-                /* the strings point into `index`, which lives as long as the candidates */
-                snprintf(k->where, sizeof k->where, "%s", w);
-                struct json_object *p;
-                if (json_object_object_get_ex(json_object_array_get_idx(ms, i), "platform", &p) &&
-                    json_object_is_type(p, json_type_object)) {
-                        const char *os, *arch, *var;
-                        if (get_string(p, "os", true, w, &os, err) < 0 ||
-                            get_string(p, "architecture", true, w, &arch, err) < 0 ||
-                            get_string(p, "variant", false, w, &var, err) < 0)
-                                return -1;
-                        snprintf(k->os, sizeof k->os, "%s", os);
-                        snprintf(k->arch, sizeof k->arch, "%s", arch);
-                        snprintf(k->variant, sizeof k->variant, "%s", var ? var : "");
-                        k->has_platform = true;
-                }
-        }
-        return 0;
-}
-
-static void platform_of_config(struct json_object *cfg, char *os, char *arch, char *variant)
-{
-        struct json_object *v;
-        os[0] = arch[0] = variant[0] = '\0';
-        if (json_object_object_get_ex(cfg, "os", &v) && json_object_is_type(v, json_type_string))
-                snprintf(os, 16, "%s", json_object_get_string(v));
-        if (json_object_object_get_ex(cfg, "architecture", &v) &&
-            json_object_is_type(v, json_type_string))
-                snprintf(arch, 16, "%s", json_object_get_string(v));
-        if (json_object_object_get_ex(cfg, "variant", &v) &&
-            json_object_is_type(v, json_type_string))
-                snprintf(variant, 8, "%s", json_object_get_string(v));
-}
-
-static void describe(char *buf, size_t len, const char *os, const char *arch, const char *variant)
-{
-        snprintf(buf, len, "%s/%s%s%s", os[0] ? os : "?", arch[0] ? arch : "?",
-                 variant[0] ? "/" : "", variant);
-}
-
-static int no_match(const char (*have)[64], size_t n, const struct platform *machine, bool forced,
-                    struct error *err)
-{
-        char list[512] = "", me[64];
-        size_t used = 0;
-        for (size_t i = 0; i < n; i++) {
-                bool dup = false;
-                for (size_t j = 0; j < i; j++)
-                        dup |= !strcmp(have[i], have[j]);
-                if (dup)
-                        continue;
-                int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                                 have[i]);
-                if (w < 0 || (size_t)w >= sizeof list - used)
-                        break;
-                used += (size_t)w;
-        }
-        platform_format(machine, me, sizeof me);
-        error_set(err, 0, "this image has %s%s; %s %s", list, strchr(list, ',') ? "" : " only",
-                  forced ? "--platform asked for" : "this machine is", me);
-        if (!forced)
-                return error_hint(err, "'--platform OS/ARCH[/VARIANT]' imports one of those anyway "
-                                       "(to run under an emulator such as qemu-user-static)");
-        return -1;
-}
-
-static bool layer_media_ok(const char *m)
-{
-        static const char *const ok[] = {
-                "application/vnd.oci.image.layer.v1.tar",
-                "application/vnd.oci.image.layer.v1.tar+gzip",
-                "application/vnd.oci.image.layer.v1.tar+zstd",
-                "application/vnd.oci.image.layer.nondistributable.v1.tar",
-                "application/vnd.oci.image.layer.nondistributable.v1.tar+gzip",
-                "application/vnd.oci.image.layer.nondistributable.v1.tar+zstd",
-                "application/vnd.docker.image.rootfs.diff.tar",
-                "application/vnd.docker.image.rootfs.diff.tar.gzip",
-                "application/vnd.docker.image.rootfs.foreign.diff.tar.gzip",
-        };
-        if (!m)
-                return true; /* Docker's schema 2 always says; an OCI layout may not */
-        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-                if (!strcmp(m, ok[i]))
-                        return true;
-        return false;
-}
-
-static int resolve_oci(struct source *s, const struct platform *machine, bool forced,
-                       struct source_image *img, struct error *err)
-{
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        struct json_object *index = NULL, *manifest = NULL;
-        struct candidate *c = calloc(MAX_CANDIDATES, sizeof *c);
-        struct index_walk *iw = calloc(1, sizeof *iw);
-        size_t n = 0;
-        int ret = -1;
-        if (!c || !iw) {
-                free(c);
-                free(iw);
-                return error_set(err, ENOMEM, "out of memory");
-        }
-        if (read_small(s, "index.json", &text, &len, err) < 0 ||
-            parse_json(text, len, "index.json", &index, err) < 0 ||
-            add_candidates(s, index, "index.json", 0, c, &n, iw, err) < 0)
-                goto out;
-        if (!n) {
-                error_set(err, 0, "index.json lists no manifest");
-                goto out;
-        }
-        /* a manifest without a platform in the index: its config says */
-        int best = 0;
-        size_t pick = 0;
-        char(*have)[64] = calloc(n, sizeof *have);
-        if (!have) {
-                error_set(err, ENOMEM, "out of memory");
-                goto out;
-        }
-        for (size_t i = 0; i < n; i++) {
-                if (!c[i].has_platform) {
-                        struct json_object *m, *cfg;
-                        struct desc cd;
-                        struct json_object *cdo;
-                        if (read_desc_json(s, &c[i].d, c[i].where, &m, err) < 0) {
-                                free(have);
-                                goto out;
-                        }
-                        int r = -1;
-                        if (json_object_object_get_ex(m, "config", &cdo) &&
-                            get_desc(cdo, "manifest.config", &cd, err) == 0 &&
-                            read_desc_json(s, &cd, "manifest.config", &cfg, err) == 0) {
-                                platform_of_config(cfg, c[i].os, c[i].arch, c[i].variant);
-                                json_object_put(cfg);
-                                r = 0;
-                        } else if (!err->msg[0]) {
-                                error_set(err, 0, "%s: the manifest has no config", c[i].where);
-                        }
-                        json_object_put(m);
-                        if (r < 0) {
-                                free(have);
-                                goto out;
-                        }
-                }
-                describe(have[i], sizeof have[i], c[i].os, c[i].arch, c[i].variant);
-                int sc = platform_score(machine, c[i].os, c[i].arch, c[i].variant);
-                if (sc > best) {
-                        best = sc;
-                        pick = i;
-                }
-        }
-        if (!best) {
-                no_match((const char(*)[64])have, n, machine, forced, err);
-                free(have);
-                goto out;
-        }
-        snprintf(img->platform, sizeof img->platform, "%s", have[pick]);
-        free(have);
-        snprintf(img->manifest, sizeof img->manifest, "%s", c[pick].d.digest);
-
-        /* the manifest: its config and layers */
-        const char *where = c[pick].where;
-        if (read_desc_json(s, &c[pick].d, where, &manifest, err) < 0)
-                goto out;
-        struct json_object *cfgo, *layers;
-        struct desc cd;
-        if (!json_object_object_get_ex(manifest, "config", &cfgo)) {
-                error_set(err, 0, "manifest %s has no config", c[pick].d.path);
-                goto out;
-        }
-        if (get_desc(cfgo, "manifest.config", &cd, err) < 0 ||
-            read_desc_json(s, &cd, "manifest.config", &img->config, err) < 0)
-                goto out;
-        if (!json_object_object_get_ex(manifest, "layers", &layers) ||
-            !json_object_is_type(layers, json_type_array)) {
-                error_set(err, 0, "manifest %s: layers is missing or not an array", c[pick].d.path);
-                goto out;
-        }
-        if (json_object_array_length(layers) > SOURCE_MAX_LAYERS) {
-                error_set(err, 0, "manifest %s has %zu layers; crib takes %d", c[pick].d.path,
-                          json_object_array_length(layers), SOURCE_MAX_LAYERS);
-                goto out;
-        }
-        for (size_t i = 0; i < json_object_array_length(layers); i++) {
-                char w[128];
-                struct desc d;
-                snprintf(w, sizeof w, "manifest.layers[%zu]", i);
-                if (get_desc(json_object_array_get_idx(layers, i), w, &d, err) < 0)
-                        goto out;
-                if (!layer_media_ok(d.has_media ? d.media : NULL)) {
-                        error_set(err, 0, "%s.mediaType '%s' is not a tar layer crib knows", w,
-                                  d.media);
-                        error_hint(err, "crib applies tar layers, uncompressed or with gzip or "
-                                        "zstd");
-                        goto out;
-                }
-                struct source_layer *l = &img->layers[img->nlayers++];
-                snprintf(l->name, sizeof l->name, "%s", d.path);
-                snprintf(l->digest, sizeof l->digest, "%s", d.digest);
-                l->size = (uint64_t)d.size;
-                img->total += l->size;
-        }
-        ret = 0;
-out:
-        free(c);
-        free(iw);
-        json_object_put(index);
-        json_object_put(manifest);
-        return ret;
-}
-
-static int resolve_docker(struct source *s, const struct platform *machine, bool forced,
-                          struct source_image *img, struct error *err)
-{
-        _cleanup_free_ char *text = NULL, *ctext = NULL;
-        size_t len, clen;
-        struct json_object *m = NULL;
-        int ret = -1;
-        if (read_small(s, "manifest.json", &text, &len, err) < 0 ||
-            parse_json(text, len, "manifest.json", &m, err) < 0)
-                return -1;
-        if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0) {
-                error_set(err, 0, "manifest.json is not an array of images (docker save's)");
-                if (json_object_is_type(m, json_type_object))
-                        error_hint(err, "a single image manifest is a 'dir:' copy (skopeo copy, "
-                                        "podman save --format docker-dir), which crib does not "
-                                        "read: use docker save, podman save, or --format "
-                                        "oci-dir");
-                goto out;
-        }
-        if (json_object_array_length(m) > 1) {
-                error_set(err, 0, "'%s' holds %zu images; crib imports an archive of one", s->path,
-                          json_object_array_length(m));
-                error_hint(err, "save one image at a time: docker save IMAGE > FILE");
-                goto out;
-        }
-        struct json_object *im = json_object_array_get_idx(m, 0), *layers, *rootfs, *diffs;
-        const char *cfgname;
-        char cpath[IMGPATH_MAX];
-        if (get_string(im, "Config", true, "manifest.json[0]", &cfgname, err) < 0 ||
-            clean_name(cfgname, "manifest.json[0].Config", cpath, err) < 0 ||
-            read_small(s, cpath, &ctext, &clen, err) < 0 ||
-            parse_json(ctext, clen, cpath, &img->config, err) < 0)
-                goto out;
-        /* the config's name is its digest: "HEX.json" or "blobs/sha256/HEX" */
-        char hex[65];
-        sha256_hex(ctext, clen, hex);
-        size_t dl;
-        const char *base = imgpath_base(cpath, &dl);
-        if (strlen(base) >= 64 && strspn(base, "0123456789abcdef") == 64 &&
-            strncmp(base, hex, 64)) {
-                error_set(err, 0, "config '%s' has sha256:%s, not the digest its name says", cpath,
-                          hex);
-                goto out;
-        }
-        if (!json_object_object_get_ex(im, "Layers", &layers) ||
-            !json_object_is_type(layers, json_type_array)) {
-                error_set(err, 0, "manifest.json[0].Layers is missing or not an array");
-                goto out;
-        }
-        if (!json_object_object_get_ex(img->config, "rootfs", &rootfs) ||
-            !json_object_object_get_ex(rootfs, "diff_ids", &diffs) ||
-            !json_object_is_type(diffs, json_type_array)) {
-                error_set(err, 0, "%s: rootfs.diff_ids is missing or not an array", cpath);
-                goto out;
-        }
-        size_t nl = json_object_array_length(layers);
-        if (nl != json_object_array_length(diffs)) {
-                error_set(err, 0,
-                          "manifest.json[0].Layers lists %zu layers, and %s's rootfs.diff_ids "
-                          "%zu",
-                          nl, cpath, json_object_array_length(diffs));
-                goto out;
-        }
-        if (nl > SOURCE_MAX_LAYERS) {
-                error_set(err, 0, "the image has %zu layers; crib takes %d", nl, SOURCE_MAX_LAYERS);
-                goto out;
-        }
-        for (size_t i = 0; i < nl; i++) {
-                char w[64], p[IMGPATH_MAX];
-                const char *h;
-                snprintf(w, sizeof w, "manifest.json[0].Layers[%zu]", i);
-                struct json_object *lo = json_object_array_get_idx(layers, i);
-                if (!json_object_is_type(lo, json_type_string)) {
-                        error_set(err, 0, "%s is not a string", w);
-                        goto out;
-                }
-                if (clean_name(json_object_get_string(lo), w, p, err) < 0)
-                        goto out;
-                struct json_object *dio = json_object_array_get_idx(diffs, i);
-                snprintf(w, sizeof w, "%s: rootfs.diff_ids[%zu]", "config", i);
-                if (digest_hex(json_object_get_string(dio), w, &h, err) < 0)
-                        goto out;
-                struct source_layer *l = &img->layers[img->nlayers++];
-                snprintf(l->name, sizeof l->name, "%s", p);
-                snprintf(l->digest, sizeof l->digest, "sha256:%s", h);
-                struct entry *en = s->dir ? NULL : find(s, p);
-                l->size = en ? en->size : 0;
-                img->total += l->size;
-        }
-        char os[16], arch[16], variant[8];
-        platform_of_config(img->config, os, arch, variant);
-        char have[1][64];
-        describe(have[0], sizeof have[0], os, arch, variant);
-        if (!platform_score(machine, os, arch, variant)) {
-                no_match((const char(*)[64])have, 1, machine, forced, err);
-                goto out;
-        }
-        snprintf(img->platform, sizeof img->platform, "%s", have[0]);
-        ret = 0;
-out:
-        json_object_put(m);
-        return ret;
-}
-
 int source_resolve(struct source *s, const struct platform *machine, bool forced,
                    struct source_image *img, void (*progress)(void *, uint64_t), void *ctx,
                    struct error *err)
@@ -1145,10 +400,10 @@ int source_resolve(struct source *s, const struct platform *machine, bool forced
         int r;
         switch (s->kind) {
         case SOURCE_OCI:
-                r = resolve_oci(s, machine, forced, img, err);
+                r = ocilayout_resolve(s, machine, forced, img, err);
                 break;
         case SOURCE_DOCKER_ARCHIVE:
-                r = resolve_docker(s, machine, forced, img, err);
+                r = dockersave_resolve(s, machine, forced, img, err);
                 break;
         default: {
                 struct stat st;
@@ -1202,7 +457,7 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
         int64_t size = img->kind == SOURCE_OCI ? (int64_t)img->layers[i].size : -1;
         if (stream_open(s, name, size, &s->cur, err) < 0)
                 return -1;
-        struct archive *a = new_reader();
+        struct archive *a = tarball_reader_new();
         if (!a) {
                 stream_close(&s->cur);
                 return error_set(err, ENOMEM, "out of memory");

@@ -55,4 +55,14 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
 int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
                       struct error *err);
 
+/* For the resolvers of each format (ocilayout.c, dockersave.c): */
+/* the source's path as given, for messages */
+const char *source_path(const struct source *s);
+/* the small file `name` (a JSON document), at most SOURCE_MAX_JSON bytes, NUL-terminated; free
+ * it */
+int source_read_small(struct source *s, const char *name, char **ret, size_t *ret_len,
+                      struct error *err);
+/* the size a tarball source's listing gives `name`; 0 for a directory source or no such entry */
+uint64_t source_listed_size(struct source *s, const char *name);
+
 #endif

@@ -2,10 +2,11 @@
  * relay signals and the terminal, wait.
  *
  * Kernel features: clone(2) with CLONE_NEW* flags, called raw so it behaves like fork(2) (no
- * separate stack, as bubblewrap does); signalfd(2) to take the forwarded signals and SIGCHLD in
- * one poll(2) loop with the sync socket and the terminal.
+ * separate stack, as bubblewrap does); the forwarded signals and SIGCHLD blocked before it and
+ * taken from a signalfd(2), in the one poll(2) loop that `crib exec` follows its process with
+ * too (follow.c), with the sync socket and the terminal.
  *
- * The parent's steps are a table, like the child's (steps.c): parent_steps at the end of this
+ * The parent's steps are a table, like the child's (child.c): parent_steps at the end of this
  * file, run in order by container_run, each printed by --trace. Until the clone they prepare
  * what the setup process needs from its first instruction; then they answer what it waits for
  * (its id maps, the idmapped rootfs, GO), and follow it until the container exits: its trace,
@@ -16,185 +17,66 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "child.h"
 #include "cleanup.h"
+#include "follow.h"
 #include "mountapi.h"
 #include "nethelper.h"
 #include "procfile.h"
-#include "pty.h"
 #include "relay.h"
 #include "rlimits.h"
 #include "sync.h"
 #include "sys.h"
 #include "userns.h"
 
-/* The signals crib passes on: from the parent to the setup process, from crib's init to the
- * workload (init.c). The one list of them. */
-static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
-
-void forwarded_signals(sigset_t *ret)
-{
-        sigemptyset(ret);
-        for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
-                sigaddset(ret, forwarded[i]);
-}
-
-static void emit_hook(void *ctx, const char *line)
-{
-        const struct container_hooks *h = ctx;
-        if (h->trace)
-                h->trace(h->ctx, line);
-}
-
 /* The parent's state, from its first step to its last. */
 struct run {
         const struct plan *plan;
         const struct container_hooks *hooks;
         struct trace trace;
-        struct sync_chan chan; /* our end of the sync socket */
-        int child_end;         /* the setup process's end, until the clone, or -1 */
-        int sigfd;             /* the forwarded signals and SIGCHLD, or -1 */
-        bool blocked;          /* they are blocked; `old` is the mask to restore */
-        sigset_t old;
+        /* the setup process (crib's init when init = yes: f.pid), its socket, the signals, the
+         * terminal; f.workload is the workload's process, from its SYNC_EXEC (0: not known) */
+        struct follow f;
+        int child_end;          /* the setup process's end of the socket, until the clone, or -1 */
         struct launch_fds fds;  /* what we open for the setup process */
         int here, rootfd;       /* our working directory and the rootfs, until the clone */
         int cgroup;             /* the container's cgroup (O_PATH), until the clone, or -1 */
         char cgroup_path[1200]; /* and its path, "" for none */
         bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
                                  * one the engine made: then only PATH/container is crib's) */
-        pid_t pid;              /* the setup process (crib's init when init = yes), or -1 */
-        pid_t workload;         /* the workload's process, from its SYNC_EXEC; 0: not known */
-        bool exec_seen, have_error, reaped;
-        bool created; /* plan.wait_start: set up, waiting for crib start; we leave it so */
-        int status;
-        struct error child_err;
-        struct relay relay;
-        struct nethelper net; /* [network]'s helper, when the mode has one */
+        struct nethelper net;   /* [network]'s helper, when the mode has one */
 };
 
-/* A message from the setup process; -1 on a protocol error. */
-static int on_message(struct run *r, struct error *err)
+/* Parent, on SIGCHLD: the network helper, which may exit while the container runs. */
+static void reap_net_helper(void *ctx)
 {
-        struct sync_msg m;
-        int fd = -1;
-        int n = sync_recv(&r->chan, &m, &fd, err);
-        if (n <= 0) {
-                close(r->chan.fd);
-                r->chan.fd = -1;
-                /* EOF after SYNC_EXEC and no error: the exec succeeded (sync.h) */
-                if (n == 0 && r->exec_seen && !r->have_error && r->hooks->running)
-                        r->hooks->running(r->hooks->ctx, r->pid, r->workload);
-                return n;
-        }
-        switch (m.type) {
-        case SYNC_TRACE:
-                emit_hook((void *)r->hooks, m.u.text);
-                break;
-        case SYNC_WARN:
-                if (r->hooks->warn)
-                        r->hooks->warn(r->hooks->ctx, m.u.text);
-                break;
-        case SYNC_PTY:
-                if (fd < 0)
-                        return error_set(err, EPROTO, "terminal message without a descriptor");
-                if (r->hooks->pty)
-                        r->hooks->pty(r->hooks->ctx, fd);
-                else
-                        relay_start(&r->relay, fd);
-                fd = -1;
-                break;
-        case SYNC_CREATED:
-                if (!r->plan->wait_start)
-                        return error_set(err, EPROTO, "unexpected created message");
-                r->created = true;
-                r->workload = r->chan.sender;
-                if (r->hooks->created)
-                        r->hooks->created(r->hooks->ctx, r->pid, r->workload);
-                break;
-        case SYNC_EXEC:
-                r->exec_seen = true;
-                r->workload = r->chan.sender;
-                break;
-        case SYNC_ERROR:
-                if (!r->have_error) {
-                        sync_error_of(&m, &r->child_err);
-                        r->have_error = true;
-                }
-                break;
-        default:
-                return error_set(err, EPROTO, "unexpected sync message %u from the container",
-                                 m.type);
-        }
-        if (fd >= 0)
-                close(fd);
-        return 1;
-}
-
-static void on_signal(struct run *r, int sigfd)
-{
-        struct signalfd_siginfo si;
-        while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-                int sig = (int)si.ssi_signo;
-                if (sig == SIGCHLD) {
-                        if (!r->reaped && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
-                                r->reaped = true;
-                        if (nethelper_reap(&r->net) && r->hooks->warn) {
-                                char text[1024];
-                                nethelper_describe(&r->net, text, sizeof text);
-                                r->hooks->warn(r->hooks->ctx, text);
-                        }
-                        continue;
-                }
-                if (sig == SIGWINCH && r->relay.master >= 0)
-                        pty_copy_size(STDIN_FILENO, r->relay.master);
-                if (!r->reaped) {
-                        trace_line(&r->trace, "parent: kill(%d, %s) (forwarded)", (int)r->pid,
-                                   sigabbrev_np(sig));
-                        kill(r->pid, sig);
-                }
+        struct run *r = ctx;
+        if (nethelper_reap(&r->net) && r->hooks->warn) {
+                char text[1024];
+                nethelper_describe(&r->net, text, sizeof text);
+                r->hooks->warn(r->hooks->ctx, text);
         }
 }
 
-static int event_loop(struct run *r, int sigfd, struct error *err)
+/* Parent: EOF after the workload's SYNC_EXEC: it runs. */
+static void announce_running(void *ctx)
 {
-        while ((!r->reaped || r->chan.fd >= 0) && !r->created) {
-                struct pollfd pfd[2 + RELAY_MAX_POLL];
-                int n = 0, i_chan = -1, i_sig;
-                if (r->chan.fd >= 0)
-                        pfd[i_chan = n++] = (struct pollfd){.fd = r->chan.fd, .events = POLLIN};
-                pfd[i_sig = n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
-                int i_relay = n, nrelay = relay_poll(&r->relay, pfd + n);
-                n += nrelay;
-                if (poll(pfd, (nfds_t)n, -1) < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return error_set(err, errno, "poll");
-                }
-                if (i_chan >= 0 && pfd[i_chan].revents && on_message(r, err) < 0)
-                        return -1;
-                if (pfd[i_sig].revents)
-                        on_signal(r, sigfd);
-                relay_handle(&r->relay, pfd + i_relay, nrelay);
-        }
-        return 0;
+        struct run *r = ctx;
+        if (r->hooks->running)
+                r->hooks->running(r->hooks->ctx, r->f.pid, r->f.workload);
 }
 
 /* Root's container, rootfs owned by host root: hand the child an idmapped copy of it. Where
@@ -204,7 +86,7 @@ static int send_idmapped_rootfs(struct run *r, struct error *err)
 {
         struct error why;
         error_clear(&why);
-        _cleanup_close_ int tree = userns_idmapped_rootfs(r->plan, r->pid, &r->trace, &why);
+        _cleanup_close_ int tree = userns_idmapped_rootfs(r->plan, r->f.pid, &r->trace, &why);
         if (tree < 0) {
                 if (why.errnum != EINVAL && why.errnum != ENOSYS && why.errnum != EOPNOTSUPP) {
                         *err = why;
@@ -221,7 +103,7 @@ static int send_idmapped_rootfs(struct run *r, struct error *err)
                 return 0;
         }
         struct sync_msg m = {.type = SYNC_ROOTFS};
-        return sync_send(&r->chan, &m, tree, err);
+        return sync_send(&r->f.chan, &m, tree, err);
 }
 
 /* Root: open a detached copy of every bind source's mount tree, once, here. */
@@ -296,29 +178,20 @@ static void kill_leftovers(struct run *r)
 /* Parent: the sync channel; the setup process's end goes along with the clone. */
 static int open_sync(struct run *r, struct error *err)
 {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-                return error_set(err, errno, "cannot create the sync socket");
-        r->chan.fd = sv[0];
-        r->child_end = sv[1];
-        trace_line(&r->trace, "  socketpair(AF_UNIX, SOCK_SEQPACKET) = [%d, %d]", sv[0], sv[1]);
+        if (follow_open(&r->f, &r->child_end, err) < 0)
+                return -1;
+        trace_line(&r->trace, "  socketpair(AF_UNIX, SOCK_SEQPACKET) = [%d, %d]", r->f.chan.fd,
+                   r->child_end);
         /* the workload's pid comes with its SYNC_EXEC (or SYNC_CREATED), from the kernel */
-        return sync_pass_credentials(&r->chan, err);
+        return sync_pass_credentials(&r->f.chan, err);
 }
 
 /* Parent: the forwarded signals and SIGCHLD, blocked and read from a signalfd. */
 static int block_signals(struct run *r, struct error *err)
 {
-        sigset_t set;
-        forwarded_signals(&set);
-        sigaddset(&set, SIGCHLD);
-        sigprocmask(SIG_BLOCK, &set, &r->old);
-        r->blocked = true;
-        r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-        trace_line(&r->trace, "  sigprocmask(SIG_BLOCK); signalfd() = %d", r->sigfd);
-        if (r->sigfd < 0)
-                return error_set(err, errno, "cannot create a signalfd");
-        return 0;
+        int ret = follow_block_signals(&r->f, err);
+        trace_line(&r->trace, "  sigprocmask(SIG_BLOCK); signalfd() = %d", r->f.sigfd);
+        return ret;
 }
 
 /* Parent: without a pid namespace, what the workload leaves running comes back to us. */
@@ -406,7 +279,7 @@ static int make_cgroup(struct run *r, struct error *err)
         return 0;
 }
 
-/* Parent: the setup process, in the new namespaces; it runs child_main (steps.c). Then back
+/* Parent: the setup process, in the new namespaces; it runs child_main (child.c). Then back
  * to our own working directory, and the descriptors that were for the child closed. With a
  * cgroup, clone3(2) puts it there from its first instruction, its cgroup namespace rooted
  * there. */
@@ -417,14 +290,14 @@ static int clone_child(struct run *r, struct error *err)
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
         if (r->cgroup >= 0) {
-                r->pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)p->clone_flags);
+                r->f.pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)p->clone_flags);
         } else {
-                r->pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+                r->f.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
         }
-        if (r->pid == 0) {
+        if (r->f.pid == 0) {
                 /* the child: only the sync socket's own end comes along */
-                close(r->chan.fd);
-                close(r->sigfd);
+                close(r->f.chan.fd);
+                close(r->f.sigfd);
                 child_main(p, r->child_end, &r->fds);
         }
         int clone_errno = errno;
@@ -440,15 +313,15 @@ static int clone_child(struct run *r, struct error *err)
         r->here = r->rootfd = -1;
         trace_line(&r->trace, "  %s(%s%s) = %d  %llu us", r->cgroup >= 0 ? "clone3" : "clone",
                    trace_clone_flags(flags, flagbuf, sizeof flagbuf),
-                   r->cgroup >= 0 ? "|CLONE_INTO_CGROUP" : "", (int)r->pid,
+                   r->cgroup >= 0 ? "|CLONE_INTO_CGROUP" : "", (int)r->f.pid,
                    (unsigned long long)(trace_now_us() - t0));
         /* kept for the network helper, which goes into the same cgroup */
         if (r->cgroup >= 0 && !p->net_helper) {
                 close(r->cgroup);
                 r->cgroup = -1;
         }
-        if (r->pid < 0)
-                return userns_clone_error(p->clone_flags, clone_errno, err);
+        if (r->f.pid < 0)
+                return userns_clone_error(p->clone_flags, clone_errno, p->front, err);
         return 0;
 }
 
@@ -457,11 +330,12 @@ static int clone_child(struct run *r, struct error *err)
 static int write_maps(struct run *r, struct error *err)
 {
         if (r->plan->self_maps) {
-                trace_line(&r->trace, "  the id maps are our own ids: %d writes them", (int)r->pid);
+                trace_line(&r->trace, "  the id maps are our own ids: %d writes them",
+                           (int)r->f.pid);
                 return 0;
         }
-        if (userns_write_maps(r->plan, r->pid, &r->trace, err) < 0 ||
-            rlimits_apply(r->plan, r->pid, &r->trace, err) < 0)
+        if (userns_write_maps(r->plan, r->f.pid, &r->trace, err) < 0 ||
+            rlimits_apply(r->plan, r->f.pid, &r->trace, err) < 0)
                 return -1;
         return 0;
 }
@@ -482,8 +356,8 @@ static int before_go(struct run *r, struct error *err)
         if (r->plan->self_maps)
                 return error_set(err, EINVAL, "the setup does not wait: no hooks before it");
         trace_line(&r->trace, "  the engine's hooks, in the runtime's namespaces (pid %d)",
-                   (int)r->pid);
-        return r->hooks->before_go(r->hooks->ctx, r->pid, err);
+                   (int)r->f.pid);
+        return r->hooks->before_go(r->hooks->ctx, r->f.pid, err);
 }
 
 /* Parent: the setup process goes on from its first step (SYNC_GO), unless it writes its own
@@ -493,7 +367,7 @@ static int send_go(struct run *r, struct error *err)
         if (r->plan->self_maps)
                 return 0;
         struct sync_msg go = {.type = SYNC_GO};
-        if (sync_send(&r->chan, &go, -1, err) < 0)
+        if (sync_send(&r->f.chan, &go, -1, err) < 0)
                 return -1;
         trace_line(&r->trace, "  sendmsg(sync, GO) = 0");
         return 0;
@@ -503,10 +377,7 @@ static int send_go(struct run *r, struct error *err)
  * the container exits; then the terminal as it was. */
 static int follow(struct run *r, struct error *err)
 {
-        if (event_loop(r, r->sigfd, err) < 0)
-                return -1;
-        relay_end(&r->relay);
-        return 0;
+        return follow_run(&r->f, err);
 }
 
 /* Parent: the published ports are free, before anything of the container exists. */
@@ -526,13 +397,13 @@ static int start_net_helper(struct run *r, struct error *err)
         /* in the container's cgroup, so its memory and socket buffers count against the
          * container's [resources]; not where a device program would refuse it /dev/net/tun */
         int cg = r->plan->device_program ? -1 : r->cgroup;
-        int ret = nethelper_start(r->plan, r->pid, cg, r->sigfd, &r->net, &r->trace, err);
+        int ret = nethelper_start(r->plan, r->f.pid, cg, r->f.sigfd, &r->net, &r->trace, err);
         if (r->cgroup >= 0)
                 close(r->cgroup);
         r->cgroup = -1;
         /* our wait read the signalfd: a SIGCHLD of the setup process's may be among it */
-        if (!r->reaped && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
-                r->reaped = true;
+        if (!r->f.reaped && waitpid(r->f.pid, &r->f.status, WNOHANG) == r->f.pid)
+                r->f.reaped = true;
         return ret;
 }
 
@@ -579,7 +450,7 @@ static const struct parent_step parent_steps[] = {
         {"check the published ports are free", check_ports},
         /* [resources]: the setup process is cloned into it, its limits already set */
         {"make the cgroup", make_cgroup},
-        /* the setup process, in the new namespaces: it runs the tables of steps.c */
+        /* the setup process, in the new namespaces: it runs the tables of child.c */
         {"clone the setup process", clone_child},
         /* from outside its user namespace, where the maps can name more than our own ids */
         {"write the id maps and limits", write_maps},
@@ -599,104 +470,122 @@ static const struct parent_step parent_steps[] = {
         {"kill what the workload left running", kill_left},
 };
 
+/* Parent: the table, in order, until the container exits (or, crib create, waits for crib
+ * start); a step that fails after the clone ends the container. */
+static int run_steps(struct run *r, struct error *err)
+{
+        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
+        for (size_t i = 0; i < n; i++) {
+                trace_line(&r->trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
+                if (parent_steps[i].run(r, err) < 0) {
+                        if (r->f.pid > 0) { /* a step after the clone: end the container */
+                                follow_kill(&r->f);
+                                relay_end(&r->f.relay);
+                                nethelper_stop(&r->net, &r->trace);
+                                kill_leftovers(r);
+                        }
+                        return -1;
+                }
+                if (r->f.created) /* crib create: it waits for crib start, without us */
+                        return 0;
+        }
+        return 0;
+}
+
+/* Parent: the container ran out of memory: the kernel killed it, and the user should know. */
+static void warn_oom(struct run *r)
+{
+        const struct container_hooks *h = r->hooks;
+        if (!r->cgroup_path[0] || !cgroup_oom_killed(r->cgroup_path) || !h->warn)
+                return;
+        char max[32], line[160];
+        cgroup_format_bytes(r->plan->limits.memory_max, max, sizeof max);
+        snprintf(line, sizeof line,
+                 "the container was killed by the kernel: out of memory, memory.max = %s", max);
+        h->warn(h->ctx, line);
+}
+
+/* Parent: how the container ended: the workload's wait status, or the setup's error. */
+static int result(struct run *r, int *ret_status, struct error *err)
+{
+        const struct follow *f = &r->f;
+        if (f->created) {
+                *ret_status = 0;
+                return 0;
+        }
+        if (f->have_error) {
+                *err = f->child_err;
+                return -1;
+        }
+        if (!f->exec_seen) {
+                if (WIFSIGNALED(f->status))
+                        return error_set(err, 0,
+                                         "the container's setup process was killed by signal %d "
+                                         "(%s) before it started the workload",
+                                         WTERMSIG(f->status), sigabbrev_np(WTERMSIG(f->status)));
+                return error_set(err, 0,
+                                 "the container's setup process exited with status %d before it "
+                                 "started the workload",
+                                 WEXITSTATUS(f->status));
+        }
+        *ret_status = f->status;
+        warn_oom(r);
+        return 0;
+}
+
+/* Parent: whatever the end, nothing of ours stays: the helper, the cgroup (unless the
+ * container waits for crib start: crib delete removes it), every descriptor, the mask. */
+static void run_close(struct run *r)
+{
+        nethelper_stop(&r->net, &r->trace);
+        if (r->cgroup >= 0)
+                close(r->cgroup);
+        if (!r->f.created && r->cgroup_path[0]) {
+                if (r->cgroup_made) {
+                        cgroup_remove(r->cgroup_path);
+                } else {
+                        /* the engine's cgroup, found empty: only what crib made in it goes */
+                        char inner[1300];
+                        snprintf(inner, sizeof inner, "%s/container", r->cgroup_path);
+                        cgroup_remove(inner);
+                }
+        }
+        launch_close(r->plan, &r->fds);
+        if (r->here >= 0)
+                close(r->here);
+        if (r->rootfd >= 0)
+                close(r->rootfd);
+        if (r->child_end >= 0)
+                close(r->child_end);
+        follow_close(&r->f);
+}
+
 int container_run(const struct plan *p, const struct container_hooks *h, int *ret_status,
                   struct error *err)
 {
         struct run r = {
                 .plan = p,
                 .hooks = h,
-                .trace = {.on = p->trace, .emit = emit_hook, .ctx = (void *)h},
-                .chan = {.fd = -1},
+                .trace = {.on = p->trace, .emit = follow_trace_hook, .ctx = (void *)h},
                 .child_end = -1,
-                .sigfd = -1,
                 .here = -1,
                 .rootfd = -1,
-                .pid = -1,
                 .cgroup = -1,
                 .cgroup_made = true,
         };
-        relay_init(&r.relay);
-        const size_t n = sizeof parent_steps / sizeof parent_steps[0];
-        int ret = -1;
+        follow_init(&r.f, h, &r.trace);
+        r.f.wait_start = p->wait_start;
+        r.f.running = announce_running;
+        r.f.reap_others = reap_net_helper;
+        r.f.ctx = &r;
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
                 r.fds.src[i] = -1;
         r.fds.start_fifo = p->wait_start ? h->start_fifo : -1;
         r.fds.seccomp_template = h->seccomp_template;
         nethelper_init(&r.net);
-
-        for (size_t i = 0; i < n; i++) {
-                trace_line(&r.trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
-                if (parent_steps[i].run(&r, err) < 0) {
-                        if (r.pid > 0) { /* a step after the clone: end the container */
-                                kill(r.pid, SIGKILL);
-                                while (!r.reaped && waitpid(r.pid, &r.status, 0) < 0 &&
-                                       errno == EINTR)
-                                        ;
-                                relay_end(&r.relay);
-                                nethelper_stop(&r.net, &r.trace);
-                                kill_leftovers(&r);
-                        }
-                        goto out;
-                }
-                if (r.created) { /* crib create: it waits for crib start, without us */
-                        *ret_status = 0;
-                        ret = 0;
-                        goto out;
-                }
-        }
-        if (r.have_error) {
-                *err = r.child_err;
-                goto out;
-        }
-        if (!r.exec_seen) {
-                if (WIFSIGNALED(r.status))
-                        error_set(err, 0,
-                                  "the container's setup process was killed by signal %d (%s) "
-                                  "before it started the workload",
-                                  WTERMSIG(r.status), sigabbrev_np(WTERMSIG(r.status)));
-                else
-                        error_set(err, 0,
-                                  "the container's setup process exited with status %d before "
-                                  "it started the workload",
-                                  WEXITSTATUS(r.status));
-                goto out;
-        }
-        *ret_status = r.status;
-        ret = 0;
-        if (r.cgroup_path[0] && cgroup_oom_killed(r.cgroup_path) && h->warn) {
-                char max[32], line[160];
-                cgroup_format_bytes(p->limits.memory_max, max, sizeof max);
-                snprintf(line, sizeof line,
-                         "the container was killed by the kernel: out of memory, memory.max = %s",
-                         max);
-                h->warn(h->ctx, line);
-        }
-out:
-        nethelper_stop(&r.net, &r.trace);
-        if (r.cgroup >= 0)
-                close(r.cgroup);
-        if (!r.created && r.cgroup_path[0]) { /* else crib delete removes it */
-                if (r.cgroup_made) {
-                        cgroup_remove(r.cgroup_path);
-                } else {
-                        /* the engine's cgroup, found empty: only what crib made in it goes */
-                        char inner[1300];
-                        snprintf(inner, sizeof inner, "%s/container", r.cgroup_path);
-                        cgroup_remove(inner);
-                }
-        }
-        launch_close(p, &r.fds);
-        if (r.here >= 0)
-                close(r.here);
-        if (r.rootfd >= 0)
-                close(r.rootfd);
-        if (r.chan.fd >= 0)
-                close(r.chan.fd);
-        if (r.child_end >= 0)
-                close(r.child_end);
-        if (r.sigfd >= 0)
-                close(r.sigfd);
-        if (r.blocked)
-                sigprocmask(SIG_SETMASK, &r.old, NULL);
+        int ret = run_steps(&r, err);
+        if (ret == 0)
+                ret = result(&r, ret_status, err);
+        run_close(&r);
         return ret;
 }

@@ -31,7 +31,7 @@
 #endif
 
 /* Child: stdin the state pipe, stdout and stderr crib's stderr, nothing else; then the hook */
-static _Noreturn void hook_exec(const struct oci_hook *h, int in)
+static _Noreturn void hook_exec(const struct hook *h, int in)
 {
         sigset_t none;
         sigemptyset(&none);
@@ -73,7 +73,7 @@ static int wait_bounded(pid_t pid, int timeout, int *status)
         return 0;
 }
 
-int hook_run(const struct oci_hook *h, const char *kind, const char *state, struct error *err)
+int hook_run(const struct hook *h, const char *kind, const char *state, struct error *err)
 {
         int in[2];
         if (pipe2(in, O_CLOEXEC) < 0)

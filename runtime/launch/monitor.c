@@ -4,7 +4,8 @@
  * shell that ran `crib run -d`; prctl(2) PR_SET_PDEATHSIG, so it dies with that crib until the
  * workload runs (a crib killed during `run -d` leaves no container, only a record that says
  * so) and not after; a pipe(2) for the container's stdout and stderr, read by a thread that
- * writes the log (log.c), and unix(7) SOCK_SEQPACKET to tell crib how the start went.
+ * writes the log (log.c), and unix(7) SOCK_SEQPACKET to tell crib how the start went, which
+ * crib reads in the loop that follows every container (follow.c) until the workload runs.
  *
  * Why a monitor, and not crib's init, follows a detached container: crib's init lives inside
  * the container, beside the workload, and holds nothing (init.c: no capability, no descriptor,
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "follow.h"
 #include "log.h"
 #include "record.h"
 #include "state.h"
@@ -179,7 +181,7 @@ static int start_log(struct monitor *m, struct pump *p, struct error *err)
 static int start_pump(struct pump *p, pthread_t *t, struct error *err)
 {
         /* every signal blocked in the thread: SIGCHLD and the forwarded ones are the main
-         * thread's, which takes them from a signalfd (container.c) */
+         * thread's, which takes them from a signalfd (follow.c) */
         sigset_t all, old;
         sigfillset(&all);
         pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -301,29 +303,23 @@ int monitor_start(const struct plan *p, const struct monitor_opts *o,
                 monitor_main(p, o, h, sv[1], crib);
         }
         close(sv[1]);
-        struct sync_chan chan = {.fd = sv[0]};
-        for (;;) {
-                struct sync_msg m;
-                int n = sync_recv(&chan, &m, NULL, err);
-                if (n > 0 && m.type == SYNC_TRACE && h->trace) {
-                        h->trace(h->ctx, m.u.text);
-                } else if (n > 0 && m.type == SYNC_WARN && h->warn) {
-                        h->warn(h->ctx, m.u.text);
-                } else if (n > 0 && m.type == SYNC_EXEC) {
-                        close(chan.fd);
-                        *ret_pid = pid;
-                        return 0;
-                } else if (n > 0 && m.type == SYNC_ERROR) {
-                        sync_error_of(&m, err);
-                        break;
-                } else if (n == 0) {
-                        error_set(err, 0, "crib's monitor ended before the container ran");
-                        break;
-                } else if (n < 0) {
-                        break;
-                }
+        /* the monitor's trace and warnings, until its SYNC_EXEC (the workload runs: the
+         * monitor follows the rest) or its error; no signal to forward, no terminal */
+        struct trace quiet = {.on = false};
+        struct follow f;
+        follow_init(&f, h, &quiet);
+        f.chan.fd = sv[0];
+        f.until_exec = true;
+        int ret = follow_run(&f, err);
+        if (ret == 0 && f.have_error)
+                *err = f.child_err;
+        else if (ret == 0 && !f.exec_seen)
+                error_set(err, 0, "crib's monitor ended before the container ran");
+        follow_close(&f);
+        if (ret == 0 && !f.have_error && f.exec_seen) {
+                *ret_pid = pid;
+                return 0;
         }
-        close(chan.fd);
         /* it has removed the container's state, or is gone */
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
                 ;

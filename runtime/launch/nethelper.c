@@ -16,10 +16,10 @@
  * ports, and only then sends GO: the workload's first instruction already has its network.
  * It never outlives the container: it is our child with a parent-death signal (SIGKILL when
  * crib, or the monitor of `crib run -d`, dies, even by SIGKILL), slirp4netns also reads
- * --exit-fd (root's loses the signal at its exec: see struct identity), and the parent kills it
- * when the container ends, however it ends. Like crib's
- * init, it holds the least it can: a session of its own (no terminal), /dev/null as stdin,
- * no descriptor of crib's but the ones named here, an empty environment but PATH.
+ * --exit-fd (root's loses the signal at its exec: see struct nethelper_identity), and the parent
+ * kills it when the container ends, however it ends. Like crib's init, it holds the least it can: a
+ * session of its own (no terminal), /dev/null as stdin, no descriptor of crib's but the ones named
+ * here, an empty environment but PATH.
  *
  * The boundary: the helper connects to whatever the container asks for, as the user; the
  * host's loopback (127.0.0.1 and ::1, where local services trust their callers) is not
@@ -27,11 +27,11 @@
  * pasta --no-map-gw and no -T/-U). The helpers only block their gateway's alias for it: a packet
  * for 127.0.0.1 that leaves by the tap (a socket bound to the device needs no capability) is
  * connected to the host's own. netns.c drops those with an nftables rule in the container's
- * namespace; spec.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
+ * namespace; network.c takes NET_RAW and NET_ADMIN away. The helper goes into the container's
  * cgroup (clone3 CLONE_INTO_CGROUP), so its memory and socket buffers count against the
  * container's limits; as root, slirp4netns runs in its sandbox (--enable-sandbox). Root's
  * helper is not host root where the container has a user namespace: it runs as the container's
- * own root, in that namespace (struct identity, below).
+ * own root, in that namespace (nethelper_id.h).
  *
  * What goes wrong: the helper is not installed (plan.c names the package); /dev/net/tun is
  * missing or not 0666 (some sandboxes): the helper's own words are shown, with a remedy; a
@@ -39,15 +39,13 @@
  */
 #define _GNU_SOURCE
 #include "nethelper.h"
+#include "nethelper_id.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <json-c/json.h>
-#include <linux/capability.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -69,7 +67,7 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
-#include "procfile.h"
+#include "phrase.h"
 #include "sys.h"
 
 #define READY_MS    15000                     /* the helper's start, bounded */
@@ -83,121 +81,6 @@ void nethelper_init(struct nethelper *h)
         memset(h, 0, sizeof *h);
         h->pid = -1;
         h->exit_w = h->log = -1;
-}
-
-static const char *proto(const struct spec_port *port)
-{
-        return port->udp ? "udp" : "tcp";
-}
-
-/* Who the helper runs as. A user's runs as the user, who owns the container's user namespace.
- * Root's container in a user namespace: as the container's own root (id 0 of its maps, root's
- * subordinate range start), never host root. It joins the container's user namespace before
- * it execs (the namespace is host root's: no other uid could join it), takes id 0 there, and is
- * handed the network namespace as a descriptor; so it has every capability over the
- * container's namespaces and none over the host's, and the host's files see an id that owns
- * nothing of theirs. With user = no there is no namespace of the container's to hold those
- * capabilities: the tap needs CAP_NET_ADMIN over a network namespace the host's user namespace
- * owns, so the helper stays host root, as the container itself is (its own isolation keeps
- * only NET_BIND_SERVICE). */
-struct identity {
-        bool drop; /* root's container in a user namespace: run as uid:gid, not as crib */
-        uid_t uid;
-        gid_t gid;
-        /* the real gid. slirp4netns: another (the overflow gid), so that the kernel execs it not
-         * dumpable (real and effective gid differ) and no process of the container, whose ids
-         * are its, can ptrace it or read its memory, with the container's processes in sight
-         * (pid = no) too; it keeps no capability the container lacks, which would refuse that
-         * too. The exec also clears its parent-death signal: its --exit-fd ends it with crib.
-         * pasta: gid (it holds CAP_SYS_ADMIN, which the container never has, and makes itself
-         * not dumpable; its parent-death signal must stay) */
-        gid_t rgid;
-};
-
-static int identity_of(const struct plan *p, struct identity *ret, struct error *err)
-{
-        *ret = (struct identity){.drop = p->privileged && p->userns};
-        if (!ret->drop)
-                return 0;
-        int64_t uid = idmap_outside(&p->uidmap, 0), gid = idmap_outside(&p->gidmap, 0);
-        /* in sight of the container's processes (its pid namespace is the host's), a workload
-         * with CAP_SYS_PTRACE in their user namespace, the helper's too, could take it over */
-        if (uid > 0 && gid > 0 && !(p->clone_flags & CLONE_NEWPID) &&
-            (p->cap_bounding & (1ULL << CAP_SYS_PTRACE))) {
-                error_at(err, p->spec_path, p->net_line,
-                         "with pid = no and SYS_PTRACE the workload could trace the network "
-                         "helper, which runs in its user namespace");
-                return error_hint(err, "give the container a pid namespace of its own (pid = "
-                                       "yes in [namespaces]), or leave out SYS_PTRACE");
-        }
-        if (uid > 0 && gid > 0) {
-                ret->uid = (uid_t)uid;
-                ret->gid = ret->rgid = (gid_t)gid;
-                if (p->net_mode == SPEC_NET_SLIRP4NETNS)
-                        ret->rgid = gid == 65534 ? 65533 : 65534;
-                return 0;
-        }
-        error_at(err, p->spec_path, p->net_line,
-                 "the network helper runs as the container's root, and [idmap] %s",
-                 uid < 0 || gid < 0 ? "does not map id 0 (container root)"
-                                    : "maps container root to host root (id 0)");
-        return error_hint(err, "map container root to ids of root's own range ('uid = auto' and "
-                               "'gid = auto' in [idmap]), or set mode = none in [network]");
-}
-
-int nethelper_check_ports(const struct plan *p, struct error *err)
-{
-        struct identity id = {.drop = false};
-        if (p->net_helper && identity_of(p, &id, err) < 0)
-                return -1;
-        /* the helper of root's container holds no capability over the host's network: below
-         * net.ipv4.ip_unprivileged_port_start, bind(2) refuses it, as it refuses a user's */
-        long lowest = p->net_helper && id.drop
-                              ? procfile_long("/proc/sys/net/ipv4/ip_unprivileged_port_start")
-                              : 0;
-        for (size_t i = 0; p->net_helper && i < p->nports; i++) {
-                const struct spec_port *port = &p->ports[i];
-                if (port->host_port < lowest) {
-                        error_at(err, p->spec_path, port->line,
-                                 "cannot publish host port %s:%u/%s: the network helper runs as "
-                                 "the container's root (host uid %u), and ports below %ld need "
-                                 "host root",
-                                 port->addr, port->host_port, proto(port), (unsigned)id.uid,
-                                 lowest);
-                        return error_hint(err,
-                                          "publish a host port from %ld up (8080:80), or 'sudo "
-                                          "sysctl net.ipv4.ip_unprivileged_port_start=%u'",
-                                          lowest, port->host_port);
-                }
-                struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port->host_port)};
-                inet_pton(AF_INET, port->addr, &a.sin_addr);
-                _cleanup_close_ int s =
-                        socket(AF_INET, (port->udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
-                int one = 1;
-                if (s < 0)
-                        return error_set(err, errno, "cannot open a socket to check the ports");
-                setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); /* as the helpers do */
-                if (bind(s, (struct sockaddr *)&a, sizeof a) == 0)
-                        continue;
-                int e = errno;
-                error_at_errno(err, e, p->spec_path, port->line,
-                               "cannot publish host port %s:%u/%s", port->addr, port->host_port,
-                               proto(port));
-                if (e == EADDRINUSE)
-                        return error_hint(err,
-                                          "another program (or container) uses it: 'ss -lntup "
-                                          "sport = :%u' shows which; publish another host port",
-                                          port->host_port);
-                if (e == EACCES)
-                        return error_hint(err,
-                                          "ports below %u need root: publish a higher host port "
-                                          "(8080:80), or lower net.ipv4.ip_unprivileged_port_start",
-                                          1024u);
-                if (e == EADDRNOTAVAIL)
-                        return error_hint(err, "this machine has no address %s", port->addr);
-                return -1;
-        }
-        return 0;
 }
 
 /* The last `len` - 1 bytes at most of what the helper wrote. Its text ends at the first NUL:
@@ -232,11 +115,14 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
                 *c = '|';
         error_at(err, p->spec_path, p->net_line, "the network helper %s %s%s%s", helper_name(p),
                  what, log[0] ? ": " : "", log);
+        char change[128];
         if (strstr(log, "/dev/net/tun"))
-                return error_hint(
-                        err, "the helper needs /dev/net/tun, which Debian makes 0666 (crw-rw-rw-); "
-                             "here it is missing or closed to you (some sandboxes make it 0600): "
-                             "'sudo chmod 0666 /dev/net/tun', or mode = none in [network]");
+                return error_hint(err,
+                                  "the helper needs /dev/net/tun, which Debian makes 0666 "
+                                  "(crw-rw-rw-); here it is missing or closed to you (some "
+                                  "sandboxes make it 0600): 'sudo chmod 0666 /dev/net/tun', or %s",
+                                  phrase_change(p->front, SPEC_KEY_NETWORK_MODE, PHRASE_OFF, change,
+                                                sizeof change));
         return error_hint(err, "run it again with --trace to see how crib started it");
 }
 
@@ -267,7 +153,7 @@ static void sweep_dirs(int root, const char *prefix)
         }
 }
 
-static int make_dir(const struct plan *p, const struct identity *id, struct nethelper *h,
+static int make_dir(const struct plan *p, const struct nethelper_identity *id, struct nethelper *h,
                     struct error *err)
 {
         struct stat st;
@@ -352,14 +238,14 @@ static void arg(struct args *a, const char *fmt, ...)
  * network namespace; and a container with user = no, whose setup process is host root's and
  * not dumpable, so opening its /proc/PID/ns/net takes CAP_SYS_PTRACE, which pasta drops
  * before it opens the path. */
-static bool netns_by_fd(const struct plan *p, const struct identity *id)
+static bool netns_by_fd(const struct plan *p, const struct nethelper_identity *id)
 {
         return id->drop || !p->userns;
 }
 
 /* fd 3: the ready pipe; fd 4: slirp4netns's exit pipe; NETNS_FD: the container's network
  * namespace, where netns_by_fd says. */
-static void build_args(const struct plan *p, const struct identity *id, pid_t pid,
+static void build_args(const struct plan *p, const struct nethelper_identity *id, pid_t pid,
                        const struct nethelper *h, struct args *a)
 {
         char netns[64];
@@ -435,7 +321,7 @@ static void build_args(const struct plan *p, const struct identity *id, pid_t pi
  * owned by the helper's uid; then the container's user namespace is joined (from here on every
  * capability is over the container's namespaces only) and id 0 there taken, which is the
  * container's root on the host. 0, or -1 with errno and what failed in `what`. */
-static int become_container_root(const struct identity *id, int userns, const char **what)
+static int become_container_root(const struct nethelper_identity *id, int userns, const char **what)
 {
         *what = "unshare(CLONE_NEWNS)";
         if (unshare(CLONE_NEWNS) < 0)
@@ -475,8 +361,9 @@ static int become_container_root(const struct identity *id, int userns, const ch
 /* The helper's process: a session of its own, no signal blocked, SIGKILL when we die, stdio
  * as said above, fds 3, 4 and NETNS_FD as build_args says, nothing else; root's container in a
  * user namespace: as the container's root (become_container_root). Never returns. */
-static _Noreturn void exec_helper(const struct args *a, const struct identity *id, pid_t parent,
-                                  int ready, int exitfd, int log, int userns, int netns)
+static _Noreturn void exec_helper(const struct args *a, const struct nethelper_identity *id,
+                                  pid_t parent, int ready, int exitfd, int log, int userns,
+                                  int netns)
 {
         static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
         sigset_t none;
@@ -567,7 +454,7 @@ static int add_hostfwd(const struct plan *p, struct nethelper *h, const struct s
                 return error_set(err, errno, "cannot reach slirp4netns's API socket '%s'",
                                  a.sun_path);
         json_object *args = json_object_new_object(), *cmd = json_object_new_object();
-        json_object_object_add(args, "proto", json_object_new_string(proto(port)));
+        json_object_object_add(args, "proto", json_object_new_string(nethelper_proto(port)));
         json_object_object_add(args, "host_addr", json_object_new_string(port->addr));
         json_object_object_add(args, "host_port", json_object_new_int(port->host_port));
         json_object_object_add(args, "guest_port", json_object_new_int(port->port));
@@ -603,7 +490,7 @@ static int add_hostfwd(const struct plan *p, struct nethelper *h, const struct s
         if (!ok)
                 return error_at(err, p->spec_path, port->line,
                                 "slirp4netns cannot publish host port %s:%u/%s: %s", port->addr,
-                                port->host_port, proto(port), why);
+                                port->host_port, nethelper_proto(port), why);
         return 0;
 }
 
@@ -613,8 +500,8 @@ int nethelper_start(const struct plan *p, pid_t pid, int cgroup_fd, int sigfd, s
         if (!p->net_helper)
                 return 0;
         _cleanup_close_ int ready_r = -1, ready_w = -1, exit_r = -1, userns = -1, netns = -1;
-        struct identity id;
-        if (identity_of(p, &id, err) < 0)
+        struct nethelper_identity id;
+        if (nethelper_identity(p, &id, err) < 0)
                 return -1;
         if (netns_by_fd(p, &id)) {
                 /* opened here, as host root: the helper could not (netns_by_fd) */

@@ -3,7 +3,7 @@
  *
  * Kernel features: poll(2) on non-blocking descriptors; a pty master reads EIO once every slave
  * descriptor is closed; a pipe's write end gets EPIPE once its reader is gone (crib exec blocks
- * SIGPIPE for that: enter.c).
+ * SIGPIPE for that: follow.c's block_sigpipe).
  */
 #define _GNU_SOURCE
 #include "relay.h"

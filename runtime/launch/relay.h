@@ -5,7 +5,8 @@
  *   pipes: `crib exec` without -t, where crib exec's own 0, 1 or 2 is a terminal: the process
  *          gets pipes instead, so no process of the container ever holds the user's terminal
  *          (one left running would read what is typed at the shell later, as podman avoids).
- * Used by `crib run` (container.c) and `crib exec` (enter.c), from their poll(2) loops.
+ * Used by `crib run` (container.c) and `crib exec` (enter.c), from the poll(2) loop that
+ * follows the container's process (follow.c).
  *
  * Nothing in the relay blocks on the container: its side of every descriptor is non-blocking,
  * input waits in a buffer while the container does not read, and crib stops reading its stdin

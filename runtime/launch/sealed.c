@@ -16,6 +16,7 @@
 #include "sealed.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
@@ -33,6 +34,11 @@ bool sealed_running(void)
 {
         _cleanup_close_ int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
         return fd >= 0 && fcntl(fd, F_GET_SEALS) == SEALS;
+}
+
+bool sealed_needed(const struct plan *p)
+{
+        return !p->userns && (p->cap_bounding & (1ULL << CAP_SYS_PTRACE)) && !sealed_running();
 }
 
 int sealed_reexec(char **argv, char **envp, struct error *err)

@@ -55,6 +55,15 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
         if (!s || h->euid == 0) {
                 h->initial_userns = userns_is_initial();
                 setgroups_matters = !h->initial_userns;
+                /* what root of this namespace may map into a nested one: what is mapped here */
+                struct error ignored;
+                _cleanup_fclose_ FILE *fu = NULL, *fg = NULL;
+                if (!h->initial_userns && (!s || s->uidmap.n > 0) &&
+                    (fu = fopen("/proc/self/uid_map", "re")))
+                        idmap_read_own(fu, h->own_uids, &h->nown_uids, &ignored);
+                if (!h->initial_userns && (!s || s->gidmap.n > 0) &&
+                    (fg = fopen("/proc/self/gid_map", "re")))
+                        idmap_read_own(fg, h->own_gids, &h->nown_gids, &ignored);
         } else {
                 /* only a gid map newgidmap writes may allow setgroups; only the spec's makes one */
                 setgroups_matters = s->gidmap.is_auto || s->gidmap.n > 0;

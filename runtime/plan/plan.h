@@ -3,18 +3,20 @@
  * The parent does the thinking: plan_build() reads the spec and the host's facts (struct
  * plan_host, gathered by cmd/ with plan_host_gather()), looks up the filesystem (the rootfs,
  * bind sources, the host's device nodes, /etc/subuid and /etc/passwd), and writes down the
- * result here. Planning changes nothing anywhere: it only reads. The child (runtime/launch/)
- * only reads this plan and makes system calls. Nothing in it changes after plan_build()
- * returns.
+ * result here. Planning changes nothing anywhere: it only reads. plan_build() is the plan's one
+ * writer: what a front end needs of the launch besides the spec (crib create's wait for crib
+ * start, the OCI hooks, the container's name) it is given as struct plan_opts, and everything
+ * after it takes a const struct plan *. The child (runtime/launch/) only reads this plan and
+ * makes system calls.
  *
  * The plan stands alone: it owns all its memory, one block (`arena`) freed by plan_free(), and
  * points into nothing else: not into the spec (which may be freed right after planning), not
  * into crib's binary (string constants are copied in too). So it can be written to a file and
  * read back by another process (a state directory for `crib create`/`start`/`exec`;
- * planfile.c): the struct with each pointer turned into its offset in the arena (NULL stays
+ * file.c): the struct with each pointer turned into its offset in the arena (NULL stays
  * NULL), then the arena's `arena_size` bytes; reading loads both, checks every offset (and
  * every string's NUL) lies inside the arena, and adds the arena's new address back. plan_walk()
- * (plan.c) is the one list of the pointers, used both to pack and to write. Nothing else holds
+ * (file.c) is the one list of the pointers, used both to pack and to write. Nothing else holds
  * an address: file descriptors are not part of the plan (the parent opens what it needs).
  */
 #ifndef CRIB_PLAN_H
@@ -26,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 #include "idmap.h"
 #include "seccomp.h"
@@ -76,8 +79,13 @@ struct mount_op {
 struct plan_host {
         uid_t uid, euid;
         gid_t gid, egid;
-        bool initial_userns;     /* crib runs in the initial user namespace (not in unshare -r);
-                                  * asked for root only: a user's plan does not depend on it */
+        bool initial_userns; /* crib runs in the initial user namespace (not in unshare -r);
+                              * asked for root only: a user's plan does not depend on it */
+        /* root of a user namespace that is not the host's (rootless podman's, unshare): the ids
+         * mapped in it, which it may map into a nested one itself (its uid_map's and gid_map's
+         * inside column); asked only there, for a spec that maps ids */
+        struct idmap_range own_uids[IDMAP_MAX_SUBIDS], own_gids[IDMAP_MAX_SUBIDS];
+        size_t nown_uids, nown_gids;
         bool setgroups_denied;   /* /proc/self/setgroups says deny (a user namespace above did);
                                   * for a user, asked only when the spec maps gids */
         bool stdin_tty;          /* stdin is a terminal: terminal = auto gives the workload one */
@@ -107,9 +115,10 @@ struct plan_host {
 void plan_host_gather(const struct spec *s, struct plan_host *ret);
 
 struct plan {
-        bool trace;
+        bool trace;            /* plan_opts.trace */
         bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
         const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
+        enum spec_front front; /* whose words a remedy uses: crib.ini's or an engine's (phrase.h) */
 
         /* host facts */
         uid_t host_uid;
@@ -124,12 +133,17 @@ struct plan {
         struct idmap uidmap, gidmap;
         bool deny_setgroups; /* unprivileged single-id gid map: setgroups must be denied */
         /* both maps are one id, the caller's own, and setgroups is denied: the child may write
-         * them itself (as unshare -r does), which saves the parent-child round trip */
+         * them itself (as unshare -r does), which saves the parent-child round trip; not when
+         * something must run before the setup goes on (a network helper, the front end's
+         * hooks), which the setup waits for: then the parent writes them */
         bool self_maps;
 
         /* root filesystem */
-        char *rootfs; /* absolute host path, symlinks resolved */
-        /* the directory the parent checked: the child opens rootfs once and refuses any other */
+        /* an absolute host path. Root's is resolved (the name /proc gives the descriptor
+         * planning opened), and so is a relative one; a user's absolute one stays as the spec
+         * wrote it, symlinks and all (fs.c: plan_rootfs). Either way the child opens it once
+         * and refuses any directory but the one planning checked: */
+        char *rootfs;
         dev_t rootfs_dev;
         ino_t rootfs_ino;
         bool readonly_rootfs;
@@ -199,7 +213,7 @@ struct plan {
          * clone, the setup process cloned into it; limits.need 0: none */
         struct cgroup_limits limits;
         char cgroup_base[1024];
-        char cgroup_name[80]; /* the container's name, or "" for crib-PID (cmd/ sets it) */
+        char cgroup_name[80]; /* the container's name (plan_opts.name), or "" for run-PID */
         /* or where an engine wants it (an OCI config's cgroupsPath): the container's cgroup is
          * made there, its processes in .../container; crib makes the cgroups on the way below
          * cgroup_top (the hierarchy's root for root, the parent of crib's own for a user) */
@@ -228,10 +242,21 @@ struct plan {
         size_t arena_size;
 };
 
+/* What a front end asks of the launch besides the spec: plan_build() writes it into the plan
+ * with the rest, since nothing writes a plan after it. NULL asks for none of it. */
+struct plan_opts {
+        bool trace;       /* --trace: the setup says what it does, and what it costs */
+        bool wait_start;  /* crib create: the workload waits for crib start (steps/start.c) */
+        bool hooks;       /* the front end runs something between the clone and the setup going
+                           * on (the OCI hooks): the setup waits for it (self_maps) */
+        const char *name; /* the container's name, which its cgroup takes (and `crib exec` finds
+                           * it by); NULL or "" for none */
+};
+
 /* Build the plan for `spec` on `host`. Errors about the spec name its file and line. The plan
- * keeps nothing of `spec` or `host`: both may be freed as soon as this returns. */
-int plan_build(const struct spec *spec, const struct plan_host *host, bool trace, struct plan *ret,
-               struct error *err);
+ * keeps nothing of `spec`, `host` or `opts`: they may be freed as soon as this returns. */
+int plan_build(const struct spec *spec, const struct plan_host *host, const struct plan_opts *opts,
+               struct plan *ret, struct error *err);
 void plan_free(struct plan *p);
 
 /* The capability sets of a process of the plan `p` running as `uid` (crib run's workload, or
@@ -240,8 +265,8 @@ void plan_free(struct plan *p);
 void plan_caps_for_uid(struct plan *p, uid_t uid);
 
 /* Every pointer of the plan, each handed to the walker's function for its kind, which returns
- * the pointer to store in its place: plan.c packs the plan into its arena with it, planfile.c
- * turns the pointers into offsets and back. The one list of the plan's pointers. */
+ * the pointer to store in its place: file.c packs the plan into its arena with it, and turns
+ * the pointers into offsets and back. The one list of the plan's pointers. */
 struct plan_walker {
         char *(*str)(void *ctx, const char *s);
         char **(*strv)(void *ctx, char **v);
@@ -251,7 +276,7 @@ struct plan_walker {
 };
 void plan_walk(struct plan *p, const struct plan_walker *w);
 
-/* planfile.c: the plan as bytes for a file (malloc'd, in *ret), and back; reading checks every
+/* file.c: the plan as bytes for a file (malloc'd, in *ret), and back; reading checks every
  * count, offset and string against the block it read, and refuses another crib's format. */
 int plan_to_bytes(const struct plan *p, void **ret, size_t *ret_len, struct error *err);
 int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error *err);

@@ -8,21 +8,10 @@
  * the program (seccomp_compile.c) or took the one built into crib (seccomp_builtin.c).
  *
  * seccomp_load_filter() is used by every filter crib loads: the container's (step_seccomp,
- * below), crib's init's own (runtime/steps/init.c), crib check's probes, crib bench, and the
- * tests' old-kernel tool.
- *
- * The other way in: `crib run --count N` starts a seccomp template (seccomp_template.c) when the
- * kernel has SECCOMP_CLONE_FILTER (seccomp op 4, proposed in September 2025, not in mainline;
- * crib's tests run it on a patched 6.1, tests/vm/kernel/). step_seccomp then clones the
- * template's filter when the template holds exactly the plan's program, and loads the program
- * on any error or doubt: a dead template costs a load, never a container without its filter.
- * The trace names the path taken: "cloned from template pid N", "loaded N instructions", or
- * "template unusable: WHY, loaded". seccomp_template.c says why a clone is never weaker than
- * the profile. Without a batch, or on a kernel without the operation, nothing changes: one
- * SECCOMP_SET_MODE_FILTER, as before.
- *
- * Where it sits: after no_new_privs and before crib's init starts the workload's process, so init
- * (pid 1) and everything after it run under the filter.
+ * runtime/steps/filter.c, which may clone a batch's template's filter instead), crib's init's
+ * own (runtime/launch/init.c), crib check's probes, crib bench, and the tests' old-kernel tool.
+ * It is a system call and nothing else: this folder compiles and loads programs, and knows
+ * nothing of the container's processes (steps/, launch/) that load them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,8 +20,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "trace.h"
 #include "seccomp.h"
 
 /* Any process: a system call and nothing else, so crib's init and a CLONE_VM child may call it. */
@@ -44,46 +31,4 @@ int seccomp_load_filter(const struct sock_filter *insns, size_t n, unsigned flag
         }
         struct sock_fprog prog = {.len = (unsigned short)n, .filter = (struct sock_filter *)insns};
         return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-}
-
-/* Child: the setup process, after no_new_privs, before it starts the workload's process. */
-int step_seccomp(struct child *c, struct error *err)
-{
-        const struct plan *p = c->plan;
-        if (!p->seccomp.n)
-                return step_skip(c, "no filter: %s", p->seccomp_how);
-        uint64_t t0 = trace_now_us();
-        /* crib exec (enter.c) has no launch fds: it loads the program */
-        const struct seccomp_template *t = c->fds ? c->fds->seccomp_template : NULL;
-        if (t) {
-                char why[320];
-                int count;
-                uint64_t us;
-                int r = seccomp_template_clone(t, &p->seccomp, &count, &us, why, sizeof why, err);
-                close(t->pidfd); /* crib's init, which stays, keeps no way to the template */
-                if (r < 0)
-                        return -1;
-                if (r > 0) {
-                        trace_line(&c->trace,
-                                   "  seccomp(SECCOMP_CLONE_FILTER, 0, pidfd) = 0  cloned from "
-                                   "template pid %d (%zu instructions)  %llu us",
-                                   (int)t->pid, t->n, (unsigned long long)us);
-                        trace_line(&c->trace,
-                                   "  compared the programs, read Seccomp_filters: %d  %llu us "
-                                   "in all",
-                                   count, (unsigned long long)(trace_now_us() - t0));
-                        return 0;
-                }
-                trace_line(&c->trace, "  template unusable: %s, loaded", why);
-                t0 = trace_now_us();
-        }
-        int r = seccomp_load_filter(p->seccomp.insns, p->seccomp.n, 0);
-        int e = errno;
-        trace_line(&c->trace,
-                   "  seccomp(SECCOMP_SET_MODE_FILTER, 0, {len=%zu}) = %d  loaded %zu "
-                   "instructions  %llu us",
-                   p->seccomp.n, r, p->seccomp.n, (unsigned long long)(trace_now_us() - t0));
-        if (r < 0)
-                return error_set(err, e, "cannot load the seccomp filter");
-        return 0;
 }

@@ -292,6 +292,34 @@ static int drop_names(struct profile *p, const char *text, const char *name, uns
         return 0;
 }
 
+/* A `[rule header]` line (`s`, `len` bytes, trimmed): a new rule at the end of `p`, its
+ * header parsed; NULL on error (`p` keeps what it had, to be freed). */
+static struct profile_rule *add_rule(struct profile *p, char *s, size_t len, const char *name,
+                                     unsigned line, struct error *err)
+{
+        if (s[len - 1] != ']') {
+                bad("missing ']' in rule header");
+                return NULL;
+        }
+        s[len - 1] = '\0';
+        if (p->n == PROFILE_MAX_RULES) {
+                bad("more than %d rules", PROFILE_MAX_RULES);
+                return NULL;
+        }
+        struct profile_rule *v = realloc(p->rules, (p->n + 1) * sizeof *v);
+        if (!v) {
+                error_set(err, ENOMEM, "cannot allocate");
+                return NULL;
+        }
+        p->rules = v;
+        struct profile_rule *cur = &p->rules[p->n++];
+        memset(cur, 0, sizeof *cur);
+        cur->line = line;
+        if (parse_header(s + 1, name, line, cur, err) < 0)
+                return NULL;
+        return cur;
+}
+
 static int depth;
 
 int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *err)
@@ -313,25 +341,8 @@ int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *
                 if (!*s)
                         continue;
                 if (*s == '[') {
-                        if (s[len - 1] != ']') {
-                                bad("missing ']' in rule header");
-                                goto fail;
-                        }
-                        s[len - 1] = '\0';
-                        if (p.n == PROFILE_MAX_RULES) {
-                                bad("more than %d rules", PROFILE_MAX_RULES);
-                                goto fail;
-                        }
-                        struct profile_rule *v = realloc(p.rules, (p.n + 1) * sizeof *v);
-                        if (!v) {
-                                error_set(err, ENOMEM, "cannot allocate");
-                                goto fail;
-                        }
-                        p.rules = v;
-                        cur = &p.rules[p.n++];
-                        memset(cur, 0, sizeof *cur);
-                        cur->line = line;
-                        if (parse_header(s + 1, name, line, cur, err) < 0)
+                        cur = add_rule(&p, s, len, name, line, err);
+                        if (!cur)
                                 goto fail;
                 } else if (!strncmp(s, "default ", 8)) {
                         char act[32], en[32];

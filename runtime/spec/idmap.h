@@ -33,6 +33,12 @@ struct idmap {
 int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
                       size_t *ret_n, struct error *err);
 
+/* The ids mapped in the caller's own user namespace, from its /proc/self/uid_map or gid_map
+ * ("INSIDE OUTSIDE COUNT" lines): each range as `outside` of a nested namespace's map may use
+ * it (its inside column), for root of a namespace that is not the host's. At most
+ * IDMAP_MAX_SUBIDS; a line that does not parse is an error. */
+int idmap_read_own(FILE *f, struct idmap_range *ret, size_t *ret_n, struct error *err);
+
 /* Resolve the spec's map for the invoking id. `kind` is "uid" or "gid" (for messages),
  * `privileged` tells the caller may write any map itself (root). `subids` are the invoking
  * user's ranges, already read. Root's default and `auto` are its first range alone, from

@@ -1,7 +1,8 @@
 /* spec.h - the container spec: what a crib.ini(5) file says, checked, with no host lookups.
  *
- * spec_parse() maps each `section.key` of the tokenized INI file through a static key table
- * (spec.c) to a parser and a field, then spec_validate() checks the fields against each other.
+ * spec_load() maps each `section.key` of the tokenized INI file through a static key table
+ * (keys.c) to a parser and a field (a file per section: keys.h), then checks the fields against
+ * each other (load.c).
  * Everything here is pure: resolving paths and ids against the host is plan.c's job. Each key
  * remembers where its value came from (struct spec_origin): crib's built-in default, a security
  * level, a line of the spec file, or the command line; later errors still say FILE:LINE, and
@@ -16,7 +17,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "cgroup.h"
 #include "error.h"
 
 #define SPEC_MAX_ENV    1024
@@ -32,7 +32,7 @@
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
 
 /* The spec's keys, one per `section.key` of crib.ini(5), in the order crib.ini(5) documents
- * them. The key table in spec.c names each row by its enum (designated initializers), so the two
+ * them. The key table in keys.c names each row by its enum (designated initializers), so the two
  * stay in step; a key is looked up by its enum, never by its name. */
 enum spec_key {
         SPEC_KEY_CONTAINER_ROOTFS,
@@ -115,6 +115,14 @@ struct spec_origin {
         unsigned line;  /* SPEC_FROM_LEVEL, SPEC_FROM_FILE: the key's first line there */
 };
 
+/* Which front end made the spec: whose words its remedies use (phrase.h). A crib.ini(5) user
+ * edits the file; an engine's user (podman, containerd) cannot, and changes config.json
+ * through the engine's flags. */
+enum spec_front {
+        SPEC_FRONT_INI, /* crib.ini(5): crib run, crib check, an imported image's */
+        SPEC_FRONT_OCI, /* an engine's config.json (oci.c): crib oci, runc's command line */
+};
+
 struct spec_range {
         uint32_t inside, outside, count;
         unsigned line;
@@ -166,6 +174,28 @@ struct spec_port {
         unsigned line;
 };
 
+/* [resources]: cgroup v2's controllers and limits, as data (runtime/cgroup writes them; its
+ * names, as every front end fills them) */
+enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCTRL };
+#define CGROUP_BIT(c) (1u << (c))
+
+#define CGROUP_UNSET   (-1)
+#define CGROUP_MAX     INT64_MAX  /* "max": no limit */
+#define CGROUP_CPU_MAX UINT32_MAX /* cpu_quota: "max", no quota */
+
+/* A spec's [resources], as cgroup v2 file values. */
+struct cgroup_limits {
+        unsigned need;       /* CGROUP_BIT of each controller the limits below need; 0: none */
+        int64_t memory_max;  /* memory.max, bytes, or CGROUP_UNSET or CGROUP_MAX */
+        int64_t memory_high; /* memory.high */
+        int64_t memory_swap; /* memory.swap.max */
+        int64_t pids_max;    /* pids.max */
+        uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset, CGROUP_CPU_MAX */
+        uint32_t cpu_period; /* microseconds */
+        uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
+        uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
+};
+
 /* One [limits] key: soft and hard values (RLIM_INFINITY for unlimited). */
 struct spec_limit {
         bool set;
@@ -173,7 +203,8 @@ struct spec_limit {
 };
 
 struct spec {
-        char *path; /* the spec file as named on the command line */
+        char *path;            /* the spec file as named on the command line */
+        enum spec_front front; /* crib.ini, or an engine's config.json */
 
         /* [container] */
         char *rootfs;
@@ -213,7 +244,7 @@ struct spec {
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */
         char *seccomp_text;    /* or the profile itself, in crib's format (an OCI config's) */
         char *cgroups_path;    /* an OCI config's linux.cgroupsPath, as cgroup_oci_path() reads
-                                * it (cmd/oci.c): where the engine wants the container's cgroup */
+                                * it (container/ociops.c): where the engine wants its cgroup */
         bool seccomp_require;  /* seccomp_mode = require */
         char *apparmor;        /* "unconfined" or a profile name */
         bool apparmor_require; /* apparmor_mode = require */

@@ -134,11 +134,6 @@ static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start,
         return true;
 }
 
-static bool alive(pid_t pid, uint64_t start)
-{
-        return pid > 0 && start && state_proc_start(pid) == start;
-}
-
 int record_read(int dir, const char *name, struct record *ret, struct error *err)
 {
         char text[2048], now_boot[64];
@@ -175,8 +170,9 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
         }
         record_boot_id(now_boot, sizeof now_boot);
         bool this_boot = !ret->boot[0] || !now_boot[0] || !strcmp(ret->boot, now_boot);
-        ret->monitor_alive = this_boot && have_monitor && alive(ret->monitor, ret->monitor_start);
-        ret->pid_alive = this_boot && have_pid && alive(ret->pid, ret->pid_start);
+        ret->monitor_alive =
+                this_boot && have_monitor && state_proc_alive(ret->monitor, ret->monitor_start);
+        ret->pid_alive = this_boot && have_pid && state_proc_alive(ret->pid, ret->pid_start);
 
         if (ret->has_exit)
                 ret->phase = RECORD_STOPPED;

@@ -11,9 +11,10 @@
  *            kernel named the sender of its last message before the exec (sync.h)
  *   exit     once it has ended: crib's exit status for it, and when it ended
  *
- * A recorded pid counts only while /proc/PID/stat shows the same start time and the machine
- * has not restarted since (the boot id), so a pid reused by another process is never taken for
- * the container's. Everything else follows from which files exist (record_read).
+ * A recorded pid counts only while /proc/PID/stat shows the same start time, not a zombie,
+ * and the machine has not restarted since (the boot id), so a pid reused by another process is
+ * never taken for the container's, nor one that ended for a running one (state_proc_alive).
+ * Everything else follows from which files exist (record_read).
  */
 #ifndef CRIB_RECORD_H
 #define CRIB_RECORD_H

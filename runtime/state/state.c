@@ -349,9 +349,11 @@ int state_remove(int root, const char *name, struct error *err)
         return 0;
 }
 
-uint64_t state_proc_start(pid_t pid)
+/* The start time of `pid` and its state letter (field 3 of /proc/PID/stat: R, S, Z, ...) */
+static uint64_t proc_stat(pid_t pid, char *ret_state)
 {
         char path[64], line[1024];
+        *ret_state = '\0';
         snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -362,11 +364,24 @@ uint64_t state_proc_start(pid_t pid)
         line[n] = '\0';
         /* the name may hold spaces and ')': the fields start after the last ')' */
         char *p = strrchr(line, ')');
-        if (!p)
+        if (!p || p[1] != ' ')
                 return 0;
         p++;
+        *ret_state = p[1];
         /* field 3 (state) is the first after it; the start time is field 22 */
         for (int field = 3; field < 22 && p; field++)
                 p = strchr(p + 1, ' ');
         return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+uint64_t state_proc_start(pid_t pid)
+{
+        char state;
+        return proc_stat(pid, &state);
+}
+
+bool state_proc_alive(pid_t pid, uint64_t start)
+{
+        char state;
+        return pid > 0 && start && proc_stat(pid, &state) == start && state != 'Z' && state != 'X';
 }

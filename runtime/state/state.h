@@ -67,5 +67,9 @@ int state_remove(int root, const char *name, struct error *err);
 /* The start time of `pid` (field 22 of /proc/PID/stat, clock ticks since boot), which tells a
  * recorded pid from a later process that got the same number; 0 when there is no such process. */
 uint64_t state_proc_start(pid_t pid);
+/* Whether `pid` is still the process whose start time was recorded as `start`, and has not
+ * ended: a zombie (ended, not yet reaped by its parent: crib's monitor, or the engine that ran
+ * crib oci create) has. The one test of "the recorded process runs" (record.c). */
+bool state_proc_alive(pid_t pid, uint64_t start);
 
 #endif

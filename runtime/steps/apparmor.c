@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bootline.h"
-#include "child.h"
+#include "step.h"
 
 bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
 {
@@ -56,9 +56,10 @@ bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int 
                 break;
         case ENOSYS:
                 snprintf(why, whylen, "it is not built into this kernel");
+                /* (how to run without it is the spec's to say: plan.c, in its front end's words) */
                 snprintf(fix, fixlen,
                          "use a kernel built with CONFIG_SECURITY_APPARMOR=y (Debian's and "
-                         "Raspberry Pi OS's are), or set apparmor = unconfined in [security]");
+                         "Raspberry Pi OS's are)");
                 break;
         default:
                 snprintf(why, whylen, "libapparmor says %s", strerror(e));

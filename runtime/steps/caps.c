@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 
 static int count(uint64_t v)
 {

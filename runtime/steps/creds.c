@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "sys.h"
 
 /* Child: the maps are written. The clone child starts as the overflow id until then; now it

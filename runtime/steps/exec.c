@@ -36,7 +36,7 @@
 #include <linux/openat2.h>
 #endif
 
-#include "child.h"
+#include "step.h"
 #include "cleanup.h"
 #include "elf.h"
 

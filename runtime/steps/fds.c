@@ -15,7 +15,7 @@
  * technique), and a working directory of /proc/self/fd/N is a host directory (CVE-2024-21626).
  *
  * So every process of a container closes what it does not need before it resolves any path of
- * the container's: the setup process first of all (steps.c), and again before pivot_root once
+ * the container's: the setup process first of all (child.c), and again before pivot_root once
  * the bind sources are mounted (mounts.c); the workload's process before its working directory;
  * `crib exec`'s joiner as it starts, and once it has entered the container's root (enter.c). What
  * may stay is what cannot be walked: the sync socket to crib (close-on-exec: its end of file
@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 
 /* Close every descriptor from 3 up but the `n` in `keep` (any order; negative ones ignored). */
 int fds_close_all_but(const int *keep, size_t n, struct error *err)
@@ -62,7 +62,7 @@ int fds_close_all_but(const int *keep, size_t n, struct error *err)
                                                  to - 1);
                         if (r < 0) {
                                 /* before Linux 5.9: one at a time, from the list of this
-                                 * process's own (opendir allocates: child.h says so) */
+                                 * process's own (opendir allocates: step.h says so) */
                                 DIR *d = opendir("/proc/self/fd");
                                 struct dirent *e;
                                 if (!d)

@@ -29,7 +29,7 @@
  * euid owns the namespace, from the namespace above), and lets the child go. Then it copies
  * the mount namespace, and the others, with unshare(2). crib's init runs no new code.
  *
- * Where it sits: first row of the workload's table (steps.c), in the workload's process, after
+ * Where it sits: first row of the workload's table (child.c), in the workload's process, after
  * every mount of the setup, while the process still holds every capability of the container's
  * namespace.
  */
@@ -43,7 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "userns.h"
 
 /* The forked child: a user namespace of its own, dumpable (its memory is its own) so that the

@@ -42,9 +42,10 @@
 #include <linux/mount.h>
 #endif
 
-#include "child.h"
+#include "step.h"
 #include "mountapi.h"
 #include "cleanup.h"
+#include "phrase.h"
 #include "sys.h"
 
 /* Child: in the new mount namespace. */
@@ -122,7 +123,7 @@ static int bind_onto_itself(struct child *c, int fd, struct error *err)
 
 /* Child: pivot_root needs the new root to be a mount point; a bind of the rootfs onto itself
  * makes it one. The rootfs is the working directory: the parent opened it once, checked it and
- * entered it (child.h), and the clone's new mount namespace carried it over to its own copy of
+ * entered it (step.h), and the clone's new mount namespace carried it over to its own copy of
  * the mount, so no name is looked up here at all. Every later step works from c->rootfd, the
  * bind's root. Root's containers whose rootfs host root owns get the parent's idmapped copy of
  * the tree (userns.c) instead of a plain one. */
@@ -432,11 +433,14 @@ static int file_mount(struct child *c, int rootfd, const struct mount_op *op, st
                 if (made < 0 && e != EEXIST) {
                         /* a rootfs we may not write (another user's, read-only): the container
                          * runs without the file, and crib says how to give it one */
+                        char change[128];
                         child_warn(c,
                                    "'%s' is not in the rootfs and cannot be made there (%s): the "
                                    "container runs without crib's %s\ncreate an empty %s in the "
-                                   "rootfs, or bind your own in [mounts]",
-                                   op->dst, strerror(e), op->dst, op->dst);
+                                   "rootfs, or %s",
+                                   op->dst, strerror(e), op->dst, op->dst,
+                                   phrase_change(c->plan->front, SPEC_KEY_MOUNTS_BIND, PHRASE_ON,
+                                                 change, sizeof change));
                         return 0;
                 }
                 if (made >= 0)
@@ -568,7 +572,7 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                 struct stat st;
                 char src[64];
                 if (srcfd >= 0) {
-                        /* root: the copy of the source's tree the parent opened (child.h) */
+                        /* root: the copy of the source's tree the parent opened (step.h) */
                         if (fstat(srcfd, &st) < 0)
                                 return error_set(err, errno, "cannot stat bind source '%s'",
                                                  op->src);
@@ -612,12 +616,15 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
         case MOP_PROC:
                 if (sys_mount(&c->trace, "proc", target, op->dst, "proc", op->flags, NULL, err) <
                     0) {
+                        char change[128];
                         if (err->errnum == EPERM && p->userns)
                                 error_hint(err,
                                            "the kernel refuses a new /proc in a user namespace "
                                            "when the host's /proc has parts hidden by other "
-                                           "mounts (as inside another container); set pid = no "
-                                           "in [namespaces] to bind the host's /proc instead");
+                                           "mounts (as inside another container); %s to bind the "
+                                           "host's /proc instead",
+                                           phrase_change(p->front, SPEC_KEY_NAMESPACES_PID,
+                                                         PHRASE_OFF, change, sizeof change));
                         return -1;
                 }
                 return 0;

@@ -5,7 +5,7 @@
  * starts down; SIOCSIFFLAGS (netdevice(7)) brings it up so 127.0.0.1 works inside. Needs
  * CAP_NET_ADMIN in the user namespace owning the network namespace, which the setup process has.
  * The tap device of a network helper (slirp4netns, pasta) is the helper's to make and configure
- * (runtime/launch/nethelper.c). With a helper the workload has no NET_RAW (spec.c says why), so
+ * (runtime/launch/nethelper.c). With a helper the workload has no NET_RAW (network.c says why), so
  * net.ipv4.ping_group_range (icmp(7)) lets its groups open ICMP echo sockets: the sysctl is the
  * writer's network namespace's, written through the host's /proc before pivot_root (the
  * container's /proc/sys is read-only).
@@ -30,8 +30,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "cleanup.h"
+#include "phrase.h"
 
 /* Child: the setup process, in the new network namespace. */
 int step_loopback(struct child *c, struct error *err)
@@ -114,9 +115,13 @@ int step_guard_loopback(struct child *c, struct error *err)
                 said[--got] = '\0';
         error_set(err, 0, "cannot keep the container away from the host's loopback: nft %s%s%s",
                   WIFEXITED(status) ? "failed" : "was killed", got ? ": " : "", said);
-        return error_hint(err, "the kernel's nf_tables must be there: 'sudo modprobe nf_tables' "
-                               "(as a user crib cannot load it); or set host_loopback = yes in "
-                               "[network] if the container may reach the host's local services");
+        char change[128];
+        return error_hint(err,
+                          "the kernel's nf_tables must be there: 'sudo modprobe nf_tables' (as a "
+                          "user crib cannot load it); or %s if the container may reach the host's "
+                          "local services",
+                          phrase_change(c->plan->front, SPEC_KEY_NETWORK_HOST_LOOPBACK, PHRASE_ON,
+                                        change, sizeof change));
 }
 
 int netns_loopback_up(struct child *c, struct error *err)

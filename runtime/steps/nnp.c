@@ -11,13 +11,14 @@
 #include <errno.h>
 #include <sys/prctl.h>
 
-#include "child.h"
+#include "step.h"
 
 /* Child: the setup process, root in the user namespace, before the seccomp filter. */
 int step_no_new_privs(struct child *c, struct error *err)
 {
         if (!c->plan->no_new_privs)
-                return step_skip(c, "no_new_privileges = no: setuid programs work in the container");
+                return step_skip(c,
+                                 "no_new_privileges = no: setuid programs work in the container");
         int r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
         trace_line(&c->trace, "  prctl(PR_SET_NO_NEW_PRIVS, 1) = %d", r);
         if (r < 0)

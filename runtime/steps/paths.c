@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
-#include "child.h"
+#include "step.h"
 #include "sys.h"
 
 #define PROC_SUPER_MAGIC_ 0x9fa0 /* <linux/magic.h> */

@@ -17,7 +17,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 #include "sys.h"
 
 #define RAMFS_MAGIC_ 0x858458f6 /* <linux/magic.h> */

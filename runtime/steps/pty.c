@@ -25,7 +25,7 @@
 #include <linux/openat2.h>
 #endif
 
-#include "child.h"
+#include "step.h"
 #include "cleanup.h"
 #include "pty.h"
 

@@ -24,7 +24,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 
 /* Child: a program that is not there is create's error, as under runc (engines turn its
  * "not found" into exit status 127); whether it runs is still the exec's to find out */

@@ -8,6 +8,10 @@
  * ids alone may be written from inside the new namespace too (as `unshare -r` does): then the
  * child writes /proc/self/... itself and the parent has nothing to wait for.
  *
+ * The child's step (step_id_maps, the second row of the setup table, launch/child.c): write its
+ * own maps, or wait for the parent's SYNC_GO that says the parent wrote them (and, before it,
+ * the idmapped rootfs: SYNC_ROOTFS); then the setup process stops being dumpable, and stays so.
+ *
  * As root, a container's root is not host root: root's default map is its own range of
  * subordinate ids (crib records one in /etc/subuid and /etc/subgid when root has none), and a
  * rootfs that host root owns is shown through an idmapped mount (mount_setattr(2)
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -39,7 +44,10 @@
 
 #include "cleanup.h"
 #include "mountapi.h"
+#include "phrase.h"
 #include "procfile.h"
+#include "rlimits.h"
+#include "step.h"
 
 /* procfile_write, traced, with the error for the user */
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
@@ -164,6 +172,48 @@ int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, st
         return 0;
 }
 
+/* Child: not dumpable from now on, before any code of the workload exists, so that no process
+ * of the container can ptrace(2) this one or open its /proc/PID/{mem,fd,exe} (init.c). Not
+ * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written. */
+static int not_dumpable(struct child *c, struct error *err)
+{
+        int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
+        if (r < 0)
+                return error_set(err, errno, "cannot make the setup process not dumpable");
+        return 0;
+}
+
+/* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
+ * that says it wrote them; EOF means crib died. */
+int step_id_maps(struct child *c, struct error *err)
+{
+        if (c->plan->self_maps) {
+                if (userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
+                    rlimits_apply(c->plan, 0, &c->trace, err) < 0)
+                        return -1;
+                return not_dumpable(c, err);
+        }
+        struct sync_msg m;
+        int fd = -1;
+        int r = sync_recv(&c->chan, &m, &fd, err);
+        if (r > 0 && m.type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs) {
+                c->rootfs_tree = fd;
+                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
+                r = sync_recv(&c->chan, &m, NULL, err);
+        } else if (fd >= 0) {
+                close(fd);
+        }
+        if (r == 0)
+                _exit(125); /* crib is gone */
+        if (r < 0)
+                return -1;
+        if (m.type != SYNC_GO)
+                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
+        trace_line(&c->trace, "  read(sync) = GO (maps written)");
+        return not_dumpable(c, err);
+}
+
 int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace *t,
                              struct error *err)
 {
@@ -186,17 +236,19 @@ int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace
 
 static const struct {
         int flag;
-        const char *ns, *key, *config;
+        const char *ns;
+        enum spec_key key;
+        const char *config;
 } namespaces[] = {
-        {CLONE_NEWUSER, "user", "user", "CONFIG_USER_NS"},
-        {CLONE_NEWPID, "pid", "pid", "CONFIG_PID_NS"},
-        {CLONE_NEWNET, "net", "net", "CONFIG_NET_NS"},
-        {CLONE_NEWIPC, "ipc", "ipc", "CONFIG_IPC_NS"},
-        {CLONE_NEWUTS, "uts", "uts", "CONFIG_UTS_NS"},
-        {CLONE_NEWCGROUP, "cgroup", "cgroup", "CONFIG_CGROUPS"},
+        {CLONE_NEWUSER, "user", SPEC_KEY_NAMESPACES_USER, "CONFIG_USER_NS"},
+        {CLONE_NEWPID, "pid", SPEC_KEY_NAMESPACES_PID, "CONFIG_PID_NS"},
+        {CLONE_NEWNET, "net", SPEC_KEY_NAMESPACES_NET, "CONFIG_NET_NS"},
+        {CLONE_NEWIPC, "ipc", SPEC_KEY_NAMESPACES_IPC, "CONFIG_IPC_NS"},
+        {CLONE_NEWUTS, "uts", SPEC_KEY_NAMESPACES_UTS, "CONFIG_UTS_NS"},
+        {CLONE_NEWCGROUP, "cgroup", SPEC_KEY_NAMESPACES_CGROUP, "CONFIG_CGROUPS"},
 };
 
-int userns_clone_error(int flags, int e, struct error *err)
+int userns_clone_error(int flags, int e, enum spec_front front, struct error *err)
 {
         const char *what = (flags & CLONE_NEWUSER) ? "cannot create user namespace"
                                                    : "cannot create the container's namespaces";
@@ -209,13 +261,14 @@ int userns_clone_error(int flags, int e, struct error *err)
                         continue;
                 /* a type this kernel was built without: EINVAL, and no /proc/self/ns entry */
                 snprintf(path, sizeof path, "/proc/self/ns/%s", ns);
+                char change[256];
+                phrase_change(front, namespaces[i].key, PHRASE_OFF, change, sizeof change);
                 if (access(path, F_OK) < 0 && errno == ENOENT) {
                         error_set(err, e, "cannot create %s namespace", ns);
                         return error_hint(err,
                                           "this kernel was built without %s namespaces (%s=y); "
-                                          "set %s = no in [namespaces], or use a kernel that "
-                                          "has them",
-                                          ns, namespaces[i].config, namespaces[i].key);
+                                          "%s, or use a kernel that has them",
+                                          ns, namespaces[i].config, change);
                 }
                 /* a type switched off: user.max_<ns>_namespaces = 0 (user's own case below) */
                 snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", ns);
@@ -225,9 +278,8 @@ int userns_clone_error(int flags, int e, struct error *err)
                         return error_hint(err,
                                           "%s namespaces are switched off here "
                                           "(user.max_%s_namespaces = 0): enable them with: sudo "
-                                          "sysctl user.max_%s_namespaces=15000, or set %s = no "
-                                          "in [namespaces]",
-                                          ns, ns, ns, namespaces[i].key);
+                                          "sysctl user.max_%s_namespaces=15000, or %s",
+                                          ns, ns, ns, change);
                 }
         }
         if (!(flags & CLONE_NEWUSER))

@@ -42,7 +42,8 @@ int userns_root_range(char *ret_note, size_t len, struct error *err);
 int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *t,
                            struct error *err);
 
-/* Parent: clone(2) of `flags` failed with errno `e`: say why, and how to fix it. */
-int userns_clone_error(int flags, int e, struct error *err);
+/* Parent: clone(2) of `flags` failed with errno `e`: say why, and how to fix it, in the words of
+ * the spec's front end (phrase.h). */
+int userns_clone_error(int flags, int e, enum spec_front front, struct error *err);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "step.h"
 
 /* Child: in the new uts namespace. */
 int step_hostname(struct child *c, struct error *err)

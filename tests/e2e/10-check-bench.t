@@ -75,20 +75,4 @@ out=$("$CRIB" bench --seccomp --format=csv 2>&1)
 echo "$out" | grep -qE '^seccomp_clone(_us,[0-9.]+|,n/a)$'
 ok $? "--format=csv: seccomp_clone_us, or seccomp_clone,n/a"
 
-# crib's link puts the code a start runs in front (tools/hot-layout.ld): the kernel maps a cached
-# file 64 KB around each fault, so scattered, it had all of crib's text resident in each process
-if command -v readelf >/dev/null 2>&1; then
-	set -- $(readelf -SW "$CRIB" | awk '{for (i = 1; i < NF; i++) if ($i == ".text.crib_hot") print $(i + 2), $(i + 4)}')
-	lo=$((0x${1:-0})) size=$((0x${2:-0}))
-	assert_eq "$([ "$size" -ge 65536 ] && echo yes)" yes "the hot code is a section of its own ($size bytes)"
-	# (functions the other objects call, which no build inlines: a sanitizer build, for one,
-	# inlines cmd_run into main and puts main in .text.main, not .text.startup.main)
-	for f in spec_load plan_host_gather plan_build container_run init_start; do
-		a=$(readelf -sW "$CRIB" | awk -v f="$f" '$8 == f && $4 == "FUNC" {print $2; exit}')
-		a=$((0x${a:-0}))
-		assert_eq "$([ "$a" -ge "$lo" ] && [ "$a" -lt $((lo + size)) ] && echo yes)" yes "$f is in it"
-	done
-else
-	skips 6 "no readelf here (binutils) to read crib's layout"
-fi
 done_testing

@@ -2,7 +2,7 @@
 # Faults: crib killed with SIGKILL before each setup step leaves no process, no mount and no
 # half-written file.
 #
-# CRIB_TEST_STOP_AT=NAME (runtime/launch/steps.c) makes crib's child wait before the step NAME until
+# CRIB_TEST_STOP_AT=NAME (runtime/launch/child.c) makes crib's child wait before the step NAME until
 # crib is gone, then run it: the test kills crib there, and the child meets crib's death at
 # exactly that step, as it would if crib were killed at that moment. The steps are those of
 # both of the child's tables, as --trace lists them: the setup process's, the start of crib's

@@ -1,61 +1,218 @@
 #!/bin/sh
-# The Debian package (issue 19): rootfs-tools/mkdeb packages this crib, dpkg installs it into a
-# scratch root, and the installed crib runs a container; removing the package leaves its
-# conffiles (the AppArmor profiles) and purging leaves nothing. `make deb` builds the packages
-# of every architecture and runs lintian on them.
+# The Debian packages (issues 19 and 32): what make deb writes to build/deb (rootfs-tools/mkdeb),
+# staged by tests/run-all as DEBS; make check makes the host's, make deb every architecture's.
+# Each architecture's crib_VERSION_ARCH.deb: its fields; it recommends what crib runs on the host
+# (newuidmap from uidmap, pasta or slirp4netns, nft) and crib-scope, and depends on nothing;
+# crib, crib-image (`crib image`, issue 32: it was missing) and the copyright file are in it.
+# crib-scope_VERSION_ARCH.deb: crib-scope, Depends from dpkg-shlibdeps. Their programs are the
+# architecture's (readelf: machine, float ABI, armel's crib ARMv5TE, crib-scope's dynamic
+# linker), crib and crib-image static; with qemu-user, crib and crib-image run on the board's
+# CPU (armel: a Pi Zero's ARM1176). The host's: dpkg installs crib into a scratch root (as root,
+# and as the user with --force-not-root); the installed crib imports an OCI image the test makes
+# from the test rootfs, with the crib-image beside it in /usr/lib/crib, and runs it; crib-scope
+# runs on the host's libraries, which meet its Depends; removing crib keeps its conffiles (the
+# AppArmor profiles), purging leaves nothing. lintian finds nothing to say of them. Not in the VM
+# guests: they have no packages.
 . "$(dirname "$0")/../lib/libtest.sh"
 
-requires root
-if [ -z "${MKDEB:-}" ] || ! command -v dpkg-deb >/dev/null || ! command -v strip >/dev/null; then
-	echo "1..0 # SKIP no rootfs-tools/mkdeb (MKDEB), dpkg-deb or strip here"
+if [ -z "${DEBS:-}" ] || ! ls "$DEBS"/crib_*.deb >/dev/null 2>&1; then
+	echo "1..0 # SKIP no packages in DEBS (make check makes the host's, make deb all; the VM guests have none)"
 	exit 0
 fi
-if [ -n "${SANITIZE:-}" ]; then
-	echo "1..0 # SKIP an instrumented crib (make check SANITIZE=1) is not what a package ships"
-	exit 0
-fi
-
-arch=$(dpkg --print-architecture)
-deb=$("$MKDEB" "$CRIB" "$arch" 0.1-1 "$T/out" 2>"$T/mkdeb.err")
-assert_eq "$?:$(cat "$T/mkdeb.err")" "0:" "mkdeb packages crib for $arch"
-assert_eq "$deb" "$T/out/crib_0.1-1_$arch.deb" "... as crib_VERSION_ARCH.deb"
-fields=$(dpkg-deb -f "$deb" Package Version Architecture | tr '\n' ' ')
-assert_eq "$fields" "Package: crib Version: 0.1-1 Architecture: $arch " "its control fields"
-files=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort | tr '\n' ' ')
-for f in ./usr/bin/crib ./usr/share/man/man1/crib.1.gz ./usr/share/man/man5/crib.ini.5.gz \
-	./etc/apparmor.d/crib ./etc/apparmor.d/crib-default ./usr/share/doc/crib/copyright \
-	./usr/share/doc/crib/examples/example.ini ./usr/share/crib/rootfs-tools/mkrootfs; do
-	assert_contains "$files" "$f " "the package has $f"
+for tool in dpkg dpkg-deb readelf tar gzip sha256sum; do
+	command -v $tool >/dev/null || {
+		echo "1..0 # SKIP $tool is not installed"
+		exit 0
+	}
 done
-assert_contains "$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./etc/apparmor.d/crib)" \
-	"@{crib}=/usr/bin/crib" "the crib profile names the installed path"
+host=$(dpkg --print-architecture)
 
-# into a scratch root: dpkg's own database there, maintainer scripts run outside it
+# elf FILE: "MACHINE [FLOAT-ABI] LOADER" of a program (LOADER: static, or its dynamic linker)
+elf() {
+	_m=$(readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+	_f=$(readelf -h "$1" 2>/dev/null | sed -n 's/^ *Flags:.* \([a-z]*-float\) ABI.*/\1/p')
+	_i=$(readelf -l "$1" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+	echo "$_m${_f:+ $_f} ${_i:-static}"
+}
+# qemu_run ARCH PROGRAM ARGS...: PROGRAM under qemu-user, on the CPU of ARCH's smallest board
+qemu_run() {
+	case $1 in
+	armel) _q="qemu-arm -cpu arm1176" ;;       # Pi Zero, Zero W, 1
+	armhf) _q="qemu-arm -cpu cortex-a7" ;;     # Pi 2
+	arm64) _q="qemu-aarch64 -cpu cortex-a53" ;; # Pi 3
+	esac
+	shift
+	# shellcheck disable=SC2086 # the command and its -cpu
+	timeout 60 $_q "$@"
+}
+
+for deb in "$DEBS"/crib_*.deb; do
+	name=$(basename "$deb" .deb)
+	a=${name##*_} v=${name#crib_}
+	v=${v%_*}
+	assert_eq "$(dpkg-deb -f "$deb" Package Version Architecture | tr '\n' ' ')" \
+		"Package: crib Version: $v Architecture: $a " "$a: crib's control fields"
+	assert_eq "$(dpkg-deb -f "$deb" Recommends)" "uidmap, passt | slirp4netns, nftables, crib-scope (= $v)" \
+		"$a: crib recommends newuidmap's, the network helpers' and nft's packages, and crib-scope"
+	assert_eq "$(dpkg-deb -f "$deb" Depends Pre-Depends)" "" "$a: crib depends on nothing (its programs are static)"
+	files=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort | tr '\n' ' ')
+	for f in ./usr/bin/crib ./usr/lib/crib/crib-image ./usr/share/doc/crib/copyright \
+		./usr/share/doc/crib/changelog.Debian.gz ./usr/share/man/man1/crib.1.gz \
+		./usr/share/man/man5/crib.ini.5.gz ./etc/apparmor.d/crib ./etc/apparmor.d/crib-default \
+		./usr/share/doc/crib/examples/example.ini ./usr/share/crib/rootfs-tools/mkrootfs; do
+		assert_contains "$files" "$f " "$a: crib has $f"
+	done
+	scope=$DEBS/crib-scope_${v}_$a.deb
+	fields=$(dpkg-deb -f "$scope" Package Version Architecture 2>&1 | tr '\n' ' ')
+	assert_eq "$fields" "Package: crib-scope Version: $v Architecture: $a " "$a: crib-scope's package is there"
+	deps=$(dpkg-deb -f "$scope" Depends 2>&1)
+	assert_eq "$(echo "$deps" | sed 's/([>=]* [^)]*)/(V)/g')" "libc6 (V), libsystemd0 (V), crib (V)" \
+		"$a: crib-scope depends on libc6 and libsystemd0 (the versions dpkg-shlibdeps found) and crib ($deps)"
+	assert_contains "$deps" "crib (= $v)" "$a: ... and on this crib"
+	assert_contains "$(dpkg-deb -c "$scope" 2>&1 | awk '{print $6}' | tr '\n' ' ')" \
+		"./usr/lib/crib/crib-scope " "$a: crib-scope has ./usr/lib/crib/crib-scope"
+
+	x=$T/x-$a
+	mkdir -p "$x"
+	dpkg-deb -x "$deb" "$x" && dpkg-deb -x "$scope" "$x" 2>/dev/null
+	case $a in
+	amd64) m="Advanced Micro Devices X86-64" ld=/lib64/ld-linux-x86-64.so.2 ;;
+	arm64) m=AArch64 ld=/lib/ld-linux-aarch64.so.1 ;;
+	armhf) m="ARM hard-float" ld=/lib/ld-linux-armhf.so.3 ;;
+	armel) m="ARM soft-float" ld=/lib/ld-linux.so.3 ;;
+	*) m="an architecture this test knows" ld= ;;
+	esac
+	assert_eq "$(elf "$x/usr/bin/crib")" "$m static" "$a: crib is $m, static"
+	assert_eq "$(elf "$x/usr/lib/crib/crib-image")" "$m static" "$a: crib-image is $m, static"
+	assert_eq "$(elf "$x/usr/lib/crib/crib-scope")" "$m $ld" "$a: crib-scope is $m, linked by $ld"
+	case $a in
+	armel) assert_eq "$(readelf -A "$x/usr/bin/crib" | sed -n 's/.*Tag_CPU_arch: //p')" v5TE \
+		"armel: crib is ARMv5TE code, which every Raspberry Pi runs" ;;
+	armhf) assert_eq "$(readelf -A "$x/usr/bin/crib" | sed -n 's/.*Tag_CPU_arch: //p')" v7 "armhf: crib is ARMv7 code" ;;
+	esac
+	case $a in
+	armel | armhf) q=qemu-arm ;;
+	arm64) q=qemu-aarch64 ;;
+	*) q= ;;
+	esac
+	if [ -n "$q" ] && command -v $q >/dev/null; then
+		want=$(case $a in armel) echo linux/arm/v6 ;; armhf) echo linux/arm/v7 ;; arm64) echo linux/arm64/v8 ;; esac)
+		out=$(qemu_run "$a" "$x/usr/bin/crib" version 2>&1)
+		assert_eq "$?:$out" "0:crib ${v%-*}" "$a: crib runs on the board's CPU ($q)"
+		out=$(qemu_run "$a" "$x/usr/lib/crib/crib-image" platform 2>&1)
+		assert_eq "$?:$out" "0:$want" "$a: crib-image runs on the board's CPU and names it"
+	elif [ -n "$q" ]; then
+		skips 2 "$a: $q is not installed (qemu-user, rootfs-tools/install-deps deb)"
+	fi
+	grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' \
+		"$x/usr/share/doc/crib/copyright"
+	ok $? "$a: the copyright file is machine-readable (DEP-5)"
+	assert_eq "$(grep -c '^Copyright: [0-9-]* the crib developers$\|^Files: \*$\|^License: ' \
+		"$x/usr/share/doc/crib/copyright")" 4 "$a: ... with a Files paragraph, a copyright notice and its license"
+	cmp -s "$x/usr/share/doc/crib/copyright" "$x/usr/share/doc/crib-scope/copyright"
+	ok $? "$a: crib-scope carries the same copyright file"
+done
+
+# --- the host's package, installed into a scratch root: dpkg's own database there, maintainer
+# scripts run outside it (as the user too: --force-not-root; dpkg wants ldconfig on its PATH)
+deb=
+for f in "$DEBS"/crib_*_"$host".deb; do
+	[ -e "$f" ] && deb=$f
+done
+if [ -z "$deb" ]; then
+	skip "no package for this machine ($host) in DEBS"
+	done_testing
+	exit
+fi
+v=$(dpkg-deb -f "$deb" Version)
 R=$T/root
 mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates"
 : >"$R/var/lib/dpkg/status"
-dpkg --root="$R" --force-script-chrootless --log=/dev/null -i "$deb" >"$T/dpkg.out" 2>&1
-assert_eq "$?" 0 "dpkg installs it into a scratch root"
-assert_eq "$(dpkg --root="$R" -s crib 2>/dev/null | sed -n 's/^Status: //p')" "install ok installed" \
-	"dpkg says it is installed"
-assert_eq "$("$R/usr/bin/crib" version)" "crib 0.1" "the installed crib runs"
-spec "$T/s.ini" <<'EOF2'
-[process]
-args = /bin/sh -c 'echo from-the-package; id -u'
-EOF2
-run_crib_installed() {
-	out=$("$R/usr/bin/crib" run "$@" 2>"$T/.stderr" </dev/null)
+asuser=
+[ "$ROLE" = user ] && asuser=--force-not-root
+pkg() { PATH=$PATH:/usr/sbin:/sbin dpkg $asuser --root="$R" --force-script-chrootless --log=/dev/null "$@"; }
+pkg -i "$deb" >"$T/dpkg.out" 2>&1
+assert_eq "$?" 0 "dpkg installs $host's crib into a scratch root ($(tail -n 1 "$T/dpkg.out"))"
+assert_eq "$(pkg -s crib 2>/dev/null | sed -n 's/^Status: //p')" "install ok installed" "dpkg says it is installed"
+crib=$R/usr/bin/crib
+assert_eq "$("$crib" version)" "crib ${v%-*}" "the installed crib runs"
+assert_contains "$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./etc/apparmor.d/crib)" \
+	"@{crib}=/usr/bin/crib" "the crib profile names the installed path"
+
+run_installed() { # run_installed ARGS...: the installed crib, as run_crib
+	out=$("$crib" "$@" 2>"$T/.stderr" </dev/null)
 	rc=$?
 	err=$(strip_aa <"$T/.stderr")
 }
-run_crib_installed "$T/s.ini"
-assert_eq "$rc:$(echo $out):$err" "0:from-the-package 0:" "the installed crib runs a container"
+# an OCI layout: the test rootfs as one gzip layer, a config that runs a shell line
+PLATFORM=$("$crib" image platform 2>&1)
+assert_eq "$?" 0 "crib image runs the packaged crib-image, from /usr/lib/crib ($PLATFORM)"
+OS=${PLATFORM%%/*} rest=${PLATFORM#*/}
+ARCH=${rest%%/*} VARIANT=
+[ "$rest" != "$ARCH" ] && VARIANT=${rest#*/}
+O=$T/oci
+mkdir -p "$O/blobs/sha256"
+echo '{"imageLayoutVersion":"1.0.0"}' >"$O/oci-layout"
+# (as the test user, root's 0700 /root of the test rootfs is not readable: left out)
+tar -C "$ROOTFS" --exclude=./root --numeric-owner --owner=0 --group=0 -cf "$T/layer.tar" .
+gzip -n -c "$T/layer.tar" >"$T/layer.gz"
+blob() { # blob FILE: FILE into the layout's blobs, its digest and size printed
+	_h=$(sha256sum "$1" | cut -d' ' -f1)
+	mv "$1" "$O/blobs/sha256/$_h"
+	echo "sha256:$_h $(wc -c <"$O/blobs/sha256/$_h" | tr -d ' ')"
+}
+diff=$(sha256sum "$T/layer.tar" | cut -d' ' -f1)
+# shellcheck disable=SC2046 # blob prints two words, the digest and the size
+set -- $(blob "$T/layer.gz")
+printf '{"architecture":"%s","os":"%s"%s,"config":{"Cmd":["/bin/sh","-c","echo from-the-image; id -u"]},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}\n' \
+	"$ARCH" "$OS" "${VARIANT:+,\"variant\":\"$VARIANT\"}" "$diff" >"$T/config"
+# shellcheck disable=SC2046
+set -- "$@" $(blob "$T/config")
+printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":"%s","size":%s}]}\n' \
+	"$3" "$4" "$1" "$2" >"$T/manifest"
+# shellcheck disable=SC2046
+set -- $(blob "$T/manifest")
+printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"%s","size":%s}]}\n' \
+	"$1" "$2" >"$O/index.json"
 
-dpkg --root="$R" --force-script-chrootless --log=/dev/null -r crib >/dev/null 2>&1
-assert_eq "$?:$(ls "$R/usr/bin" 2>/dev/null)" "0:" "removing it takes the binary away"
+run_installed image import "$O" "$T/img"
+assert_eq "$rc:$err" "0:" "the installed crib imports an OCI image"
+assert_contains "$out" "imported OCI layout $PLATFORM" "... and says what it imported"
+run_installed run "$T/img/crib.ini"
+assert_eq "$rc:$(echo "$out" | tr '\n' ' '):$err" "0:from-the-image 0 :" "the installed crib runs the imported image's command"
+run_installed image rm "$T/img"
+assert_eq "$rc:$err:$(test -e "$T/img" && echo left)" "0::" "... and removes the import"
+
+# crib-scope: the host's libraries meet its Depends, and its dynamic linker finds them
+scope=$DEBS/crib-scope_${v}_$host.deb
+unmet=
+for d in $(dpkg-deb -f "$scope" Depends | tr -d ' ' | tr ',' ' '); do
+	p=${d%%(*}
+	[ "$p" = crib ] && continue
+	min=${d#*(>=}
+	min=${min%)}
+	have=$(dpkg-query -W -f='${Version}' "$p:$host" 2>/dev/null)
+	dpkg --compare-versions "${have:-0}" ge "$min" || unmet="$unmet $p (has '$have', needs $min)"
+done
+assert_eq "$unmet" "" "this machine meets crib-scope's Depends ($(dpkg-deb -f "$scope" Depends))"
+mkdir -p "$T/scope"
+dpkg-deb -x "$scope" "$T/scope"
+out=$("$T/scope/usr/lib/crib/crib-scope" 2>&1)
+assert_eq "$?:$out" "125:usage: crib-scope UNIT PID DESCRIPTION" "crib-scope runs with this machine's libraries"
+
+pkg -r crib >/dev/null 2>&1
+assert_eq "$?:$(ls "$R/usr/bin" "$R/usr/lib/crib" 2>/dev/null)" "0:" "removing it takes the programs away"
 assert_eq "$(ls "$R/etc/apparmor.d" 2>/dev/null | tr '\n' ' ')" "crib crib-default " \
 	"... and keeps the conffiles (the AppArmor profiles)"
-dpkg --root="$R" --force-script-chrootless --log=/dev/null -P crib >/dev/null 2>&1
+pkg -P crib >/dev/null 2>&1
 assert_eq "$?:$(find "$R" -path "$R/var" -prune -o -type f -print | wc -l)" "0:0" \
 	"purging leaves no file outside dpkg's database"
+
+# lintian (which warns root off, on stderr: left out)
+if command -v lintian >/dev/null; then
+	out=$(timeout 300 lintian --fail-on error,warning "$DEBS"/*.deb 2>&1 | grep -v '^running with root privileges is not recommended!$')
+	assert_eq "$out" "" "lintian finds no error and no warning in the packages"
+else
+	skip "lintian is not installed (rootfs-tools/install-deps check)"
+fi
 done_testing

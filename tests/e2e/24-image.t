@@ -754,6 +754,31 @@ assert_contains "$out" "list more than 1024 descriptors in all; crib reads at mo
 [ "$secs" -le 5 ]
 ok $? "at once (${secs}s)"
 
+# --- 9. the id-map helper's error reaches the user as crib's one message, with its words (only
+# cmd/ prints: on 75d1d8a the helper child printed its own line, and the import's error said
+# only that the ids could not be mapped). crib-test's /etc/subuid and /etc/subgid range is made
+# its own id, in a mount namespace of the test's own (the host's files stay as they are):
+# newuidmap then writes a map whose outside ids overlap, which the kernel refuses.
+if [ "$ROLE" = root ] && id crib-test >/dev/null 2>&1 && command -v newuidmap >/dev/null &&
+	command -v newgidmap >/dev/null && command -v setpriv >/dev/null; then
+	echo "crib-test:$(id -u crib-test):1" >"$PUB/subuid"
+	echo "crib-test:$(id -g crib-test):1" >"$PUB/subgid"
+	mkdir -p "$T/idl" && echo x >"$T/idl/f" && tarit "$PUB/idmap.tar" "$T/idl"
+	chmod 644 "$PUB/subuid" "$PUB/subgid" "$PUB/idmap.tar"
+	mkdir -m 0755 "$PUB/idmap" && chown crib-test "$PUB/idmap"
+	out=$(unshare -m --propagation private sh -c "mount --bind '$PUB/subuid' /etc/subuid &&
+		mount --bind '$PUB/subgid' /etc/subgid && cd / &&
+		exec setpriv --reuid=crib-test --regid=crib-test --init-groups \
+			'$CRIB' image import '$PUB/idmap.tar' '$PUB/idmap/img'" 2>&1 </dev/null)
+	rc=$?
+	assert_eq "$rc:$(ls -A "$PUB/idmap")" "125:" "newuidmap refusing crib-test's ranges: the import fails, nothing made ($out)"
+	assert_contains "$out" "crib: cannot map your subordinate ids with newuidmap and newgidmap: newuidmap refused the ranges of /etc/subuid" \
+		"the id-map helper's error is the one message crib prints, with the helper's words"
+	assert_contains "$out" "crib: hint: check your ranges in /etc/subuid and /etc/subgid" "and the remedy"
+else
+	skips 3 "the id-map helper's error needs root, the user crib-test, newuidmap and setpriv"
+fi
+
 # --- 8. crib image rm: the import goes, files of subordinate ids too
 run_crib image rm "$OUT/docker"
 assert_eq "$rc:$err:$([ -e "$OUT/docker" ] && echo left)" "0::" "crib image rm DIR removes an import"

@@ -249,7 +249,7 @@ exec 3<&0
 echo \$! >"$T/crib.pid"
 wait \$!
 echo "rc=\$?" >"$T/crib.rc"
-stty -g >"$T/tty.after"
+stty -g >"$T/tty.after.tmp" && mv "$T/tty.after.tmp" "$T/tty.after"
 EOF2
 	(
 		sleep 1

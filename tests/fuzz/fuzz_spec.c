@@ -1,4 +1,4 @@
-/* fuzz_spec - libFuzzer target: the INI tokenizer and the spec table (runtime/base/ini.c, spec.c).
+/* fuzz_spec - libFuzzer target: the INI tokenizer and the spec table (runtime/base/ini.c, spec/).
  *
  * The input is a crib.ini(5) file. spec_load() must either accept it or refuse it with a
  * FILE:LINE: message, never crash, leak or read out of bounds (the fuzz build runs under ASan

@@ -16,6 +16,8 @@ chmod 755 "$T"
 : >"$T/.stderr"
 trap 'rm -rf "$T"' EXIT
 
+# ok and the asserts return 0 when the test passed, 1 when not (a TODO's too): so
+# `assert_eq ... || sed 's/^/#   /' FILE` prints what explains a failure, and only then
 ok() { # ok COND-STATUS DESCRIPTION
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then
@@ -27,6 +29,7 @@ ok() { # ok COND-STATUS DESCRIPTION
 		echo "not ok $_n - $2"
 		_failed=$((_failed + 1))
 	fi
+	[ "$1" = 0 ]
 }
 
 assert_eq() { # assert_eq GOT WANT DESCRIPTION
@@ -35,6 +38,7 @@ assert_eq() { # assert_eq GOT WANT DESCRIPTION
 	else
 		ok 1 "$3"
 		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+		return 1
 	fi
 }
 
@@ -44,6 +48,7 @@ assert_contains() { # assert_contains HAYSTACK NEEDLE DESCRIPTION
 	*)
 		ok 1 "$3"
 		printf '#   got:  %s\n#   want it to contain: %s\n' "$1" "$2"
+		return 1
 		;;
 	esac
 }
@@ -53,6 +58,7 @@ assert_not_contains() {
 	*"$2"*)
 		ok 1 "$3"
 		printf '#   got:  %s\n#   want it not to contain: %s\n' "$1" "$2"
+		return 1
 		;;
 	*) ok 0 "$3" ;;
 	esac

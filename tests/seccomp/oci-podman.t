@@ -1,6 +1,6 @@
 #!/bin/sh
 # podman's seccomp profile, as podman writes it into a container's config.json, made into
-# crib's profile by the OCI front end (runtime/spec/oci.c) and compiled by crib, answers every
+# crib's profile by the OCI front end (runtime/oci/) and compiled by crib, answers every
 # system call as the config's own rules say (docker-rules.py reads the OCI form too: it is
 # Docker's without includes and excludes, which podman has resolved): what crun, which hands
 # the same rules to libseccomp, would load. The config comes from `podman init` with crib as the

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
         struct plan_host host;
         plan_host_gather(&spec, &host);
         struct plan plan;
-        int planned = plan_build(&spec, &host, trace, &plan, &err);
+        int planned = plan_build(&spec, &host, &(struct plan_opts){.trace = trace}, &plan, &err);
         spec_free(&spec);
         if (planned < 0)
                 return fail(&err);

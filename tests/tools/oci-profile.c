@@ -1,5 +1,5 @@
 /* oci-profile CONFIG.json - print the seccomp profile, in crib's format, that crib's OCI front
- * end (runtime/spec/oci.c) makes of a config.json's linux.seccomp; tests/seccomp/oci-podman.t
+ * end (runtime/oci/) makes of a config.json's linux.seccomp; tests/seccomp/oci-podman.t
  * compiles it and holds it to the rules the config itself states. Exit 1 with the error on bad
  * input, 3 when the config has no filter. */
 #include <stdio.h>

@@ -123,5 +123,25 @@ int main(void)
         ok(idmap_resolve(&s, &s.uidmap, "uid", 1001, false, sub, nsub, &m, &err) < 0,
            "a range running past the end of a subuid range fails");
         spec_free(&s);
+        struct idmap_range own_r[IDMAP_MAX_SUBIDS];
+        size_t nown;
+        /* the ids mapped in crib's own user namespace (/proc/self/uid_map), as root of a
+         * nested one may map them: the inside column */
+        const char own[] = "         0       1001          1\n         1     196608      65536\n";
+        f = fmemopen((void *)own, strlen(own), "r");
+        ok(idmap_read_own(f, own_r, &nown, &err) == 0 && nown == 2 && own_r[0].outside == 0 &&
+                   own_r[0].count == 1 && own_r[1].outside == 1 && own_r[1].count == 65536,
+           "idmap_read_own: each line's inside column and count");
+        fclose(f);
+        const char bad[] = "0 1001\n";
+        f = fmemopen((void *)bad, strlen(bad), "r");
+        ok(idmap_read_own(f, own_r, &nown, &err) < 0, "idmap_read_own: a short line is an error");
+        fclose(f);
+        const char wraps[] = "4294967295 0 2\n";
+        f = fmemopen((void *)wraps, strlen(wraps), "r");
+        ok(idmap_read_own(f, own_r, &nown, &err) < 0,
+           "idmap_read_own: a range past the last id is an error");
+        fclose(f);
+
         return tap_done();
 }

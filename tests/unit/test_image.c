@@ -1,13 +1,17 @@
 /* Unit tests of the pure parts of `crib image import` (runtime/image/): the machine's platform
- * and the fit of an image's, layer entry names, and the image config made into a spec that
+ * and the fit of an image's (and the error when none fits), the set of paths a layer made, the
+ * limit of what the layers write, layer entry names, and the image config made into a spec that
  * crib reads back unchanged (spec_load); hostile strings in every field of the config that
  * reaches crib.ini (issue 31): none may add a key, nor put a control character in the file. */
 #define _GNU_SOURCE
+#include <json-c/json.h>
 #include <stdlib.h>
 
+#include "budget.h"
 #include "ini.h"
 #include "imgpath.h"
 #include "imgspec.h"
+#include "pathset.h"
 #include "platform.h"
 #include "spec.h"
 #include "../lib/tap.h"
@@ -80,6 +84,74 @@ static const char *clean(const char *name)
         const char *why = imgpath_clean(name, buf, sizeof buf);
         snprintf(out, sizeof out, "%s", why ? why : buf);
         return out;
+}
+
+/* the platform an image says it has, and the error when none of its platforms fits */
+static void test_image_platform(void)
+{
+        char os[16], arch[16], variant[8], buf[64];
+        struct json_object *cfg = json_tokener_parse(
+                "{\"os\":\"linux\",\"architecture\":\"arm\",\"variant\":\"v7\"}");
+        platform_of_config(cfg, os, arch, variant);
+        platform_describe(buf, sizeof buf, os, arch, variant);
+        is_str(buf, "linux/arm/v7", "a config's os, architecture and variant");
+        json_object_put(cfg);
+        cfg = json_tokener_parse("{\"os\":\"linux\",\"architecture\":7}");
+        platform_of_config(cfg, os, arch, variant);
+        platform_describe(buf, sizeof buf, os, arch, variant);
+        is_str(buf, "linux/?", "an architecture that is not a string is unknown, no variant");
+        json_object_put(cfg);
+
+        struct platform me;
+        struct error err;
+        platform_parse("linux/arm/v6", &me, &err);
+        const char have[3][64] = {"linux/arm64/v8", "linux/amd64", "linux/arm64/v8"};
+        error_clear(&err);
+        ok(platform_no_match(have, 3, &me, false, &err) < 0, "no platform fits: an error");
+        is_str(err.msg, "this image has linux/arm64/v8, linux/amd64; this machine is linux/arm/v6",
+               "listing each of the image's platforms once, and the machine's");
+        contains(err.hint, "'--platform OS/ARCH[/VARIANT]' imports one of those anyway",
+                 "with the remedy");
+        error_clear(&err);
+        platform_no_match(have + 1, 1, &me, true, &err);
+        is_str(err.msg, "this image has linux/amd64 only; --platform asked for linux/arm/v6",
+               "one platform, against the one --platform asked for");
+        is_str(err.hint, "", "no remedy then");
+}
+
+/* the set of the paths a layer made */
+static void test_pathset(void)
+{
+        struct pathset s = {0};
+        char p[32];
+        ok(!pathset_has(&s, "a"), "an empty set has nothing");
+        int r = 0;
+        for (int i = 0; i < 5000; i++) {
+                snprintf(p, sizeof p, "dir/%d", i);
+                r |= pathset_add(&s, p);
+        }
+        ok(r == 0 && pathset_add(&s, "dir/7") == 0 && s.n == 5000,
+           "5000 paths added (the table grown), one again not twice");
+        ok(pathset_has(&s, "dir/0") && pathset_has(&s, "dir/4999") &&
+                   !pathset_has(&s, "dir/5000") && !pathset_has(&s, "dir"),
+           "each is found, nothing else is");
+        pathset_free(&s);
+}
+
+/* what the layers may write */
+static void test_budget(void)
+{
+        struct layer_ctx c = {.root = -1, .max_bytes = 20u << 20};
+        struct error err;
+        error_clear(&err);
+        ok(budget_charge(&c, 10u << 20, &err) == 0 && budget_charge(&c, 10u << 20, &err) == 0,
+           "20 MiB under a 20 MiB limit");
+        ok(budget_charge(&c, 1, &err) < 0, "a byte more is over it");
+        is_str(err.msg, "the image writes more than 20.0 MiB, the limit of an import",
+               "saying the limit");
+        contains(err.hint, "crib image import --max-size 40M SOURCE DIR",
+                 "and the --max-size that doubles it");
+        ok(budget_check_room(&c, &err) == 0, "no room asked for (min_free 0): never short");
 }
 
 static void test_paths(void)
@@ -496,6 +568,9 @@ static void test_hostile(void)
 int main(void)
 {
         test_platform();
+        test_image_platform();
+        test_pathset();
+        test_budget();
         test_paths();
         test_spec();
         test_hostile();

@@ -1,4 +1,4 @@
-/* Unit tests of the OCI front end (runtime/spec/oci.c): config.json into crib's spec, and the
+/* Unit tests of the OCI front end (runtime/oci/): config.json into crib's spec, and the
  * JSON path in every refusal. */
 #define _GNU_SOURCE
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* Unit tests of planning (runtime/plan/plan.c): the plan is built from a spec and host facts
- * the test makes up (struct plan_host), so the same spec can be planned for different hosts;
- * and the plan stands alone: every pointer in it points into its own arena, so the spec can be
- * freed right after planning and the plan still says everything. */
+/* Unit tests of planning (runtime/plan/: build.c and its passes): the plan is built from a spec
+ * and host facts the test makes up (struct plan_host), so the same spec can be planned for
+ * different hosts; and the plan stands alone: every pointer in it points into its own arena, so
+ * the spec can be freed right after planning and the plan still says everything. */
 #define _GNU_SOURCE
 #include <linux/capability.h>
 #include <fcntl.h>
@@ -112,6 +112,15 @@ static const struct mount_op *find_mount(const struct plan *p, const char *dst)
         return NULL;
 }
 
+/* The plan's warning that holds `text`, or "" */
+static const char *warning_with(const struct plan *p, const char *text)
+{
+        for (size_t i = 0; i < p->nwarnings; i++)
+                if (strstr(p->warnings[i], text))
+                        return p->warnings[i];
+        return "";
+}
+
 static bool has_env(const struct plan *p, const char *kv)
 {
         for (char **e = p->envp; *e; e++)
@@ -134,10 +143,10 @@ static void plan_outlives_spec(void)
         ok(load(body, &s, &err) == 0, "spec loads");
         /* the host's facts say which of the spec's pass_fds crib lacks */
         h.closed_fd = 7;
-        ok(plan_build(&s, &h, false, &p, &err) < 0, "pass_fds: a descriptor crib lacks");
+        ok(plan_build(&s, &h, NULL, &p, &err) < 0, "pass_fds: a descriptor crib lacks");
         contains(err.msg, "t.ini:8: pass_fds: fd 7 is not open", "is refused with FILE:LINE");
         h.closed_fd = -1;
-        ok(plan_build(&s, &h, false, &p, &err) == 0, "plan_build: %s", p.rootfs ? "" : err.msg);
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0, "plan_build: %s", p.rootfs ? "" : err.msg);
 
         /* free the spec and scribble over what held it: the plan must not notice */
         spec_free(&s);
@@ -232,7 +241,7 @@ static void default_mounts(void)
         struct plan p;
         struct error err;
         ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "default namespaces");
         static const char *const order[] = {
                 "/proc",       "/dev",         "/dev/null", "/dev/zero",  "/dev/full",
@@ -266,7 +275,7 @@ static void default_mounts(void)
         hr.uid = hr.euid = 0;
         hr.gid = hr.egid = 0;
         ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n", &s, &err) == 0 &&
-                   plan_build(&s, &hr, false, &p, &err) == 0,
+                   plan_build(&s, &hr, NULL, &p, &err) == 0,
            "user = no, as root");
         ok(stat("/dev/null", &st) == 0 && find_mount(&p, "/dev/null") &&
                    find_mount(&p, "/dev/null")->dev == st.st_rdev,
@@ -281,7 +290,7 @@ static void default_mounts(void)
 
         ok(load("[process]\nargs = /bin/true\n[namespaces]\npid = no\nnet = no\nipc = no\n", &s,
                 &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "pid, net and ipc shared with the host");
         const struct mount_op *proc = find_mount(&p, "/proc"), *sys = find_mount(&p, "/sys");
         ok(proc->kind == MOP_BIND && !strcmp(proc->src, "/proc") && sys->kind == MOP_BIND &&
@@ -295,6 +304,70 @@ static void default_mounts(void)
 }
 
 /* The same spec on different hosts: the plan follows the facts it is given. */
+/* What a front end asks besides the spec (struct plan_opts) is in the plan plan_build() returns,
+ * and in its bytes: nothing writes a plan afterwards. */
+static void front_end_opts(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p, q;
+        struct error err;
+        void *bytes = NULL;
+        size_t len = 0;
+
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && p.self_maps && !p.wait_start && !p.trace &&
+                   !p.cgroup_name[0],
+           "no options: the child writes its own maps, no wait for crib start, no name");
+        plan_free(&p);
+        struct plan_opts o = {.trace = true, .wait_start = true, .hooks = true, .name = "web-1"};
+        ok(plan_build(&s, &h, &o, &p, &err) == 0 && !p.self_maps && p.wait_start && p.trace &&
+                   !strcmp(p.cgroup_name, "web-1"),
+           "hooks: the parent writes the maps; crib start waited for; the cgroup's name");
+        ok(plan_to_bytes(&p, &bytes, &len, &err) == 0 &&
+                   plan_from_bytes(bytes, len, &q, &err) == 0 && q.wait_start && !q.self_maps &&
+                   !strcmp(q.cgroup_name, "web-1"),
+           "and so in the plan crib start and crib exec read back");
+        free(bytes);
+        plan_free(&q);
+        plan_free(&p);
+        spec_free(&s);
+}
+
+/* A profile the spec holds itself (an engine's config's) is named in its front end's words,
+ * which the plan takes from phrase.h: where it is, and whose it is. */
+static void own_profile_words(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        s.front = SPEC_FRONT_OCI;
+        s.seccomp_text = strdup("not a profile\n");
+        ok(plan_build(&s, &h, NULL, &p, &err) < 0 && !strncmp(err.msg, "t.ini: .linux.seccomp", 21),
+           "its compile errors say where the config holds it (%s)", err.msg);
+        h.seccomp_filters = false;
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 &&
+                   *warning_with(&p, "running without the config's seccomp profile"),
+           "no seccomp filters: running without the config's seccomp profile (%s)",
+           warning_with(&p, "seccomp"));
+        plan_free(&p);
+        s.seccomp_require = true;
+        ok(plan_build(&s, &h, NULL, &p, &err) < 0 &&
+                   strstr(err.msg, ".linux.seccomp: the config's seccomp profile is required"),
+           "required: the config's seccomp profile, at its path (%s)", err.msg);
+        spec_free(&s);
+        ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 &&
+                   *warning_with(&p, "running without the seccomp profile 'default'"),
+           "crib.ini's level: running without the seccomp profile 'default' (%s)",
+           warning_with(&p, "seccomp"));
+        plan_free(&p);
+        spec_free(&s);
+}
+
 static void host_facts(void)
 {
         struct plan_host h = user_host();
@@ -304,18 +377,18 @@ static void host_facts(void)
 
         ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0, "spec");
         h.stdin_tty = false;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && !p.terminal && !has_env(&p, "TERM=xterm"),
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && !p.terminal && !has_env(&p, "TERM=xterm"),
            "no terminal on stdin: terminal = auto gives none, and no TERM");
         plan_free(&p);
         h = user_host();
         h.apparmor = true;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && !strcmp(p.apparmor, "crib-default") &&
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && !strcmp(p.apparmor, "crib-default") &&
                    p.nwarnings == 0,
            "AppArmor on: the level's profile, no warning");
         plan_free(&p);
         h = user_host();
         h.seccomp_filters = false;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && p.seccomp.n == 0 &&
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && p.seccomp.n == 0 &&
                    strstr(p.seccomp_how, "no kernel support"),
            "no seccomp filters: no program (prefer)");
         plan_free(&p);
@@ -328,16 +401,39 @@ static void host_facts(void)
         h.initial_userns = false;
         ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n", &s, &err) ==
                            0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0 && !p.privileged,
+                   plan_build(&s, &h, NULL, &p, &err) == 0 && !p.privileged,
            "root in a user namespace of its own is not privileged");
         plan_free(&p);
+        spec_free(&s);
+        /* root of a namespace not the host's, with ids mapped in it (rootless podman's, whose
+         * --userns=keep-id config.json maps them on): it may map those, writing the maps
+         * itself, setgroups allowed; not the host's /etc/subuid ranges, nor more */
+        h.own_uids[0] = h.own_gids[0] = (struct idmap_range){0, 0, 1};
+        h.own_uids[1] = h.own_gids[1] = (struct idmap_range){0, 1, 65536};
+        h.nown_uids = h.nown_gids = 2;
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n"
+                "[idmap]\nuid = 0 1 1000\nuid = 1000 0 1\ngid = 0 1 1000\ngid = 1000 0 1\n",
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, NULL, &p, &err) == 0 && !p.uidmap.use_helper &&
+                   !p.gidmap.use_helper && !p.deny_setgroups && p.uidmap.n == 2,
+           "root of a nested namespace maps the ids of its own, itself, setgroups allowed%s%s",
+           p.uidmap.n ? "" : ": ", p.uidmap.n ? "" : err.msg);
+        plan_free(&p);
+        spec_free(&s);
+        ok(load("[container]\nreadonly_rootfs = yes\n[process]\nargs = /bin/true\n"
+                "[idmap]\nuid = 0 1 65537\ngid = 0 1 1000\n",
+                &s, &err) == 0 &&
+                   plan_build(&s, &h, NULL, &p, &err) < 0 &&
+                   strstr(err.msg, "uid range '0 1 65537' is not yours to map") &&
+                   strstr(err.msg, "(0-0, 1-65536)"),
+           "but no id that is not mapped in it (%s)", err.msg);
         spec_free(&s);
 
         /* limits: a level's is a ceiling, the spec's own a demand */
         h = user_host();
         h.rlimits[RLIMIT_NOFILE].rlim_max = 512;
         ok(load("[security]\nlevel = strict\n[process]\nargs = /bin/true\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "strict level under a hard nofile limit of 512");
         bool capped = false;
         for (size_t i = 0; i < p.nrlimits; i++)
@@ -348,31 +444,31 @@ static void host_facts(void)
         plan_free(&p);
         spec_free(&s);
         ok(load("[process]\nargs = /bin/true\n[limits]\nnofile = 2048\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) < 0,
+                   plan_build(&s, &h, NULL, &p, &err) < 0,
            "the spec's own nofile = 2048 above the host's 512 is refused");
         contains(err.msg, "t.ini:6: limit 'nofile' asks for a hard limit above your own (512)",
                  "with FILE:LINE");
         h.cap_sys_resource = true;
-        ok(plan_build(&s, &h, false, &p, &err) == 0, "unless crib may raise limits");
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0, "unless crib may raise limits");
         plan_free(&p);
         spec_free(&s);
 
         /* user = no: root only; capabilities within crib's own bounding set */
         h = user_host();
         ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) < 0,
+                   plan_build(&s, &h, NULL, &p, &err) < 0,
            "user = no as a user is refused");
         contains(err.msg, "user = no needs root", "and says why");
         h.uid = h.euid = h.gid = h.egid = 0;
         h.cap_bounding = 1ULL << CAP_CHOWN;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && p.cap_bounding == 1ULL << CAP_CHOWN,
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && p.cap_bounding == 1ULL << CAP_CHOWN,
            "as root: the level's capabilities held to crib's own bounding set");
         plan_free(&p);
         spec_free(&s);
         ok(load("[process]\nargs = /bin/true\n[namespaces]\nuser = no\n[security]\n"
                 "capabilities = KILL\n",
                 &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) < 0,
+                   plan_build(&s, &h, NULL, &p, &err) < 0,
            "the spec's own capability outside crib's bounding set is refused");
         contains(err.msg, "t.ini:8: capability KILL is not in crib's own bounding set",
                  "with FILE:LINE");
@@ -494,7 +590,7 @@ static void rootfs_names(void)
                 int r = spec_load("t.ini", f, false, &s, &err);
                 fclose(f);
                 r = r < 0 ? r
-                          : plan_build(&s, cases[i].as_root ? &real_root : &user, false, &p, &err);
+                          : plan_build(&s, cases[i].as_root ? &real_root : &user, NULL, &p, &err);
                 const char *want = cases[i].relative || cases[i].as_root ? root : link;
                 ok(r == 0 && !strcmp(p.rootfs, want) && p.rootfs_dev == st.st_dev &&
                            p.rootfs_ino == st.st_ino,
@@ -569,7 +665,7 @@ static void caps_by_uid(void)
                 snprintf(body, sizeof body, "[process]\nargs = /bin/true\n%s%s", cases[i].body,
                          ROOT_MAP);
                 int r = load(body, &s, &err);
-                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                 ok(r == 0 && p.uid == 1000 && p.cap_bounding == cases[i].bounding &&
                            p.cap_user == cases[i].user && p.cap_permitted == cases[i].user &&
                            p.cap_effective == cases[i].user && p.cap_inheritable == cases[i].user &&
@@ -595,7 +691,7 @@ static void caps_by_uid(void)
         ok(load("[process]\nargs = /bin/true\n[security]\ncapabilities = default "
                 "+NET_BIND_SERVICE\n" ROOT_MAP,
                 &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "uid 0 with default +NET_BIND_SERVICE");
         ok(p.uid == 0 && p.cap_bounding == DOCKER_CAPS && p.cap_permitted == DOCKER_CAPS &&
                    p.cap_effective == DOCKER_CAPS && !p.cap_inheritable && !p.cap_ambient &&
@@ -624,7 +720,7 @@ static void caps_by_uid(void)
         plan_free(&p);
         spec_free(&s);
         ok(load("[process]\nargs = /bin/true\n" ROOT_MAP, &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "uid 0 at the default level");
         plan_caps_for_uid(&p, 1000);
         ok(p.cap_bounding == DOCKER_CAPS && !p.cap_permitted && !p.cap_effective &&
@@ -686,7 +782,7 @@ static void user_rootfs_reach(void)
                 FILE *f = fmemopen(body, strlen(body), "r");
                 int r = spec_load("t.ini", f, false, &s, &err);
                 fclose(f);
-                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                 if (cases[i].runs)
                         ok(r == 0, "%s%s%s", cases[i].what, r ? ": " : "", r ? err.msg : "");
                 else
@@ -727,7 +823,7 @@ static void user_rootfs_reach(void)
                         FILE *f = fmemopen(body, strlen(body), "r");
                         int r = spec_load("t.ini", f, false, &s, &err);
                         fclose(f);
-                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                         ok(r < 0 && strstr(err.msg, "other users can reach rootfs"),
                            "0750 with the own group, but an ACL entry for nobody: refused (%s)",
                            r < 0 ? err.msg : "it ran");
@@ -740,7 +836,7 @@ static void user_rootfs_reach(void)
                         f = fmemopen(body, strlen(body), "r");
                         r = spec_load("t.ini", f, false, &s, &err);
                         fclose(f);
-                        r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                        r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                         ok(r == 0, "and without the ACL it runs%s%s", r ? ": " : "",
                            r ? err.msg : "");
                         if (r == 0)
@@ -794,7 +890,7 @@ static void default_pids(void)
         struct error err;
         const struct plan_rlimit *l;
         ok(load("[process]\nargs = /bin/true\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0,
+                   plan_build(&s, &h, NULL, &p, &err) == 0,
            "a user's spec with no limits");
         l = find_rlimit(&p, RLIMIT_NPROC);
         ok(l && l->lim.rlim_cur == 2048 && l->lim.rlim_max == 2048,
@@ -802,16 +898,15 @@ static void default_pids(void)
         ok(!(p.limits.need & CGROUP_BIT(CGROUP_PIDS)) && !p.cgroup, "and no cgroup for it");
         plan_free(&p);
         h.rlimits[RLIMIT_NPROC].rlim_max = 1000;
-        ok(plan_build(&s, &h, false, &p, &err) == 0 && (l = find_rlimit(&p, RLIMIT_NPROC)) &&
+        ok(plan_build(&s, &h, NULL, &p, &err) == 0 && (l = find_rlimit(&p, RLIMIT_NPROC)) &&
                    l->lim.rlim_max == 1000 && l->lim.rlim_cur == 1000,
            "a ceiling: under the caller's hard limit of 1000, 1000");
         plan_free(&p);
         spec_free(&s);
         h = user_host();
         ok(load("[process]\nargs = /bin/true\n[limits]\nnproc = 50:60\n", &s, &err) == 0 &&
-                   plan_build(&s, &h, false, &p, &err) == 0 &&
-                   (l = find_rlimit(&p, RLIMIT_NPROC)) && l->lim.rlim_cur == 50 &&
-                   l->lim.rlim_max == 60,
+                   plan_build(&s, &h, NULL, &p, &err) == 0 && (l = find_rlimit(&p, RLIMIT_NPROC)) &&
+                   l->lim.rlim_cur == 50 && l->lim.rlim_max == 60,
            "the spec's own nproc = 50:60 instead");
         plan_free(&p);
         spec_free(&s);
@@ -842,7 +937,7 @@ static void default_pids(void)
                 snprintf(body, sizeof body,
                          "[process]\nargs = /bin/true\n[namespaces]\nuser = no\n%s", cases[i].body);
                 int r = load(body, &s, &err);
-                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                 l = r == 0 ? find_rlimit(&p, RLIMIT_NPROC) : NULL;
                 bool pids_need = r == 0 && (p.limits.need & CGROUP_BIT(CGROUP_PIDS));
                 ok(r == 0 && p.device_program && p.cgroup && p.limits.pids_max == cases[i].pids &&
@@ -895,7 +990,7 @@ static void engine_cgroup(void)
                         snprintf(want, sizeof want, "%s%s", root, cases[i].want);
                 int r = load("[process]\nargs = /bin/true\n", &s, &err);
                 s.cgroups_path = strdup(cases[i].path);
-                r = r < 0 ? r : plan_build(&s, &h, false, &p, &err);
+                r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
                 bool warned = false;
                 for (size_t k = 0; r == 0 && k < p.nwarnings; k++)
                         warned |= strstr(p.warnings[k], "not where the engine asked") != NULL;
@@ -925,7 +1020,7 @@ static int build(const char *text, const struct plan_host *h, struct plan *p, st
         fclose(f);
         if (r < 0)
                 return r;
-        r = plan_build(&s, h, false, p, err);
+        r = plan_build(&s, h, NULL, p, err);
         spec_free(&s);
         return r;
 }
@@ -1349,6 +1444,8 @@ int main(void)
         plan_outlives_spec();
         default_mounts();
         host_facts();
+        front_end_opts();
+        own_profile_words();
         real_host();
         rootfs_names();
         as_root(engine_cgroup, "cgroupsPath as root");

@@ -1,4 +1,4 @@
-/* Unit tests of the spec table (runtime/spec/spec.c), and every file of tests/data/invalid/ fails
+/* Unit tests of the spec table (runtime/spec/keys.c), and every file of tests/data/invalid/ fails
  * with the message its first line states ("# expect: TEXT", TEXT following the file name):
  * while reading it, or else while planning the container (runtime/plan/plan.c). */
 #define _GNU_SOURCE
@@ -216,7 +216,7 @@ static void invalid_files(const char *dir)
                         struct plan_host host;
                         struct plan p;
                         plan_host_gather(&s, &host);
-                        r = plan_build(&s, &host, false, &p, &err);
+                        r = plan_build(&s, &host, NULL, &p, &err);
                         if (r == 0)
                                 plan_free(&p);
                         spec_free(&s);

@@ -1,4 +1,4 @@
-/* test_sync.c - runtime/launch/sync.c: the numbered, fixed-size messages between crib and the
+/* test_sync.c - runtime/steps/sync.c: the numbered, fixed-size messages between crib and the
  * container's setup process, over a real SOCK_SEQPACKET socketpair: order, descriptors, EOF,
  * and each malformed message refused (with any descriptor it carried closed). */
 #define _GNU_SOURCE

@@ -6,13 +6,16 @@
 #   delegated to uid 1000 (user@1000.service, Delegate=yes) with a leaf, session.scope, that
 #   guest-tests.sh starts each of the user's tests in.
 #   crib.cgroupv1 on the command line: no cgroup2 at all, but a read-only tmpfs holding cgroup v1
-#   hierarchies, as a system booted with systemd.unified_cgroup_hierarchy=0 has. A cgroup2 that
-#   was never mounted leaves no "0::" line in /proc/PID/cgroup, as on such a system.
+#   hierarchies, every controller crib uses among them, as a system booted with
+#   systemd.unified_cgroup_hierarchy=0 and systemd.legacy_systemd_cgroup_controller=1 has. A
+#   cgroup2 that was never mounted leaves no "0::" line in /proc/PID/cgroup, as on such a
+#   system. guest-tests.sh later adds cgroup2 at unified/, without a controller: systemd's hybrid
+#   setup, what unified_cgroup_hierarchy=0 alone gives.
 cg=/sys/fs/cgroup
 
 if grep -q crib.cgroupv1 /proc/cmdline; then
 	mount -t tmpfs -o mode=755,size=64k,nosuid,nodev,noexec tmpfs $cg
-	for h in memory pids cpu,cpuacct; do
+	for h in memory pids cpu,cpuacct blkio; do
 		mkdir $cg/$h && mount -t cgroup -o nosuid,nodev,noexec,$h cgroup $cg/$h
 	done
 	ln -s cpu,cpuacct $cg/cpu

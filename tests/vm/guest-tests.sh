@@ -1,7 +1,7 @@
 #!/bin/sh
 # Tests run inside a VM guest booted by tests/vm/run: crib on a stock kernel unlike the host's
 # (AppArmor built in and on, or switched off, or user namespaces off; cgroup2 with every
-# controller, or without memory, or cgroup v1 only), or on the patched minimal kernel of
+# controller, or without memory, or cgroup v1 only, then hybrid), or on the patched minimal kernel of
 # tests/vm/kernel/ with SECCOMP_CLONE_FILTER (the clone guest). Prints one "VMTEST ok|not ok N - text" line
 # a test and a final "VMTEST summary NONCE PASSED FAILED".
 exec </dev/null # the console is a terminal: keep crib's terminal = auto from using it
@@ -159,6 +159,65 @@ finish() {
 	is "$(cgroups_left)" "" "no cgroup is left behind that was not there before the tests"
 	echo "VMTEST summary $nonce $((n - failed)) $failed"
 	exit 0
+}
+
+# the words of crib run with [resources] memory and of crib check where no limit can hold, as
+# root and as user 1000 (in the cgroupv1 guest): cgroup v1 is the reason, the boot line its fix,
+# not a delegation crib could ask systemd for (issue 32). WHERE says what the host is now.
+limits_words() { # limits_words WHERE
+	spec /tmp/lw.ini <<'EOF2'
+readonly_rootfs = yes
+[process]
+args = /bin/echo ran
+[resources]
+memory = 64M
+EOF2
+	for who in root user; do
+		if [ $who = root ]; then crib run /tmp/lw.ini >/dev/null 2>/tmp/err; else as_user crib run /tmp/lw.ini >/dev/null 2>/tmp/err; fi
+		rc=$?
+		sed 's/^/VMTEST #   /' /tmp/err
+		is "$rc" 125 "$1, $who: crib run with memory = 64M: 125"
+		has "$(cat /tmp/err)" "the memory limits cannot be applied: the memory controller is on a cgroup v1 hierarchy here" \
+			"$1, $who: blamed on cgroup v1"
+		has "$(cat /tmp/err)" "hint: boot with systemd.unified_cgroup_hierarchy=1" "$1, $who: the fix is the boot line"
+		case "$(cat /tmp/err)" in *systemd-run* | *delegated*) ok 1 "$1, $who: no word of delegation, no systemd-run" ;;
+		*) ok 0 "$1, $who: no word of delegation, no systemd-run" ;; esac
+		if [ $who = root ]; then crib check --format=ini >/tmp/check.ini 2>&1; else as_user crib check --format=ini >/tmp/check.ini 2>&1; fi
+		row=$(sed -n '/^\[cgroup_delegation\]$/,/^$/p' /tmp/check.ini)
+		echo "$row" | sed 's/^/VMTEST #   /'
+		has "$row" 'status = "disabled"' "$1, $who: crib check says containers' cgroups are disabled, not ok"
+		has "$row" "memory, cpu, pids, io are on cgroup v1 hierarchies" "$1, $who: crib check says why"
+		has "$row" 'remedy = "boot with systemd.unified_cgroup_hierarchy=1' "$1, $who: and the boot line"
+	done
+}
+
+# cgroupv1: the v1-only host's words, then systemd's hybrid setup: cgroup2 at unified/ with no
+# controller (all of them are on v1), user 1000 first without a cgroup of its own (a login
+# whose session scope is root's), then with one delegated, which gets no controller either;
+# the engine-mode and hybrid e2e tests run on it
+cgroup_v1_words() {
+	cg=/sys/fs/cgroup
+	limits_words "cgroup v1 only"
+	mount -o remount,rw $cg && mkdir $cg/unified && mount -t cgroup2 -o nosuid,nodev,noexec cgroup2 $cg/unified
+	ok $? "hybrid: cgroup2 mounted at $cg/unified"
+	mount -o remount,ro $cg
+	echo "VMTEST # hybrid: cgroup2's controllers: $(cat $cg/unified/cgroup.controllers) (those not on v1)"
+	is "$(tr ' ' '\n' <$cg/unified/cgroup.controllers | grep -cxE 'memory|cpu|pids|io')" 0 \
+		"hybrid: cgroup2 has none of crib's controllers (memory, cpu, pids, io are on cgroup v1)"
+	is "$(grep -c '^0::/$' /proc/self/cgroup)" 1 "hybrid: /proc/self/cgroup has its 0:: line"
+	cgroup_dirs >/tmp/cgroups.before
+	echo $cg/unified/crib >>/tmp/cgroups.before
+	limits_words "hybrid, user 1000 without a delegated cgroup"
+	user=$cg/unified/user.slice/user-1000.slice/user@1000.service
+	mkdir -p $user/session.scope
+	chown 1000:1000 $user $user/cgroup.procs $user/cgroup.subtree_control $user/cgroup.threads \
+		$user/session.scope $user/session.scope/cgroup.procs
+	session=$user/session.scope
+	cgroup_dirs >/tmp/cgroups.before
+	echo $cg/unified/crib >>/tmp/cgroups.before
+	is "$(as_user cat /proc/self/cgroup | grep '^0::')" "0::${session#$cg/unified}" "hybrid: user 1000's tests now start in its delegated session.scope"
+	limits_words "hybrid, user 1000 with a delegated cgroup"
+	e2e /vm/e2e/32-*.t
 }
 
 echo
@@ -387,6 +446,7 @@ EOF2
 	else
 		echo "VMTEST # no /vm/e2e/22-*.t yet: the resource tests run here once tests/e2e has them"
 	fi
+	[ $variant = cgroupv1 ] && cgroup_v1_words
 	;;
 clone)
 	# the patched kernel of tests/vm/kernel/ (SECCOMP_CLONE_FILTER): crib run --count N clones

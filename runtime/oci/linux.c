@@ -1,0 +1,211 @@
+/* linux.c - config.json's .linux into crib's spec: the namespaces to make (namespaces(7);
+ * joining one is refused), the id maps of a user namespace (user_namespaces(7)), masked and
+ * read-only paths, the cgroupsPath as written (cgroupspath.c reads it), and what crib refuses
+ * (sysctls, devices, propagation other than private); its .seccomp is ociseccomp.c's, its
+ * .resources ociresources.c's; see oci.h.
+ */
+#define _GNU_SOURCE
+#include "parse.h"
+#include "syntax.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int oci_namespaces(struct oci_ctx *c, json_object *lx)
+{
+        json_object *list = oci_member(lx, "namespaces");
+        struct spec *s = c->s;
+        bool mount = false;
+        s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = false;
+        static const enum spec_key keys[] = {SPEC_KEY_NAMESPACES_USER, SPEC_KEY_NAMESPACES_PID,
+                                             SPEC_KEY_NAMESPACES_IPC,  SPEC_KEY_NAMESPACES_UTS,
+                                             SPEC_KEY_NAMESPACES_NET,  SPEC_KEY_NAMESPACES_CGROUP,
+                                             SPEC_KEY_NAMESPACES_MOUNT};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                oci_set_from(s, keys[k]);
+        if (list && oci_want(c, list, ".linux.namespaces", json_type_array, "a list") < 0)
+                return -1;
+        for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+                char p[PATHLEN], q[PATHLEN];
+                json_object *e = json_object_array_get_idx(list, i);
+                const char *type, *path;
+                oci_idx(p, ".linux.namespaces", i);
+                if (oci_want(c, e, p, json_type_object, "an object") < 0 ||
+                    oci_get_str(c, e, p, "type", &type) < 0 ||
+                    oci_get_str(c, e, p, "path", &path) < 0)
+                        return -1;
+                oci_sub(q, p, "path");
+                if (path && path[0])
+                        return oci_bad(c, q,
+                                       "joining an existing namespace is not supported by crib "
+                                       "yet");
+                bool *flag = NULL;
+                if (!type)
+                        type = "";
+                if (!strcmp(type, "user"))
+                        flag = &s->ns_user;
+                else if (!strcmp(type, "pid"))
+                        flag = &s->ns_pid;
+                else if (!strcmp(type, "ipc"))
+                        flag = &s->ns_ipc;
+                else if (!strcmp(type, "uts"))
+                        flag = &s->ns_uts;
+                else if (!strcmp(type, "network"))
+                        flag = &s->ns_net;
+                else if (!strcmp(type, "cgroup"))
+                        flag = &s->ns_cgroup;
+                else if (!strcmp(type, "mount"))
+                        flag = &mount;
+                oci_sub(q, p, "type");
+                if (!flag)
+                        return oci_bad(c, q, "'%s' is not a namespace crib can make", type);
+                if (*flag)
+                        return oci_bad(c, q, "'%s' is given twice", type);
+                *flag = true;
+        }
+        if (!mount)
+                return oci_bad(c, ".linux.namespaces",
+                               "has no mount namespace: crib always makes one");
+        return 0;
+}
+
+static int oci_idmap(struct oci_ctx *c, json_object *lx, const char *key, struct spec_idmap *m,
+                     enum spec_key k)
+{
+        char p[PATHLEN], q[PATHLEN];
+        json_object *list = oci_member(lx, key);
+        oci_sub(p, ".linux", key);
+        if (!list)
+                return 0;
+        if (oci_want(c, list, p, json_type_array, "a list") < 0)
+                return -1;
+        size_t n = json_object_array_length(list);
+        if (n > SPEC_MAX_RANGES)
+                return oci_bad(c, p, "has %zu ranges; crib takes at most %d", n, SPEC_MAX_RANGES);
+        if (!n)
+                return 0;
+        for (size_t i = 0; i < n; i++) {
+                json_object *e = json_object_array_get_idx(list, i), *v;
+                int64_t val[3];
+                static const char *const names[] = {"containerID", "hostID", "size"};
+                oci_idx(q, p, i);
+                if (oci_want(c, e, q, json_type_object, "an object") < 0)
+                        return -1;
+                for (size_t f = 0; f < 3; f++) {
+                        char r[PATHLEN];
+                        oci_sub(r, q, names[f]);
+                        if (!(v = oci_member(e, names[f])))
+                                return oci_bad(c, r, "is missing");
+                        if (oci_as_int(c, v, r, f == 2 ? 1 : 0, 0xffffffffLL, &val[f]) < 0)
+                                return -1;
+                }
+                if (val[0] + val[2] > 0x100000000LL || val[1] + val[2] > 0x100000000LL)
+                        return oci_bad(c, q, "the range goes past the last id");
+                m->ranges[i] = (struct spec_range){.inside = (uint32_t)val[0],
+                                                   .outside = (uint32_t)val[1],
+                                                   .count = (uint32_t)val[2],
+                                                   .line = 1};
+        }
+        m->n = n;
+        m->line = 1; /* a map was given (spec.h: 0 says none) */
+        oci_set_from(c->s, k);
+        return 0;
+}
+
+static int oci_paths(struct oci_ctx *c, json_object *lx, const char *key, struct spec_paths *l,
+                     enum spec_key k)
+{
+        char p[PATHLEN], q[PATHLEN];
+        json_object *list;
+        int r = oci_get_strings(c, lx, ".linux", key, SPEC_MAX_PATHS, &list);
+        if (r <= 0)
+                return r;
+        oci_sub(p, ".linux", key);
+        for (size_t i = 0; i < json_object_array_length(list); i++) {
+                const char *path = json_object_get_string(json_object_array_get_idx(list, i));
+                oci_idx(q, p, i);
+                if (!syntax_clean_path(path))
+                        return oci_bad(c, q, "'%s' is not an absolute path without '..'", path);
+                if (!(l->items[l->n++] = strdup(path)))
+                        return oci_nomem(c);
+        }
+        oci_set_from(c->s, k);
+        return 0;
+}
+
+int oci_linux(struct oci_ctx *c, json_object *cfg)
+{
+        json_object *lx = oci_member(cfg, "linux"), *o;
+        const char *str;
+        if (!lx)
+                return oci_bad(c, ".linux", "is missing: crib runs Linux containers");
+        if (oci_want(c, lx, ".linux", json_type_object, "an object") < 0)
+                return -1;
+        if (oci_namespaces(c, lx) < 0 ||
+            oci_idmap(c, lx, "uidMappings", &c->s->uidmap, SPEC_KEY_IDMAP_UID) < 0 ||
+            oci_idmap(c, lx, "gidMappings", &c->s->gidmap, SPEC_KEY_IDMAP_GID) < 0 ||
+            oci_paths(c, lx, "maskedPaths", &c->s->masked, SPEC_KEY_SECURITY_MASKED_PATHS) < 0 ||
+            oci_paths(c, lx, "readonlyPaths", &c->s->readonly, SPEC_KEY_SECURITY_READONLY_PATHS) <
+                    0 ||
+            oci_seccomp(c, lx) < 0 || oci_resources(c, lx) < 0)
+                return -1;
+        /* cgroupsPath: where the engine wants the container's cgroup (container/ociops.c reads it
+         * with the --systemd-cgroup it was given; the plan says when it cannot be honoured) */
+        if (oci_get_str(c, lx, ".linux", "cgroupsPath", &str) < 0)
+                return -1;
+        if (str && str[0] && !(c->s->cgroups_path = strdup(str)))
+                return error_set(c->err, ENOMEM, "cannot allocate");
+        if (oci_get_str(c, lx, ".linux", "rootfsPropagation", &str) < 0)
+                return -1;
+        if (str && str[0] && strcmp(str, "private") && strcmp(str, "rprivate"))
+                return oci_bad(c, ".linux.rootfsPropagation",
+                               "crib cannot honour '%s': its mounts are private", str);
+        if ((o = oci_member(lx, "sysctl"))) {
+                if (oci_want(c, o, ".linux.sysctl", json_type_object, "an object") < 0)
+                        return -1;
+                json_object_object_foreach(o, k, val)
+                {
+                        (void)val;
+                        /* podman's default: ping sockets for group 0. Without it ping sockets
+                         * are closed to the container (stricter, not looser) */
+                        if (strcmp(k, "net.ipv4.ping_group_range")) {
+                                char q[PATHLEN];
+                                snprintf(q, sizeof q, ".linux.sysctl[\"%.60s\"]", k);
+                                return oci_bad(c, q,
+                                               "setting sysctls is not supported by crib yet");
+                        }
+                }
+        }
+        if ((o = oci_member(lx, "devices"))) {
+                if (oci_want(c, o, ".linux.devices", json_type_array, "a list") < 0)
+                        return -1;
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        const char *path;
+                        char q[PATHLEN];
+                        oci_idx(q, ".linux.devices", i);
+                        json_object *e = json_object_array_get_idx(o, i);
+                        if (oci_want(c, e, q, json_type_object, "an object") < 0 ||
+                            oci_get_str(c, e, q, "path", &path) < 0)
+                                return -1;
+                        if (!oci_crib_device(e))
+                                return oci_bad(c, q,
+                                               "'%s': adding devices is not supported by crib "
+                                               "yet",
+                                               path ? path : "");
+                }
+        }
+        static const char *const unsupported[] = {"intelRdt", "personality", "timeOffsets",
+                                                  "memoryPolicy"};
+        for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+                if (oci_member(lx, unsupported[i])) {
+                        char q[PATHLEN];
+                        oci_sub(q, ".linux", unsupported[i]);
+                        return oci_bad(c, q, "is not supported by crib yet");
+                }
+        if (oci_get_str(c, lx, ".linux", "mountLabel", &str) < 0)
+                return -1;
+        if (str && str[0])
+                return oci_bad(c, ".linux.mountLabel", "crib has no SELinux support");
+        return 0;
+}

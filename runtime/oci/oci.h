@@ -1,0 +1,91 @@
+/* oci.h - the OCI front end: a bundle's config.json (the OCI runtime spec, what podman and
+ * containerd hand runc) made into crib's spec, from which plan_build() makes the same plan as
+ * from a crib.ini(5) file. Nothing below the plan knows which front end it came from.
+ *
+ * Pure: reads a FILE * with json-c and makes no other call, so it is unit tested through
+ * fmemopen(). The config is treated as hostile input: it is at most OCI_MAX_CONFIG bytes, every
+ * list has a limit, every value is checked for its type and range. Fields the OCI spec defines
+ * but crib does not know are ignored, as the spec says of unknown fields; a field crib knows
+ * but cannot honour (a hook, a namespace to join, a seccomp action it has no rule for) is an
+ * error naming its JSON path, never silently dropped:
+ *
+ *   BUNDLE/config.json: .process.user.uid: must be a number
+ */
+#ifndef CRIB_OCI_H
+#define CRIB_OCI_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "spec.h"
+
+#define OCI_MAX_CONFIG           (4 << 20) /* bytes of config.json */
+#define OCI_MAX_ARGS             4096
+#define OCI_MAX_ANNOTATIONS_JSON (64 << 10)
+#define OCI_MAX_HOOKS_JSON       (256 << 10)
+
+struct oci_config {
+        struct spec spec;
+        char *annotations; /* .annotations as compact JSON ("{}" when none), for `state` */
+        char *hooks;       /* .hooks as compact JSON, checked, or NULL: for start and delete */
+};
+
+/* Hooks (the runtime spec's config.md "POSIX-platform Hooks"): crib runs the kinds that run in
+ * the runtime's namespaces, with the container's state JSON on stdin: prestart and
+ * createRuntime when the container's namespaces exist, before its setup goes on (crib create),
+ * poststart once the program runs (crib start), poststop when it is deleted (crib delete).
+ * createContainer and startContainer, which run inside the container's namespaces, are
+ * refused. */
+enum oci_hook_kind {
+        OCI_HOOK_PRESTART,
+        OCI_HOOK_CREATE_RUNTIME,
+        OCI_HOOK_POSTSTART,
+        OCI_HOOK_POSTSTOP,
+        OCI_HOOK_CREATE_CONTAINER, /* refused */
+        OCI_HOOK_START_CONTAINER,  /* refused */
+        OCI_HOOK_KINDS
+};
+#define OCI_MAX_HOOKS     16  /* of each kind */
+#define OCI_MAX_HOOK_ARGS 256 /* args, and env entries */
+struct oci_hook {
+        char *path;
+        char **args; /* NULL-terminated, at least the path */
+        char **env;  /* NULL-terminated, maybe empty */
+        int timeout; /* seconds, 0: none */
+};
+/* The hooks of one kind from a config's checked .hooks JSON (oci_config.hooks, or as kept in
+ * the state directory), into `hooks` (OCI_MAX_HOOKS of them); the count, or -1. */
+int oci_hooks_of(const char *json, enum oci_hook_kind kind, struct oci_hook *hooks,
+                 struct error *err);
+void oci_hooks_free(struct oci_hook *hooks, size_t n);
+
+/* Read config.json; `path` names it in errors and anchors relative paths (root.path) at its
+ * directory, the bundle. */
+int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *err);
+void oci_free(struct oci_config *c);
+
+/* A process.json (`runc exec --process FILE`): the object config.json has at .process, read
+ * by the same code; errors name paths from its top (".args"). has_caps and has_rlimits tell
+ * whether those were given at all (absent: the container's). Free the spec with spec_free. */
+struct oci_process {
+        struct spec spec;
+        bool has_caps, has_rlimits;
+};
+int oci_load_process(const char *path, FILE *f, struct oci_process *ret, struct error *err);
+
+/* An update's resources (`runc update --resources FILE`): the object config.json has at
+ * .linux.resources, read and checked by the same code, errors naming paths from its top
+ * (".memory.limit"). Only what it names is set in *ret; -1 lifts a limit (CGROUP_MAX). */
+int oci_load_resources(const char *path, FILE *f, struct cgroup_limits *ret, struct error *err);
+
+/* An OCI config's linux.cgroupsPath as a path of the cgroup v2 hierarchy: "/a/b" below its
+ * mount, "a/b" below the parent of the runtime's own cgroup (runc's reading). With
+ * --systemd-cgroup it is systemd's "SLICE:PREFIX:NAME", placed as systemd would place it: the
+ * scope PREFIX-NAME.scope (NAME itself when it is a .slice) in SLICE, whose dashes nest
+ * ("a-b.slice" is in "a.slice"; an empty SLICE is system.slice for root, user.slice for a
+ * user). crib makes the cgroups itself; it does not ask systemd. A path with "." or ".."
+ * components, or naming the hierarchy's root, is refused (-1, with why in err). */
+int cgroup_oci_path(const char *cgroups_path, bool systemd, bool root, char *buf, size_t len,
+                    struct error *err);
+
+#endif
