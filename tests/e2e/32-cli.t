@@ -99,11 +99,14 @@ elif ! command -v tar >/dev/null; then
 	skips 7 "no tar here"
 else
 	mkdir "$T/src" "$OUT"
-	# (as the test user, root's 0700 /root of the test rootfs is not readable: left out)
-	tar -C "$ROOTFS" --exclude=./root -cf - . | tar -C "$T/src" -xf -
+	# (as the test user, root's 0700 /root of the test rootfs is not readable: left out; and
+	# any tar: the VM guests' shell runs busybox's, which has no --exclude nor --owner, and
+	# keeps the files' owners, which there are container root's)
+	for e in "$ROOTFS"/*; do [ "${e##*/}" = root ] || cp -a "$e" "$T/src/"; done
 	marker="imported by 32-cli.t, pid $$"
 	echo "$marker" >"$T/src/marker"
-	tar --numeric-owner --owner=0 --group=0 -cf "$T/export.tar" -C "$T/src" .
+	tar --numeric-owner --owner=0 --group=0 -cf "$T/export.tar" -C "$T/src" . 2>/dev/null ||
+		tar -cf "$T/export.tar" -C "$T/src" .
 	run_crib image import "$T/export.tar" "$OUT/img"
 	assert_eq "$rc" 0 "crib image import of a docker export: 0 ($err)"
 	run_crib run "$OUT/img" -- /bin/cat /marker

@@ -145,21 +145,29 @@ bits() { # bits HEX: how many bits are set
 }
 
 # --- the image: the test rootfs (a base layer), and a layer that makes it Debian-like and adds
-# a web page. The files keep the test rootfs's owners: root's (in the VM guests root's
-# subordinate ids', as their tmpfs has no idmapped mounts before Linux 6.3), or the user's.
+# a web page, its files root's as in any image. GNU tar says so (--owner); busybox's tar (the
+# VM guests' shell runs it) cannot, and keeps the files' owners, which there are container
+# root's too: root's subordinate ids (the guests' tmpfs has no idmapped mounts before Linux
+# 6.3), or user 1000, who has no ranges there, so an import makes every file its own.
+# mktar OUT DIR ENTRY...
+mktar() {
+	_o=$1 _d=$2
+	shift 2
+	tar --numeric-owner --owner=0 --group=0 -cf "$_o" -C "$_d" "$@" 2>/dev/null || tar -cf "$_o" -C "$_d" "$@"
+}
 B=$T/base
 mkdir "$B"
 # (as the test user, root's 0700 /root of the test rootfs is not readable: an empty one)
 for _e in "$ROOTFS"/*; do [ "${_e##*/}" = root ] || cp -a "$_e" "$B/"; done
 mkdir -m 0700 "$B/root"
-tar -cf "$T/base.tar" -C "$B" .
+mktar "$T/base.tar" "$B" .
 rm -rf "$B"
 L=$T/layer
 mkdir -p "$L/www" "$L/etc"
 echo "$TOKEN" >"$L/www/index.html"
 echo 12.5 >"$L/etc/debian_version"
 printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n' >"$L/etc/os-release"
-tar -cf "$T/app.tar" -C "$L" www etc
+mktar "$T/app.tar" "$L" www etc
 rm -rf "$L"
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 OCI=$T/oci
