@@ -383,15 +383,27 @@ static int own_work(const char *path, int runs)
         return 0;
 }
 
+/* The default level's spec and its seccomp program (into b->prog): what the seccomp rows and
+ * the "seccomp" environment measure. Both are freed on failure. */
+static int prepare_default(struct bench *b, struct spec *d, struct error *err)
+{
+        char how[1024];
+        if (spec_from_level("default", d, err) < 0)
+                return -1;
+        if (seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
+                            seccomp_native_arch(), d->caps, &b->prog, how, sizeof how, err) < 0) {
+                spec_free(d);
+                return -1;
+        }
+        return 0;
+}
+
 /* `crib bench --seccomp`: the seccomp install costs alone: no rootfs, no dd, no container */
 static int bench_seccomp_only(struct bench *b, bool csv)
 {
         struct error err;
         struct spec d;
-        char how[1024];
-        if (spec_from_level("default", &d, &err) < 0 ||
-            seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
-                            seccomp_native_arch(), d.caps, &b->prog, how, sizeof how, &err) < 0)
+        if (prepare_default(b, &d, &err) < 0)
                 return output_error(&err);
         seccomp_costs(b, &d, csv);
         seccomp_program_free(&b->prog);
@@ -486,6 +498,8 @@ static int bench_prepare(struct bench *b, const char *root, struct error *err)
 static void bench_remove_tmp(const struct bench *b)
 {
         char cmd[128];
+        if (!b->tmp[0] || strstr(b->tmp, "XXXXXX")) /* bench_prepare made none */
+                return;
         snprintf(cmd, sizeof cmd, "rm -rf %s", b->tmp);
         if (system(cmd) != 0)
                 fprintf(stderr, "crib: warning: could not remove %s\n", b->tmp);
@@ -502,16 +516,15 @@ static int bench_rootfs(struct bench *b, bool levels, bool csv)
                           "rootfs-tools/mkrootfs makes)");
                 return output_error(&err);
         }
-        _cleanup_free_ char *root = realpath(b->rootfs, NULL);
-        if (bench_prepare(b, root, &err) < 0)
-                return output_error(&err);
-
         struct spec d;
-        char how[1024];
-        if (spec_from_level("default", &d, &err) < 0 ||
-            seccomp_prepare("default", profile_builtin_text("default"), "profiles/seccomp/default",
-                            seccomp_native_arch(), d.caps, &b->prog, how, sizeof how, &err) < 0)
+        if (prepare_default(b, &d, &err) < 0)
                 return output_error(&err);
+        _cleanup_free_ char *root = realpath(b->rootfs, NULL);
+        int code = 0;
+        if (bench_prepare(b, root, &err) < 0) {
+                code = output_error(&err);
+                goto out;
+        }
 
         b->names[0] = "host", b->names[1] = "seccomp", b->names[2] = "default";
         b->nenv = 3;
@@ -521,8 +534,10 @@ static int bench_rootfs(struct bench *b, bool levels, bool csv)
                 b->names[4] = "strict";
                 b->nenv = 5;
         }
-        if (bench_dd(b, &err) < 0)
-                return output_error(&err);
+        if (bench_dd(b, &err) < 0) {
+                code = output_error(&err);
+                goto out;
+        }
         bench_print_dd(b, csv);
 
         double start = start_time(b, b->target < 1 ? 11 : 31);
@@ -532,8 +547,8 @@ static int bench_rootfs(struct bench *b, bool levels, bool csv)
                           "time to report",
                           b->rootfs);
                 error_hint(&err, "run it by hand to see why: crib run SPEC -- /bin/true");
-                bench_remove_tmp(b);
-                return output_error(&err);
+                code = output_error(&err);
+                goto out;
         }
         if (csv)
                 printf("start_us,%.0f\n", start);
@@ -542,11 +557,11 @@ static int bench_rootfs(struct bench *b, bool levels, bool csv)
                        "(median)\n",
                        start);
         seccomp_costs(b, &d, csv);
-
+out:
         bench_remove_tmp(b);
         seccomp_program_free(&b->prog);
         spec_free(&d);
-        return 0;
+        return code;
 }
 
 int cmd_bench(int argc, char **argv)

@@ -25,8 +25,8 @@ void nethelper_init(struct nethelper *h);
 
 /* Parent, before the clone: each published host port can be bound now (by no one else), so a
  * port taken is an error at the spec's publish line before anything starts; and root's helper
- * can run as the container's root, not as host root (nethelper_id.h: struct nethelper_identity), and bind
- * each of them as that. */
+ * can run as the container's root, not as host root (nethelper_id.h: struct nethelper_identity),
+ * and bind each of them as that. */
 int nethelper_check_ports(const struct plan *p, struct error *err);
 
 /* Parent, after the clone and the id maps, before GO: start the helper for the namespaces of

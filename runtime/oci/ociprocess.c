@@ -95,6 +95,22 @@ static int cap_set(struct oci_ctx *c, json_object *caps, const char *key, bool *
 /* crib gives the workload one set of capabilities (bounding, permitted and effective; and, to
  * a user other than root, inheritable and ambient so they survive its exec: plan.c). A
  * config whose sets crib cannot give exactly is refused. */
+/* .process.capabilities.KEY, the inheritable or the ambient set (`got`, `given` when the config
+ * has it), against what crib gives the user: `want` (the bounding set for a user other than
+ * root, else none); `root_words` says what root gets */
+static int inherited_set(struct oci_ctx *c, const char *key, uint64_t got, bool given,
+                         uint64_t want, const char *root_words)
+{
+        char path[64];
+        if (got == want || (!given && !want))
+                return 0;
+        snprintf(path, sizeof path, ".process.capabilities.%s", key);
+        return oci_bad(c, path, "must be %s for uid %u: crib gives %s",
+                       want ? "the bounding set" : "empty", (unsigned)c->s->uid,
+                       want ? "a user other than root its capabilities through the ambient set"
+                            : root_words);
+}
+
 static int oci_capabilities(struct oci_ctx *c, json_object *proc)
 {
         json_object *caps = oci_member(proc, "capabilities");
@@ -127,20 +143,9 @@ static int oci_capabilities(struct oci_ctx *c, json_object *proc)
                         "differs from .process.capabilities.bounding; crib gives the workload "
                         "one set of capabilities");
         uint64_t want_ia = c->s->uid == 0 ? 0 : b;
-        if (i != want_ia && (hi || want_ia))
-                return oci_bad(c, ".process.capabilities.inheritable",
-                               "must be %s for uid %u: crib gives %s",
-                               want_ia ? "the bounding set" : "empty", (unsigned)c->s->uid,
-                               want_ia ? "a user other than root its capabilities through the "
-                                         "ambient set"
-                                       : "root none to inherit");
-        if (a != want_ia && (ha || want_ia))
-                return oci_bad(c, ".process.capabilities.ambient",
-                               "must be %s for uid %u: crib gives %s",
-                               want_ia ? "the bounding set" : "empty", (unsigned)c->s->uid,
-                               want_ia ? "a user other than root its capabilities through the "
-                                         "ambient set"
-                                       : "root none through the ambient set");
+        if (inherited_set(c, "inheritable", i, hi, want_ia, "root none to inherit") < 0 ||
+            inherited_set(c, "ambient", a, ha, want_ia, "root none through the ambient set") < 0)
+                return -1;
         c->s->caps = c->s->caps_named = c->s->caps_file = b;
         (void)hb;
         return 0;

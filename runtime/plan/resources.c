@@ -154,19 +154,19 @@ int plan_limits(struct planning *pl, struct error *err)
         const struct plan_host *h = pl->h;
         const struct cgroup_host *c = &h->cgroup;
         p->limits = s->resources;
-        unsigned todo = p->limits.need;
+        unsigned left = p->limits.need; /* the controllers not yet said */
         for (int k = 0; k < CGROUP_NCTRL; k++) {
                 const char *fix, *other_fix, *why;
-                if (!(todo & CGROUP_BIT(k)) || !(why = limits_why(c, k, &fix)))
+                if (!(left & CGROUP_BIT(k)) || !(why = limits_why(c, k, &fix)))
                         continue;
                 unsigned same = 0;
                 for (int j = k; j < CGROUP_NCTRL; j++) {
                         const char *w =
-                                (todo & CGROUP_BIT(j)) ? limits_why(c, j, &other_fix) : NULL;
+                                (left & CGROUP_BIT(j)) ? limits_why(c, j, &other_fix) : NULL;
                         if (w && !strcmp(w, why))
                                 same |= CGROUP_BIT(j);
                 }
-                todo &= ~same;
+                left &= ~same;
                 if (limits_fail(p, s, same, why, fix, err) < 0)
                         return -1;
         }

@@ -70,4 +70,3 @@ int parse_mode(struct spec *s, const struct key *k, const struct ini_entry *e, s
         *FIELD(s, k, bool) = !strcmp(e->value, "require");
         return 0;
 }
-

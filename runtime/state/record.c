@@ -52,20 +52,8 @@ int record_write_info(int dir, const struct record *r, struct error *err)
         return state_write(dir, "info", buf, (size_t)n, err);
 }
 
-static int write_process(int dir, const char *file, pid_t pid, struct error *err)
-{
-        char buf[128];
-        int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\n", (int)pid,
-                         state_proc_start(pid), (long long)time(NULL));
-        return state_write(dir, file, buf, (size_t)n, err);
-}
-
-int record_write_monitor(int dir, pid_t pid, struct error *err)
-{
-        return write_process(dir, "monitor", pid, err);
-}
-
-int record_write_pid(int dir, pid_t pid, pid_t workload, struct error *err)
+/* `file`: pid, its start time, now; and the workload's pid and start time when given (> 0) */
+static int write_process(int dir, const char *file, pid_t pid, pid_t workload, struct error *err)
 {
         char buf[256];
         int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\n", (int)pid,
@@ -74,7 +62,17 @@ int record_write_pid(int dir, pid_t pid, pid_t workload, struct error *err)
                 n += snprintf(buf + n, sizeof buf - (size_t)n,
                               "workload=%d\nworkload_start=%" PRIu64 "\n", (int)workload,
                               state_proc_start(workload));
-        return state_write(dir, "pid", buf, (size_t)n, err);
+        return state_write(dir, file, buf, (size_t)n, err);
+}
+
+int record_write_monitor(int dir, pid_t pid, struct error *err)
+{
+        return write_process(dir, "monitor", pid, 0, err);
+}
+
+int record_write_pid(int dir, pid_t pid, pid_t workload, struct error *err)
+{
+        return write_process(dir, "pid", pid, workload, err);
 }
 
 int record_write_exit(int dir, int exit_status, struct error *err)
@@ -116,12 +114,14 @@ static bool number(const char *text, const char *key, int64_t min, int64_t max, 
         return true;
 }
 
-/* a process record: pid, start time and its time; false when absent or malformed */
-static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start, int64_t *when)
+/* a process record: pid, start time and its time, and (`r`, for "pid") the workload's pid and
+ * start time when both are there; false when absent or malformed */
+static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start, int64_t *when,
+                         struct record *r)
 {
         char text[256];
         struct error ignored;
-        int64_t p, s, t = 0;
+        int64_t p, s, t = 0, w, ws;
         if (state_read(dir, file, text, sizeof text, &ignored) < 0)
                 return false;
         if (!number(text, "pid", 1, INT32_MAX, &p) || !number(text, "start", 0, INT64_MAX, &s))
@@ -131,6 +131,11 @@ static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start,
         *start = (uint64_t)s;
         if (when)
                 *when = t;
+        if (r && number(text, "workload", 1, INT32_MAX, &w) &&
+            number(text, "workload_start", 1, INT64_MAX, &ws)) {
+                r->workload = (pid_t)w;
+                r->workload_start = (uint64_t)ws;
+        }
         return true;
 }
 
@@ -151,16 +156,9 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
         } else if (err->errnum != ENOENT && err->errnum != EINVAL) { /* EINVAL: not a file */
                 return -1;
         }
-        bool have_monitor = read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL);
-        bool have_pid = read_process(dir, "pid", &ret->pid, &ret->pid_start, &ret->started);
-        if (have_pid && state_read(dir, "pid", text, sizeof text, err) >= 0 &&
-            number(text, "workload", 1, INT32_MAX, &v)) {
-                int64_t s;
-                if (number(text, "workload_start", 1, INT64_MAX, &s)) {
-                        ret->workload = (pid_t)v;
-                        ret->workload_start = (uint64_t)s;
-                }
-        }
+        bool have_monitor =
+                read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL, NULL);
+        bool have_pid = read_process(dir, "pid", &ret->pid, &ret->pid_start, &ret->started, ret);
         if (state_read(dir, "exit", text, sizeof text, err) >= 0 &&
             number(text, "status", 0, 255, &v)) {
                 ret->has_exit = true;

@@ -415,6 +415,36 @@ static int own_node(struct child *c, int rootfd, const struct mount_op *op, stru
  * file mounted on `op->dst`, read-only. The name there may be a symlink, even a dangling one
  * (an image's /etc/resolv.conf -> ../run/systemd/resolve/stub-resolv.conf): the file is
  * mounted on the link itself, so nothing is followed and nothing in the rootfs changes. */
+/* open_tree(OPEN_TREE_CLONE) of the file "file" on the detached tmpfs `mnt`, on older kernels
+ * (Debian bookworm's 6.1, Raspberry Pi OS's), which clone only from a mount of the caller's
+ * namespace: the tmpfs is attached over the directory `dir` (`name` for the trace) for the
+ * moment (only this process is in the new mount namespace, its propagation private), the file
+ * cloned from there, and the tmpfs detached again. The target was opened before. The clone's
+ * descriptor, or -1 with errno. */
+static int clone_attached(struct child *c, int mnt, int dir, const char *name)
+{
+        char top[64];
+        snprintf(top, sizeof top, "/proc/self/fd/%d", mnt);
+        if (syscall(SYS_move_mount, mnt, "", dir, "",
+                    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return -1;
+        int tree = (int)syscall(SYS_open_tree, mnt, "file", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+        int e = errno;
+        int u = umount2(top, MNT_DETACH);
+        trace_line(&c->trace,
+                   "  move_mount(tmpfs, \"%s\"); open_tree(\"file\", OPEN_TREE_CLONE) = %d; "
+                   "umount2(MNT_DETACH) = %d",
+                   name, tree, u);
+        if (u < 0) { /* the tmpfs would hide the directory: no container of that */
+                e = errno;
+                if (tree >= 0)
+                        close(tree);
+                tree = -1;
+        }
+        errno = e;
+        return tree;
+}
+
 static int file_mount(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
 {
         char parent[PATH_MAX];
@@ -468,27 +498,8 @@ static int file_mount(struct child *c, int rootfd, const struct mount_op *op, st
         if (file < 0 || sys_write_all(file, op->data, len) < 0)
                 return error_set(err, errno, "cannot write '%s'", op->dst);
         tree = (int)syscall(SYS_open_tree, mnt, "file", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-        if (tree < 0 && errno == EINVAL) {
-                /* older kernels (Debian bookworm's 6.1, Raspberry Pi OS's) clone only from a
-                 * mount of the caller's namespace, and the tmpfs is in none yet: it is attached
-                 * over the parent directory for the moment (only this process is in the new
-                 * mount namespace, its propagation private), the file cloned from there, and
-                 * the tmpfs detached again; `target` was opened before */
-                char top[64];
-                snprintf(top, sizeof top, "/proc/self/fd/%d", mnt);
-                if (syscall(SYS_move_mount, mnt, "", dir, "",
-                            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0) {
-                        tree = (int)syscall(SYS_open_tree, mnt, "file",
-                                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-                        int e = errno;
-                        int u = umount2(top, MNT_DETACH);
-                        trace_line(&c->trace,
-                                   "  move_mount(tmpfs, \"%s\"); open_tree(\"file\", "
-                                   "OPEN_TREE_CLONE) = %d; umount2(MNT_DETACH) = %d",
-                                   parent[0] ? parent : "/", tree, u);
-                        errno = e;
-                }
-        }
+        if (tree < 0 && errno == EINVAL)
+                tree = clone_attached(c, mnt, dir, parent[0] ? parent : "/");
         if (tree < 0)
                 return error_set(err, errno, "cannot open the file for '%s'", op->dst);
         long m = syscall(SYS_move_mount, tree, "", target, "",

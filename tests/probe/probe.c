@@ -1509,9 +1509,9 @@ int main(int argc, char **argv)
         /* the host's copy, reached through a descriptor by tests/e2e/27-hostile.t: an escape */
         if (argc >= 2 && !strcmp(argv[1], "walked"))
                 return printf("walked\n"), 42;
-        fprintf(stderr,
-                "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
-                "| exit N | walked | bind PORT | ids | escape [--pid PID] [--path FILE] [--dev MAJ:MIN] "
-                "| catch FILE\n");
+        fprintf(stderr, "usage: probe fds | orphans N | zombies | wait-signal FILE | die SIGNUM "
+                        "| exit N | walked | bind PORT | ids | escape [--pid PID] [--path FILE] "
+                        "[--dev MAJ:MIN] "
+                        "| catch FILE\n");
         return 2;
 }

@@ -114,8 +114,9 @@ int main(void)
         put(dir, "info", text);
         put(dir, "pid", "pid=-3\nstart=x\nworkload=5\nworkload_start=x\n");
         put(dir, "exit", "status=300\n");
-        ok(record_read(dir, "c1", &got, &err) == 0 && !got.has_exit && got.pid == 0 && got.workload == 0 &&
-                   got.created == 0 && !got.detached && got.phase == RECORD_CREATED,
+        ok(record_read(dir, "c1", &got, &err) == 0 && !got.has_exit && got.pid == 0 &&
+                   got.workload == 0 && got.created == 0 && !got.detached &&
+                   got.phase == RECORD_CREATED,
            "garbage numbers are ignored, not trusted");
         ok(!strcmp(record_phase_name(RECORD_RUNNING), "running"), "phase names");
 
