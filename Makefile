@@ -93,7 +93,7 @@ CFLAGS   += -ffunction-sections -fdata-sections
 # crib is linked statically, libc included: every `crib run` starts a process and clones it,
 # and a dynamic crib spent ~10% of each start mapping and relocating shared objects and binding
 # symbols lazily again in the container's processes (measured with tests/bench/start-time).
-# crib uses no NSS (runtime/base/account.h), so the static glibc needs no module at run time.
+# crib uses no NSS (runtime/host/account.h), so the static glibc needs no module at run time.
 # LDFLAGS= builds a dynamic crib, with the four libraries still static.
 LDFLAGS  ?= -static
 LIBS     := $(shell $(PKG_CONFIG) --libs libseccomp libapparmor zlib json-c)
@@ -241,6 +241,25 @@ $(BUILD)/libcrib.a: $(RUNTIME_OBJ)
 $(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -Wl,--gc-sections -o $@ $(CMD_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
 
+# Test hooks exist only in test builds. CRIB_TEST_STOP_AT (runtime/steps/step.c: the setup
+# process waits before the step it names until crib is gone; tests/e2e/13-faults.t and the
+# tests that stop a container midway) and CRIB_TEST_TEMPLATE (runtime/seccomp/
+# seccomp_template.c: a seccomp template holding an allow-all filter, which the clone path must
+# refuse; the VM guests) are compiled only with -DCRIB_TEST_HOOKS. The files that have them are
+# compiled a second time with it, into BUILD/hooks/, and linked ahead of libcrib.a (whose own
+# copies then stay out of the link) into BUILD/tests/crib-hooks, crib for those tests, and
+# into the test tools that drive the same steps (tests/tools/enter). BUILD/crib, which make
+# builds and installs, has no hook: `strings BUILD/crib | grep CRIB_TEST` prints nothing.
+# tests/run-all gives the tests the test build as CRIB_HOOKS; they skip without it.
+HOOK_SRC := $(filter %/step.c %/seccomp_template.c,$(RUNTIME_SRC))
+HOOK_OBJ := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)
+$(BUILD)/hooks/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DCRIB_TEST_HOOKS -I$(BUILD) $(INCLUDES) -c -o $@ $<
+$(BUILD)/tests/crib-hooks: $(CMD_OBJ) $(HOOK_OBJ) $(BUILD)/libcrib.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(HOOK_OBJ) $(BUILD)/libcrib.a $(LDLIBS)
+
 # unit tests: one TAP program per file, linked with the runtime library
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -264,7 +283,8 @@ $(BUILD)/tests/tools/oci-profile: $(BUILD)/tests/tools/oci-profile.o $(BUILD)/li
 $(BUILD)/tests/tools/clone-filter: $(BUILD)/tests/tools/clone-filter.o
 	$(CC) $(LDFLAGS) -o $@ $^
 # the driver of container_enter() (`crib exec`'s mechanism) for tests/e2e/20-exec.t
-$(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(BUILD)/libcrib.a
+# (with the test hooks: 20-exec.t holds its joiner before a step)
+$(BUILD)/tests/tools/enter: $(BUILD)/tests/tools/enter.o $(HOOK_OBJ) $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the kernel's part of the default level alone, for tests/bench/start-time's floor row
@@ -294,7 +314,7 @@ deps:
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
 		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(TEST_ROOTFS)/.done \
-		$(CHECK_EXTRA)
+		$(BUILD)/tests/crib-hooks $(CHECK_EXTRA)
 	$(CHECK_DEB)
 	tests/run-all $(BUILD)
 	$(CHECK_SANITIZE)
@@ -306,7 +326,7 @@ check-vm: all $(BUILD)/probe $(TEST_ROOTFS)/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
 check-e2e: all $(TEST_ROOTFS)/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
-		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter
+		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/tests/crib-hooks
 	tests/run-all --e2e-only $(BUILD)
 
 demo:

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "kernel.h"
 #include "plan.h"
 #include "seccomp.h"
 #include "spec.h"

@@ -34,13 +34,13 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "kernel.h"
 #include "lifecycle.h"
 #include "ocicli.h"
 #include "ociops.h"
 #include "ocistate.h"
 #include "output.h"
 #include "state.h"
-#include "userns.h"
 
 #ifndef CRIB_VERSION
 #define CRIB_VERSION "0.1"

@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "container.h"
+#include "kernel.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "monitor.h"
@@ -22,8 +23,8 @@
 #include "spec.h"
 #include "specfile.h"
 #include "state.h"
+#include "subids.h"
 #include "trace.h"
-#include "userns.h"
 #include "output.h"
 
 int cmd_run(int argc, char **argv);

@@ -13,6 +13,7 @@
 #include "bpf.h"
 #include "capname.h"
 #include "cleanup.h"
+#include "kernel.h"
 #include "seccomp.h"
 #include "seccomp_profile.h"
 #include "spec.h"

@@ -25,74 +25,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgroupfacts.h"
 #include "error.h"
 #include "spec.h" /* struct cgroup_limits, enum cgroup_ctrl, CGROUP_* */
 #include "trace.h"
 
-const char *cgroup_ctrl_name(enum cgroup_ctrl c);
-
-/* The host, as far as cgroups go, for the invoking user. */
-struct cgroup_host {
-        bool v2;                 /* a cgroup2 hierarchy is mounted */
-        char mount[512];         /* where */
-        unsigned top;            /* controllers of the hierarchy's top cgroup (CGROUP_BIT): all a
-                                  * delegated subtree could have; none on a hybrid host, where
-                                  * they are on cgroup v1 */
-        char base[1024];         /* where containers' cgroups go ("" when nowhere: why, fix) */
-        unsigned available;      /* controllers crib may enable there (CGROUP_BIT) */
-        bool clone_into;         /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
-        bool systemd;            /* base is user@UID.service: crib asks systemd for a scope in it */
-        char own_parent[1024];   /* the parent of crib's own cgroup, where a relative cgroupsPath
-                                  * goes ("" when unknown) */
-        char helper[512];        /* crib-scope, which asks (systemd.c) */
-        char why[256], fix[512]; /* why base is "", and the fix */
-        /* for each controller not available: why, and the fix; the most basic cause first (the
-         * kernel, the boot command line, cgroup v1, then delegation) */
-        char ctrl_why[CGROUP_NCTRL][256], ctrl_fix[CGROUP_NCTRL][512];
-        enum cgroup_lack {
-                CGROUP_HAS,        /* available */
-                CGROUP_NO_KERNEL,  /* the kernel was built without it */
-                CGROUP_NO_BOOT,    /* disabled at boot (cgroup_disable=) */
-                CGROUP_NO_V1,      /* on a cgroup v1 hierarchy (a hybrid or v1-only host) */
-                CGROUP_NO_V2,      /* not in the cgroup v2 hierarchy, or no hierarchy mounted */
-                CGROUP_NO_DELEGATE /* the hierarchy has it; the user has no cgroup with it */
-        } lack[CGROUP_NCTRL];
-};
-
-/* Look at the host: the cgroup2 mount, crib's own cgroup, whose its parent is, which
- * controllers it has, and for each missing one why (disabled at boot, on cgroup v1, not
- * delegated) and the fix. Only reads: cgroup_facts_gather(), then cgroup_host_decide(). */
-void cgroup_host_gather(struct cgroup_host *h);
-
-/* What cgroup_host_gather() reads of the host, apart from what it makes of it, so that the
- * decision can be fed a made-up host (tests/unit/test_cgroup.c). */
-struct cgroup_facts {
-        bool root;            /* euid 0 */
-        bool clone_into;      /* Linux 5.7 */
-        const char *bootline; /* bootline_where(): " in /boot/firmware/cmdline.txt" on a Pi */
-        struct {
-                bool known, enabled, v1; /* /proc/cgroups: there, not disabled at boot, on v1 */
-        } ctrl[CGROUP_NCTRL];
-        bool mounted;                     /* a cgroup2 hierarchy is mounted */
-        char mount[512], mount_root[512]; /* where, and the cgroup its root shows */
-        unsigned top;                     /* the controllers of its top cgroup */
-        char own[1024];                   /* crib's own cgroup (the "0::" line), "" unknown */
-        bool parent_delegated;            /* a user: the parent of crib's own is theirs */
-        unsigned parent_ctrls;            /* and its controllers */
-        char systemd_base[1024];          /* else the user's systemd's (cgroup_systemd_gather) */
-        char systemd_helper[512];
-        unsigned systemd_ctrls;
-};
-void cgroup_facts_gather(struct cgroup_facts *f);
-/* Pure: the host facts into *h (why and fix for what is missing). */
-void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f);
-
-/* systemd.c: where crib's own cgroup is not delegated, can the user's systemd give one
- * (user@UID.service is the user's, its bus is reachable, crib-scope is installed)? Sets
- * systemd, helper and base (user@UID.service) when it can. */
-bool cgroup_systemd_gather(struct cgroup_host *h);
-/* Ask for the scope (crib-scope), move this process into SCOPE/supervisor; SCOPE in ret_base,
- * for cgroup_make. */
+/* systemd.c: ask the user's systemd for a delegated scope (crib-scope), move this process
+ * into SCOPE/supervisor; SCOPE in ret_base, for cgroup_make. Whether it can give one is a host
+ * fact (cgroupfacts.c). */
 int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
                          struct error *err);
 
@@ -183,5 +123,21 @@ void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len);
 
 /* "256M", "1.5G", for messages. */
 void cgroup_format_bytes(int64_t v, char *buf, size_t len);
+
+/* Between the files of cgroup/ (tree.c, limits.c, remove.c, state.c), not for other folders:
+ * write value to DIR/FILE (traced); give dir's children the controllers `need`; write the
+ * limits `l` sets to dir's files; check and give controllers from top down to path's parent
+ * (tree.c says how); rmdir a cgroup and every empty one below it (true when it is gone); remove
+ * crashed runs' cgroups PREFIXPID under base; cgroup.events says a process is in it or below. */
+int cgroup_write_file(const char *dir, const char *file, const char *value, struct trace *t,
+                      struct error *err);
+int cgroup_enable(const char *dir, unsigned need, struct trace *t, struct error *err);
+int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
+                        struct error *err);
+int cgroup_walk_down(const char *top, const char *path, unsigned need, bool make, struct trace *t,
+                     struct error *err);
+bool cgroup_rmdir_tree(const char *path);
+void cgroup_remove_stale(const char *base, const char *prefix);
+bool cgroup_populated(const char *path);
 
 #endif

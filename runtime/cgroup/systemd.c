@@ -1,12 +1,13 @@
 /* systemd.c - a delegated cgroup from the user's systemd, for a user whose own is not.
  *
- * Kernel features: none of its own; cgroup v2 as in cgroup.c. systemd's: a transient scope
+ * Kernel features: none of its own; cgroup v2 as in tree.c. systemd's: a transient scope
  * with Delegate=yes (systemd.resource-control(5)) made by the user's manager on request
  * (crib-scope, over D-Bus), which moves crib's process into a cgroup that belongs to the
  * user. crib then moves itself one level down (SCOPE/supervisor: cgroup v2 gives controllers
  * only to the children of a cgroup without processes of its own) and makes the container's
  * cgroup beside it (SCOPE/crib-NAME). The scope ends when its last process does (crib's, after
- * the container's), and systemd removes it (CollectMode=inactive-or-failed).
+ * the container's), and systemd removes it (CollectMode=inactive-or-failed). Whether the
+ * user's systemd can give one (its bus, crib-scope) is a host fact: host/cgroupfacts.c.
  *
  *   user@UID.service/app.slice/crib-NAME-PID.scope/supervisor     crib (or its monitor)
  *   user@UID.service/app.slice/crib-NAME-PID.scope/crib-NAME      the container
@@ -16,9 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,62 +26,12 @@
 #include "cleanup.h"
 #include "sys.h"
 
-/* crib-scope: beside crib, or in ../lib/crib/ (make install) */
-static bool find_helper(char *buf, size_t len)
-{
-        char exe[1024];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0)
-                return false;
-        exe[n] = '\0';
-        if (exe[0] != '/') /* a sealed copy (memfd): not crib's own directory */
-                return false;
-        char *dir = dirname(exe);
-        const char *const tries[] = {"%s/crib-scope", "%s/../lib/crib/crib-scope"};
-        for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
-                snprintf(buf, len, tries[i], dir);
-                if (access(buf, X_OK) == 0)
-                        return true;
-        }
-        return false;
-}
-
-/* the user's manager has a bus we can reach */
-static bool user_bus(void)
-{
-        const char *addr = getenv("DBUS_SESSION_BUS_ADDRESS");
-        const char *run = getenv("XDG_RUNTIME_DIR");
-        char path[600];
-        if (addr && addr[0])
-                return true;
-        if (!run || !run[0])
-                return false;
-        snprintf(path, sizeof path, "%s/bus", run);
-        struct stat st;
-        return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
-bool cgroup_systemd_gather(struct cgroup_host *h)
-{
-        char dir[1000];
-        struct stat st;
-        uid_t uid = geteuid();
-        snprintf(dir, sizeof dir, "%s/user.slice/user-%u.slice/user@%u.service", h->mount,
-                 (unsigned)uid, (unsigned)uid);
-        if (uid == 0 || stat(dir, &st) < 0 || st.st_uid != uid || !user_bus() ||
-            !find_helper(h->helper, sizeof h->helper))
-                return false;
-        h->systemd = true;
-        snprintf(h->base, sizeof h->base, "%s", dir);
-        return true;
-}
-
 int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
                          struct error *err)
 {
         char unit[160], desc[160], pid[16], own[1100], helper[512];
         /* found again here, never taken from a plan file: it runs outside every namespace */
-        if (!find_helper(helper, sizeof helper))
+        if (!cgroup_scope_helper(helper, sizeof helper))
                 return error_set(err, ENOENT, "crib-scope is not installed beside crib");
         snprintf(unit, sizeof unit, "crib-%s-%d.scope", name, (int)getpid());
         snprintf(desc, sizeof desc, "crib container %s", name);

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "procfile.h"
 #include "seccomp.h"
 
@@ -186,7 +187,7 @@ int p_clone_filter(const void *arg, long *v)
         (void)arg, (void)v;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return errno;
-        /* asked as `crib run --count N` asks it before it starts a template (seccomp_kernel.c) */
+        /* asked as `crib run --count N` asks it before it starts a template (host/kernel.c) */
         return seccomp_kernel_has_clone_filter() ? 0 : EINVAL;
 }
 

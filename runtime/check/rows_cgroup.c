@@ -99,8 +99,8 @@ static void delegation_row(struct check_row *rows, size_t *n, const struct cgrou
                 r->status = h->v2 ? CHECK_RESTRICTED : CHECK_MISSING;
                 snprintf(r->remedy, sizeof r->remedy, "%s", h->fix);
         } else {
-                /* no limit would hold there, delegated or not: the most basic cause (cgroup.c's
-                 * order) is what to fix first, not the delegation */
+                /* no limit would hold there, delegated or not: the most basic cause
+                 * (host/cgroupfacts.c's order) is what to fix first, not the delegation */
                 static const char *const they[] = {
                         [CGROUP_NO_KERNEL] = "not in this kernel",
                         [CGROUP_NO_BOOT] = "disabled at boot",

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apparmor.h"
 #include "bootline.h"
+#include "lsm.h"
 #include "phrase.h"
 
 /* no_new_privs */

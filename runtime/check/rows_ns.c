@@ -17,6 +17,7 @@
 #include "error.h"
 #include "idmap.h"
 #include "procfile.h"
+#include "subids.h"
 #include "userns.h"
 
 #ifndef CLONE_NEWTIME

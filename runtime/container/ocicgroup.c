@@ -2,8 +2,9 @@
  *
  * Kernel features: cgroup v2's cgroup.procs (its processes), cgroup.kill (Linux 5.14: SIGKILL
  * to a whole subtree at once), cgroup.freeze (the freezer) and the controllers' limit files
- * (cgroup.c). crib makes a cgroup of its own for a container with limits or, as real root, a
- * device program; its process is in it, so the freezer and the limits reach all of it.
+ * (cgroup/limits.c, cgroup/state.c). crib makes a cgroup of its own for a container with limits or,
+ * as real root, a device program; its process is in it, so the freezer and the limits reach all of
+ * it.
  */
 #define _GNU_SOURCE
 #include "ocicgroup.h"
@@ -166,7 +167,8 @@ static int check_controllers(const struct cgroup_limits *l, const char *leaf, co
                 struct cgroup_host h;
                 cgroup_host_gather(&h);
                 bool host = !(h.available & CGROUP_BIT(k));
-                /* (the host's reason for the controller, the most basic first: cgroup.c) */
+                /* (the host's reason for the controller, the most basic first: host/cgroupfacts.c)
+                 */
                 error_set(err, 0, "the %s limits cannot be applied: %s", cgroup_ctrl_name(k),
                           !host ? "the container's parent cgroup does not have that controller"
                                 : h.ctrl_why[k]);

@@ -17,7 +17,7 @@
 /* The processes of the container's own cgroup and of those below it, at most
  * OCICGROUP_MAX_PIDS; the cgroup's path into `leaf` ("" when it has none). The workload cannot
  * leave it: NAME is not its to write, and moving a process needs write access to the common
- * ancestor (cgroup.c). */
+ * ancestor (cgroup.h). */
 size_t ocicgroup_pids(const struct stored *o, const char *id, pid_t *pids, char *leaf, size_t len);
 /* `sig` to every process of the container's own cgroup, when it has one (kill --all, delete). */
 void ocicgroup_signal(const struct stored *o, const char *id, int sig);

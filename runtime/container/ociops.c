@@ -29,9 +29,9 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "container.h"
+#include "kernel.h"
 #include "ocicgroup.h"
 #include "state.h"
-#include "userns.h"
 
 /* ---- create ---- */
 

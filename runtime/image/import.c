@@ -45,6 +45,7 @@
 #include "imgpath.h"
 #include "procfile.h"
 #include "source.h"
+#include "subids.h"
 #include "sync.h"
 #include "userns.h"
 

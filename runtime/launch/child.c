@@ -138,7 +138,6 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .init_go = -1,
                 .procfd = -1,
                 .start_fd = -1,
-                .stop_at = getenv("CRIB_TEST_STOP_AT"),
                 .nsteps = setup.n + (plan->init ? 1 : 0) + workload.n,
         };
         c.trace.ctx = &c;

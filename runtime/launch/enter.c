@@ -408,8 +408,6 @@ static _Noreturn void joiner_main(struct enter *e)
                 .init_go = -1,
                 .procfd = e->hostproc,
                 .start_fd = -1,
-                /* the fault tests' hook, as for crib run (child.c): wait before that step */
-                .stop_at = getenv("CRIB_TEST_STOP_AT"),
                 .nsteps = sizeof joiner_steps / sizeof joiner_steps[0] + entered.n,
         };
         c->trace.ctx = c;

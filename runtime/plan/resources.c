@@ -145,7 +145,8 @@ static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, con
 }
 
 /* Each limit the host cannot take, the controllers that share a reason together: the reason
- * most basic first (cgroup.c: the kernel, the boot command line, cgroup v1, delegation). */
+ * most basic first (host/cgroupfacts.c: the kernel, the boot command line, cgroup v1,
+ * delegation). */
 int plan_limits(struct planning *pl, struct error *err)
 {
         struct plan *p = pl->p;

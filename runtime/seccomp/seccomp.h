@@ -2,8 +2,9 @@
  *
  * One job a file: the profile format (seccomp_profile.h), the architectures a filter covers
  * (seccomp_arch.c), compiling a profile with libseccomp (seccomp_compile.c), the programs
- * built into crib and the choice between them and a compile now (seccomp_builtin.c), what the
- * kernel offers (seccomp_kernel.c), and loading a program into the kernel (seccomp_load.c).
+ * built into crib and the choice between them and a compile now (seccomp_builtin.c), and
+ * loading a program into the kernel (seccomp_load.c). What the kernel offers is a host fact
+ * (host/kernel.h).
  * The BPF underneath (run, guard, fold) is in bpf.h.
  */
 #ifndef CRIB_SECCOMP_H
@@ -74,17 +75,6 @@ const struct seccomp_builtin *seccomp_builtin_at(size_t i);
 int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err);
-
-/* seccomp_kernel.c */
-
-/* The kernel's version, major.minor, from uname(2). */
-void seccomp_kernel_version(unsigned *major, unsigned *minor);
-/* 1: the kernel has seccomp filters; 0: it has not (CONFIG_SECCOMP_FILTER). */
-int seccomp_kernel_supported(void);
-/* 1: the kernel knows SECCOMP_CLONE_FILTER (seccomp op 4, proposed, not in mainline); 0: not.
- * Asks an operation number upstream has not assigned: for `crib check` and `crib bench` only,
- * in a throw-away process that has set no_new_privs; never on a container's way to its workload. */
-int seccomp_kernel_has_clone_filter(void);
 
 /* seccomp_load.c */
 

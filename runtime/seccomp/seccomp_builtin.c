@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "capname.h"
+#include "kernel.h"
 #include "seccomp.h"
 #include "trace.h"
 

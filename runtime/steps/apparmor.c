@@ -6,9 +6,9 @@
  * that is not loaded. crib only switches to profiles root has loaded (`sudo make
  * install-apparmor`); it never loads policy.
  *
- * Where it sits: the parent asks libapparmor whether AppArmor is built in and on (plan.c); the
- * child makes the request as the last step before execve, after every other setup step, so
- * the workload and nothing before it starts confined.
+ * Where it sits: the parent asks whether AppArmor is built in and on (host/lsm.c, for the
+ * plan); the child makes the request as the last step before execve, after every other setup
+ * step, so the workload and nothing before it starts confined.
  *
  * What goes wrong: not built into the kernel; built in but off at boot (the Raspberry Pi OS
  * state: `apparmor=1 security=apparmor` on the kernel command line turns it on); securityfs
@@ -17,57 +17,13 @@
  * `apparmor_mode = prefer`), it is an error.
  */
 #define _GNU_SOURCE
-#include "apparmor.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/apparmor.h>
 #include <unistd.h>
 
-#include "bootline.h"
 #include "step.h"
-
-bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
-{
-        /* a kernel without AppArmor has no /sys/module/apparmor (its parameters live there):
-         * one call, where libapparmor's answer for that case, ENOSYS, takes six */
-        int e;
-        if (access("/sys/module/apparmor", F_OK) < 0 && errno == ENOENT)
-                e = ENOSYS;
-        else if (aa_is_enabled() == 1)
-                return true;
-        else
-                e = errno;
-        if (errnum)
-                *errnum = e;
-        switch (e) {
-        case ECANCELED:
-                snprintf(why, whylen, "it is built into this kernel but disabled at boot");
-                snprintf(fix, fixlen,
-                         "add 'apparmor=1 security=apparmor' (or an lsm= list with apparmor) to "
-                         "the kernel command line%s, and reboot",
-                         bootline_where());
-                break;
-        case ENOENT:
-                snprintf(why, whylen, "securityfs is not mounted");
-                snprintf(fix, fixlen, "sudo mount -t securityfs securityfs /sys/kernel/security");
-                break;
-        case ENOSYS:
-                snprintf(why, whylen, "it is not built into this kernel");
-                /* (how to run without it is the spec's to say: plan.c, in its front end's words) */
-                snprintf(fix, fixlen,
-                         "use a kernel built with CONFIG_SECURITY_APPARMOR=y (Debian's and "
-                         "Raspberry Pi OS's are)");
-                break;
-        default:
-                snprintf(why, whylen, "libapparmor says %s", strerror(e));
-                snprintf(fix, fixlen, "see 'crib check'");
-                break;
-        }
-        return false;
-}
 
 /* Child: the workload's process, the last step before exec. */
 int step_apparmor(struct child *c, struct error *err)

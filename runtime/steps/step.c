@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,14 +43,16 @@ void child_warn(struct child *c, const char *fmt, ...)
         sync_send(&c->chan, &m, -1, &ignored);
 }
 
-/* Child: the fault test's hook (tests/e2e/13-faults.t). With CRIB_TEST_STOP_AT set to a step's
- * name as --trace prints it, the child waits before that step until crib is gone (its end of
- * the sync socket hangs up; at most 60 s), then runs the step as if crib had died just then.
- * Honoured in every build, so the test proves the binary that ships: it only delays the setup
- * and changes nothing it does, and whoever sets crib's environment can stop crib anyway. */
+#ifdef CRIB_TEST_HOOKS
+/* Child: the fault tests' hook (tests/e2e/13-faults.t), in test builds only (the Makefile's
+ * CRIB_TEST_HOOKS: BUILD/tests/crib-hooks; the crib that ships has no such code). With
+ * CRIB_TEST_STOP_AT set to a step's name as --trace prints it, the child waits before that step
+ * until crib is gone (its end of the sync socket hangs up; at most 60 s), then runs the step as
+ * if crib had died just then. It only delays the setup and changes nothing it does. */
 static void test_stop_at(struct child *c, const char *name)
 {
-        if (!c->stop_at || strcmp(c->stop_at, name))
+        const char *at = getenv("CRIB_TEST_STOP_AT");
+        if (!at || strcmp(at, name))
                 return;
         trace_line(&c->trace, "  CRIB_TEST_STOP_AT: waiting for crib to go away");
         struct pollfd pfd = {.fd = c->chan.fd, .events = 0}; /* POLLHUP is always reported */
@@ -58,6 +61,7 @@ static void test_stop_at(struct child *c, const char *name)
                 r = poll(&pfd, 1, 60 * 1000);
         while (r < 0 && errno == EINTR);
 }
+#endif
 
 /* Child: a step begins: its number (counted across both tables), its name and our pid. */
 void step_begin(struct child *c, const char *name)
@@ -68,7 +72,9 @@ void step_begin(struct child *c, const char *name)
                 trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", c->step, c->nsteps, name,
                            (int)getpid());
         }
+#ifdef CRIB_TEST_HOOKS
         test_stop_at(c, name);
+#endif
 }
 
 void step_done(struct child *c)

@@ -57,7 +57,6 @@ struct child {
         size_t nsteps;       /* how many steps this container's setup has */
         uint64_t step_start; /* when the step running started (for the trace) */
         bool step_skipped;   /* it said why it had nothing to do (step_skip): no "done" */
-        const char *stop_at; /* CRIB_TEST_STOP_AT: the step to wait before (step.c) */
         /* a /proc the container cannot have mounted over, for the AppArmor request (`crib
          * exec` opens the host's before it joins: enter.c), or -1 for the container's own */
         int procfd;
@@ -81,7 +80,7 @@ struct table {
  * to the parent and ends the process. Returns after the last step (step.c). */
 void steps_run(struct child *c, const struct table *t);
 /* Child: a step begins: its number (counted across the tables), its name and our pid in the
- * trace; waits first if CRIB_TEST_STOP_AT names it (step.c). */
+ * trace; in a test build, waits first if CRIB_TEST_STOP_AT names it (step.c). */
 void step_begin(struct child *c, const char *name);
 /* Child: trace the end of the step running, with its time. */
 void step_done(struct child *c);

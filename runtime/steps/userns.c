@@ -48,6 +48,7 @@
 #include "procfile.h"
 #include "rlimits.h"
 #include "step.h"
+#include "subids.h"
 
 /* procfile_write, traced, with the error for the user */
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
@@ -67,18 +68,6 @@ static int write_file(const struct trace *t, const char *path, const char *text,
         if (e)
                 return error_set(err, e, "cannot write '%s' to '%s'", shown, path);
         return 0;
-}
-
-const char *userns_find_helper(const char *name, char *buf, size_t len)
-{
-        static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin", "/sbin",
-                                           "/usr/local/bin"};
-        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-                snprintf(buf, len, "%s/%s", dirs[i], name);
-                if (access(buf, X_OK) == 0)
-                        return buf;
-        }
-        return NULL;
 }
 
 static int run_helper(const struct plan *p, const char *name, pid_t pid, const struct idmap *m,
@@ -311,92 +300,6 @@ int userns_clone_error(int flags, int e, enum spec_front front, struct error *er
                                "not allowed");
 }
 
-/* Append `line` to `path` atomically: a copy with the line, fsynced, renamed over it. */
-static int append_line(const char *path, const char *line, struct error *err)
-{
-        char tmp[64];
-        struct stat st;
-        snprintf(tmp, sizeof tmp, "%s.crib-XXXXXX", path);
-        _cleanup_fclose_ FILE *in = fopen(path, "re");
-        if (!in && errno != ENOENT)
-                return error_set(err, errno, "cannot read '%s'", path);
-        int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return error_set(err, errno, "cannot write next to '%s'", path);
-        _cleanup_fclose_ FILE *out = fdopen(fd, "w");
-        if (!out) {
-                close(fd);
-                unlink(tmp);
-                return error_set(err, errno, "cannot write '%s'", tmp);
-        }
-        char buf[4096];
-        size_t n;
-        bool newline = true;
-        while (in && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-                fwrite(buf, 1, n, out);
-                newline = buf[n - 1] == '\n';
-        }
-        fprintf(out, "%s%s\n", newline ? "" : "\n", line);
-        mode_t mode = in && fstat(fileno(in), &st) == 0 ? st.st_mode & 07777 : 0644;
-        if (fflush(out) != 0 || fchmod(fileno(out), mode) < 0 || fsync(fileno(out)) < 0 ||
-            rename(tmp, path) < 0) {
-                int e = errno;
-                unlink(tmp);
-                return error_set(err, e, "cannot update '%s'", path);
-        }
-        return 0;
-}
-
-static bool has_root_range(const char *path)
-{
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        struct idmap_range r[1];
-        size_t n = 0;
-        struct error ignored;
-        return f && idmap_read_subids(f, "root", 0, r, &n, &ignored) == 0 && n > 0;
-}
-
-int userns_root_range(char *ret_note, size_t len, struct error *err)
-{
-        static const char *const files[2] = {"/etc/subuid", "/etc/subgid"};
-        const uint32_t count = 65536;
-        ret_note[0] = '\0';
-        if (has_root_range(files[0]) && has_root_range(files[1]))
-                return 0;
-        /* the lock the shadow tools (usermod, useradd) take on these files */
-        int lock = open("/etc/subuid.lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (lock < 0) {
-                error_set(err, errno, "cannot lock '/etc/subuid' to give root a range of ids");
-                return error_hint(err, "another program is changing it; if none is, remove "
-                                       "/etc/subuid.lock");
-        }
-        dprintf(lock, "%d", (int)getpid());
-        close(lock);
-        int r = 0;
-        if (!has_root_range(files[0]) || !has_root_range(files[1])) {
-                _cleanup_fclose_ FILE *fu = fopen(files[0], "re");
-                _cleanup_fclose_ FILE *fg = fopen(files[1], "re");
-                uint32_t start = idmap_free_start(fu, fg, count);
-                char line[64];
-                snprintf(line, sizeof line, "root:%u:%u", start, count);
-                if (!start)
-                        r = error_set(err, ENOSPC,
-                                      "no room above the ranges in /etc/subuid "
-                                      "and /etc/subgid for root's");
-                for (int i = 0; i < 2 && r == 0; i++)
-                        if (!has_root_range(files[i]))
-                                r = append_line(files[i], line, err);
-                if (r == 0)
-                        snprintf(ret_note, len,
-                                 "gave root the subordinate ids %u-%u for its containers "
-                                 "(recorded in /etc/subuid and /etc/subgid): container root is "
-                                 "host uid %u",
-                                 start, start + count - 1, start);
-        }
-        unlink("/etc/subuid.lock");
-        return r;
-}
-
 int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *t,
                            struct error *err)
 {
@@ -433,30 +336,4 @@ int userns_idmapped_rootfs(const struct plan *p, pid_t pid, const struct trace *
                           "container's range: sudo chown -hR --from=0:0 %u:%u %s",
                           (unsigned)idmap_outside(&p->uidmap, 0),
                           (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
-}
-
-/* The initial user namespace's nsfs inode is fixed: PROC_USER_INIT_INO (include/linux/proc_ns.h,
- * since Linux 3.8). One stat(2) where reading uid_map takes four calls, and exact where a nested
- * namespace maps every id as well; uid_map where there is no /proc/self/ns/user. */
-#define USERNS_INIT_INO 0xEFFFFFFDU
-
-bool userns_is_initial(void)
-{
-        struct stat st;
-        if (stat("/proc/self/ns/user", &st) == 0)
-                return st.st_ino == USERNS_INIT_INO;
-        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
-        unsigned long a, b, n;
-        return f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
-               n == 4294967295UL;
-}
-
-bool userns_idmap_supported(void)
-{
-#ifdef SYS_mount_setattr
-        /* a call that can only fail: EBADF where the call exists, ENOSYS where it does not */
-        return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) < 0 && errno != ENOSYS;
-#else
-        return false;
-#endif
 }

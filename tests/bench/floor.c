@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "seccomp.h"
 
 #define TRY(x)                                                                                     \

@@ -2,12 +2,16 @@
 # Faults: crib killed with SIGKILL before each setup step leaves no process, no mount and no
 # half-written file.
 #
-# CRIB_TEST_STOP_AT=NAME (runtime/launch/child.c) makes crib's child wait before the step NAME until
-# crib is gone, then run it: the test kills crib there, and the child meets crib's death at
-# exactly that step, as it would if crib were killed at that moment. The steps are those of
-# both of the child's tables, as --trace lists them: the setup process's, the start of crib's
-# init, and the workload's process's.
+# CRIB_TEST_STOP_AT=NAME (runtime/steps/step.c, in the test build CRIB_HOOKS only) makes crib's
+# child wait before the step NAME until crib is gone, then run it: the test kills crib there,
+# and the child meets crib's death at exactly that step, as it would if crib were killed at that
+# moment. The steps are those of both of the child's tables, as --trace lists them: the setup
+# process's, the start of crib's init, and the workload's process's.
 . "$(dirname "$0")/../lib/libtest.sh"
+if ! has_hooks; then
+	echo "1..0 # SKIP $HOOKS_SKIP"
+	exit 0
+fi
 
 mkdir "$T/spec"
 spec "$T/spec/f.ini" <<'EOF2'
@@ -68,7 +72,7 @@ before_files=$(leftovers)
 # is left after 5 s (pids of crib's processes, or nothing)
 kill_at() {
 	: >"$T/err"
-	CRIB_TEST_STOP_AT="$2" "$CRIB" run --trace "$1" </dev/null >/dev/null 2>"$T/err" &
+	CRIB_TEST_STOP_AT="$2" "$CRIB_HOOKS" run --trace "$1" </dev/null >/dev/null 2>"$T/err" &
 	_crib=$!
 	_i=0
 	while ! grep -q 'CRIB_TEST_STOP_AT: waiting' "$T/err" && [ $_i -lt 200 ]; do

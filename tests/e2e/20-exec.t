@@ -184,8 +184,9 @@ else
 fi
 
 # No window in which a process entering the container is more privileged than the workload,
-# as the container sees it. Two moments, each held with CRIB_TEST_STOP_AT (the process waits
-# there until crib exec is gone, then is killed with it): the joiner while it holds every
+# as the container sees it. Two moments, each held with CRIB_TEST_STOP_AT (tests/tools/enter is
+# built with the test hooks; the process waits there until crib exec is gone, then is killed
+# with it): the joiner while it holds every
 # capability of the container's user namespace (before it limits the bounding set) is in no
 # pid namespace of the container, so nothing there can name it; the entered process before its
 # first step (the filter) already has the workload's ids, capabilities and no_new_privs, and is

@@ -579,6 +579,8 @@ EOF
 	# podman's cgroupfs parent (each container's cgroupsPath is /libpod_parent/libpod-ID):
 	# crib removes the container's cgroup, the engine's parent stays, and goes at the end
 	lp_before=$([ -n "$cg2" ] && [ -d "$cg2/libpod_parent" ] && echo kept)
+	# (and the empty cgroup podman makes to probe cgroup v2 for --memory)
+	pp_before=$([ -n "$cg2" ] && [ -d "$cg2/podman_probe" ] && echo kept)
 	pod() {
 		CONTAINERS_CONF="$P/containers.conf" timeout -k 10 60 podman --root "$P/storage" \
 			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
@@ -618,7 +620,6 @@ EOF
 		skip "rootless podman ignores --memory on this host ($(head -n 1 "$T/m.err"))"
 	elif [ "$prc" = 0 ]; then
 		mpid=$(pod inspect --format '{{.State.Pid}}' "$mid" 2>/dev/null)
-		cg2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
 		assert_eq "$(cat "$cg2$(sed -n 's/^0:://p' "/proc/$mpid/cgroup")/memory.max" 2>/dev/null)" 67108864 \
 			"podman run --memory 64m: memory.max of the container's cgroup, read from the host"
 	else
@@ -658,6 +659,7 @@ EOF
 		"nor anything of it in crib's state directory"
 	pod rmi -a -f >/dev/null 2>&1
 	[ -n "$cg2" ] && [ -z "$lp_before" ] && rmdir "$cg2/libpod_parent/conmon" "$cg2/libpod_parent" 2>/dev/null
+	[ -n "$cg2" ] && [ -z "$pp_before" ] && rmdir "$cg2/podman_probe" 2>/dev/null
 	# its storage holds files of the user namespace's ids: removed from inside it
 	[ "$ROLE" = user ] && podman --root "$P/storage" --runroot "$PR/r" unshare rm -rf "$P/storage" "$PR/s" 2>/dev/null
 fi

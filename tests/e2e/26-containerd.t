@@ -107,26 +107,30 @@ assert_eq "$out:$rc" "in $(readlink "/proc/$pid/ns/mnt"):3" "ctr task exec: the 
 # and every try there stopped). The program outlives its output by a moment: ctr 1.6 closes
 # its end of the output fifo as soon as it has the exit status, and may drop output it has not
 # read yet. A ctr that has not ended after 15 s is looked at before it is killed.
-SHELL=/bin/sh timeout -k 5 20 script -qec "exec ctr -a $D/c.sock -n $ns task exec -t --exec-id x2 d1 /bin/sh -c 'tty; sleep 0.3'" /dev/null </dev/null >"$T/tty" 2>&1 &
-_sp=$!
-_end=$(($(date +%s) + 15))
-while kill -0 $_sp 2>/dev/null && [ "$(date +%s)" -lt $_end ]; do
-	sleep 0.1
-done
-if kill -0 $_sp 2>/dev/null; then
-	echo "# ctr task exec -t has not ended after 15 s:" >&2
-	ps -eo pid,ppid,stat,wchan:24,args --forest | grep -F -e "$D" -e "$ns" -e 'sleep 0.3' |
-		grep -v grep | sed 's/^/#   /' >&2
-	echo "#   crib's pid file: $(cat "$D/state/io.containerd.runtime.v2.task/$ns/d1/x2.pid" 2>/dev/null || echo none)" >&2
-	# the shim's goroutines, into containerd's log (SIGUSR1)
-	pkill -USR1 -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
-	sleep 1
-	grep -oE 'goroutine [0-9]+ \[[^]]*\]|[a-zA-Z/_.]*(exec|console|runc|service|reaper)[a-z_]*\.go:[0-9]+' "$D/containerd.log" |
-		tail -n 60 | sed 's/^/#   shim: /' >&2
+if ! command -v script >/dev/null 2>&1; then
+	skip "ctr task exec -t: script(1), which gives ctr a terminal, is not installed (util-linux)"
+else
+	SHELL=/bin/sh timeout -k 5 20 script -qec "exec ctr -a $D/c.sock -n $ns task exec -t --exec-id x2 d1 /bin/sh -c 'tty; sleep 0.3'" /dev/null </dev/null >"$T/tty" 2>&1 &
+	_sp=$!
+	_end=$(($(date +%s) + 15))
+	while kill -0 $_sp 2>/dev/null && [ "$(date +%s)" -lt $_end ]; do
+		sleep 0.1
+	done
+	if kill -0 $_sp 2>/dev/null; then
+		echo "# ctr task exec -t has not ended after 15 s:" >&2
+		ps -eo pid,ppid,stat,wchan:24,args --forest | grep -F -e "$D" -e "$ns" -e 'sleep 0.3' |
+			grep -v grep | sed 's/^/#   /' >&2
+		echo "#   crib's pid file: $(cat "$D/state/io.containerd.runtime.v2.task/$ns/d1/x2.pid" 2>/dev/null || echo none)" >&2
+		# the shim's goroutines, into containerd's log (SIGUSR1)
+		pkill -USR1 -f "containerd-shim-runc-v2 -namespace $ns " 2>/dev/null
+		sleep 1
+		grep -oE 'goroutine [0-9]+ \[[^]]*\]|[a-zA-Z/_.]*(exec|console|runc|service|reaper)[a-z_]*\.go:[0-9]+' "$D/containerd.log" |
+			tail -n 60 | sed 's/^/#   shim: /' >&2
+	fi
+	wait $_sp
+	out=$(tr -d '\r' <"$T/tty")
+	assert_eq "$(echo "$out" | grep -cE '/dev/pts/[0-9]+$')" 1 "ctr task exec -t: a terminal of the container's devpts ($out)"
 fi
-wait $_sp
-out=$(tr -d '\r' <"$T/tty")
-assert_eq "$(echo "$out" | grep -cE '/dev/pts/[0-9]+$')" 1 "ctr task exec -t: a terminal of the container's devpts ($out)"
 out=$(C task exec --exec-id x3 d1 /bin/no-such-program 2>&1)
 assert_contains "$out" "'/bin/no-such-program' does not exist in the container" "ctr task exec of a missing program says what is missing"
 assert_contains "$(C task ps d1 2>/dev/null)" "$pid" "ctr task ps lists the container's process"

@@ -165,9 +165,13 @@ if [ "$ROLE" = user ]; then
 	export XDG_RUNTIME_DIR="$PR/xdg"
 	mkdir -m 0700 "$XDG_RUNTIME_DIR"
 fi
-PFDS=$(seq 0 24)
+# PODMAN_FDS: the descriptor numbers tried (0 to 24; the x86_64 VM guest gives none: a podman
+# run takes seconds under its emulation, 100 of them minutes, and these walks are the host's)
+PFDS=${PODMAN_FDS-$(seq 0 24)}
 if ! command -v podman >/dev/null 2>&1; then
 	skips 4 "podman is not installed"
+elif [ -z "$PFDS" ]; then
+	skips 4 "PODMAN_FDS is empty: no descriptor walk through podman here (the host has them)"
 elif [ "$ROLE" = user ] && ! podman --root "$PR/s" --runroot "$PR/r" unshare true 2>/dev/null; then
 	skips 4 "rootless podman cannot make its user namespace here (newuidmap, /etc/subuid)"
 else
@@ -179,6 +183,9 @@ else
 			--events-backend none "$@"
 	}
 	lim="--network none --pids-limit 0 --ulimit nofile=1024:1024 --ulimit nproc=1024:1024"
+	# podman's cgroupfs parent, where cgroup v2 is: removed at the end if this test made it
+	cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+	lp_before=$([ -n "$cg2" ] && [ -d "$cg2/libpod_parent" ] && echo kept)
 	tar -C "$R" -cf "$T/image.tar" . 2>/dev/null
 	pod import "$T/image.tar" localhost/crib-hostile:27 >/dev/null 2>&1
 	: >"$T/prog" && : >"$T/cwd"
@@ -209,6 +216,7 @@ else
 		pod rm -f "$id" >/dev/null 2>&1
 	fi
 	pod rmi -a -f >/dev/null 2>&1
+	[ -n "$cg2" ] && [ -z "$lp_before" ] && rmdir "$cg2/libpod_parent/conmon" "$cg2/libpod_parent" 2>/dev/null
 	[ "$ROLE" = user ] && podman --root "$PR/s" --runroot "$PR/r" unshare rm -rf "$PR/s" 2>/dev/null
 fi
 pause=$(cat "$PR/xdg/libpod/tmp/pause.pid" 2>/dev/null)
@@ -234,7 +242,7 @@ else
 	sleep 0.5
 	left=$("$CRIB" --root "$S" exec "$name" -- /bin/cat /tmp/left 2>/dev/null </dev/null)
 	assert_not_contains "$left" "typed-later-$$" "a process the exec left running never reads what is typed at the terminal afterwards ($left)"
-	out=$(script -qec "'$CRIB' --root '$S' exec $name -- /bin/sh -c 'echo out; echo err >&2; exit 3'; echo rc=\$?" /dev/null </dev/null | tr -d '\r' | tr '\n' ' ')
+	out=$(script -qec "'$CRIB' --root '$S' exec $name -- /bin/sh -c 'echo out; echo err >&2; exit 3'; echo rc=\$?" /dev/null </dev/null | tr -d '\r' | strip_aa | tr '\n' ' ')
 	assert_eq "$out" "out err rc=3 " "through the pipes: its output, its errors and its exit status"
 	"$CRIB" --root "$S" rm -f "$name" >/dev/null 2>&1
 
@@ -251,11 +259,10 @@ wait \$!
 echo "rc=\$?" >"$T/crib.rc"
 stty -g >"$T/tty.after.tmp" && mv "$T/tty.after.tmp" "$T/tty.after"
 EOF2
-	(
-		sleep 1
-		head -c 200000 /dev/zero | tr '\0' x
-		sleep 20
-	) | timeout -k 5 30 script -qec "sh '$T/raw.sh'" /dev/null >/dev/null 2>&1 &
+	# (the writer's pid, to end it with the session: a shell's wait for the session waits for
+	# the whole pipeline, its 20 s sleep too)
+	sh -c 'echo $$ >"$1"; sleep 1; head -c 200000 /dev/zero | tr "\0" x; exec sleep 20' writer "$T/writer.pid" |
+		timeout -k 5 30 script -qec "sh '$T/raw.sh'" /dev/null >/dev/null 2>&1 &
 	sess=$!
 	sleep 3
 	cpid=$(cat "$T/crib.pid" 2>/dev/null)
@@ -270,6 +277,8 @@ EOF2
 	# (a crib that hangs is stopped here, and its container with it: the death signal)
 	[ -n "$cpid" ] && kill -KILL "$cpid" 2>/dev/null
 	kill "$sess" 2>/dev/null
+	writer=$(cat "$T/writer.pid" 2>/dev/null)
+	[ -n "$writer" ] && kill "$writer" 2>/dev/null
 	wait "$sess" 2>/dev/null
 fi
 

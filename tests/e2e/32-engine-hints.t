@@ -201,6 +201,11 @@ elif ! command -v podman >/dev/null 2>&1; then
 else
 	PR=$(mktemp -d /tmp/crib-pod.XXXXXX)
 	printf '[engine]\nruntime = "crib"\n[engine.runtimes]\ncrib = ["%s"]\n' "$T/crib-runc" >"$T/containers.conf"
+	# podman's cgroupfs parent and the empty cgroup it makes to probe cgroup v2 for --memory,
+	# where cgroup v2 is: removed at the end if this test made them
+	pcg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+	lp_before=$([ -n "$pcg2" ] && [ -d "$pcg2/libpod_parent" ] && echo kept)
+	pp_before=$([ -n "$pcg2" ] && [ -d "$pcg2/podman_probe" ] && echo kept)
 	pod() {
 		CONTAINERS_CONF="$T/containers.conf" timeout -k 10 60 podman --root "$PR/storage" \
 			--runroot "$PR/r" --runtime "$T/crib-runc" --cgroup-manager cgroupfs \
@@ -223,6 +228,8 @@ else
 	pod rm -af >/dev/null 2>&1
 	pod rmi -af >/dev/null 2>&1
 	rm -rf "$PR" 2>/dev/null
+	[ -n "$pcg2" ] && [ -z "$lp_before" ] && rmdir "$pcg2/libpod_parent/conmon" "$pcg2/libpod_parent" 2>/dev/null
+	[ -n "$pcg2" ] && [ -z "$pp_before" ] && rmdir "$pcg2/podman_probe" 2>/dev/null
 fi
 
 left=""

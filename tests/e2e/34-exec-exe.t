@@ -10,14 +10,19 @@
 # podman, whose runtime crib is) runs the image's program as host root.
 #
 # The window is made wide for a shell attacker with the fault tests' hook (CRIB_TEST_STOP_AT:
-# the process waits before that step, changing nothing it does); the attacker of the review, a
-# small compiled program, needs no hook and caught it on its first pass under podman exec. The
-# test runs a copy of crib, and the truth is that copy's bytes on the host.
+# the process waits before that step, changing nothing it does; in the test build CRIB_HOOKS);
+# the attacker of the review, a small compiled program, needs no hook and caught it on its first
+# pass under podman exec. The test runs a copy of that crib, and the truth is that copy's bytes
+# on the host.
 . "$(dirname "$0")/../lib/libtest.sh"
 requires root
+if ! has_hooks; then
+	echo "1..0 # SKIP $HOOKS_SKIP"
+	exit 0
+fi
 
 mkdir -p "$T/bin"
-cp "$CRIB" "$T/bin/crib"
+cp "$CRIB_HOOKS" "$T/bin/crib"
 chmod 755 "$T/bin/crib"
 before=$(sha256sum <"$T/bin/crib")
 mkdir -m 700 "$T/r"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernel.h"
 #include "seccomp.h"
 #include "seccomp_profile.h"
 

@@ -3,6 +3,8 @@
 #   ROLE     root | user              TESTDATA tests/data
 #   SWAP_RACE  tests/tools/swap-race (the rootfs-swapping attacker; RACE_SECONDS bounds its test)
 #   OLD_KERNEL tests/tools/old-kernel (runs a program as on Linux < 5.2; unset: those tests skip)
+#   CRIB_HOOKS crib built with the test hooks (CRIB_TEST_STOP_AT: the Makefile's CRIB_TEST_HOOKS),
+#              which CRIB, the crib that ships, has not (has_hooks; without it those tests skip)
 # Each test gets its own scratch directory, $T, removed at the end.
 
 : "${CRIB:?set by tests/run-all}" "${ROOTFS:?set by tests/run-all}" "${ROLE:?}" "${TESTDATA:?}"
@@ -84,6 +86,12 @@ has_subids() {
 	[ "$ROLE" = root ] && return 0
 	grep -q "^$(id -un):" /etc/subuid 2>/dev/null && grep -q "^$(id -un):" /etc/subgid 2>/dev/null
 }
+
+# has_hooks: CRIB_HOOKS is there, crib built with the test hooks (tests/run-all stages it)
+has_hooks() {
+	[ -x "${CRIB_HOOKS:-}" ]
+}
+HOOKS_SKIP="no crib with the test hooks (CRIB_HOOKS: make BUILD/tests/crib-hooks)"
 
 # userns_works: this caller may create a user namespace with unshare(1) (the tests that change
 # a sysctl or a file for crib alone do it inside one)

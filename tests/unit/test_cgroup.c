@@ -1,4 +1,4 @@
-/* Unit tests of the cgroup host facts (runtime/cgroup/cgroup.c: cgroup_host_decide): made-up
+/* Unit tests of the cgroup host facts (runtime/host/cgroupfacts.c: cgroup_host_decide): made-up
  * hosts, cgroup v2, hybrid and v1-only, delegated or not, with a controller disabled at boot;
  * for each, where containers' cgroups go, and for each controller that is missing the reason
  * and remedy crib gives, the most basic first. Then the same hosts under a spec's limits

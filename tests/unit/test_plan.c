@@ -494,8 +494,8 @@ static void real_host(void)
         ok(h.closed_fd == 1000, "fd 1000 is not open in this test");
         spec_free(&s);
 
-        /* the facts host.c reads: the last capability from its file, the initial user namespace
-         * by its inode, setgroups(2) only outside it */
+        /* the facts host/gather.c reads: the last capability from its file, the initial user
+         * namespace by its inode, setgroups(2) only outside it */
         FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
         int last = -1;
         ok(f && fscanf(f, "%d", &last) == 1 && h.cap_last == last,

@@ -4,6 +4,7 @@
 #include <linux/capability.h>
 #include <stdlib.h>
 
+#include "kernel.h"
 #include "seccomp.h"
 #include "spec.h"
 #include "../lib/tap.h"

@@ -1,4 +1,5 @@
-/* seccomp_kernel.c - what the running kernel offers for seccomp, asked once where it is needed.
+/* kernel.c - what the running kernel offers, and where crib runs in it: its version, seccomp
+ * filters, idmapped mounts, the user namespace crib is in. Asked once where it is needed.
  *
  * Kernel feature: seccomp(2) (CONFIG_SECCOMP_FILTER) and uname(2). The kernel's version decides
  * which of a profile's "when kernel >= X.Y" rules apply (profile_rule_applies); whether filters
@@ -9,16 +10,23 @@
  * parent. Operations the kernel may or may not have (SECCOMP_CLONE_FILTER, below) only by
  * `crib check`, `crib bench` and, once per batch, by the parent of `crib run --count N` before it
  * starts a seccomp template (seccomp_template.c); never on a container's way to its workload.
+ *
+ * Kernel feature: user namespaces (user_namespaces(7)): the initial one's nsfs inode, and
+ * mount_setattr(2) (idmapped mounts, Linux 5.12), asked for by the plan (gather.c) and crib
+ * check; steps/userns.c makes the namespaces and their maps.
  */
 #define _GNU_SOURCE
+#include "kernel.h"
+
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "seccomp.h"
+#include "cleanup.h"
 
 void seccomp_kernel_version(unsigned *major, unsigned *minor)
 {
@@ -47,4 +55,30 @@ int seccomp_kernel_has_clone_filter(void)
          * already, which could not clone one anyway. */
         long r = syscall(SYS_seccomp, SECCOMP_CLONE_FILTER, 0, -1);
         return !(r < 0 && errno == EINVAL);
+}
+
+/* The initial user namespace's nsfs inode is fixed: PROC_USER_INIT_INO (include/linux/proc_ns.h,
+ * since Linux 3.8). One stat(2) where reading uid_map takes four calls, and exact where a nested
+ * namespace maps every id as well; uid_map where there is no /proc/self/ns/user. */
+#define USERNS_INIT_INO 0xEFFFFFFDU
+
+bool userns_is_initial(void)
+{
+        struct stat st;
+        if (stat("/proc/self/ns/user", &st) == 0)
+                return st.st_ino == USERNS_INIT_INO;
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/uid_map", "re");
+        unsigned long a, b, n;
+        return f && fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3 && a == 0 && b == 0 &&
+               n == 4294967295UL;
+}
+
+bool userns_idmap_supported(void)
+{
+#ifdef SYS_mount_setattr
+        /* a call that can only fail: EBADF where the call exists, ENOSYS where it does not */
+        return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) < 0 && errno != ENOSYS;
+#else
+        return false;
+#endif
 }

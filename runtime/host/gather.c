@@ -1,4 +1,4 @@
-/* host.c - the host's facts that planning depends on (struct plan_host, plan.h): the ids crib
+/* gather.c - the host's facts that planning depends on (struct plan_host, host.h): the ids crib
  * runs as, its terminal and $TERM, the kernel's and crib's own capabilities and limits, and
  * which kernel features there are. Asked once, here, by cmd/ before plan_build(), so that
  * plan.c reads no process state of its own (the descriptors the spec passes on included).
@@ -8,7 +8,7 @@
  * free (reading the bounding set is one prctl(2) per capability), and crib's start time is
  * one of its measures. */
 #define _GNU_SOURCE
-#include "plan.h"
+#include "host.h"
 
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -19,11 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apparmor.h"
 #include "cleanup.h"
+#include "kernel.h"
+#include "lsm.h"
 #include "procfile.h"
-#include "seccomp.h"
-#include "userns.h"
 
 /* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
  * container may not), which raising a hard limit needs. */

@@ -1,6 +1,6 @@
-/* apparmor.h - AppArmor: is it there (parent), switch to a profile on exec (child). */
-#ifndef CRIB_APPARMOR_H
-#define CRIB_APPARMOR_H
+/* lsm.h - the Linux security modules crib uses, as this host has them (lsm.c). */
+#ifndef CRIB_LSM_H
+#define CRIB_LSM_H
 
 #include <stdbool.h>
 #include <stddef.h>
