@@ -765,7 +765,9 @@ static void user_rootfs_reach(void)
                 {"[container]\nreadonly_rootfs = yes\n", 0755, 0755, true, "read-only: runs"},
                 {"[container]\nreadonly_rootfs = yes\n[security]\ncapabilities = default "
                  "+SYS_ADMIN\n",
-                 0755, 0755, false, "read-only with SYS_ADMIN (may remount it): refused"},
+                 0755, 0755, true,
+                 "read-only with SYS_ADMIN: runs (the kernel locks the flag in the workload's "
+                 "nested mount namespace: lockmounts.c)"},
                 {"", 0700, 0755, true, "a 0700 directory above it: runs"},
                 {"", 0710, 0755, own_group,
                  own_group ? "0710, the group root's or the user's private group: runs"
