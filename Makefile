@@ -104,14 +104,14 @@ LDLIBS   := $(LIBS)
 endif
 CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 
-# runtime/ is grouped by layer in subdirectories (README: Layout); every one is on the include
-# path, so a file names a header by its name alone
+# runtime/ is grouped by layer in subdirectories (docs/architecture.md); a file names a header
+# of another folder by its folder ("plan/plan.h"), one of its own by its name alone
 RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
 # runtime/image/'s parts that read archives (libarchive) and hash (libcrypto) are crib-image's
 # alone (below); its pure parts (platform, names, spec) are in libcrib.a, unit tested
 IMAGE_SRC   := $(addprefix runtime/image/,layer.c source.c import.c archive.c digest.c ocilayout.c dockersave.c)
 RUNTIME_SRC := $(filter-out $(IMAGE_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
-INCLUDES    := $(addprefix -iquote ,$(RUNTIME_DIRS))
+INCLUDES    := -iquote runtime
 # runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
 runtime_obj = $(patsubst %.c,$(BUILD)/%.o,$(filter %/$(1).c,$(RUNTIME_SRC)))
 CMD_SRC     := $(wildcard cmd/*.c)

@@ -33,13 +33,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "kernel.h"
-#include "plan.h"
-#include "seccomp.h"
-#include "spec.h"
+#include "base/cleanup.h"
+#include "host/kernel.h"
+#include "plan/plan.h"
+#include "seccomp/seccomp.h"
+#include "spec/spec.h"
 #include "specfile.h"
-#include "trace.h"
+#include "base/trace.h"
 #include "output.h"
 
 int cmd_bench(int argc, char **argv);

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "cleanup.h"
-#include "plan.h"
-#include "spec.h"
+#include "check/check.h"
+#include "base/cleanup.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 #include "specfile.h"
-#include "termsafe.h"
+#include "base/termsafe.h"
 #include "output.h"
 
 int cmd_check(int argc, char **argv);

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enter.h"
+#include "launch/enter.h"
 #include "output.h"
-#include "sealed.h"
-#include "store.h"
-#include "syntax.h"
+#include "launch/sealed.h"
+#include "state/store.h"
+#include "base/syntax.h"
 
 int lifecycle_seal(const struct plan *p, bool trace, struct error *err)
 {

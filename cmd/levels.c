@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec.h"
+#include "spec/spec.h"
 #include "output.h"
 
 #define MAX_LEVELS 8

@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "state/log.h"
 #include "output.h"
-#include "state.h"
-#include "store.h"
+#include "state/state.h"
+#include "state/store.h"
 
 const char *lifecycle_root_override;
 

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 
 /* `crib --root DIR`: the state root, else NULL for the default (state.h) */
 extern const char *lifecycle_root_override;

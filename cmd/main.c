@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "lifecycle.h"
-#include "plan.h"
-#include "sys.h"
-#include "words.h"
+#include "plan/plan.h"
+#include "base/sys.h"
+#include "base/words.h"
 #include "output.h"
 
 #ifndef CRIB_VERSION

@@ -33,14 +33,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "account.h"
-#include "kernel.h"
+#include "host/account.h"
+#include "host/kernel.h"
 #include "lifecycle.h"
 #include "ocicli.h"
-#include "ociops.h"
-#include "ocistate.h"
+#include "container/ociops.h"
+#include "container/ocistate.h"
 #include "output.h"
-#include "state.h"
+#include "state/state.h"
 
 #ifndef CRIB_VERSION
 #define CRIB_VERSION "0.1"

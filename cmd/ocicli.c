@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "lifecycle.h"
 #include "output.h"
-#include "termsafe.h"
+#include "base/termsafe.h"
 
 const char *ocicli_log_path;
 bool ocicli_log_json;

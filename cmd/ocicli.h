@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
-#include "ocistate.h"
+#include "base/error.h"
+#include "container/ocistate.h"
 
 /* --log FILE and --log-format json (oci.c's global options) */
 extern const char *ocicli_log_path;

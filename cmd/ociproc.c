@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capname.h"
+#include "base/capname.h"
 #include "lifecycle.h"
-#include "ocicgroup.h"
+#include "container/ocicgroup.h"
 #include "ocicli.h"
-#include "ociexec.h"
-#include "syntax.h"
+#include "container/ociexec.h"
+#include "base/syntax.h"
 
 /* ---- ps, pause, resume, update ---- */
 

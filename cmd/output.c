@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "termsafe.h"
+#include "base/termsafe.h"
 
 void output_text(FILE *f, const char *s, size_t n)
 {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Print an error (message, errno text, hints) and return the exit status for it. */
 int output_error(const struct error *err);

@@ -14,13 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
 #include "lifecycle.h"
 #include "output.h"
-#include "record.h"
-#include "state.h"
-#include "store.h"
+#include "state/record.h"
+#include "state/state.h"
+#include "state/store.h"
 
 static int usage(const char *fmt, const char *arg)
 {

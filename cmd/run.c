@@ -12,19 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "container.h"
-#include "kernel.h"
+#include "base/cleanup.h"
+#include "launch/container.h"
+#include "host/kernel.h"
 #include "lifecycle.h"
-#include "log.h"
-#include "monitor.h"
-#include "plan.h"
-#include "sealed.h"
-#include "spec.h"
+#include "state/log.h"
+#include "launch/monitor.h"
+#include "plan/plan.h"
+#include "launch/sealed.h"
+#include "spec/spec.h"
 #include "specfile.h"
-#include "state.h"
-#include "subids.h"
-#include "trace.h"
+#include "state/state.h"
+#include "host/subids.h"
+#include "base/trace.h"
 #include "output.h"
 
 int cmd_run(int argc, char **argv);

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpf.h"
-#include "capname.h"
-#include "cleanup.h"
-#include "kernel.h"
-#include "seccomp.h"
-#include "seccomp_profile.h"
-#include "spec.h"
+#include "seccomp/bpf.h"
+#include "base/capname.h"
+#include "base/cleanup.h"
+#include "host/kernel.h"
+#include "seccomp/seccomp.h"
+#include "seccomp/seccomp_profile.h"
+#include "spec/spec.h"
 #include "output.h"
 
 int cmd_seccomp(int argc, char **argv);

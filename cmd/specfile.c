@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* Whether `s`, which names no file, reads as an image reference (NAME:TAG, NAME@sha256:DIGEST,
  * REGISTRY/NAME) rather than a spec's path: a digest, a tag after the last '/', or a first

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Open the spec `arg` names: a crib.ini(5) file, or a directory holding one as crib.ini (what
  * `crib image import SOURCE DIR` makes), whose path goes to `ret_path` (else `arg`, as given),

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capname.h"
-#include "seccomp.h"
-#include "seccomp_profile.h"
+#include "base/capname.h"
+#include "seccomp/seccomp.h"
+#include "seccomp/seccomp_profile.h"
 
 #define MAX_THRESHOLDS 8
 #define MAX_PROGRAMS   1024

@@ -27,10 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "import.h"
+#include "base/error.h"
+#include "image/import.h"
 #include "output.h"
-#include "platform.h"
+#include "image/platform.h"
 
 static const char usage[] =
         "usage: crib image import [--platform OS/ARCH[/VARIANT]] [--max-size SIZE] SOURCE DIR\n"

@@ -25,10 +25,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cgroupfacts.h"
-#include "error.h"
-#include "spec.h" /* struct cgroup_limits, enum cgroup_ctrl, CGROUP_* */
-#include "trace.h"
+#include "host/cgroupfacts.h"
+#include "base/error.h"
+#include "spec/spec.h" /* struct cgroup_limits, enum cgroup_ctrl, CGROUP_* */
+#include "base/trace.h"
 
 /* systemd.c: ask the user's systemd for a delegated scope (crib-scope), move this process
  * into SCOPE/supervisor; SCOPE in ret_base, for cgroup_make. Whether it can give one is a host

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* the preamble (10), the longest rule (6: type, a major range, a minor; return) each, the
  * final return (2) */

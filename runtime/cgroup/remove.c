@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* The cgroups below a container's are its workload's to make (with SYS_ADMIN in its namespaces),
  * so they are walked by descriptor (names of any length) and no deeper than cgroup_make lets

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* cgroup.events says a process is in it or below it */
 bool cgroup_populated(const char *path)

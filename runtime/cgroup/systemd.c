@@ -23,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "sys.h"
+#include "base/cleanup.h"
+#include "base/sys.h"
 
 int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
                          struct error *err)

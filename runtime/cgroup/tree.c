@@ -21,8 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "sys.h"
+#include "base/cleanup.h"
+#include "base/sys.h"
 
 int cgroup_write_file(const char *dir, const char *file, const char *value, struct trace *t,
                       struct error *err)

@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernel.h"
-#include "procfile.h"
-#include "seccomp.h"
+#include "host/kernel.h"
+#include "base/procfile.h"
+#include "seccomp/seccomp.h"
 
 struct probe {
         int (*fn)(const void *arg, long *value); /* returns 0 or an errno */

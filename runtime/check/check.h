@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "spec.h"
+#include "spec/spec.h"
 
 enum check_status {
         CHECK_OK,

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "check.h"
-#include "error.h"
+#include "base/error.h"
 
 /* kconfig.c: the kernel config, read the first time a row asks */
 struct kconfig {

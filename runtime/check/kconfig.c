@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* Read the config into kc, the first time a row asks. */
 static void load_config(struct kconfig *kc)

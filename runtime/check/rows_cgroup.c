@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootline.h"
-#include "cgroup.h"
-#include "error.h"
+#include "host/bootline.h"
+#include "cgroup/cgroup.h"
+#include "base/error.h"
 
 /* what each cgroup_host lack says in a row's status */
 static const enum check_status status_of[] = {

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bootline.h"
-#include "lsm.h"
-#include "phrase.h"
+#include "host/bootline.h"
+#include "host/lsm.h"
+#include "spec/phrase.h"
 
 /* no_new_privs */
 void nnp_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)

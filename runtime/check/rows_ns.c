@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "account.h"
-#include "error.h"
-#include "idmap.h"
-#include "procfile.h"
-#include "subids.h"
-#include "userns.h"
+#include "host/account.h"
+#include "base/error.h"
+#include "spec/idmap.h"
+#include "base/procfile.h"
+#include "host/subids.h"
+#include "steps/userns.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080

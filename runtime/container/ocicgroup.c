@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "procfile.h"
-#include "state.h"
-#include "trace.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
+#include "base/procfile.h"
+#include "state/state.h"
+#include "base/trace.h"
 
 /* The pids of the cgroup `path` and of those below it (the container runs in NAME/container,
  * and may make cgroups of its own there), at most OCICGROUP_MAX_PIDS, depth first; the count. */

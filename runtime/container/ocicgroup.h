@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "ocistate.h"
-#include "store.h"
+#include "state/store.h"
 
 #define OCICGROUP_MAX_PIDS 4096
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "state.h"
-#include "store.h"
+#include "base/cleanup.h"
+#include "state/state.h"
+#include "state/store.h"
 
 struct execing {
         const struct oci_runtime *rt;

@@ -3,8 +3,8 @@
 #ifndef CRIB_OCIEXEC_H
 #define CRIB_OCIEXEC_H
 
-#include "enter.h"
-#include "error.h"
+#include "launch/enter.h"
+#include "base/error.h"
 #include "ocistate.h"
 
 struct ociexec {

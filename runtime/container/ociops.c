@@ -26,12 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "container.h"
-#include "kernel.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
+#include "launch/container.h"
+#include "host/kernel.h"
 #include "ocicgroup.h"
-#include "state.h"
+#include "state/state.h"
 
 /* ---- create ---- */
 

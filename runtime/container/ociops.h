@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "ocistate.h"
 
 struct ociops_create {

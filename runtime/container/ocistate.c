@@ -22,13 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "enter.h"
-#include "hooks.h"
-#include "sealed.h"
-#include "state.h"
-#include "sys.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
+#include "launch/enter.h"
+#include "launch/hooks.h"
+#include "launch/sealed.h"
+#include "state/state.h"
+#include "base/sys.h"
 
 /* the state directory's `oci` file: bundle, rootfs, annotations and hooks */
 #define OCI_SAVED_MAX (OCI_MAX_ANNOTATIONS_JSON + OCI_MAX_HOOKS_JSON + 16384)

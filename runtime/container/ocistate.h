@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "oci.h"
-#include "store.h"
+#include "base/error.h"
+#include "oci/oci.h"
+#include "state/store.h"
 
 /* The state directory's file naming the container's own cgroup, as create made it */
 #define OCISTATE_CGROUP_FILE "cgroup"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 bool account_read(FILE *f, uid_t uid, struct account *ret)
 {

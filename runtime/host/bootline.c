@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 bool bootline_raspberry_pi(void)
 {

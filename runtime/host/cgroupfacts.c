@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "bootline.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 static const char *const names[CGROUP_NCTRL] = {"memory", "cpu", "pids", "io"};
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "spec.h" /* enum cgroup_ctrl, CGROUP_BIT */
+#include "spec/spec.h" /* enum cgroup_ctrl, CGROUP_BIT */
 
 /* "memory", "cpu", "pids", "io" */
 const char *cgroup_ctrl_name(enum cgroup_ctrl c);

@@ -19,10 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "kernel.h"
 #include "lsm.h"
-#include "procfile.h"
+#include "base/procfile.h"
 
 /* Whether crib itself holds CAP_SYS_RESOURCE (root usually does; a root inside another
  * container may not), which raising a hard limit needs. */

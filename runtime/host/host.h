@@ -16,8 +16,8 @@
 #include <sys/types.h>
 
 #include "cgroupfacts.h"
-#include "idmap.h"
-#include "spec.h"
+#include "spec/idmap.h"
+#include "spec/spec.h"
 
 /* What planning needs to know about the process crib runs as and the kernel it runs on:
  * gathered once by cmd/ (plan_host_gather() asks the real host), so that plan_build() reads no

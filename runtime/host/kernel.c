@@ -26,7 +26,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 void seccomp_kernel_version(unsigned *major, unsigned *minor)
 {

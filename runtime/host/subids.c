@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "idmap.h"
+#include "base/cleanup.h"
+#include "spec/idmap.h"
 
 const char *userns_find_helper(const char *name, char *buf, size_t len)
 {

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* The path of the setuid helper `name` (newuidmap, newgidmap) in `buf`, from the directories
  * where a distribution installs it, or NULL when none has it: `crib run` runs this one and

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "imgpath.h"
 #include "source.h"
 

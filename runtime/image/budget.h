@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "layer.h"
 
 /* Charge `n` bytes against max_bytes. */

@@ -31,7 +31,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* a directory's path for a message: /proc/self/fd's link, or "?" */
 static const char *fd_path(int fd, char *buf, size_t len)

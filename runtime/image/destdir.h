@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "reach.h"
+#include "base/error.h"
+#include "base/reach.h"
 
 /* The walk to DIR's parent, as the kernel resolves the path and as `crib run DIR/crib.ini` will
  * resolve it again: every directory it enters, on the path as typed and on the target of every

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "source.h"
 
 void digest_sha256_hex(const void *data, size_t len, char hex[65])

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "digest.h"
 #include "imgpath.h"
 

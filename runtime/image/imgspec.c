@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "ini.h"
-#include "spec.h"
+#include "base/cleanup.h"
+#include "base/ini.h"
+#include "spec/spec.h"
 
 #define TEXT_MAX 160 /* bytes of one image string in a comment, escaped */
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define IMGSPEC_MAX_WARNINGS 8
 

@@ -38,16 +38,16 @@
 #include <linux/openat2.h>
 #endif
 
-#include "account.h"
-#include "cleanup.h"
+#include "host/account.h"
+#include "base/cleanup.h"
 #include "destdir.h"
-#include "idmap.h"
+#include "spec/idmap.h"
 #include "imgpath.h"
-#include "procfile.h"
+#include "base/procfile.h"
 #include "source.h"
-#include "subids.h"
-#include "sync.h"
-#include "userns.h"
+#include "host/subids.h"
+#include "steps/sync.h"
+#include "steps/userns.h"
 
 void import_machine(struct platform *ret)
 {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "imgspec.h"
 #include "layer.h"
 #include "platform.h"

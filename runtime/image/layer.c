@@ -34,10 +34,10 @@
 #include <unistd.h>
 
 #include "budget.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "imgpath.h"
 #include "pathset.h"
-#include "sys.h"
+#include "base/sys.h"
 
 #define REMOVE_MAX_DEPTH 512
 

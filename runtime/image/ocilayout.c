@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "digest.h"
 
 static bool is_index(const char *media)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "platform.h"
 #include "source.h"
 

@@ -12,9 +12,9 @@
 
 #include <signal.h>
 
-#include "error.h"
-#include "plan.h"
-#include "step.h"
+#include "base/error.h"
+#include "plan/plan.h"
+#include "steps/step.h"
 
 /* The signals crib passes on to the workload: the parent blocks them before the clone and
  * forwards them to the setup process, crib's init forwards them to the workload (follow.c).

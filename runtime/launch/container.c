@@ -29,19 +29,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroup/cgroup.h"
 #include "child.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "follow.h"
-#include "mountapi.h"
+#include "steps/mountapi.h"
 #include "nethelper.h"
-#include "procfile.h"
+#include "base/procfile.h"
 #include "relay.h"
-#include "rlimits.h"
+#include "steps/rlimits.h"
 #include "sweep.h"
-#include "sync.h"
-#include "sys.h"
-#include "userns.h"
+#include "steps/sync.h"
+#include "base/sys.h"
+#include "steps/userns.h"
 
 /* The parent's state, from its first step to its last. */
 struct run {

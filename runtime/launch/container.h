@@ -2,9 +2,9 @@
 #ifndef CRIB_CONTAINER_H
 #define CRIB_CONTAINER_H
 
-#include "error.h"
-#include "plan.h"
-#include "seccomp.h"
+#include "base/error.h"
+#include "plan/plan.h"
+#include "seccomp/seccomp.h"
 
 #include <sys/types.h>
 

@@ -80,14 +80,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroup/cgroup.h"
 #include "child.h"
 #include "follow.h"
 #include "join.h"
 #include "relay.h"
-#include "rlimits.h"
-#include "sync.h"
-#include "sys.h"
+#include "steps/rlimits.h"
+#include "steps/sync.h"
+#include "base/sys.h"
 
 /* The state of crib exec, from the parent's first step to its last; the joiner and the entered
  * process get their copies with the fork. */

@@ -7,10 +7,10 @@
 #include <sys/types.h>
 
 #include "container.h"
-#include "error.h"
-#include "execplan.h"
+#include "base/error.h"
+#include "plan/execplan.h"
 #include "find.h"
-#include "plan.h"
+#include "plan/plan.h"
 
 /* Run rq->argv in the container whose plan is `p` (the plan written when it started; the lead reads
  * it back with plan_from_bytes()). On success *ret_status is the wait status of the process; on

@@ -32,9 +32,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "procfile.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
+#include "base/procfile.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

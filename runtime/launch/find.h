@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "execplan.h"
-#include "plan.h"
-#include "trace.h"
+#include "base/error.h"
+#include "plan/execplan.h"
+#include "plan/plan.h"
+#include "base/trace.h"
 
 /* The workload's process, pinned: what the joiner joins and takes its root from. */
 struct workload {

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "child.h"
-#include "pty.h"
+#include "steps/pty.h"
 
 /* The signals crib passes on: from the parent to the setup process, from crib's init to the
  * workload (init.c). The one list of them. */

@@ -10,10 +10,10 @@
 #include <sys/types.h>
 
 #include "container.h"
-#include "error.h"
+#include "base/error.h"
 #include "relay.h"
-#include "sync.h"
-#include "trace.h"
+#include "steps/sync.h"
+#include "base/trace.h"
 
 struct follow {
         /* what the caller sets (follow_init sets the rest) */

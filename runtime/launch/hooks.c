@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sys.h"
+#include "base/sys.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

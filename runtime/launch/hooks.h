@@ -2,7 +2,7 @@
 #ifndef CRIB_HOOKS_H
 #define CRIB_HOOKS_H
 
-#include "error.h"
+#include "base/error.h"
 
 /* A hook to run: a program an engine's config names (the OCI front end reads them:
  * oci_hooks_of), borrowed by hook_run for the call. */

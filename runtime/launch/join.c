@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* The namespaces a process of the container can be in. */
 #define NS_FLAGS                                                                                   \

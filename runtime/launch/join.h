@@ -2,10 +2,10 @@
 #ifndef CRIB_JOIN_H
 #define CRIB_JOIN_H
 
-#include "error.h"
+#include "base/error.h"
 #include "find.h"
-#include "plan.h"
-#include "trace.h"
+#include "plan/plan.h"
+#include "base/trace.h"
 
 /* Joiner: every namespace of the workload `w` (found and pinned by find.c) that the plan `p`
  * has: one setns(2) on its pidfd, else one per file of /proc/PID/ns. */

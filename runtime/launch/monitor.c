@@ -53,12 +53,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "follow.h"
-#include "log.h"
-#include "record.h"
-#include "state.h"
-#include "sync.h"
+#include "state/log.h"
+#include "state/record.h"
+#include "state/state.h"
+#include "steps/sync.h"
 
 struct pump {
         int in; /* the log pipe's read end */

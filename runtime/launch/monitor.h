@@ -6,8 +6,8 @@
 #include <sys/types.h>
 
 #include "container.h"
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 
 struct monitor_opts {
         const char *root;   /* the state root's path */

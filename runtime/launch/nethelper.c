@@ -65,10 +65,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "phrase.h"
-#include "sys.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
+#include "base/sys.h"
 
 #define READY_MS    15000                     /* the helper's start, bounded */
 #define API_MS      5000                      /* one answer of slirp4netns's API socket */

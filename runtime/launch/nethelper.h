@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
-#include "trace.h"
+#include "base/error.h"
+#include "plan/plan.h"
+#include "base/trace.h"
 
 struct nethelper {
         pid_t pid;  /* the helper, our child; -1: none (or reaped) */

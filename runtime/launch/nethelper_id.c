@@ -24,9 +24,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "phrase.h"
-#include "procfile.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
+#include "base/procfile.h"
 
 const char *nethelper_proto(const struct spec_port *port)
 {

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 
 /* Who the helper runs as. A user's runs as the user, who owns the container's user namespace.
  * Root's container in a user namespace: as the container's own root (id 0 of its maps, root's

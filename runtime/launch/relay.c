@@ -13,8 +13,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "pty.h"
-#include "sys.h"
+#include "steps/pty.h"
+#include "base/sys.h"
 
 /* at most this many reads of what the container wrote once it is gone: a process it left
  * running that writes without end must not keep crib from exiting */

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 #ifndef MFD_EXEC
 #define MFD_EXEC 0x0010U

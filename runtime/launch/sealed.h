@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 
 /* Whether this process runs from a sealed copy already. */
 bool sealed_running(void);

@@ -40,8 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "procfile.h"
+#include "base/cleanup.h"
+#include "base/procfile.h"
 
 /* user namespaces nest at most 32 deep (user_namespaces(7)) */
 #define MAX_DEPTH 33

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "words.h"
+#include "base/cleanup.h"
+#include "base/words.h"
 
 int oci_bad(struct oci_ctx *c, const char *jpath, const char *fmt, ...)
 {

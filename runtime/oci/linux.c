@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "parse.h"
-#include "syntax.h"
+#include "base/syntax.h"
 
 #include <errno.h>
 #include <stdio.h>

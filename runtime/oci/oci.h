@@ -16,8 +16,8 @@
 
 #include <stdio.h>
 
-#include "error.h"
-#include "spec.h"
+#include "base/error.h"
+#include "spec/spec.h"
 
 #define OCI_MAX_CONFIG           (4 << 20) /* bytes of config.json */
 #define OCI_MAX_ARGS             4096

@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "parse.h"
-#include "syntax.h"
+#include "base/syntax.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "capname.h"
-#include "syntax.h"
+#include "base/capname.h"
+#include "base/syntax.h"
 
 static int oci_user(struct oci_ctx *c, json_object *proc)
 {

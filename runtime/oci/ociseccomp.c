@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* The OCI form of a seccomp profile (libseccomp's actions and operators) in crib's profile
  * format (profiles/seccomp/default says it), compiled by plan.c as any profile is. */

@@ -16,10 +16,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "capname.h"
-#include "cleanup.h"
-#include "phrase.h"
-#include "seccomp_profile.h"
+#include "base/capname.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
+#include "seccomp/seccomp_profile.h"
 
 void plan_caps_for_uid(struct plan *p, uid_t uid)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capname.h"
-#include "idmap.h"
+#include "base/capname.h"
+#include "spec/idmap.h"
 
 /* The plan's environment with the request's K=V added or put in place of the same K: in
  * *ret_envp (malloc'd, its strings the plan's and the request's), which stays NULL on an

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* `path` as written in the spec: relative paths are relative to the spec file's directory. */
 char *plan_spec_relative(const struct spec *s, const char *path)

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "account.h"
-#include "cleanup.h"
-#include "phrase.h"
+#include "host/account.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
 
 /* The ranges the id maps may take ids from (idmap_resolve), as the spec's maps need them. */
 struct subids {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "phrase.h"
+#include "spec/phrase.h"
 
 /* [network]: the helper, the published ports, resolv.conf and hosts, ping without NET_RAW. */
 int plan_network(struct planning *pl, struct error *err)

@@ -28,12 +28,12 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "cgroup.h"
-#include "error.h"
-#include "host.h"
-#include "idmap.h"
-#include "seccomp.h"
-#include "spec.h"
+#include "cgroup/cgroup.h"
+#include "base/error.h"
+#include "host/host.h"
+#include "spec/idmap.h"
+#include "seccomp/seccomp.h"
+#include "spec/spec.h"
 
 /* The workload's PATH when the spec sets none (the plan puts it in the environment; exec.c
  * searches it when the environment has none at all) */

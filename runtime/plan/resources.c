@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "phrase.h"
+#include "spec/phrase.h"
 
 /* A level's bound on processes ([limits] nproc: 2048 at the default level) is RLIMIT_NPROC in a
  * user namespace, where the kernel (Linux 5.14 and later) counts each container uid's processes

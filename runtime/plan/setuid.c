@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "phrase.h"
-#include "reach.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
+#include "base/reach.h"
 
 /* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
  * `fd`: no directory above it shuts them out. Walked up by "..", from the directory itself, so

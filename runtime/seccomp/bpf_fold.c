@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 /* an instruction of the output, its jump targets still labels: 0..n-1 are the input's
  * instructions, n and up new ones */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "seccomp_profile.h"
 
 struct seccomp_program {

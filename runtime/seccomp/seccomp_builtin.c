@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capname.h"
-#include "kernel.h"
+#include "base/capname.h"
+#include "host/kernel.h"
 #include "seccomp.h"
-#include "trace.h"
+#include "base/trace.h"
 
 struct builtin_profile {
         const char *name;

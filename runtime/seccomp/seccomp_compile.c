@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "bpf.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 void seccomp_program_free(struct seccomp_program *p)
 {

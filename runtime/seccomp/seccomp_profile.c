@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capname.h"
-#include "cleanup.h"
-#include "words.h"
+#include "base/capname.h"
+#include "base/cleanup.h"
+#include "base/words.h"
 
 struct builtin {
         const char *name;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define PROFILE_MAX_RULES  256
 #define PROFILE_MAX_NAMES  1024 /* per rule */

@@ -56,9 +56,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "seccomp.h"
-#include "trace.h"
+#include "base/trace.h"
 
 #ifndef SECCOMP_CLONE_FILTER
 #define SECCOMP_CLONE_FILTER 4

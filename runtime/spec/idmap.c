@@ -10,7 +10,7 @@
 
 #include "keys.h"
 #include "phrase.h"
-#include "words.h"
+#include "base/words.h"
 
 int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
                       size_t *ret_n, struct error *err)

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "spec.h"
 
 struct idmap_range {

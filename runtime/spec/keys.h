@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "ini.h"
+#include "base/error.h"
+#include "base/ini.h"
 #include "spec.h"
 
 struct key;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ini.h"
+#include "base/ini.h"
 #include "levels.h"
 #include "phrase.h"
-#include "words.h"
+#include "base/words.h"
 
 const char *spec_level_name(size_t i)
 {

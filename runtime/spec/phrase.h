@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "spec.h"
 
 /* Which way a remedy changes a setting */

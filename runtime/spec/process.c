@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "words.h"
-#include "syntax.h"
+#include "base/words.h"
+#include "base/syntax.h"
 
 int parse_hostname(struct spec *s, const struct key *k, const struct ini_entry *e,
                    struct error *err)

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <linux/capability.h>
 
-#include "capname.h"
-#include "cleanup.h"
-#include "ini.h"
+#include "base/capname.h"
+#include "base/cleanup.h"
+#include "base/ini.h"
 #include "levels.h"
-#include "syntax.h"
-#include "words.h"
+#include "base/syntax.h"
+#include "base/words.h"
 
 /* --- [security] -------------------------------------------------------------------------- */
 

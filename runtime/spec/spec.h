@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define SPEC_MAX_ENV    1024
 #define SPEC_MAX_MOUNTS 256

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "words.h"
-#include "syntax.h"
+#include "base/cleanup.h"
+#include "base/words.h"
+#include "base/syntax.h"
 
 static int add_mount(struct spec *s, const struct ini_entry *e, struct spec_mount **ret,
                      struct error *err)

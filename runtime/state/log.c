@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "state.h"
-#include "sys.h"
+#include "base/sys.h"
 
 static int open_log(int dir)
 {

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define LOG_LIMIT_DEFAULT (1024 * 1024) /* both files together, bytes */
 #define LOG_LIMIT_MIN     (8 * 1024)

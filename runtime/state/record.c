@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 void record_boot_id(char *buf, size_t len)
 {

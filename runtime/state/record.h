@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "state.h"
 
 enum record_phase {

@@ -23,8 +23,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "sys.h"
+#include "base/cleanup.h"
+#include "base/sys.h"
 
 int state_root_path(const char *override, uid_t euid, const char *runtime_dir, char *buf,
                     size_t len, struct error *err)

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
+#include "cgroup/cgroup.h"
+#include "base/cleanup.h"
 #include "state.h"
 
 static int open_root(const char *root, struct error *err)

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 #include "record.h"
 
 /* Files beside the records that say more about a container crib oci create made */

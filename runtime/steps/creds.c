@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "step.h"
-#include "sys.h"
+#include "base/sys.h"
 
 /* Child: the maps are written. The clone child starts as the overflow id until then; now it
  * takes id 0 of the namespace, when 0 is mapped, so the files it creates belong to root. */

@@ -37,8 +37,8 @@
 #endif
 
 #include "step.h"
-#include "cleanup.h"
-#include "elf.h"
+#include "base/cleanup.h"
+#include "base/elf.h"
 
 const char *container_path(const struct plan *p)
 {

@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "seccomp.h"
+#include "seccomp/seccomp.h"
 #include "step.h"
 
 /* Child: the setup process, after no_new_privs, before it starts the workload's process. */

@@ -44,9 +44,9 @@
 
 #include "step.h"
 #include "mountapi.h"
-#include "cleanup.h"
-#include "phrase.h"
-#include "sys.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
+#include "base/sys.h"
 
 /* Child: in the new mount namespace. */
 int step_mounts_private(struct child *c, struct error *err)

@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "step.h"
-#include "cleanup.h"
-#include "phrase.h"
+#include "base/cleanup.h"
+#include "spec/phrase.h"
 
 /* Child: the setup process, in the new network namespace. */
 int step_loopback(struct child *c, struct error *err)

@@ -19,7 +19,7 @@
 #include <sys/statfs.h>
 
 #include "step.h"
-#include "sys.h"
+#include "base/sys.h"
 
 #define PROC_SUPER_MAGIC_ 0x9fa0 /* <linux/magic.h> */
 

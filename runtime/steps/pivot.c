@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "step.h"
-#include "sys.h"
+#include "base/sys.h"
 
 #define RAMFS_MAGIC_ 0x858458f6 /* <linux/magic.h> */
 #define TMPFS_MAGIC_ 0x01021994

@@ -26,7 +26,7 @@
 #endif
 
 #include "step.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "pty.h"
 
 /* Open `path` of the container's /dev read-write, as a terminal, refusing a link of /proc on

@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 
 #include "rlimits.h"
-#include "spec.h"
+#include "spec/spec.h"
 
 static const char *value(rlim_t v, char *buf, size_t len)
 {

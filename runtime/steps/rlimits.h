@@ -4,9 +4,9 @@
 
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
-#include "trace.h"
+#include "base/error.h"
+#include "plan/plan.h"
+#include "base/trace.h"
 
 /* Set the planned limits of process `pid` (0: the caller itself, the child with self_maps). */
 int rlimits_apply(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);

@@ -20,10 +20,10 @@
 
 #include <signal.h>
 
-#include "error.h"
-#include "plan.h"
+#include "base/error.h"
+#include "plan/plan.h"
 #include "sync.h"
-#include "trace.h"
+#include "base/trace.h"
 
 /* What the parent opened for the child: the child may run as a host user that cannot walk to
  * the rootfs or a bind source (root's containers map root's range), and a name looked up once

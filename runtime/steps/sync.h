@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "base/error.h"
 
 enum sync_type {
         SYNC_GO = 1,

@@ -42,13 +42,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "mountapi.h"
-#include "phrase.h"
-#include "procfile.h"
+#include "spec/phrase.h"
+#include "base/procfile.h"
 #include "rlimits.h"
 #include "step.h"
-#include "subids.h"
+#include "host/subids.h"
 
 /* procfile_write, traced, with the error for the user */
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "plan.h"
-#include "trace.h"
+#include "base/error.h"
+#include "plan/plan.h"
+#include "base/trace.h"
 
 /* Parent: write /proc/PID/{setgroups,gid_map,uid_map}, or run newgidmap/newuidmap.
  * Child, with pid 0 (only when plan->self_maps): write its own /proc/self/... */

@@ -47,8 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel.h"
-#include "seccomp.h"
+#include "host/kernel.h"
+#include "seccomp/seccomp.h"
 
 #define TRY(x)                                                                                     \
         do {                                                                                       \

@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "imgspec.h"
-#include "ini.h"
-#include "spec.h"
+#include "image/imgspec.h"
+#include "base/ini.h"
+#include "spec/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

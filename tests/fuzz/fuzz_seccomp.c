@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernel.h"
-#include "seccomp.h"
-#include "seccomp_profile.h"
+#include "host/kernel.h"
+#include "seccomp/seccomp.h"
+#include "seccomp/seccomp_profile.h"
 
 #define FUZZ_MAX_NAMES 400
 

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf.h"
-#include "seccomp.h"
-#include "seccomp_profile.h"
+#include "seccomp/bpf.h"
+#include "seccomp/seccomp.h"
+#include "seccomp/seccomp_profile.h"
 
 struct drule {
         char name[64];

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "enter.h"
-#include "spec.h"
+#include "launch/enter.h"
+#include "spec/spec.h"
 
 static void print_line(void *ctx, const char *line)
 {

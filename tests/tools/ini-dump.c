@@ -2,7 +2,7 @@
  * the e2e tests use it to read `crib check --format=ini`. Exit 1 with the error on bad input. */
 #include <stdio.h>
 
-#include "ini.h"
+#include "base/ini.h"
 
 int main(int argc, char **argv)
 {

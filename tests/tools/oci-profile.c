@@ -4,7 +4,7 @@
  * input, 3 when the config has no filter. */
 #include <stdio.h>
 
-#include "oci.h"
+#include "oci/oci.h"
 
 int main(int argc, char **argv)
 {

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "seccomp.h"
+#include "seccomp/seccomp.h"
 
 /* the x86_64, arm and arm64 numbers, where the headers are older than the calls */
 #ifndef SYS_open_tree

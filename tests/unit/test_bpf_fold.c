@@ -1,7 +1,7 @@
 /* test_bpf_fold.c - folding comparison trees keeps every answer and shortens the program. */
 #include <stdlib.h>
 
-#include "bpf.h"
+#include "seccomp/bpf.h"
 #include "../lib/tap.h"
 
 #define RET(v) ((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))

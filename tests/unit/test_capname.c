@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "capname.h"
+#include "base/capname.h"
 
 int main(void)
 {

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "step.h"
+#include "steps/step.h"
 #include "../lib/tap.h"
 
 /* the bounding set as /proc/self/status says it */

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "oci.h"
-#include "plan.h"
-#include "spec.h"
+#include "cgroup/cgroup.h"
+#include "oci/oci.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 #include "../lib/tap.h"
 
 #define ALL ((1u << CGROUP_NCTRL) - 1)

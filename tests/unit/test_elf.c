@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "base/elf.h"
 #include "../lib/tap.h"
 
 static int memfile(const void *buf, size_t n)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "error.h"
+#include "base/error.h"
 
 int main(void)
 {

@@ -1,7 +1,7 @@
 /* Unit tests of id-map resolution (runtime/spec/idmap.c). */
 #define _GNU_SOURCE
-#include "account.h"
-#include "idmap.h"
+#include "host/account.h"
+#include "spec/idmap.h"
 #include "../lib/tap.h"
 
 static struct spec load(const char *text)

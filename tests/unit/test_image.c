@@ -7,13 +7,13 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-#include "budget.h"
-#include "ini.h"
-#include "imgpath.h"
-#include "imgspec.h"
-#include "pathset.h"
-#include "platform.h"
-#include "spec.h"
+#include "image/budget.h"
+#include "base/ini.h"
+#include "image/imgpath.h"
+#include "image/imgspec.h"
+#include "image/pathset.h"
+#include "image/platform.h"
+#include "spec/spec.h"
 #include "../lib/tap.h"
 
 static const char *detect(const char *machine, const char *aux, const char *part)

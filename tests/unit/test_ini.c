@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ini.h"
+#include "base/ini.h"
 #include "../lib/tap.h"
 
 static int differ;

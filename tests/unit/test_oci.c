@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "cgroup.h"
-#include "oci.h"
-#include "seccomp_profile.h"
+#include "cgroup/cgroup.h"
+#include "oci/oci.h"
+#include "seccomp/seccomp_profile.h"
 #include "../lib/tap.h"
 
 static int load(const char *text, struct oci_config *c, struct error *err)

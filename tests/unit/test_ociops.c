@@ -17,12 +17,12 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "ocicgroup.h"
-#include "ociexec.h"
-#include "ociops.h"
-#include "ocistate.h"
-#include "record.h"
-#include "state.h"
+#include "container/ocicgroup.h"
+#include "container/ociexec.h"
+#include "container/ociops.h"
+#include "container/ocistate.h"
+#include "state/record.h"
+#include "state/state.h"
 
 static char root[300], top[256], warned[2048];
 

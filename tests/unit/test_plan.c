@@ -16,9 +16,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "plan.h"
-#include "reach.h"
-#include "spec.h"
+#include "plan/plan.h"
+#include "base/reach.h"
+#include "spec/spec.h"
 #include "../lib/tap.h"
 
 /* the scratch rootfs, in a 0700 directory of its own (scratch): a user's writable rootfs that

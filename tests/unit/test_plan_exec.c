@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "execplan.h"
+#include "plan/execplan.h"
 #include "../lib/tap.h"
 
 #define CAP(c) (1ULL << (c))

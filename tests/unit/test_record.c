@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "log.h"
-#include "record.h"
-#include "state.h"
+#include "state/log.h"
+#include "state/record.h"
+#include "state/state.h"
 
 static void put(int dir, const char *file, const char *text)
 {

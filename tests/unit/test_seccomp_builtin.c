@@ -4,9 +4,9 @@
 #include <linux/capability.h>
 #include <stdlib.h>
 
-#include "kernel.h"
-#include "seccomp.h"
-#include "spec.h"
+#include "host/kernel.h"
+#include "seccomp/seccomp.h"
+#include "spec/spec.h"
 #include "../lib/tap.h"
 
 static bool same(const struct seccomp_program *p, const struct seccomp_builtin *b)

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "seccomp_profile.h"
+#include "seccomp/seccomp_profile.h"
 #include "../lib/tap.h"
 
 static int parse(const char *text, struct profile *p, struct error *err)

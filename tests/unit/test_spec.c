@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "plan.h"
-#include "spec.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 #include "../lib/tap.h"
 
 static int load(const char *text, struct spec *s, struct error *err)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "state.h"
+#include "state/state.h"
 
 int main(void)
 {

@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "record.h"
-#include "seccomp.h"
-#include "state.h"
-#include "store.h"
-#include "syntax.h"
+#include "state/record.h"
+#include "seccomp/seccomp.h"
+#include "state/state.h"
+#include "state/store.h"
+#include "base/syntax.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

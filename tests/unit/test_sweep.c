@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "sweep.h"
+#include "launch/sweep.h"
 
 static bool put(const char *path, const char *text)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "sync.h"
+#include "steps/sync.h"
 
 /* descriptors open in this process */
 static int open_fds(void)

@@ -3,7 +3,7 @@
  * \xNN, never as a control character; valid printable UTF-8 is kept. */
 #include <stdlib.h>
 
-#include "termsafe.h"
+#include "base/termsafe.h"
 #include "../lib/tap.h"
 
 static char out[4096];

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "words.h"
+#include "base/words.h"
 #include "../lib/tap.h"
 
 static char **split(const char *s, size_t *n)
