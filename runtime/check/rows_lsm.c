@@ -88,7 +88,10 @@ void apparmor_rows(struct check_row *rows, size_t *n, const struct check_ctx *x)
         kconfig_set(x->kconfig, r, "CONFIG_SECURITY_APPARMOR", enabled);
         if (enabled) {
                 r->status = CHECK_OK;
-                snprintf(r->evidence, sizeof r->evidence, "aa_is_enabled() = 1");
+                snprintf(r->evidence, sizeof r->evidence, "%s",
+                         e == ENOENT ? "/sys/module/apparmor/parameters/enabled = Y (securityfs "
+                                       "is not mounted here: profiles switch through /proc)"
+                                     : "aa_is_enabled() = 1");
         } else {
                 /* ENOSYS: the kernel has no /sys/module/apparmor (apparmor.c looks there first,
                  * as libapparmor does) */

@@ -8,17 +8,35 @@
  * What goes wrong: not built into the kernel; built in but off at boot (the Raspberry Pi OS
  * state: `apparmor=1 security=apparmor` on the kernel command line turns it on); securityfs
  * not mounted. Each gets its why and its fix here, in words any front end can use.
+ *
+ * securityfs is where policy is loaded and read, not what a profile switch needs: that goes
+ * through /proc (steps/apparmor.c). An engine may run crib in a mount namespace without it
+ * (podman does for root's container with a user namespace), so where libapparmor says
+ * securityfs is missing (ENOENT), the kernel's own parameter decides: AppArmor is on when it
+ * says Y, and a profile that is not loaded is refused at the switch, as anywhere.
  */
 #define _GNU_SOURCE
 #include "lsm.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/apparmor.h>
 #include <unistd.h>
 
 #include "bootline.h"
+
+/* the kernel's answer, which needs no securityfs: Y when AppArmor is on */
+static bool enabled_parameter(void)
+{
+        char c = 0;
+        int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+        bool on = fd >= 0 && read(fd, &c, 1) == 1 && c == 'Y';
+        if (fd >= 0)
+                close(fd);
+        return on;
+}
 
 bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int *errnum)
 {
@@ -31,6 +49,11 @@ bool apparmor_available(char *why, size_t whylen, char *fix, size_t fixlen, int 
                 return true;
         else
                 e = errno;
+        if (e == ENOENT && enabled_parameter()) {
+                if (errnum)
+                        *errnum = ENOENT; /* on, without securityfs: for crib check's evidence */
+                return true;
+        }
         if (errnum)
                 *errnum = e;
         switch (e) {
