@@ -339,11 +339,13 @@ demo:
 	$(BUILD)/crib spec > $(BUILD)/demo/demo.ini
 	$(BUILD)/crib run $(BUILD)/demo/demo.ini
 
+# BASELINE=PATH/crib: another crib (an older build) measured beside this one, start time and memory
 bench: all $(TEST_ROOTFS)/.done $(BUILD)/tests/bench/floor
 	@# the peers are optional: without root, say what is missing and measure what is there
 	-rootfs-tools/install-deps bench
 	$(BUILD)/crib bench --rootfs $(TEST_ROOTFS)
-	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json tests/bench/start-time $(BUILD)
+	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json BASELINE=$(BASELINE) \
+		tests/bench/start-time $(BUILD)
 	-tests/bench/phases $(BUILD)
 	tests/bench/image-import $(BUILD)
 	tests/bench/network $(BUILD)
