@@ -50,11 +50,13 @@
 #   - root's --uidmap: podman (containers/storage) makes its storage 0711 for the mapped root,
 #     so other users can reach a writable rootfs and crib refuses it (plan.c's reach check);
 #     --read-only runs. Where AppArmor is on (the x86_64 VM guest), podman runs crib for such a
-#     container in a mount namespace without /sys/kernel/security, and crib refuses podman's
-#     AppArmor profile: P6 is a TODO there.
+#     container in a mount namespace without /sys/kernel/security; crib applies podman's
+#     profile all the same (it goes through /proc), and P6 reads it from the host.
 #   - a cgroup v1 or hybrid host: podman's default pids limit (2048) cannot be applied, so every
 #     podman run needs --pids-limit 0 there (the runs below pass it, but for P4); rootless
-#     podman ignores --memory and --pids-limit on cgroup v1 itself.
+#     podman ignores --memory and --pids-limit on cgroup v1 itself, and on cgroup v2 without
+#     systemd's cgroup manager (the VM guests have no systemd): rootless podman with limits runs
+#     on neither, only on a host with a systemd user session on cgroup v2.
 #   - the x86_64 VM guest has no CNI plugins, so P1's podman fails before crib runs, and gives
 #     its user no /etc/subuid range, so P1-P6 skip as a user there (rootless podman would map
 #     the user's own uid alone). The ARM guests have no engines: there this file skips.
