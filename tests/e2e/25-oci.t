@@ -287,6 +287,13 @@ proc '["/bin/sh","-c","echo $$ > /tmp/inner; exec sleep 1000"]'
 oci exec --process "$T/process.json" --detach --pid-file "$T/epid" c9
 assert_eq "$rc" 0 "exec --detach exits 0 while the program runs"
 epid=$(cat "$T/epid" 2>/dev/null)
+# (exec returns once the process is on its way to the program, as runc's: sh, then sleep, a
+# moment later on a busy machine)
+_i=0
+while [ "$(cat "/proc/$epid/comm" 2>/dev/null)" != sleep ] && [ $_i -lt 50 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
 assert_eq "$(cat "/proc/$epid/comm" 2>/dev/null)" sleep "the pid file names the program, running ($epid)"
 assert_eq "$(readlink "/proc/$epid/ns/pid")" "$(readlink "/proc/$cpid/ns/pid")" "in the container's pid namespace"
 assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$epid/status")" "$(R exec c9 /bin/cat /tmp/inner 2>/dev/null)" \
