@@ -342,8 +342,13 @@ config '["/bin/sh","-c","i=0; while :; do i=$((i+1)); echo $i > /tmp/tick; sleep
 R create --bundle "$B" --pid-file "$T/pidp" p1 </dev/null >/dev/null 2>&1
 R start p1
 ppid=$(cat "$T/pidp")
-sleep 0.3
 tick() { cat "/proc/$ppid/root/tmp/tick" 2>/dev/null; }
+# (until the program has counted: on a busy machine its start takes a while)
+_i=0
+while [ -z "$(tick)" ] && [ $_i -lt 50 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
 oci pause p1
 if [ "$rc" = 0 ] || [ "$ROLE" = root ]; then
 	assert_eq "$rc" 0 "pause exits 0"
