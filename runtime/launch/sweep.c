@@ -172,11 +172,29 @@ static size_t consider(const struct sweep_mark *m, pid_t pid)
         return 1;
 }
 
+/* The newest pids, again and again for a few milliseconds, until one is the container's. A
+ * process that forks and exits in a loop is gone before a listing's turn comes to it, and its
+ * child's pid is not in /proc until the fork is done; but it spends most of its life in
+ * fork(2), visible, with a pid among the newest, and a SIGKILL then ends the fork too. */
+static size_t watch_newest(const struct sweep_mark *m, long max)
+{
+        struct timespec t0, now;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        size_t n = 0;
+        for (;;) {
+                long last = procfile_long("/proc/sys/kernel/ns_last_pid");
+                for (long k = 0; last > 0 && k < 8; k++)
+                        n += consider(m, (pid_t)(last - k >= 1 ? last - k : last - k + max - 1));
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                long us = (now.tv_sec - t0.tv_sec) * 1000000 + (now.tv_nsec - t0.tv_nsec) / 1000;
+                if (n || last <= 0 || us >= 5000)
+                        return n;
+        }
+}
+
 /* One pass: every process /proc listed when the pass began, then every pid the kernel gave
- * since, up to the last one (ns_last_pid), and the ones it gives meanwhile. A process that
- * forks and exits, again and again, is gone before the listing's turn comes to it: its latest
- * child has one of the newest pids, which the chase reaches faster than it forks. The number
- * of the container's processes seen. */
+ * since, up to the last one (ns_last_pid), and the ones it gives meanwhile, then the newest
+ * pids watched for a moment. The number of the container's processes seen. */
 static size_t sweep_once(const struct sweep_mark *m)
 {
         long pos = procfile_long("/proc/sys/kernel/ns_last_pid");
@@ -195,6 +213,8 @@ static size_t sweep_once(const struct sweep_mark *m)
                 pos = pos + 1 >= max ? 1 : pos + 1; /* pids wrap at pid_max */
                 n += consider(m, (pid_t)pos);
         }
+        if (!n && max > 0)
+                n = watch_newest(m, max);
         return n;
 }
 
