@@ -131,11 +131,13 @@ static void exec_caps(const struct enter_request *rq, struct plan *q)
                         q->cap_inheritable = rq->caps_inheritable;
                         q->cap_ambient = rq->caps_ambient;
                 }
-        } else {
+        } else if (!q->caps_sets) {
                 /* the workload's rule for the exec's uid: -u 1000 gets only what the spec
                  * named, -u 0 the bounding set, whatever the workload's own uid is */
                 plan_caps_for_uid(q, q->uid);
         }
+        /* else an engine's config: the workload's own five sets, kept from the plan (runc
+         * exec without --cap); the kernel makes of them what it does for the exec's uid */
 }
 
 /* The request, checked, in place in the exec's plan `q` (a copy of the container's `p`). */

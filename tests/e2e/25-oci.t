@@ -221,8 +221,18 @@ if [ "$ROLE" = root ]; then
 	assert_eq "$rc:$(echo $out)" "0:CapInh: 0000000000000021 CapPrm: 0000000000000001 CapEff: 0000000000000001 CapBnd: 0000000000000021 CapAmb: 0000000000000001" \
 		"uid 1000 with ambient CHOWN: CHOWN alone in effect after its exec" ||
 		sed 's/^/#   /' "$T/c6.err"
+	# an exec that names no capabilities gets the workload's own sets, as under runc: KILL,
+	# not the whole bounding set (the attacker's review found CHOWN given)
+	config '["/bin/sleep","60"]'
+	sed -i "s|\"user\":{\"uid\":0,\"gid\":0}|\"user\":{\"uid\":1000,\"gid\":1000}|; s|\"capabilities\":{[^}]*}|\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_CHOWN\"],\"effective\":[\"CAP_KILL\"],\"permitted\":[\"CAP_KILL\"],\"inheritable\":[\"CAP_KILL\"],\"ambient\":[\"CAP_KILL\"]}|" "$B/config.json"
+	R create --bundle "$B" c7 </dev/null >/dev/null 2>"$T/c7.err" && R start c7 2>>"$T/c7.err"
+	oci exec c7 /bin/grep -E "^Cap(Eff|Amb)" /proc/self/status
+	assert_eq "$rc:$(echo $out)" "0:CapEff: 0000000000000020 CapAmb: 0000000000000020" \
+		"an exec without capabilities gets the workload's sets (KILL), not the bounding set" ||
+		sed 's/^/#   /' "$T/c7.err"
+	R delete --force c7 >/dev/null 2>&1
 else
-	skip "uid 1000 is not mapped in a user's config (its own uid alone)"
+	skips 2 "uid 1000 is not mapped in a user's config (its own uid alone)"
 fi
 capsets 0 '{"bounding":["CAP_KILL"],"permitted":["CAP_KILL"],"inheritable":["CAP_KILL"],"ambient":["CAP_CHOWN"]}'
 assert_eq "$rc:$([ -e "$S/c6" ] && echo left)" "125:" "an ambient capability outside the others: 125, nothing left"
