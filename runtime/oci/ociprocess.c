@@ -132,15 +132,14 @@ static int oci_capabilities(struct oci_ctx *c, json_object *proc)
             cap_set(c, caps, "inheritable", &hi, &i) < 0 ||
             cap_set(c, caps, "ambient", &ha, &a) < 0)
                 return -1;
-        static const char bset[] = ".process.capabilities.bounding (crib gives no capability "
-                                   "beyond the bounding set)";
+        static const char bset[] = "the bounding set (crib gives no capability beyond it)";
         if (cap_within(c, "permitted", p, b, bset) < 0 ||
             cap_within(c, "effective", e, p,
-                       ".process.capabilities.permitted (the kernel refuses it: capset(2))") < 0 ||
+                       "the permitted set (the kernel refuses it: capset(2))") < 0 ||
             cap_within(c, "inheritable", i, b, bset) < 0 ||
             cap_within(c, "ambient", a, p & i,
-                       "both .process.capabilities.permitted and .inheritable (the kernel "
-                       "refuses it: PR_CAP_AMBIENT_RAISE)") < 0)
+                       "both the permitted and the inheritable set (the kernel refuses it: "
+                       "PR_CAP_AMBIENT_RAISE)") < 0)
                 return -1;
         c->s->caps = c->s->caps_named = c->s->caps_file = b;
         c->s->caps_sets = true;

@@ -236,7 +236,7 @@ else
 fi
 capsets 0 '{"bounding":["CAP_KILL"],"permitted":["CAP_KILL"],"inheritable":["CAP_KILL"],"ambient":["CAP_CHOWN"]}'
 assert_eq "$rc:$([ -e "$S/c6" ] && echo left)" "125:" "an ambient capability outside the others: 125, nothing left"
-assert_contains "$(cat "$T/c6.err")" ".process.capabilities.ambient: has CAP_CHOWN, which is not in both" "naming the path and why"
+assert_contains "$(cat "$T/c6.err")" ".process.capabilities.ambient: has CAP_CHOWN, which is not in both the permitted and the inheritable set" "naming the path and why"
 
 # --- a bad config.json: its JSON path, 125, nothing left behind
 config '["/bin/true"]' ',"terminal":"no"'

@@ -203,18 +203,17 @@ int main(void)
                 ".process.capabilities.bounding[0]: unknown capability 'CAP_CHWON'", "a typo");
         refused(HEAD "\"process\":{\"args\":[\"a\"],\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
                      "\"effective\":[\"CAP_KILL\"]}}," NS "}",
-                ".process.capabilities.effective: has CAP_KILL, which is not in "
-                ".process.capabilities.permitted",
+                ".process.capabilities.effective: has CAP_KILL, which is not in the permitted set",
                 "an effective capability not permitted (capset(2) refuses it)");
         refused(HEAD "\"process\":{\"args\":[\"a\"],\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
                      "\"permitted\":[\"CAP_KILL\",\"CAP_CHOWN\"]}}," NS "}",
-                ".process.capabilities.permitted: has CAP_CHOWN, which is not in "
-                ".process.capabilities.bounding",
+                ".process.capabilities.permitted: has CAP_CHOWN, which is not in the bounding set",
                 "a permitted capability beyond the bounding set");
         refused(HEAD "\"process\":{\"args\":[\"a\"],\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
                      "\"inheritable\":[\"CAP_SYS_ADMIN\"]}}," NS "}",
-                ".process.capabilities.inheritable: has CAP_SYS_ADMIN, which is not in "
-                ".process.capabilities.bounding",
+                ".process.capabilities.inheritable: has CAP_SYS_ADMIN, which is not in the "
+                "bounding "
+                "set",
                 "an inheritable capability beyond the bounding set (root would get it at exec)");
         refused(HEAD "\"process\":{\"args\":[\"a\"],\"rlimits\":[{\"type\":\"RLIMIT_NOPE\","
                      "\"soft\":1,\"hard\":1}]}," NS "}",
@@ -308,8 +307,9 @@ int main(void)
                      "\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_CHOWN\"],\"permitted\":["
                      "\"CAP_KILL\",\"CAP_CHOWN\"],\"inheritable\":[\"CAP_KILL\"],\"ambient\":["
                      "\"CAP_CHOWN\"]}}," NS "}",
-                ".process.capabilities.ambient: has CAP_CHOWN, which is not in both "
-                ".process.capabilities.permitted and .inheritable",
+                ".process.capabilities.ambient: has CAP_CHOWN, which is not in both the permitted "
+                "and "
+                "the inheritable set",
                 "an ambient capability not inheritable (PR_CAP_AMBIENT_RAISE refuses it)");
 
         /* containerd's defaults: /run a tmpfs with strictatime, /dev/console allowed, cpu
