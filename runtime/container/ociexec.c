@@ -73,6 +73,11 @@ static void request_of_process(const struct oci_process *op, struct enter_reques
         rq->caps_set = op->has_caps;
         rq->caps = s->caps;
         rq->caps_no_ambient = s->caps_no_ambient;
+        rq->caps_sets = s->caps_sets;
+        rq->caps_effective = s->caps_effective;
+        rq->caps_permitted = s->caps_permitted;
+        rq->caps_inheritable = s->caps_inheritable;
+        rq->caps_ambient = s->caps_ambient;
         rq->no_new_privs = s->no_new_privileges;
         rq->apparmor = s->apparmor;
         if (op->has_rlimits) {

@@ -92,25 +92,30 @@ static int cap_set(struct oci_ctx *c, json_object *caps, const char *key, bool *
         return 0;
 }
 
-/* crib gives the workload one set of capabilities (bounding, permitted and effective; and, to
- * a user other than root, inheritable and ambient so they survive its exec: plan.c). A
- * config whose sets crib cannot give exactly is refused. */
-/* .process.capabilities.KEY, the inheritable or the ambient set (`got`, `given` when the config
- * has it), against what crib gives the user: `want` (the bounding set for a user other than
- * root, else none); `root_words` says what root gets */
-static int inherited_set(struct oci_ctx *c, const char *key, uint64_t got, bool given,
-                         uint64_t want, const char *root_words)
+/* .process.capabilities.KEY's bits in `set` that are not in `within`: an error at that path
+ * saying why (`what` names `within`), or 0 when there are none */
+static int cap_within(struct oci_ctx *c, const char *key, uint64_t set, uint64_t within,
+                      const char *what)
 {
-        char path[64];
-        if (got == want || (!given && !want))
+        uint64_t out = set & ~within;
+        if (!out)
                 return 0;
+        char path[64];
+        int cap = __builtin_ctzll(out);
         snprintf(path, sizeof path, ".process.capabilities.%s", key);
-        return oci_bad(c, path, "must be %s for uid %u: crib gives %s",
-                       want ? "the bounding set" : "empty", (unsigned)c->s->uid,
-                       want ? "a user other than root its capabilities through the ambient set"
-                            : root_words);
+        return oci_bad(c, path, "has CAP_%s, which is not in %s",
+                       capname_of(cap) ? capname_of(cap) : "?", what);
 }
 
+/* The five sets, given as runc gives them: the bounding set first, then effective, permitted
+ * and inheritable (capset(2)), then the ambient set (prctl(2) PR_CAP_AMBIENT_RAISE). Each is
+ * checked against what makes it possible: crib gives no set beyond the bounding set (for root,
+ * an inheritable capability outside it would come back at exec: capabilities(7)); the kernel
+ * refuses an effective capability not permitted, and an ambient one not both permitted and
+ * inheritable. What the sets mean after the workload's exec is the kernel's rule
+ * (capabilities(7), "Transformation of capabilities during execve()"): root keeps the bounding
+ * set; a user other than root keeps the ambient set alone (none: no capability, as under runc
+ * for podman's --user). */
 static int oci_capabilities(struct oci_ctx *c, json_object *proc)
 {
         json_object *caps = oci_member(proc, "capabilities");
@@ -127,27 +132,24 @@ static int oci_capabilities(struct oci_ctx *c, json_object *proc)
             cap_set(c, caps, "inheritable", &hi, &i) < 0 ||
             cap_set(c, caps, "ambient", &ha, &a) < 0)
                 return -1;
-        /* a user other than root given none to inherit: it keeps the bounding set and has no
-         * capability after its exec, whatever its effective and permitted sets were, as under
-         * runc (podman's config for --user: those empty, or the bounding set) */
-        if (c->s->uid != 0 && !i && !a && (e == b || !e) && (p == b || !p)) {
-                c->s->caps = c->s->caps_named = c->s->caps_file = b;
-                c->s->caps_no_ambient = true;
-                return 0;
-        }
-        if (e != b || p != b)
-                return oci_bad(
-                        c,
-                        he && e != b ? ".process.capabilities.effective"
-                                     : ".process.capabilities.permitted",
-                        "differs from .process.capabilities.bounding; crib gives the workload "
-                        "one set of capabilities");
-        uint64_t want_ia = c->s->uid == 0 ? 0 : b;
-        if (inherited_set(c, "inheritable", i, hi, want_ia, "root none to inherit") < 0 ||
-            inherited_set(c, "ambient", a, ha, want_ia, "root none through the ambient set") < 0)
+        static const char bset[] = "the bounding set (crib gives no capability beyond it)";
+        if (cap_within(c, "permitted", p, b, bset) < 0 ||
+            cap_within(c, "effective", e, p,
+                       "the permitted set (the kernel refuses it: capset(2))") < 0 ||
+            cap_within(c, "inheritable", i, b, bset) < 0 ||
+            cap_within(c, "ambient", a, p & i,
+                       "both the permitted and the inheritable set (the kernel refuses it: "
+                       "PR_CAP_AMBIENT_RAISE)") < 0)
                 return -1;
         c->s->caps = c->s->caps_named = c->s->caps_file = b;
-        (void)hb;
+        c->s->caps_sets = true;
+        c->s->caps_effective = e;
+        c->s->caps_permitted = p;
+        c->s->caps_inheritable = i;
+        c->s->caps_ambient = a;
+        /* a user other than root with no ambient set has no capability after its exec */
+        c->s->caps_no_ambient = c->s->uid != 0 && !a;
+        (void)hb, (void)he, (void)hp, (void)hi, (void)ha;
         return 0;
 }
 

@@ -88,6 +88,14 @@ int plan_caps(struct planning *pl, struct error *err)
         p->cap_bounding = set;
         p->cap_user = s->caps_no_ambient ? 0 : set & s->caps_file;
         plan_caps_for_uid(p, s->uid);
+        p->caps_sets = s->caps_sets;
+        if (s->caps_sets) {
+                /* an engine's config: its own five sets (oci/ociprocess.c), as runc gives them */
+                p->cap_effective = s->caps_effective & set;
+                p->cap_permitted = s->caps_permitted & set;
+                p->cap_inheritable = s->caps_inheritable & set;
+                p->cap_ambient = s->caps_ambient & set;
+        }
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked; /* copied into the plan by plan_pack() */
         p->readonly = &s->readonly;

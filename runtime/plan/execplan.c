@@ -123,11 +123,21 @@ static void exec_caps(const struct enter_request *rq, struct plan *q)
                 q->cap_inheritable = q->cap_ambient = q->uid == 0 || none ? 0 : rq->caps;
                 if (none)
                         q->cap_permitted = q->cap_effective = 0;
-        } else {
+                if (rq->caps_sets) {
+                        /* a process.json's own sets, each within its bounding set, checked
+                         * against the container's above (oci/ociprocess.c) */
+                        q->cap_effective = rq->caps_effective;
+                        q->cap_permitted = rq->caps_permitted;
+                        q->cap_inheritable = rq->caps_inheritable;
+                        q->cap_ambient = rq->caps_ambient;
+                }
+        } else if (!q->caps_sets) {
                 /* the workload's rule for the exec's uid: -u 1000 gets only what the spec
                  * named, -u 0 the bounding set, whatever the workload's own uid is */
                 plan_caps_for_uid(q, q->uid);
         }
+        /* else an engine's config: the workload's own five sets, kept from the plan (runc
+         * exec without --cap); the kernel makes of them what it does for the exec's uid */
 }
 
 /* The request, checked, in place in the exec's plan `q` (a copy of the container's `p`). */

@@ -36,6 +36,8 @@ struct enter_request {
         bool caps_set; /* a capability set: a subset of the workload's, or an error */
         uint64_t caps;
         bool caps_no_ambient; /* a user other than root keeps only the bounding set (oci.h) */
+        bool caps_sets;       /* a process.json's five sets (caps is its bounding set) */
+        uint64_t caps_effective, caps_permitted, caps_inheritable, caps_ambient;
         bool no_new_privs;    /* set it even where the workload's plan does not */
         const char *apparmor; /* must name the workload's profile; NULL: the workload's */
         bool limits_set;      /* these limits instead of the plan's */

@@ -152,6 +152,9 @@ struct plan {
          * namespace of its own, with these CLONE_NEW* besides, so the kernel locks the mounts
          * (lockmounts.c); 0 when not needed */
         int nest_flags;
+        /* the sets below are an engine's config's own (oci/ociprocess.c): an exec that asks for
+         * none gets them, whatever its uid, as under runc */
+        bool caps_sets;
 
         /* security (caps.c, nnp.c, paths.c, fds.c; limits applied by the parent) */
         int cap_last; /* the highest capability this kernel knows */

@@ -239,6 +239,10 @@ struct spec {
         /* config.json for a user other than root with no inheritable or ambient set: the
          * bounding set only, so the program has no capabilities after its exec (runc's result) */
         bool caps_no_ambient;
+        /* config.json's own sets beside its bounding set (caps), each within it: the process
+         * gets them as runc gives them (oci/ociprocess.c, plan/confine.c) */
+        bool caps_sets;
+        uint64_t caps_effective, caps_permitted, caps_inheritable, caps_ambient;
         bool no_new_privileges;
         struct spec_paths masked, readonly;
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */

@@ -197,6 +197,47 @@ wait_status c5 stopped
 assert_eq "$(status_of c5)" stopped "the container is stopped"
 R delete c5
 
+# --- the five capability sets as runc gives them (issue 34): buildah's RUN gives root an
+# ambient set, `runc spec` an inheritable one. Read inside after the program's exec: root keeps
+# the bounding set, its inheritable set and its ambient set; a user other than root has its
+# ambient set alone in effect (capabilities(7))
+# capsets UID SETS_JSON: run `grep ^Cap /proc/self/status` as UID with those sets; $out, $rc
+capsets() {
+	config '["/bin/grep","^Cap","/proc/self/status"]'
+	sed -i "s|\"user\":{\"uid\":0,\"gid\":0}|\"user\":{\"uid\":$1,\"gid\":$1}|; s|\"capabilities\":{[^}]*}|\"capabilities\":$2|" "$B/config.json"
+	R create --bundle "$B" c6 >"$T/c6.out" 2>"$T/c6.err" </dev/null
+	rc=$?
+	[ "$rc" = 0 ] && R start c6 >/dev/null 2>>"$T/c6.err" && wait_status c6 stopped
+	out=$(cat "$T/c6.out")
+	R delete --force c6 >/dev/null 2>&1
+}
+sets='{"bounding":["CAP_KILL","CAP_CHOWN"],"effective":["CAP_KILL","CAP_CHOWN"],"permitted":["CAP_KILL","CAP_CHOWN"],"inheritable":["CAP_KILL","CAP_CHOWN"],"ambient":["CAP_CHOWN"]}'
+capsets 0 "$sets"
+assert_eq "$rc:$(echo $out)" "0:CapInh: 0000000000000021 CapPrm: 0000000000000021 CapEff: 0000000000000021 CapBnd: 0000000000000021 CapAmb: 0000000000000001" \
+	"root with inheritable KILL, CHOWN and ambient CHOWN: runs, and keeps them through its exec" ||
+	sed 's/^/#   /' "$T/c6.err"
+if [ "$ROLE" = root ]; then
+	capsets 1000 "$sets"
+	assert_eq "$rc:$(echo $out)" "0:CapInh: 0000000000000021 CapPrm: 0000000000000001 CapEff: 0000000000000001 CapBnd: 0000000000000021 CapAmb: 0000000000000001" \
+		"uid 1000 with ambient CHOWN: CHOWN alone in effect after its exec" ||
+		sed 's/^/#   /' "$T/c6.err"
+	# an exec that names no capabilities gets the workload's own sets, as under runc: KILL,
+	# not the whole bounding set (the attacker's review found CHOWN given)
+	config '["/bin/sleep","60"]'
+	sed -i "s|\"user\":{\"uid\":0,\"gid\":0}|\"user\":{\"uid\":1000,\"gid\":1000}|; s|\"capabilities\":{[^}]*}|\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_CHOWN\"],\"effective\":[\"CAP_KILL\"],\"permitted\":[\"CAP_KILL\"],\"inheritable\":[\"CAP_KILL\"],\"ambient\":[\"CAP_KILL\"]}|" "$B/config.json"
+	R create --bundle "$B" c7 </dev/null >/dev/null 2>"$T/c7.err" && R start c7 2>>"$T/c7.err"
+	oci exec c7 /bin/grep -E "^Cap(Eff|Amb)" /proc/self/status
+	assert_eq "$rc:$(echo $out)" "0:CapEff: 0000000000000020 CapAmb: 0000000000000020" \
+		"an exec without capabilities gets the workload's sets (KILL), not the bounding set" ||
+		sed 's/^/#   /' "$T/c7.err"
+	R delete --force c7 >/dev/null 2>&1
+else
+	skips 2 "uid 1000 is not mapped in a user's config (its own uid alone)"
+fi
+capsets 0 '{"bounding":["CAP_KILL"],"permitted":["CAP_KILL"],"inheritable":["CAP_KILL"],"ambient":["CAP_CHOWN"]}'
+assert_eq "$rc:$([ -e "$S/c6" ] && echo left)" "125:" "an ambient capability outside the others: 125, nothing left"
+assert_contains "$(cat "$T/c6.err")" ".process.capabilities.ambient: has CAP_CHOWN, which is not in both the permitted and the inheritable set" "naming the path and why"
+
 # --- a bad config.json: its JSON path, 125, nothing left behind
 config '["/bin/true"]' ',"terminal":"no"'
 oci --log "$T/log.json" --log-format json create --bundle "$B" c6
