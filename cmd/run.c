@@ -241,13 +241,13 @@ static int run_plan(struct run_request *rq, struct spec *spec, struct plan *plan
         return planned;
 }
 
-/* --trace's account of the planning (since t0), and the plan's warnings */
-static void run_tell_plan(const struct run_request *rq, const struct plan *plan, uint64_t t0)
+/* --trace's account of the planning (`us` it took), and the plan's warnings */
+static void run_tell_plan(const struct run_request *rq, const struct plan *plan, uint64_t us)
 {
         if (rq->trace) {
                 output_line(stderr,
                             "crib: trace: parent: read spec '%s' and plan the container  %llu us",
-                            rq->path, (unsigned long long)(trace_now_us() - t0));
+                            rq->path, (unsigned long long)us);
                 output_line(stderr, "crib: trace: parent:   seccomp program: %s",
                             plan->seccomp_how);
         }
@@ -336,12 +336,14 @@ int cmd_run(int argc, char **argv)
         struct plan plan;
         if (run_read_spec(&rq, &spec, &err) < 0 || run_plan(&rq, &spec, &plan, &err) < 0)
                 return output_error(&err);
-        run_tell_plan(&rq, &plan, t0);
+        uint64_t planned = trace_now_us() - t0;
+        /* a name that is taken is the one error, without the plan's warnings: nothing runs */
         if ((rq.detach || rq.name[0]) &&
             lifecycle_create(&plan, rq.path, rq.name, rq.detach, &err) < 0) {
                 plan_free(&plan);
                 return output_error(&err);
         }
+        run_tell_plan(&rq, &plan, planned);
         code = rq.detach ? run_detached(&rq, &plan) : run_foreground(&rq, &plan);
         plan_free(&plan);
         return code;

@@ -390,6 +390,7 @@ $(readlink "/proc/$work/ns/mnt")" "$label: exec -t gets a terminal of the contai
 	cr run -d --name "$name" "$sp" "$@"
 	assert_eq "$rc:$(echo "$err" | grep -c "the name '$name' is taken")" "125:1" "$label: run -d --name again while the stopped one is kept: 125, the name is taken"
 	assert_contains "$err" "crib rm $name" "$label: and the hint says to crib rm it first"
+	assert_eq "$(echo "$err" | grep -c 'warning:')" 0 "$label: and it is the one thing said: no warning of a plan that does not run"
 	assert_eq "$(state_of "$name")$(listening_if)" stopped "$label: and it started nothing (still stopped, nothing on port $port)"
 
 	cr rm "$name"
