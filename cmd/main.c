@@ -72,7 +72,7 @@ static const char usage[] =
         "                          runc's command line, for podman and containerd (also\n"
         "                          as crib-runc or runc, a link to crib; see crib(1));\n"
         "                          COMMAND: create, start, state, list, kill, delete, ps,\n"
-        "                          exec, pause, resume, update, version\n"
+        "                          exec, pause, resume, update, features, version\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"

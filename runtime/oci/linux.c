@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const oci_namespace_types[OCI_NAMESPACE_TYPES] = {"mount", "user",    "pid",   "ipc",
+                                                              "uts",   "network", "cgroup"};
+
 static int oci_namespaces(struct oci_ctx *c, json_object *lx)
 {
         json_object *list = oci_member(lx, "namespaces");
@@ -40,23 +43,16 @@ static int oci_namespaces(struct oci_ctx *c, json_object *lx)
                         return oci_bad(c, q,
                                        "joining an existing namespace is not supported by crib "
                                        "yet");
+                /* in oci_namespace_types' order */
+                bool *flags[OCI_NAMESPACE_TYPES] = {&mount,       &s->ns_user, &s->ns_pid,
+                                                    &s->ns_ipc,   &s->ns_uts,  &s->ns_net,
+                                                    &s->ns_cgroup};
                 bool *flag = NULL;
                 if (!type)
                         type = "";
-                if (!strcmp(type, "user"))
-                        flag = &s->ns_user;
-                else if (!strcmp(type, "pid"))
-                        flag = &s->ns_pid;
-                else if (!strcmp(type, "ipc"))
-                        flag = &s->ns_ipc;
-                else if (!strcmp(type, "uts"))
-                        flag = &s->ns_uts;
-                else if (!strcmp(type, "network"))
-                        flag = &s->ns_net;
-                else if (!strcmp(type, "cgroup"))
-                        flag = &s->ns_cgroup;
-                else if (!strcmp(type, "mount"))
-                        flag = &mount;
+                for (int k = 0; k < OCI_NAMESPACE_TYPES; k++)
+                        if (!strcmp(type, oci_namespace_types[k]))
+                                flag = flags[k];
                 oci_sub(q, p, "type");
                 if (!flag)
                         return oci_bad(c, q, "'%s' is not a namespace crib can make", type);

@@ -58,6 +58,18 @@ struct oci_hook {
 int oci_hooks_of(const char *json, enum oci_hook_kind kind, struct oci_hook *hooks,
                  struct error *err);
 void oci_hooks_free(struct oci_hook *hooks, size_t n);
+/* A kind's name in config.json ("prestart", ...), or NULL */
+const char *oci_hook_name(enum oci_hook_kind kind);
+
+/* The namespace types crib makes (.linux.namespaces[].type), in config.json's words */
+#define OCI_NAMESPACE_TYPES 7
+extern const char *const oci_namespace_types[OCI_NAMESPACE_TYPES];
+
+/* What crib's OCI front end implements, as `runc features` prints it (the runtime spec's
+ * features.md): the spec versions, the hooks it runs, the namespaces it makes, the
+ * capabilities it knows, the cgroup drivers; a property crib cannot state exactly is left out,
+ * which the spec reads as "unknown". The JSON text, to free; NULL when out of memory. */
+char *oci_features(void);
 
 /* Read config.json; `path` names it in errors and anchors relative paths (root.path) at its
  * directory, the bundle. */

@@ -16,6 +16,11 @@
 static const char *const hook_kinds[OCI_HOOK_KINDS] = {
         "prestart", "createRuntime", "poststart", "poststop", "createContainer", "startContainer"};
 
+const char *oci_hook_name(enum oci_hook_kind kind)
+{
+        return kind >= 0 && kind < OCI_HOOK_KINDS ? hook_kinds[kind] : NULL;
+}
+
 /* .hooks: each kind crib runs (those in the runtime's namespaces: oci.h) checked in full and
  * kept as compact JSON for the state directory; the kinds that run inside the container's
  * namespaces are refused. */

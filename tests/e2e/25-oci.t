@@ -597,6 +597,42 @@ else
 	skips 3 "the hidden-cgroup workload needs real root's cgroup of its own (a user's container has none here)"
 fi
 
+# --- features: what crib takes, as runc's JSON (containerd reads it), each list checked
+# against what create accepts
+oci features
+feat=$out
+assert_eq "$rc:$(echo "$feat" | python3 -c 'import json,sys; f=json.load(sys.stdin); print(f["ociVersionMin"], f["ociVersionMax"], " ".join(f["hooks"]), f["linux"]["cgroup"]["v2"])' 2>&1)" \
+	"0:1.0.0 1.0.2 prestart createRuntime poststart poststop True" "features: the spec versions, the hooks crib runs, cgroup v2"
+# every capability it lists, in a bounding set create takes
+caps=$(echo "$feat" | python3 -c 'import json,sys; print(",".join(json.dumps(c) for c in json.load(sys.stdin)["linux"]["capabilities"]))')
+config '["/bin/true"]'
+sed -i "s|\"capabilities\":{[^}]*}|\"capabilities\":{\"bounding\":[$caps]}|" "$B/config.json"
+oci create --bundle "$B" f1
+assert_eq "$rc" 0 "every capability features lists is one create takes ($(echo "$caps" | tr ',' '\n' | wc -l) of them)" ||
+	echo "$err" | sed 's/^/#   /'
+R delete --force f1 >/dev/null 2>&1
+# a hook kind it lists is taken; createContainer, which it leaves out, is refused
+for k in $(echo "$feat" | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["hooks"]))') createContainer; do
+	config '["/bin/true"]'
+	sed -i "s|^ \"hostname\"| \"hooks\":{\"$k\":[{\"path\":\"/bin/true\"}]},\n \"hostname\"|" "$B/config.json"
+	oci create --bundle "$B" f2
+	echo "$k $rc"
+	R delete --force f2 >/dev/null 2>&1
+done >"$T/hooks.rc"
+assert_eq "$(tr '\n' ' ' <"$T/hooks.rc")" "prestart 0 createRuntime 0 poststart 0 poststop 0 createContainer 125 " \
+	"each hook kind features lists is one create takes; one it leaves out is refused"
+# the namespaces it lists (as a user, the config has a user namespace already)
+ns=$(echo "$feat" | python3 -c 'import json,sys; print(",".join("{\"type\":%s}" % json.dumps(n) for n in json.load(sys.stdin)["linux"]["namespaces"]))')
+config '["/bin/true"]'
+if [ "$ROLE" = root ]; then
+	sed -i "s|\"namespaces\":\[[^]]*\]|\"namespaces\":[$ns],\"uidMappings\":[{\"containerID\":0,\"hostID\":300000,\"size\":65536}],\"gidMappings\":[{\"containerID\":0,\"hostID\":300000,\"size\":65536}]|" "$B/config.json"
+else
+	sed -i "s|\"namespaces\":\[[^]]*\]|\"namespaces\":[$ns]|" "$B/config.json"
+fi
+oci create --bundle "$B" f3
+assert_eq "$rc" 0 "every namespace features lists is one create makes ($ns)" || echo "$err" | sed 's/^/#   /'
+R delete --force f3 >/dev/null 2>&1
+
 # --- unsupported commands say so
 oci checkpoint c1
 assert_contains "$err" "not supported by crib's OCI runtime yet" "checkpoint says it is not supported yet"
