@@ -116,7 +116,8 @@ static int helper_failed(const struct plan *p, const struct nethelper *h, const 
         error_at(err, p->spec_path, p->net_line, "the network helper %s %s%s%s", helper_name(p),
                  what, log[0] ? ": " : "", log);
         char change[128];
-        if (strstr(log, "/dev/net/tun"))
+        /* slirp4netns names the device; pasta says "Failed to open tun socket" */
+        if (strstr(log, "/dev/net/tun") || strstr(log, "tun socket"))
                 return error_hint(err,
                                   "the helper needs /dev/net/tun, which Debian makes 0666 "
                                   "(crw-rw-rw-); here it is missing or closed to you (some "

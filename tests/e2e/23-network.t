@@ -173,6 +173,34 @@ $4
 EOF2
 }
 
+# a /dev/net/tun closed to the user (0600, as some sandboxes have it): each helper's failure
+# says so, with the remedy (pasta words it "tun socket", slirp4netns names the device). As
+# root, crib-test runs crib in a mount namespace whose /dev/net/tun is a 0600 node of root's.
+tu=$(awk -F: '$1 == "crib-test" {print $3 ":" $4}' /etc/passwd)
+if [ "$ROLE" = root ] && [ -n "$tu" ] && command -v unshare >/dev/null 2>&1; then
+	# (in /tmp: crib-test cannot reach the test's own directory)
+	TD=$(mktemp -d /tmp/crib-tun.XXXXXX)
+	cp -a "$ROOTFS" "$TD/rootfs" && mkdir -p "$TD/run" && chown -R "$tu" "$TD"
+	for helper in pasta slirp4netns; do
+		if ! [ -x "/usr/bin/$helper" ]; then
+			skip "$helper is not installed here"
+			continue
+		fi
+		printf '[container]\nrootfs = rootfs\n[process]\nargs = /bin/true\n[network]\nmode = %s\n' "$helper" >"$TD/t.ini"
+		chown "$tu" "$TD/t.ini"
+		err=$(unshare -m sh -c 'mount -t tmpfs -o mode=0755 none /dev/net && mknod -m 0600 /dev/net/tun c 10 200 &&
+			cd "$1" && exec "$2" as "${3%:*}" "${3#*:}" env HOME=/ XDG_RUNTIME_DIR="$1/run" "$4" run t.ini' \
+			sh "$TD" "$ROOTFS/usr/local/bin/probe" "$tu" "$CRIB" 2>&1 >/dev/null)
+		rc=$?
+		assert_eq "$rc:$(echo "$err" | grep -c "hint: the helper needs /dev/net/tun, which Debian makes 0666")" "125:1" \
+			"$helper, /dev/net/tun closed to the user: 125, and the hint says why and how to open it" ||
+			echo "$err" | sed 's/^/#   /'
+	done
+	rm -rf "$TD"
+else
+	skips 2 "only root can close /dev/net/tun to crib-test in a mount namespace of its own"
+fi
+
 tun_ok=yes
 [ -r /dev/net/tun ] && [ -w /dev/net/tun ] || [ "$ROLE" = root ] || tun_ok=no
 
