@@ -86,9 +86,11 @@ crib_t() {
 }
 # cgroup_of PID: its cgroup v2 path, as the host sees it
 cgroup_of() { sed -n 's/^0:://p' "/proc/$1/cgroup" 2>/dev/null; }
-# names ID: the pids of the processes whose command line names ID (conmon, crib, the shim)
+# names ID: the pids of the processes whose command line names ID (conmon, crib, the shim), but
+# the test's own timeout(1) wrappers (busybox's, in the VM guests, leaves a watchdog process
+# behind its command for up to a second, or until its shell reaps the command)
 names() {
-	ID=$1 awk 'index($0, ENVIRON["ID"]) { f = FILENAME; sub("/proc/", "", f); sub("/cmdline", "", f); print f }' \
+	ID=$1 awk 'FNR == 1 { ours = $0 ~ /^timeout/ } index($0, ENVIRON["ID"]) && !ours { f = FILENAME; sub("/proc/", "", f); sub("/cmdline", "", f); print f }' \
 		/proc/[0-9]*/cmdline 2>/dev/null | sort -u | tr '\n' ' '
 }
 # procs GLOB: the pids whose command line, its arguments joined by spaces, matches GLOB (read
