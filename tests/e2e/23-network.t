@@ -207,7 +207,7 @@ tun_ok=yes
 for helper in slirp4netns pasta; do
 	package=$helper
 	[ $helper = pasta ] && package=passt
-	N=31
+	N=34
 	[ "$ROLE" = root ] && N=$((N + 3))
 	if ! [ -x "/usr/bin/$helper" ]; then
 		spec "$T/h.ini" <<EOF2
@@ -320,6 +320,21 @@ EOF2
 	assert_not_contains "$out" writable "$helper: and read-only"
 	assert_eq "$(readlink "$T/own/rootfs/etc/resolv.conf")" ../run/systemd/resolve/stub-resolv.conf "$helper: the rootfs's symlink is unchanged"
 	assert_contains "$out" "wget=1" "$helper: the gateway does not lead to the host's loopback"
+
+	# the same attack from a workload that keeps SYS_ADMIN (level = unconfined): it stays in
+	# the helper's network namespace, but its capabilities count only in a user namespace of its
+	# own below the container's (lockmounts.c), so it cannot reroute (nor change the nft rule)
+	lport=$(next_port)
+	"$PROBE" listen-once "$lport" "$T/listen4" &
+	wait_for "$T/listen4" 20
+	inner "$T/in4.ini" "$lport" "" "[security]
+level = unconfined" "/usr/local/bin/probe dev-loopback $lport; ip route add 127.0.0.0/8 dev \$(ip route | awk '/default/{print \$5}') 2>/dev/null && echo routed; "
+	cr run "$T/in4.ini"
+	wait
+	assert_eq "$rc:$(echo "$out" | grep -c routed)" "0:0" "$helper, SYS_ADMIN: runs, and cannot route 127.0.0.0/8 out of the tap (no NET_ADMIN in the helper's namespace)" ||
+		echo "$err$out" | sed 's/^/#   /'
+	assert_contains "$out" "udp4=EPERM" "$helper, SYS_ADMIN: a datagram for 127.0.0.1 bound to the tap is dropped"
+	assert_eq "$(tail -n 1 "$T/listen4")" nothing "$helper, SYS_ADMIN: the host's loopback servers saw nothing"
 
 	# host_loopback = yes: the container reaches a server on the host's 127.0.0.1; with NET_RAW
 	# allowed there the raw frame gets through too, which shows the probe above can fail
