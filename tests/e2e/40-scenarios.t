@@ -68,8 +68,9 @@
 # to the user), the scenarios with resources say resources_mode = prefer, check that crib says
 # what it skipped, and the limits themselves are read in the x86_64 VM guest, which has them
 # (and pasta, slirp4netns and crib-image: tests/vm/run copies the host's).
-# Checks of a bug found here and not fixed yet fail as TAP's TODO (BUG_* below): seen, not
-# counted; a scenario that fails only those is "todo" in the pair table.
+# A bug found here and not fixed yet can be marked (BUG_* below, none now): its checks then fail
+# as TAP's TODO, seen, not counted, and a scenario that fails only those is "todo" in the pair
+# table.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 if ! "$CRIB" image platform >/dev/null 2>&1; then
