@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -272,7 +273,8 @@ struct clone3_args {
 pid_t cgroup_clone_into(int cgroup_fd, uint64_t flags)
 {
         struct clone3_args a = {.flags = flags | CRIB_CLONE_INTO_CGROUP,
-                                .exit_signal = SIGCHLD,
+                                /* with CLONE_PARENT the caller's own (clone3(2) wants 0) */
+                                .exit_signal = flags & CLONE_PARENT ? 0 : SIGCHLD,
                                 .cgroup = (uint64_t)cgroup_fd};
         return (pid_t)syscall(SYS_clone3, &a, sizeof a);
 }

@@ -108,6 +108,8 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
                 if (!s || s->limits[r].set)
                         h->rlimit_known[r] = getrlimit(r, &h->rlimits[r]) == 0;
 
+        if (s)
+                host_gather_nsfiles(s, h);
         h->idmapped_mounts = userns_idmap_supported();
         h->seccomp_filters = seccomp_kernel_supported();
         h->apparmor = apparmor_available(h->apparmor_why, sizeof h->apparmor_why, h->apparmor_fix,

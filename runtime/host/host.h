@@ -51,7 +51,14 @@ struct plan_host {
         bool apparmor;        /* AppArmor is on; else why not, and the remedy */
         char apparmor_why[256], apparmor_fix[512];
         struct cgroup_host cgroup; /* gathered when the spec has [resources] (or without one) */
-        char run_dir[512];         /* crib's state root (cmd/ sets it: --root, or the default) */
+        /* the namespaces the spec joins by path (spec.ns_path, nsfiles.c): each file's type (a
+         * CLONE_NEW* flag, NS_GET_NSTYPE), or -errno (-ENOTTY: no namespace); a joined user
+         * namespace's maps as crib's own sees them, and its setgroups(2), or joined_maps -errno */
+        int ns_type[SPEC_NNS];
+        struct idmap joined_uidmap, joined_gidmap;
+        bool joined_setgroups_denied;
+        int joined_maps;
+        char run_dir[512]; /* crib's state root (cmd/ sets it: --root, or the default) */
 };
 
 /* Ask the real host: ids, stdin, $TERM, the kernel's and crib's own capabilities and limits,
@@ -59,5 +66,11 @@ struct plan_host {
  * planning that spec needs (crib's bounding set for user = no, its limits for the spec's
  * [limits]); NULL asks everything. */
 void plan_host_gather(const struct spec *s, struct plan_host *ret);
+
+/* nsfiles.c: the namespace files `s` joins (ns_type, joined_*), for plan_host_gather; and one
+ * such file opened (O_RDONLY, close-on-exec), its type in *ret_type, or -errno (-ENOTTY: it
+ * is no namespace), for the launch, which checks again what it joins. */
+void host_gather_nsfiles(const struct spec *s, struct plan_host *h);
+int nsfile_open(const char *path, int *ret_type);
 
 #endif

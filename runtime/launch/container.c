@@ -33,6 +33,7 @@
 #include "child.h"
 #include "base/cleanup.h"
 #include "follow.h"
+#include "joinns.h"
 #include "steps/mountapi.h"
 #include "nethelper.h"
 #include "base/procfile.h"
@@ -313,23 +314,33 @@ static int make_cgroup(struct run *r, struct error *err)
  * to our own working directory, and the descriptors that were for the child closed. With a
  * cgroup, clone3(2) puts it there from its first instruction, its cgroup namespace rooted
  * there. */
+static void setup_process(void *ctx)
+{
+        struct run *r = ctx;
+        /* the child: only the sync socket's own end comes along */
+        close(r->f.chan.fd);
+        close(r->f.sigfd);
+        child_main(r->plan, r->child_end, &r->fds);
+}
+
 static int clone_child(struct run *r, struct error *err)
 {
         const struct plan *p = r->plan;
         char flagbuf[256];
         uint64_t t0 = trace_now_us();
         unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
-        if (r->cgroup >= 0) {
+        struct error join_err;
+        error_clear(&join_err);
+        if (p->join_flags) {
+                /* namespaces that exist: a process of its own joins them, then clones */
+                r->f.pid = joinns_clone(p, r->cgroup, setup_process, r, &r->trace, &join_err);
+        } else if (r->cgroup >= 0) {
                 r->f.pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)p->clone_flags);
         } else {
                 r->f.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
         }
-        if (r->f.pid == 0) {
-                /* the child: only the sync socket's own end comes along */
-                close(r->f.chan.fd);
-                close(r->f.sigfd);
-                child_main(p, r->child_end, &r->fds);
-        }
+        if (r->f.pid == 0)
+                setup_process(r);
         int clone_errno = errno;
         close(r->child_end);
         r->child_end = -1;
@@ -350,6 +361,10 @@ static int clone_child(struct run *r, struct error *err)
                 close(r->cgroup);
                 r->cgroup = -1;
         }
+        if (r->f.pid < 0 && p->join_flags) {
+                *err = join_err;
+                return -1;
+        }
         if (r->f.pid < 0)
                 return userns_clone_error(p->clone_flags, clone_errno, p->front, err);
         /* pid = no: what marks the container's processes, from the setup process while it is
@@ -368,6 +383,12 @@ static int clone_child(struct run *r, struct error *err)
  * writes itself. */
 static int write_maps(struct run *r, struct error *err)
 {
+        if (r->plan->join_flags & CLONE_NEWUSER) {
+                /* a joined user namespace has its maps: the ones planned, or it was swapped */
+                if (userns_check_joined_maps(r->plan, r->f.pid, &r->trace, err) < 0)
+                        return -1;
+                return rlimits_apply(r->plan, r->f.pid, &r->trace, err);
+        }
         if (r->plan->self_maps) {
                 trace_line(&r->trace, "  the id maps are our own ids: %d writes them",
                            (int)r->f.pid);

@@ -192,7 +192,8 @@ static int engine_userns(const struct workload *w, int flags)
 int join_namespaces(const struct plan *p, const struct workload *w, struct trace *t,
                     struct error *err)
 {
-        int flags = (p->clone_flags | p->nest_flags) & NS_FLAGS;
+        /* the namespaces it made, and those it joined by path (an engine's network) */
+        int flags = (p->clone_flags | p->nest_flags | p->join_flags) & NS_FLAGS;
         flags |= engine_userns(w, flags);
         char names[256];
         trace_clone_flags((unsigned long)flags, names, sizeof names);

@@ -1,5 +1,5 @@
-/* linux.c - config.json's .linux into crib's spec: the namespaces to make (namespaces(7);
- * joining one is refused), the id maps of a user namespace (user_namespaces(7)), masked and
+/* linux.c - config.json's .linux into crib's spec: the namespaces to make or join by path
+ * (namespaces(7)), the id maps of a user namespace (user_namespaces(7)), masked and
  * read-only paths, the cgroupsPath as written (cgroupspath.c reads it), and what crib refuses
  * (sysctls, devices, propagation other than private); its .seccomp is ociseccomp.c's, its
  * .resources ociresources.c's; see oci.h.
@@ -14,6 +14,26 @@
 
 const char *const oci_namespace_types[OCI_NAMESPACE_TYPES] = {"mount", "user",    "pid",   "ipc",
                                                               "uts",   "network", "cgroup"};
+
+/* An entry's path: the namespace file the container joins instead of making one (setns(2),
+ * runtime/launch/joinns.c), as runc does; its type is checked when it is opened. The mount
+ * namespace is never joined: the container's rootfs is built in a mount namespace of its own. */
+static int oci_ns_path(struct oci_ctx *c, const char *p, bool mount, int k, const char *path)
+{
+        char q[PATHLEN];
+        oci_sub(q, p, "path");
+        if (mount)
+                return oci_bad(c, q,
+                               "crib does not join a mount namespace: it builds the container's "
+                               "root filesystem in a mount namespace of its own (leave 'path' "
+                               "out)");
+        if (!syntax_clean_path(path))
+                return oci_bad(c, q, "'%s' is not an absolute path without '..'", path);
+        /* oci_namespace_types' order after "mount" is enum spec_ns's */
+        if (!(c->s->ns_path[k] = strdup(path)))
+                return oci_nomem(c);
+        return 0;
+}
 
 static int oci_namespaces(struct oci_ctx *c, json_object *lx)
 {
@@ -38,27 +58,27 @@ static int oci_namespaces(struct oci_ctx *c, json_object *lx)
                     oci_get_str(c, e, p, "type", &type) < 0 ||
                     oci_get_str(c, e, p, "path", &path) < 0)
                         return -1;
-                oci_sub(q, p, "path");
-                if (path && path[0])
-                        return oci_bad(c, q,
-                                       "joining an existing namespace is not supported by crib "
-                                       "yet");
                 /* in oci_namespace_types' order */
                 bool *flags[OCI_NAMESPACE_TYPES] = {&mount,       &s->ns_user, &s->ns_pid,
                                                     &s->ns_ipc,   &s->ns_uts,  &s->ns_net,
                                                     &s->ns_cgroup};
                 bool *flag = NULL;
+                int kind = -1;
                 if (!type)
                         type = "";
                 for (int k = 0; k < OCI_NAMESPACE_TYPES; k++)
-                        if (!strcmp(type, oci_namespace_types[k]))
+                        if (!strcmp(type, oci_namespace_types[k])) {
                                 flag = flags[k];
+                                kind = k;
+                        }
                 oci_sub(q, p, "type");
                 if (!flag)
                         return oci_bad(c, q, "'%s' is not a namespace crib can make", type);
                 if (*flag)
                         return oci_bad(c, q, "'%s' is given twice", type);
                 *flag = true;
+                if (path && path[0] && oci_ns_path(c, p, kind == 0, kind - 1, path) < 0)
+                        return -1;
         }
         if (!mount)
                 return oci_bad(c, ".linux.namespaces",

@@ -114,6 +114,8 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         p->hostname = w->str(w->ctx, p->hostname);
         p->net_helper = w->str(w->ctx, p->net_helper);
         p->nft = w->str(w->ctx, p->nft);
+        for (size_t i = 0; i < SPEC_NNS; i++)
+                p->join_path[i] = w->str(w->ctx, p->join_path[i]);
         for (size_t i = 0; i < p->nmounts; i++) {
                 p->mounts[i].src = w->str(w->ctx, p->mounts[i].src);
                 p->mounts[i].dst = w->str(w->ctx, p->mounts[i].dst);

@@ -239,7 +239,11 @@ int plan_default_mounts(struct planning *pl, struct error *err)
         for (size_t i = 0; i < sizeof default_mounts / sizeof default_mounts[0]; i++) {
                 const struct default_mount *d = &default_mounts[i];
                 struct mount_op op = d->op;
-                bool has_ns = p->clone_flags & d->ns;
+                /* a joined namespace counts as the container's own unless its user
+                 * namespace is new: then the joined one is owned by another, where the setup
+                 * may not mount what shows it (sysfs, mqueue), and the host's is bound */
+                bool has_ns = (p->clone_flags & d->ns) ||
+                              ((p->join_flags & d->ns) && !(p->clone_flags & CLONE_NEWUSER));
                 bool take = false;
                 switch (d->when) {
                 case ALWAYS:

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "build.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -145,11 +146,49 @@ static int plan_maps(struct plan *p, const struct spec *s, const struct plan_hos
         return plan_ids_mapped(p, s, err);
 }
 
+/* A joined user namespace's maps are what they are (nsfiles.c read them); the config's, if it
+ * gives any, must say the same (runc's rule). */
+static int plan_joined_maps(struct plan *p, const struct spec *s, const struct plan_host *h,
+                            struct error *err)
+{
+        const char *path = s->ns_path[SPEC_NS_USER];
+        if (h->joined_maps < 0) {
+                phrase_error(err, s, SPEC_KEY_NAMESPACES_USER,
+                             "cannot read the id maps of the user namespace '%s': %s", path,
+                             strerror(-h->joined_maps));
+                return error_hint(err, "joining a user namespace needs CAP_SYS_ADMIN in it: run "
+                                       "the runtime as root of its parent namespace");
+        }
+        p->uidmap = h->joined_uidmap;
+        p->gidmap = h->joined_gidmap;
+        const struct spec_idmap *given[2] = {&s->uidmap, &s->gidmap};
+        const struct idmap *found[2] = {&p->uidmap, &p->gidmap};
+        const enum spec_key keys[2] = {SPEC_KEY_IDMAP_UID, SPEC_KEY_IDMAP_GID};
+        for (int m = 0; m < 2; m++) {
+                bool same = given[m]->n == found[m]->n;
+                for (size_t i = 0; same && i < given[m]->n; i++)
+                        same = given[m]->ranges[i].inside == found[m]->r[i].inside &&
+                               given[m]->ranges[i].outside == found[m]->r[i].outside &&
+                               given[m]->ranges[i].count == found[m]->r[i].count;
+                if (given[m]->n && !same)
+                        return phrase_error(err, s, keys[m],
+                                            "does not match the maps of the joined user "
+                                            "namespace '%s' (leave it out to take them)",
+                                            path);
+        }
+        p->deny_setgroups = h->joined_setgroups_denied;
+        return plan_ids_mapped(p, s, err);
+}
+
 int plan_ids(struct planning *pl, struct error *err)
 {
         struct plan *p = pl->p;
-        if (p->userns && plan_maps(p, pl->s, pl->h, err) < 0)
+        if (p->join_flags & CLONE_NEWUSER) {
+                if (plan_joined_maps(p, pl->s, pl->h, err) < 0)
+                        return -1;
+        } else if (p->userns && plan_maps(p, pl->s, pl->h, err) < 0) {
                 return -1;
+        }
         /* clear the host's supplementary groups, unless the kernel forbids setgroups(2) */
         p->set_groups = !p->deny_setgroups;
         return 0;
@@ -164,13 +203,55 @@ int plan_self_maps(struct planning *pl, struct error *err)
         const struct plan_host *h = pl->h;
         const struct idmap *u = &p->uidmap, *g = &p->gidmap;
         (void)err;
-        p->self_maps = p->userns && u->n == 1 && !u->use_helper && u->r[0].count == 1 &&
-                       u->r[0].outside == h->euid && g->n == 1 && !g->use_helper &&
-                       g->r[0].count == 1 && g->r[0].outside == h->egid && p->deny_setgroups &&
+        p->self_maps = p->userns && !(p->join_flags & CLONE_NEWUSER) && u->n == 1 &&
+                       !u->use_helper && u->r[0].count == 1 && u->r[0].outside == h->euid &&
+                       g->n == 1 && !g->use_helper && g->r[0].count == 1 &&
+                       g->r[0].outside == h->egid && p->deny_setgroups &&
                        !(p->privileged && p->nrlimits) &&
                        /* a helper joins the namespaces, or the front end's hooks run, before
                         * the setup goes on: the parent says when (GO), and writes the maps */
                        !p->net_helper && !pl->o->hooks;
+        return 0;
+}
+
+/* By enum spec_ns: the flag of each namespace, its key, and its name in messages. */
+static const struct {
+        int flag;
+        enum spec_key key;
+        const char *name;
+} joinable[SPEC_NNS] = {
+        [SPEC_NS_USER] = {CLONE_NEWUSER, SPEC_KEY_NAMESPACES_USER, "user"},
+        [SPEC_NS_PID] = {CLONE_NEWPID, SPEC_KEY_NAMESPACES_PID, "pid"},
+        [SPEC_NS_IPC] = {CLONE_NEWIPC, SPEC_KEY_NAMESPACES_IPC, "ipc"},
+        [SPEC_NS_UTS] = {CLONE_NEWUTS, SPEC_KEY_NAMESPACES_UTS, "uts"},
+        [SPEC_NS_NET] = {CLONE_NEWNET, SPEC_KEY_NAMESPACES_NET, "network"},
+        [SPEC_NS_CGROUP] = {CLONE_NEWCGROUP, SPEC_KEY_NAMESPACES_CGROUP, "cgroup"},
+};
+
+/* The namespaces joined by path: each file is a namespace of its entry's type (the launch
+ * checks again the one it opens), and none is made new. */
+static int plan_joined(struct plan *p, const struct spec *s, const struct plan_host *h,
+                       struct error *err)
+{
+        for (int i = 0; i < SPEC_NNS; i++) {
+                const char *path = s->ns_path[i];
+                if (!path)
+                        continue;
+                if (h->ns_type[i] == -ENOTTY)
+                        return phrase_error(err, s, joinable[i].key,
+                                            "'%s' is not a namespace file (a /proc/PID/ns/ file, "
+                                            "or a bind mount of one)",
+                                            path);
+                if (h->ns_type[i] < 0)
+                        return phrase_error(err, s, joinable[i].key, "cannot open '%s': %s", path,
+                                            strerror(-h->ns_type[i]));
+                if (h->ns_type[i] != joinable[i].flag)
+                        return phrase_error(err, s, joinable[i].key, "'%s' is not a %s namespace",
+                                            path, joinable[i].name);
+                p->join_path[i] = s->ns_path[i];
+                p->join_flags |= joinable[i].flag;
+                p->clone_flags &= ~joinable[i].flag;
+        }
         return 0;
 }
 
@@ -194,5 +275,5 @@ int plan_namespaces(struct planning *pl, struct error *err)
                          (s->ns_pid ? CLONE_NEWPID : 0) | (s->ns_ipc ? CLONE_NEWIPC : 0) |
                          (s->ns_uts ? CLONE_NEWUTS : 0) | (s->ns_net ? CLONE_NEWNET : 0) |
                          (s->ns_cgroup ? CLONE_NEWCGROUP : 0);
-        return 0;
+        return plan_joined(p, s, pl->h, err);
 }

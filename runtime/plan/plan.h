@@ -87,7 +87,12 @@ struct plan {
 
         /* namespaces */
         int clone_flags; /* CLONE_NEW* */
-        bool userns;
+        /* the namespaces joined by path (an OCI config's), none of them in clone_flags: their
+         * CLONE_NEW* flags, and each file, by enum spec_ns (NULL for none); the launch joins
+         * them before the clone (runtime/launch/joinns.c), crib exec as it joins the others */
+        int join_flags;
+        char *join_path[SPEC_NNS];
+        bool userns; /* the container has a user namespace: one of its own, or a joined one */
 
         /* id maps, written by the parent (userns.c) */
         struct idmap uidmap, gidmap;

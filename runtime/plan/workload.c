@@ -120,7 +120,8 @@ int plan_process(struct planning *pl, struct error *err)
         p->hostname = s->hostname;
         p->readonly_rootfs = s->readonly_rootfs;
         p->init = s->init;
-        p->loopback = s->ns_net;
+        /* a joined network namespace is its maker's to set up */
+        p->loopback = s->ns_net && !s->ns_path[SPEC_NS_NET];
         p->terminal =
                 s->terminal == TERMINAL_YES || (s->terminal == TERMINAL_AUTO && pl->h->stdin_tty);
         return 0;

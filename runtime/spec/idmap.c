@@ -68,6 +68,29 @@ int idmap_read_own(FILE *f, struct idmap_range *ret, size_t *ret_n, struct error
         return 0;
 }
 
+int idmap_read_map(FILE *f, struct idmap *ret, struct error *err)
+{
+        char line[128];
+        const size_t max = sizeof ret->r / sizeof ret->r[0];
+        ret->n = 0;
+        ret->use_helper = false;
+        while (fgets(line, sizeof line, f)) {
+                unsigned long in, out, count;
+                char end;
+                if (sscanf(line, "%lu %lu %lu%c", &in, &out, &count, &end) != 4 || end != '\n' ||
+                    count == 0 || in > UINT32_MAX || out > UINT32_MAX || count > UINT32_MAX - in ||
+                    count > UINT32_MAX - out)
+                        return error_set(err, EINVAL, "cannot read the id map line '%.40s'", line);
+                if (ret->n == max)
+                        return error_set(err, E2BIG, "the id map has more than %zu lines", max);
+                ret->r[ret->n++] =
+                        (struct idmap_range){(uint32_t)in, (uint32_t)out, (uint32_t)count};
+        }
+        if (ferror(f))
+                return error_set(err, EIO, "cannot read the id map");
+        return 0;
+}
+
 static bool within(const struct idmap_range *r, const struct idmap_range *sub, size_t nsub)
 {
         for (size_t i = 0; i < nsub; i++)

@@ -33,6 +33,10 @@ struct idmap {
 int idmap_read_subids(FILE *f, const char *user, uint32_t id, struct idmap_range *ret,
                       size_t *ret_n, struct error *err);
 
+/* A whole map as /proc/PID/uid_map or gid_map shows it: each line's inside, outside and count
+ * (a joined user namespace's, runtime/host/nsfiles.c). E2BIG past what struct idmap holds. */
+int idmap_read_map(FILE *f, struct idmap *ret, struct error *err);
+
 /* The ids mapped in the caller's own user namespace, from its /proc/self/uid_map or gid_map
  * ("INSIDE OUTSIDE COUNT" lines): each range as `outside` of a nested namespace's map may use
  * it (its inside column), for root of a namespace that is not the host's. At most

@@ -270,6 +270,8 @@ void spec_free(struct spec *s)
         free(s->rootfs);
         free(s->hostname);
         free(s->cwd);
+        for (size_t i = 0; i < SPEC_NNS; i++)
+                free(s->ns_path[i]);
         words_free(s->args);
         words_free(s->env);
         for (size_t i = 0; i < s->nmounts; i++) {

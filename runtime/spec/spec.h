@@ -202,6 +202,18 @@ struct spec_limit {
         uint64_t soft, hard;
 };
 
+/* The namespaces a container may join by path (spec.ns_path), in an OCI config's order; the
+ * mount namespace is always crib's own. */
+enum spec_ns {
+        SPEC_NS_USER,
+        SPEC_NS_PID,
+        SPEC_NS_IPC,
+        SPEC_NS_UTS,
+        SPEC_NS_NET,
+        SPEC_NS_CGROUP,
+        SPEC_NNS
+};
+
 struct spec {
         char *path;            /* the spec file as named on the command line */
         enum spec_front front; /* crib.ini, or an engine's config.json */
@@ -228,6 +240,10 @@ struct spec {
 
         /* [namespaces] */
         bool ns_user, ns_pid, ns_ipc, ns_uts, ns_net, ns_cgroup;
+        /* one joined, not made (its ns_* is set too): the path of a namespace file, by enum
+         * spec_ns; NULL for a new one. An OCI config's .linux.namespaces[].path; crib.ini has
+         * none */
+        char *ns_path[SPEC_NNS];
 
         /* [idmap] */
         struct spec_idmap uidmap, gidmap;

@@ -127,6 +127,42 @@ static int run_helper(const struct plan *p, const char *name, pid_t pid, const s
                           (unsigned)p->host_uid);
 }
 
+/* The maps of `pid`'s user namespace as we see them are `want`'s. */
+static int same_map(pid_t pid, const char *name, const struct idmap *want, struct error *err)
+{
+        char path[64];
+        struct idmap got;
+        snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+        FILE *f = fopen(path, "re");
+        if (!f)
+                return error_set(err, errno, "cannot read '%s'", path);
+        int r = idmap_read_map(f, &got, err);
+        fclose(f);
+        if (r < 0)
+                return error_wrap(err, "%s", path);
+        bool same = got.n == want->n;
+        for (size_t i = 0; same && i < got.n; i++)
+                same = got.r[i].inside == want->r[i].inside &&
+                       got.r[i].outside == want->r[i].outside && got.r[i].count == want->r[i].count;
+        if (!same)
+                return error_set(err, 0,
+                                 "the joined user namespace's %s changed since the config was "
+                                 "read (the file now names another namespace)",
+                                 name);
+        return 0;
+}
+
+int userns_check_joined_maps(const struct plan *p, pid_t pid, const struct trace *t,
+                             struct error *err)
+{
+        if (same_map(pid, "uid_map", &p->uidmap, err) < 0 ||
+            same_map(pid, "gid_map", &p->gidmap, err) < 0)
+                return -1;
+        trace_line(t, "  /proc/%d/uid_map and gid_map: the joined namespace's, as planned",
+                   (int)pid);
+        return 0;
+}
+
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err)
 {
         char path[64], text[4096], self[16];

@@ -9,6 +9,12 @@
 #include "plan/plan.h"
 #include "base/trace.h"
 
+/* Parent: a joined user namespace (plan.join_flags) has the maps planning read from it, as
+ * /proc/PID/uid_map and gid_map of the setup process `pid` show them; else its path was made to
+ * name another namespace since, and the container does not start. */
+int userns_check_joined_maps(const struct plan *p, pid_t pid, const struct trace *t,
+                             struct error *err);
+
 /* Parent: write /proc/PID/{setgroups,gid_map,uid_map}, or run newgidmap/newuidmap.
  * Child, with pid 0 (only when plan->self_maps): write its own /proc/self/... */
 int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, struct error *err);

@@ -224,9 +224,30 @@ int main(void)
                 ".process.oomScoreAdj: is not supported", "oomScoreAdj");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[]}}", "has no mount namespace",
                 "no mount namespace");
-        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"network\","
-                          "\"path\":\"/proc/1/ns/net\"}]}}",
-                ".linux.namespaces[1].path: joining", "joining a namespace");
+        /* a namespace joined by path: kept for the launch, which checks the file's type */
+        ok(load(HEAD PROC
+                "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"network\","
+                "\"path\":\"/run/netns/a\"},{\"type\":\"user\",\"path\":\"/proc/9/ns/user\"}]}}",
+                &c, &err) == 0,
+           "namespaces joined by path load: %s", err.msg);
+        ok(c.spec.ns_net && c.spec.ns_user && c.spec.ns_path[SPEC_NS_NET] &&
+                   !strcmp(c.spec.ns_path[SPEC_NS_NET], "/run/netns/a") &&
+                   !strcmp(c.spec.ns_path[SPEC_NS_USER], "/proc/9/ns/user") &&
+                   !c.spec.ns_path[SPEC_NS_PID],
+           "each path kept under its own type, the others none");
+        oci_free(&c);
+        refused(HEAD PROC
+                "\"linux\":{\"namespaces\":[{\"type\":\"mount\",\"path\":\"/proc/1/ns/mnt\"}]}}",
+                ".linux.namespaces[0].path: crib does not join a mount namespace",
+                "joining a mount namespace");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"ipc\","
+                          "\"path\":\"proc/1/ns/ipc\"}]}}",
+                ".linux.namespaces[1].path: 'proc/1/ns/ipc' is not an absolute path",
+                "a relative namespace path");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"uts\","
+                          "\"path\":\"/proc/1/../1/ns/uts\"}]}}",
+                ".linux.namespaces[1].path: '/proc/1/../1/ns/uts' is not an absolute path",
+                "a namespace path with '..'");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"time\"}]}}",
                 ".linux.namespaces[1].type: 'time'", "a time namespace");
         refused(HEAD PROC "\"hostname\":\"h\"," NS "}", ".hostname: needs a uts namespace",

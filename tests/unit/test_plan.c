@@ -4,6 +4,7 @@
  * the spec can be freed right after planning and the plan still says everything. */
 #define _GNU_SOURCE
 #include <linux/capability.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -1013,6 +1014,80 @@ static void engine_cgroup(void)
         }
 }
 
+/* Namespaces joined by path (an OCI config's): none of them made, each in join_flags, its file
+ * of the type named, a joined user namespace's maps the ones the host facts read, a config's
+ * own maps that differ refused, and no loopback set up in a network namespace not crib's. */
+static void joined_namespaces(void)
+{
+        struct plan_host h = user_host();
+        struct spec s;
+        struct plan p;
+        struct error err;
+        int r = load("[process]\nargs = /bin/true\n", &s, &err);
+        s.ns_path[SPEC_NS_NET] = strdup("/run/netns/a");
+        s.ns_path[SPEC_NS_USER] = strdup("/proc/9/ns/user");
+        h.ns_type[SPEC_NS_NET] = CLONE_NEWNET;
+        h.ns_type[SPEC_NS_USER] = CLONE_NEWUSER;
+        h.joined_uidmap = (struct idmap){.r = {{0, 100000, 65536}}, .n = 1};
+        h.joined_gidmap = (struct idmap){.r = {{0, 100000, 65536}}, .n = 1};
+        r = r < 0 ? r : plan_build(&s, &h, NULL, &p, &err);
+        ok(r == 0, "a joined user and network namespace plan: %s", r ? err.msg : "");
+        if (r == 0) {
+                ok(!(p.clone_flags & (CLONE_NEWNET | CLONE_NEWUSER)) &&
+                           (p.clone_flags & CLONE_NEWPID) &&
+                           p.join_flags == (CLONE_NEWNET | CLONE_NEWUSER),
+                   "neither is made; both are joined; the pid namespace is made");
+                ok(p.userns && !p.self_maps && p.uidmap.n == 1 && p.uidmap.r[0].outside == 100000 &&
+                           p.gidmap.r[0].count == 65536,
+                   "the container is in a user namespace with the joined one's maps, which no "
+                   "one writes");
+                ok(!p.loopback, "a joined network namespace is its maker's to set up (no lo)");
+                ok(p.join_path[SPEC_NS_NET] && str_in_arena(&p, p.join_path[SPEC_NS_NET]),
+                   "the path is the plan's own");
+                const struct mount_op *sys = find_mount(&p, "/sys");
+                ok(sys && sys->kind == MOP_SYSFS,
+                   "a sysfs of the joined network namespace: the user namespace is joined too");
+                plan_free(&p);
+        }
+        /* the config's own maps must match the joined namespace's */
+        s.uidmap.n = 1;
+        s.uidmap.ranges[0] = (struct spec_range){.inside = 0, .outside = 1000, .count = 1};
+        s.uidmap.line = 1;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r < 0 && strstr(err.msg, "does not match the maps of the joined user namespace"),
+           "a uid map other than the joined namespace's: refused (%s)", err.msg);
+        s.uidmap.n = 0;
+        s.uidmap.line = 0;
+        h.ns_type[SPEC_NS_NET] = CLONE_NEWIPC;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r < 0 && strstr(err.msg, "'/run/netns/a' is not a network namespace"),
+           "a file of another type: refused (%s)", err.msg);
+        h.ns_type[SPEC_NS_NET] = -ENOTTY;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r < 0 && strstr(err.msg, "is not a namespace file"), "no namespace at all: refused (%s)",
+           err.msg);
+        h.ns_type[SPEC_NS_NET] = CLONE_NEWNET;
+        h.joined_maps = -EPERM;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r < 0 && strstr(err.msg, "cannot read the id maps of the user namespace"),
+           "a user namespace crib may not join: refused before anything starts (%s)", err.msg);
+        /* a new user namespace and a joined network one: the host's sysfs is bound */
+        h.joined_maps = 0;
+        free(s.ns_path[SPEC_NS_USER]);
+        s.ns_path[SPEC_NS_USER] = NULL;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r == 0, "a new user namespace and a joined network one: %s", r ? err.msg : "");
+        if (r == 0) {
+                const struct mount_op *sys = find_mount(&p, "/sys");
+                ok((p.clone_flags & CLONE_NEWUSER) && p.join_flags == CLONE_NEWNET && sys &&
+                           sys->kind == MOP_BIND,
+                   "then the user namespace is made, and /sys is the host's, bound read-only "
+                   "(the joined one is not the container's to mount)");
+                plan_free(&p);
+        }
+        spec_free(&s);
+}
+
 /* Plan the spec `text` (named t.ini) for host `h`; the spec is freed, the plan kept when 0. */
 static int build(const char *text, const struct plan_host *h, struct plan *p, struct error *err)
 {
@@ -1457,6 +1532,7 @@ int main(void)
         bind_reach();
         nosuid_rootfs();
         default_pids();
+        joined_namespaces();
 
         rmdir(bindsrc);
         rmdir(root);
