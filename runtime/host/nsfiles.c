@@ -3,7 +3,8 @@
  *
  * Kernel features: ioctl_ns(2) NS_GET_NSTYPE (Linux 4.11) says which namespace a file is, a
  * file of /proc/PID/ns or a bind mount of one (ip-netns(8)'s /run/netns/NAME, podman's
- * /run/user/UID/netns/netns-*); anything else answers ENOTTY. A user namespace's id maps are
+ * /run/user/UID/netns/netns-*), which fstatfs(2) shows on nsfs (NSFS_MAGIC) before it is
+ * opened for reading; anything else answers ENOTTY. A user namespace's id maps are
  * read from /proc/PID/uid_map of a process in it, here a child that joins it with setns(2) and
  * waits: read from crib, that file shows the outside ids as crib's user namespace sees them.
  * Only reads: the child joins, reads nothing, and is killed once its maps are read.
@@ -18,7 +19,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,14 +29,29 @@
 
 int nsfile_open(const char *path, int *ret_type)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        /* looked at before it is opened: a device or a FIFO the path names is never opened
+         * (a watchdog starts counting when it is), only a file of nsfs */
+        struct statfs sfs;
+        char self[64];
+        int fd = open(path, O_PATH | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
+        if (fstatfs(fd, &sfs) < 0 || sfs.f_type != NSFS_MAGIC) {
+                close(fd);
+                return -ENOTTY;
+        }
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        int opath = fd;
+        fd = open(self, O_RDONLY | O_CLOEXEC);
+        int e = errno;
+        close(opath);
+        if (fd < 0)
+                return -e;
         int type = ioctl(fd, NS_GET_NSTYPE);
         if (type < 0) {
-                int e = errno == ENOTTY || errno == EINVAL ? ENOTTY : errno;
+                int why = errno == ENOTTY || errno == EINVAL ? ENOTTY : errno;
                 close(fd);
-                return -e;
+                return -why;
         }
         *ret_type = type;
         return fd;
