@@ -6,7 +6,8 @@
 # test rootfs; ctr (containerd) as root only (containerd runs rootless only under rootlesskit).
 # crib's own command-line scenarios are tests/e2e/40-scenarios.t.
 #
-#   P1 podman run -d with podman's default network            (known gap: issue 34, below)
+#   P1 podman run -d -p with podman's default network -> wget from the host -> exec, crib exec
+#      -> --network container:p1 -> stop -> rm -> nothing left; a pod of two (podman pod create)
 #   P2 podman run -d --name --network none -> exec, exec -t, exec -i -> logs -> stop -> start
 #      -> rm -f -> nothing left; crib ps, crib oci state, crib exec, crib logs on it
 #   P3 podman --pid=host --network host -> exec (and crib exec) -> rm -f -> nothing left
@@ -19,7 +20,8 @@
 #   C2 ctr run -d --uidmap, --memory-limit -> task exec -> uid_map, memory.max -> kill, rm
 #      (ctr's --uidmap drops --runc-binary: the shim runs "runc" from containerd's PATH, where
 #      crib is linked as runc)
-#   C3 ctr run -d --net-host -> task exec; ctr --with-ns pid:... (known gap: issue 34)
+#   C3 ctr run -d --net-host -> task exec; ctr --with-ns network: and pid: of another task
+#      -> task exec -> it ends, the other runs on
 #
 # Where the features meet (every pair that can meet through an engine):
 #
@@ -31,7 +33,8 @@
 #   exec x OCI                   every one (podman exec, ctr task exec)
 #   pid ns x resources           P4 (own) P5 (host)
 #   pid ns x user namespace      P3 as a user (host pid, podman's userns), P6 (own), C2 (own)
-#   pid ns x OCI                 P2 P3 (podman), C1 (ctr); ctr's host pid: C3, issue 34
+#   pid ns x OCI                 P2 P3 (podman), C1 (ctr), C3 (another task's, joined)
+#   joined namespaces x exec     P1 (podman's network, a pod's), C3 (another task's)
 #   resources x user namespace   P4 as a user (podman's userns), C2 (root's --uidmap)
 #   resources x OCI              P4 P5 (podman), C2 (ctr)
 #   user namespace x OCI         P2-P6 as a user, P6, C2
@@ -43,10 +46,10 @@
 # with every controller) has the host's podman and containerd (tests/vm/run copies them in),
 # and applies and reads the limits for real, as root: P4, P5 and C2. Known gaps, checked as they
 # are today:
-#   - podman's default network, and ctr --with-ns, give config.json a namespace path to join:
-#     crib refuses joined namespaces (issue 34), so P1 is a TODO, and so is C3's --with-ns.
+#   - podman's default network, and ctr --with-ns, give config.json a namespace path to join.
 #     Rootless podman's default network (slirp4netns) needs /dev/net/tun, which some sandboxes
-#     keep from users: podman then fails before crib runs.
+#     keep from users (tests/run-all then gives this test a 0666 one of its own); where podman
+#     fails before crib runs, P1 skips saying so.
 #   - root's --uidmap: podman (containers/storage) makes its storage 0711 for the mapped root,
 #     so other users can reach a writable rootfs and crib refuses it (plan.c's reach check);
 #     --read-only runs. Where AppArmor is on (the x86_64 VM guest), podman runs crib for such a
@@ -57,7 +60,8 @@
 #     podman ignores --memory and --pids-limit on cgroup v1 itself, and on cgroup v2 without
 #     systemd's cgroup manager (the VM guests have no systemd): rootless podman with limits runs
 #     on neither, only on a host with a systemd user session on cgroup v2.
-#   - the x86_64 VM guest has no CNI plugins, so P1's podman fails before crib runs, and gives
+#   - the x86_64 VM guest has no CNI plugins (nor iptables), so P1's podman fails before crib
+#     runs there (the host runs P1 as root and as a user), and the guest gives
 #     its user no /etc/subuid range, so P1-P6 skip as a user there (rootless podman would map
 #     the user's own uid alone). The ARM guests have no engines: there this file skips.
 . "$(dirname "$0")/../lib/libtest.sh"
@@ -195,7 +199,11 @@ if [ -n "$why" ]; then
 else
 	P="$T/podman"
 	mkdir -p "$P"
+	# (a pod's infra container takes no --ulimit: the defaults, for it too)
 	cat >"$P/containers.conf" <<EOF
+[containers]
+default_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]
+pids_limit = 0
 [engine]
 runtime = "crib"
 [engine.runtimes]
@@ -240,27 +248,58 @@ EOF
 	# rootless podman keeps its mounts in a mount namespace of its own, its pause process's
 	[ "$ROLE" = user ] && podman_mounts="/proc/$(cat "$PR/xdg/libpod/tmp/pause.pid" 2>/dev/null)/mountinfo"
 
-	# --- P1: podman's default network. Root's netavark and a user's slirp4netns both hand
-	# crib a network namespace to join (.linux.namespaces[].path): issue 34
-	pr --name p1 $lim localhost/crib-test:41 /bin/sh -c "$W"
-	# shellcheck disable=SC2034
-	TODO="issue 34: crib cannot join podman's network namespace"
-	ok "$prc" "P1: podman run -d with podman's default network runs"
-	# shellcheck disable=SC2034
-	TODO=
-	if [ "$prc" != 0 ]; then
-		case "$perr" in
-		*slirp4netns*) echo "#   podman's own network helper failed, before crib: $(echo "$perr" | grep -m 1 slirp4netns | cut -c1-200)" ;;
-		# (the VM guests have no CNI plugins)
-		*"failed to find plugin"*) echo "#   podman's network plugins are missing, it failed before crib: $(echo "$perr" | grep -m 1 'failed to find plugin' | cut -c1-200)" ;;
-		*) assert_contains "$perr" "joining an existing namespace is not supported by crib yet" \
-			"P1: crib refuses it, naming the JSON path (.linux.namespaces[N].path)" ;;
-		esac
-		cid=$(pod inspect --format '{{.Id}}' p1 2>/dev/null)
+	# --- P1: podman's default network (root: CNI's bridge; a user: slirp4netns), which hands
+	# crib a network namespace to join (.linux.namespaces[].path): a port published to the
+	# host, exec in the workload's network namespace, another container in it (--network
+	# container:), a pod of two, stop, rm, nothing left
+	port=$((20000 + $$ % 20000))
+	# (pid 1 ignores a signal it does not handle: the shell ends on SIGTERM, and httpd with it)
+	H="trap 'exit 0' TERM; /bin/busybox httpd -f -p 80 -h /etc & wait"
+	pr --name p1 -p "127.0.0.1:$port:80" $lim localhost/crib-test:41 /bin/sh -c "$H"
+	p1why=""
+	case "$prc:$perr" in
+	0:*) ;;
+	*slirp4netns*) p1why="podman's own network helper failed, before crib: $(echo "$perr" | grep -m 1 slirp4netns | cut -c1-160)" ;;
+	*"failed to find plugin"*) p1why="podman's network plugins (CNI) are missing here, it failed before crib: $(echo "$perr" | grep -m 1 'failed to find plugin' | cut -c1-160)" ;;
+	esac
+	if [ -n "$p1why" ]; then
+		skips 12 "P1: $p1why"
 		pod rm -f p1 >/dev/null 2>&1
-		[ -n "$cid" ] && nothing_left "P1 refused" "$cid" "$cid" "$crib_state" "" "" ""
 	else
+		assert_eq "$prc:$(status_of p1)" "0:Up" "P1: podman run -d -p 127.0.0.1:$port:80 with podman's default network: up" ||
+			echo "$perr" | sed 's/^/#   /'
+		facts p1
+		p1net=$(readlink "/proc/$pid/ns/net")
+		assert_eq "$([ -n "$p1net" ] && [ "$p1net" != "$(readlink /proc/self/ns/net)" ] && echo other)" other \
+			"P1: the workload ($pid) is in a network namespace not the host's ($p1net)"
+		out=$(wget -q -T 10 -O- "http://127.0.0.1:$port/hostname" 2>&1)
+		assert_eq "$out" "$(echo "$id" | cut -c1-12)" "P1: the published port, from the host: the container's httpd answers"
+		out=$(pod exec p1 /bin/readlink /proc/self/ns/net 2>&1)
+		assert_eq "$out" "$p1net" "P1: podman exec: in the workload's network namespace (podman's), not the host's"
+		crib_t exec "$id" -- /bin/readlink /proc/self/ns/net
+		assert_eq "$rc:$out" "0:$p1net" "P1: crib exec ID: the same" || echo "#   $err"
+		out=$(pod run --rm $lim --network container:p1 localhost/crib-test:41 /bin/sh -c 'readlink /proc/self/ns/net; wget -q -O- http://127.0.0.1/hostname' 2>"$T/p.err")
+		assert_eq "$(echo $out)" "$p1net $(echo "$id" | cut -c1-12)" \
+			"P1: podman run --network container:p1: in p1's network namespace, its httpd at 127.0.0.1"
+		pids="$pid $(children_of "$pid" | tr '\n' ' ')"
+		pod stop -t 5 p1 >/dev/null 2>&1
+		assert_eq "$(status_of p1)" "Exited (0)" "P1: podman stop: it ends on SIGTERM"
 		pod rm -f p1 >/dev/null 2>&1
+		nothing_left P1 "$id" "$id" "$crib_state" "$pids" "$rootfs" "$cg"
+		# a pod: its infra container holds the network, uts and ipc namespaces the others join
+		if ! [ -x /usr/libexec/podman/catatonit ] && ! command -v catatonit >/dev/null 2>&1; then
+			skips 3 "P1: a pod's infra container needs catatonit (Debian package catatonit), not installed here"
+		else
+			pod pod create --name pp1 -p "127.0.0.1:$((port + 1)):80" >/dev/null 2>"$T/p.err"
+			pr --pod pp1 --name pa $lim localhost/crib-test:41 /bin/sh -c "$H"
+			assert_eq "$prc:$(status_of pa)" "0:Up" "P1: podman run --pod pp1: a member of a pod is up" ||
+				sed 's/^/#   /' "$T/p.err"
+			out=$(pod run --rm $lim --pod pp1 localhost/crib-test:41 /bin/sh -c 'hostname; wget -q -O- http://127.0.0.1/hostname' 2>"$T/p.err")
+			assert_eq "$(echo $out)" "pp1 pp1" "P1: another member of the pod: the pod's hostname (uts), the first one's httpd at 127.0.0.1 (network)"
+			out=$(wget -q -T 10 -O- "http://127.0.0.1:$((port + 1))/hostname" 2>&1)
+			assert_eq "$out" pp1 "P1: the pod's published port, from the host"
+			pod pod rm -f pp1 >/dev/null 2>&1
+		fi
 	fi
 
 	# --- P2: the whole life of a service
@@ -510,14 +549,16 @@ wait_stopped() {
 	done
 }
 # ctr_gone NAME PIDS CGROUP: kill, rm, and nothing left
+# ctr_gone ID PIDS CGROUP [MARK]: MARK names its processes and mounts (the namespace's name by
+# default: nothing else of it runs; "-id ID " while another task runs beside it)
 ctr_gone() {
 	C task kill "$1" >/dev/null 2>&1
 	wait_stopped "$1"
 	assert_eq "$(task_status "$1")" STOPPED "$1: ctr task kill (SIGTERM): the task stops"
 	C task rm "$1" >/dev/null 2>&1
 	C container rm "$1" >/dev/null 2>&1
-	assert_eq "$(C task ls -q 2>/dev/null)$(C container ls -q 2>/dev/null)" "" "$1: ctr task rm, c rm: containerd has nothing of it"
-	nothing_left "$1" "$1" "$ns" "$cstate" "$2" "$D/state/io.containerd.runtime.v2.task/$ns/$1/rootfs" "$3"
+	assert_eq "$({ C task ls -q; C container ls -q; } 2>/dev/null | grep -x "$1")" "" "$1: ctr task rm, c rm: containerd has nothing of it"
+	nothing_left "$1" "$1" "${4:-$ns}" "$cstate" "$2" "$D/state/io.containerd.runtime.v2.task/$ns/$1/rootfs" "$3"
 }
 
 # --- C1: run -d, task exec, crib's tools on it, kill, rm
@@ -575,15 +616,30 @@ out=$(C task exec --exec-id x1 c3 /bin/readlink /proc/self/ns/net 2>&1)
 assert_eq "$out" "$(readlink /proc/self/ns/net)" "C3: ctr task exec: in the host's network namespace"
 cg=$(cgroup_of "$pid")
 ctr_gone c3 "$pid $(children_of "$pid" | tr '\n' ' ')" "${cg%/container}"
-C run -d $R --with-ns "pid:/proc/$$/ns/pid" localhost/crib-test:41 c4 /bin/sh -c "$W" >/dev/null 2>"$T/e"
-# shellcheck disable=SC2034
-TODO="issue 34: crib cannot join a namespace by its path"
-ok "$([ "$(task_status c4)" = RUNNING ] && echo 0 || echo 1)" "C3: ctr run -d --with-ns pid:PATH runs"
-# shellcheck disable=SC2034
-TODO=
-assert_contains "$(cat "$T/e")" "joining an existing namespace is not supported by crib yet" \
-	"C3: today crib refuses it, naming the JSON path"
-C task rm -f c4 >/dev/null 2>&1
-C container rm c4 >/dev/null 2>&1
+# another task in c3's network namespace (ctr --with-ns network:PATH), then in its pid
+# namespace: the path goes to crib in config.json, crib joins it
+C run -d $R localhost/crib-test:41 c3 /bin/sh -c "$W" >/dev/null 2>"$T/e"
+pid3=$(task_pid c3)
+net3=$(readlink "/proc/$pid3/ns/net")
+C run -d $R --with-ns "network:/proc/$pid3/ns/net" localhost/crib-test:41 c4 /bin/sh -c "$W" >/dev/null 2>"$T/e"
+pid=$(task_pid c4)
+assert_eq "$(task_status c4)" RUNNING "C3: ctr run -d --with-ns network:/proc/PID/ns/net: the task runs" || sed 's/^/#   /' "$T/e"
+assert_eq "$(readlink "/proc/$pid/ns/net")" "$net3" "C3: its workload is in c3's network namespace ($net3), read from the host"
+out=$(C task exec --exec-id x1 c4 /bin/readlink /proc/self/ns/net 2>&1)
+assert_eq "$out" "$net3" "C3: ctr task exec: in it too"
+cg=$(cgroup_of "$pid")
+ctr_gone c4 "$pid $(children_of "$pid" | tr '\n' ' ')" "${cg%/container}" "-id c4 "
+assert_eq "$(task_status c3)" RUNNING "C3: c3, whose namespace it joined, still runs"
+C run -d $R --with-ns "pid:/proc/$pid3/ns/pid" localhost/crib-test:41 c5 /bin/sh -c "$W" >/dev/null 2>"$T/e"
+pid=$(task_pid c5)
+assert_eq "$(task_status c5)" RUNNING "C3: ctr run -d --with-ns pid:/proc/PID/ns/pid: the task runs" || sed 's/^/#   /' "$T/e"
+assert_eq "$(readlink "/proc/$pid/ns/pid")" "$(readlink "/proc/$pid3/ns/pid")" "C3: in c3's pid namespace, read from the host"
+out=$(C task exec --exec-id x1 c3 /bin/sh -c 'for p in /proc/[0-9]*; do tr "\0" " " <$p/cmdline; echo; done' 2>&1)
+assert_eq "$(echo "$out" | grep -c "^/bin/sh -c $W")" 2 "C3: c3 sees c5's workload beside its own"
+cg=$(cgroup_of "$pid")
+ctr_gone c5 "$pid $(children_of "$pid" | tr '\n' ' ')" "${cg%/container}" "-id c5 "
+assert_eq "$(task_status c3)" RUNNING "C3: c3 still runs: what ended c5 killed nothing of c3's pid namespace"
+cg=$(cgroup_of "$pid3")
+ctr_gone c3 "$pid3 $(children_of "$pid3" | tr '\n' ' ')" "${cg%/container}"
 
 done_testing
