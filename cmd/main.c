@@ -72,7 +72,7 @@ static const char usage[] =
         "                          runc's command line, for podman and containerd (also\n"
         "                          as crib-runc or runc, a link to crib; see crib(1));\n"
         "                          COMMAND: create, start, run, state, list, kill, delete,\n"
-        "                          ps, exec, pause, resume, update, features, version\n"
+        "                          ps, exec, pause, resume, update, spec, features, version\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"

@@ -26,10 +26,12 @@
  *        [--detach] [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
  *                             a process in the running container (runtime/launch/enter.c,
  *                             as `crib exec`); with --detach, left to the caller once it runs
+ *   spec [--bundle DIR] [--rootless]   a config.json to start from (runtime/oci/ocispec.c)
  *   version, --version        "runc version ..." first, as containerd's shim reads it
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,12 +39,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cleanup.h"
 #include "host/account.h"
 #include "host/kernel.h"
 #include "lifecycle.h"
 #include "ocicli.h"
 #include "container/ociops.h"
 #include "container/ocistate.h"
+#include "oci/ocispec.h"
 #include "output.h"
 #include "state/state.h"
 
@@ -261,17 +265,66 @@ static int oci_features_cmd(int argc, char **argv)
         return 0;
 }
 
+/* spec [--bundle DIR] [--rootless]: a config.json to start from (runtime/oci/ocispec.c), in
+ * the bundle, never over one there; with --rootless for the caller, in a user namespace */
+static int oci_spec_cmd(int argc, char **argv)
+{
+        const char *bundle = ".";
+        bool rootless = false;
+        const struct opt opts[] = {{"--bundle", "-b", .str = &bundle},
+                                   {"--rootless", NULL, .flag = &rootless},
+                                   {NULL}};
+        int i = ocicli_parse("spec", NULL, argc, argv, opts, NULL, 0, false);
+        if (i < 0)
+                return -1 - i;
+        struct error err;
+        error_clear(&err);
+        _cleanup_close_ int dir = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0) {
+                error_set(&err, errno, "cannot open the bundle '%s'", bundle);
+                return ocicli_fail(&err);
+        }
+        _cleanup_free_ char *text = oci_spec_default(rootless, geteuid(), getegid());
+        if (!text) {
+                error_set(&err, ENOMEM, "cannot make the config");
+                return ocicli_fail(&err);
+        }
+        /* O_EXCL: not over a file there, nor through a symbolic link by that name */
+        _cleanup_close_ int fd = openat(dir, "config.json",
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+                if (errno != EEXIST) {
+                        error_set(&err, errno, "cannot create '%s/config.json'", bundle);
+                } else {
+                        error_set(&err, 0, "'%s/config.json' exists", bundle);
+                        error_hint(&err, "remove it first: spec never writes over a config");
+                }
+                return ocicli_fail(&err);
+        }
+        size_t len = strlen(text);
+        text[len++] = '\n'; /* over its NUL: written by length */
+        if (write(fd, text, len) != (ssize_t)len || close(take_fd(&fd)) < 0) {
+                error_set(&err, errno, "cannot write '%s/config.json'", bundle);
+                unlinkat(dir, "config.json", 0);
+                return ocicli_fail(&err);
+        }
+        return 0;
+}
+
 /* runc's commands crib takes, in crib(1)'s order: what cmd_oci dispatches, and what an unknown
  * command is told (tests/e2e/32-cli.t checks each is in `crib help` and crib(1)) */
 static const struct {
         const char *name;
         int (*run)(int argc, char **argv); /* the arguments after the command's name */
 } oci_commands[] = {
-        {"create", oci_create},         {"start", oci_start},      {"run", oci_run},
-        {"state", oci_state},           {"list", oci_list},        {"kill", oci_kill},
-        {"delete", oci_delete},         {"ps", ocicli_ps},         {"exec", ocicli_exec},
-        {"pause", ocicli_pause},        {"resume", ocicli_resume}, {"update", ocicli_update},
-        {"features", oci_features_cmd}, {"version", oci_version},
+        {"create", oci_create},    {"start", oci_start},
+        {"run", oci_run},          {"state", oci_state},
+        {"list", oci_list},        {"kill", oci_kill},
+        {"delete", oci_delete},    {"ps", ocicli_ps},
+        {"exec", ocicli_exec},     {"pause", ocicli_pause},
+        {"resume", ocicli_resume}, {"update", ocicli_update},
+        {"spec", oci_spec_cmd},    {"features", oci_features_cmd},
+        {"version", oci_version},
 };
 
 /* No command, or one crib's OCI runtime does not have: say which, and list those it has. */
