@@ -479,5 +479,6 @@ int ociops_run(const struct oci_runtime *rt, const struct ociops_run *req, int *
         follow_close(&f);
         if (req->keep)
                 return 0;
-        return ociops_delete(rt, c.id, true, err);
+        /* not --force: it ended, so it is stopped; anything else is not ours to end */
+        return ociops_delete(rt, c.id, false, err);
 }
