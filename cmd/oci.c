@@ -1,6 +1,6 @@
 /* oci.c - crib as an OCI runtime: runc's command line, for podman (conmon) and containerd's
  * runc shim, on crib's own state directory and plan. The verbs are runtime/container's
- * (ociops.h: create, start, kill, delete; ocistate.h: state, list; ocicgroup.h: ps, pause,
+ * (ociops.h: create, start, run, kill, delete; ocistate.h: state, list; ocicgroup.h: ps, pause,
  * resume, update; ociexec.h: exec); this file reads argv, prints, and keeps the --log file.
  *
  *   crib-runc [GLOBAL] COMMAND ...     (crib installed or linked under the name crib-runc)
@@ -11,6 +11,10 @@
  *   create [--bundle DIR] [--pid-file FILE] [--console-socket PATH] [--no-pivot]
  *          [--no-new-keyring] [--preserve-fds N] ID
  *   start ID                  let the created container exec its process
+ *   run [create's options] [--detach] [--keep] ID
+ *                             create + start; then wait for it as its parent, passing signals
+ *                             on (and the terminal, without a console socket), exit with its
+ *                             status, delete it (ociops_run)
  *   state ID                  the OCI state, as JSON
  *   list [--format table|json] [--quiet]   the containers create made, as runc lists them
  *   kill [--all] ID [SIGNAL]  SIGTERM unless told
@@ -22,10 +26,12 @@
  *        [--detach] [--pid-file FILE] [--tty --console-socket PATH] ID [COMMAND ARGS...]
  *                             a process in the running container (runtime/launch/enter.c,
  *                             as `crib exec`); with --detach, left to the caller once it runs
+ *   spec [--bundle DIR] [--rootless]   a config.json to start from (runtime/oci/ocispec.c)
  *   version, --version        "runc version ..." first, as containerd's shim reads it
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,12 +39,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cleanup.h"
 #include "host/account.h"
 #include "host/kernel.h"
 #include "lifecycle.h"
 #include "ocicli.h"
 #include "container/ociops.h"
 #include "container/ocistate.h"
+#include "oci/ocispec.h"
 #include "output.h"
 #include "state/state.h"
 
@@ -48,37 +56,71 @@
 
 /* ---- create, start, state, list, kill, delete ---- */
 
-static int oci_create(int argc, char **argv)
+/* create's arguments into `c` (with run's --detach and --keep where `detach` and `keep` are
+ * given): 0, or the exit status of the usage error */
+static int create_args(const char *cmd, int argc, char **argv, struct ociops_create *c,
+                       bool *detach, bool *keep)
 {
-        struct ociops_create c = {.bundle = ".", .root_parents = lifecycle_root_override != NULL};
         const char *preserve = "0";
         bool ignored; /* crib always pivots; it makes no session keyring */
-        const struct opt opts[] = {{"--bundle", "-b", .str = &c.bundle},
-                                   {"--pid-file", NULL, .str = &c.pid_file},
-                                   {"--console-socket", NULL, .str = &c.console},
+        const struct opt opts[] = {{"--bundle", "-b", .str = &c->bundle},
+                                   {"--pid-file", NULL, .str = &c->pid_file},
+                                   {"--console-socket", NULL, .str = &c->console},
                                    {"--preserve-fds", NULL, .str = &preserve},
                                    {"--no-pivot", NULL, .flag = &ignored},
                                    {"--no-new-keyring", NULL, .flag = &ignored},
+                                   /* run's alone: create's list ends here */
+                                   {detach ? "--detach" : NULL, "-d", .flag = detach},
+                                   {"--keep", NULL, .flag = keep},
                                    {NULL}};
-        int i = ocicli_parse("create", NULL, argc, argv, opts, &c.id, 1, false);
+        int i = ocicli_parse(cmd, NULL, argc, argv, opts, &c->id, 1, false);
         if (i < 0)
                 return -1 - i;
         char *end;
-        c.preserve_fds = strtol(preserve, &end, 10);
-        if (*end || !*preserve || c.preserve_fds < 0 || c.preserve_fds > SPEC_MAX_FDS)
+        c->preserve_fds = strtol(preserve, &end, 10);
+        if (*end || !*preserve || c->preserve_fds < 0 || c->preserve_fds > SPEC_MAX_FDS)
                 return ocicli_usage("--preserve-fds '%s' is not a number from 0 to 64", preserve);
-        if (!c.id)
-                return ocicli_usage("%s", "create needs a container id");
-        if (!state_name_valid(c.id))
+        if (!c->id)
+                return ocicli_usage("%s needs a container id", cmd);
+        if (!state_name_valid(c->id))
                 return ocicli_usage(
                         "'%s' is not a container id crib takes (1 to 64 letters, digits, "
                         "'_', '.' or '-', starting with a letter or digit)",
-                        c.id);
+                        c->id);
+        return 0;
+}
+
+static int oci_create(int argc, char **argv)
+{
+        struct ociops_create c = {.bundle = ".", .root_parents = lifecycle_root_override != NULL};
+        int code = create_args("create", argc, argv, &c, NULL, NULL);
+        if (code)
+                return code;
         struct error err;
         error_clear(&err);
         if (ocicli_where(&err) < 0 || ociops_create(&ocicli_rt, &c, &err) < 0)
                 return ocicli_fail(&err);
         return 0;
+}
+
+/* run [create's options] [--detach] [--keep] ID: create and start; then, unless detached,
+ * wait for the container, passing signals on, and exit with its status (128 + N for signal N)
+ * once it is deleted, as runc run does */
+static int oci_run(int argc, char **argv)
+{
+        struct ociops_run r = {
+                .create = {.bundle = ".", .root_parents = lifecycle_root_override != NULL}};
+        int code = create_args("run", argc, argv, &r.create, &r.detach, &r.keep);
+        if (code)
+                return code;
+        struct error err;
+        error_clear(&err);
+        int status = 0;
+        if (ocicli_where(&err) < 0 || ociops_run(&ocicli_rt, &r, &status, &code, &err) < 0) {
+                int failed = ocicli_fail(&err);
+                return code ? code : failed;
+        }
+        return lifecycle_exit_status(status);
 }
 
 static int oci_start(int argc, char **argv)
@@ -223,16 +265,65 @@ static int oci_features_cmd(int argc, char **argv)
         return 0;
 }
 
+/* spec [--bundle DIR] [--rootless]: a config.json to start from (runtime/oci/ocispec.c), in
+ * the bundle, never over one there; with --rootless for the caller, in a user namespace */
+static int oci_spec_cmd(int argc, char **argv)
+{
+        const char *bundle = ".";
+        bool rootless = false;
+        const struct opt opts[] = {{"--bundle", "-b", .str = &bundle},
+                                   {"--rootless", NULL, .flag = &rootless},
+                                   {NULL}};
+        int i = ocicli_parse("spec", NULL, argc, argv, opts, NULL, 0, false);
+        if (i < 0)
+                return -1 - i;
+        struct error err;
+        error_clear(&err);
+        _cleanup_close_ int dir = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0) {
+                error_set(&err, errno, "cannot open the bundle '%s'", bundle);
+                return ocicli_fail(&err);
+        }
+        _cleanup_free_ char *text = oci_spec_default(rootless, geteuid(), getegid());
+        if (!text) {
+                error_set(&err, ENOMEM, "cannot make the config");
+                return ocicli_fail(&err);
+        }
+        /* O_EXCL: not over a file there, nor through a symbolic link by that name */
+        _cleanup_close_ int fd = openat(dir, "config.json",
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+                if (errno != EEXIST) {
+                        error_set(&err, errno, "cannot create '%s/config.json'", bundle);
+                } else {
+                        error_set(&err, 0, "'%s/config.json' exists", bundle);
+                        error_hint(&err, "remove it first: spec never writes over a config");
+                }
+                return ocicli_fail(&err);
+        }
+        size_t len = strlen(text);
+        text[len++] = '\n'; /* over its NUL: written by length */
+        if (write(fd, text, len) != (ssize_t)len || close(take_fd(&fd)) < 0) {
+                error_set(&err, errno, "cannot write '%s/config.json'", bundle);
+                unlinkat(dir, "config.json", 0);
+                return ocicli_fail(&err);
+        }
+        return 0;
+}
+
 /* runc's commands crib takes, in crib(1)'s order: what cmd_oci dispatches, and what an unknown
  * command is told (tests/e2e/32-cli.t checks each is in `crib help` and crib(1)) */
 static const struct {
         const char *name;
         int (*run)(int argc, char **argv); /* the arguments after the command's name */
 } oci_commands[] = {
-        {"create", oci_create},    {"start", oci_start},      {"state", oci_state},
-        {"list", oci_list},        {"kill", oci_kill},        {"delete", oci_delete},
-        {"ps", ocicli_ps},         {"exec", ocicli_exec},     {"pause", ocicli_pause},
-        {"resume", ocicli_resume}, {"update", ocicli_update}, {"features", oci_features_cmd},
+        {"create", oci_create},    {"start", oci_start},
+        {"run", oci_run},          {"state", oci_state},
+        {"list", oci_list},        {"kill", oci_kill},
+        {"delete", oci_delete},    {"ps", ocicli_ps},
+        {"exec", ocicli_exec},     {"pause", ocicli_pause},
+        {"resume", ocicli_resume}, {"update", ocicli_update},
+        {"spec", oci_spec_cmd},    {"features", oci_features_cmd},
         {"version", oci_version},
 };
 
@@ -299,7 +390,7 @@ int cmd_oci(int argc, char **argv)
         for (size_t k = 0; k < sizeof oci_commands / sizeof oci_commands[0]; k++)
                 if (!strcmp(cmd, oci_commands[k].name))
                         return oci_commands[k].run(argc, argv);
-        static const char *const later[] = {"run", "checkpoint", "restore", "events"};
+        static const char *const later[] = {"checkpoint", "restore", "events"};
         for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
                 if (!strcmp(cmd, later[k]))
                         return not_yet(cmd);

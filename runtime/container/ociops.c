@@ -11,6 +11,11 @@
  * shim: subreapers) adopts the container's process and waits for it, as it does runc's: so in
  * this mode there is no crib monitor, and no log. Its stdio is crib create's, as the OCI spec
  * says.
+ *
+ * run: create and start in one process, which stays the container's parent (clone(2) made it
+ * ours) and follows it as crib run follows its own (launch/follow.c: the forwarded signals
+ * taken from a signalfd(2), blocked from before create so none is lost, the terminal relayed
+ * when no console socket takes it), reaps it with waitpid(2), and deletes it.
  */
 #define _GNU_SOURCE
 #include "ociops.h"
@@ -23,12 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cgroup/cgroup.h"
 #include "base/cleanup.h"
 #include "launch/container.h"
+#include "launch/follow.h"
 #include "host/kernel.h"
 #include "ocicgroup.h"
 #include "state/state.h"
@@ -64,6 +71,8 @@ static void on_created(void *ctx, pid_t pid, pid_t workload)
             (c->req->pid_file && ocistate_pid_file(c->req->pid_file, pid, &c->err) < 0)) {
                 kill(pid, SIGKILL);
                 c->failed = true;
+        } else if (c->req->ret_pid) {
+                *c->req->ret_pid = pid;
         }
 }
 
@@ -84,12 +93,18 @@ static int on_before_go(void *ctx, pid_t pid, struct error *err)
         return r;
 }
 
-/* Parent: the terminal's master to the engine's console socket */
+/* Parent: the terminal's master to the engine's console socket; or, for run without one, to
+ * run, which relays it to its own terminal */
 static void on_pty(void *ctx, int master)
 {
         struct creating *c = ctx;
-        if (ocistate_console(c->req->console, master, &c->err) < 0)
+        if (!c->req->console && c->req->ret_master) {
+                if (*c->req->ret_master >= 0)
+                        close(*c->req->ret_master);
+                *c->req->ret_master = master;
+        } else if (ocistate_console(c->req->console, master, &c->err) < 0) {
                 c->failed = true;
+        }
 }
 
 static void on_warn(void *ctx, const char *line)
@@ -146,11 +161,14 @@ static int load_config(const struct oci_runtime *rt, const struct ociops_create 
                         return error_set(err, ENOMEM, "cannot allocate");
                 }
         }
-        if (oc->spec.terminal == TERMINAL_YES && !req->console) {
+        if (oc->spec.terminal == TERMINAL_YES && !req->console && !req->ret_master) {
                 oci_free(oc);
-                return error_set(err, 0,
-                                 "config.json asks for a terminal, but no --console-socket was "
-                                 "given");
+                error_set(err, 0, "%s: .process.terminal: a terminal needs --console-socket",
+                          config);
+                error_hint(err, "give the engine's --console-socket PATH, or set "
+                                ".process.terminal to false; crib-runc run without --detach "
+                                "relays the terminal itself");
+                return -1;
         }
         return 0;
 }
@@ -384,4 +402,83 @@ int ociops_delete(const struct oci_runtime *rt, const char *id, bool force, stru
         ocistate_hooks(rt, saved, OCI_HOOK_POSTSTOP, "poststop", &st, &ignored);
         json_object_put(saved);
         return r;
+}
+
+/* ---- run ---- */
+
+/* Parent (crib oci run): a container run made and could not see through: its process (our
+ * child: reaped here, as no one else will while we live) ends, and it is deleted */
+static void run_undo(const struct oci_runtime *rt, const char *id, pid_t pid, int *master)
+{
+        if (*master >= 0)
+                close(*master);
+        *master = -1;
+        if (pid > 0) {
+                kill(pid, SIGKILL);
+                while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+        }
+        struct error ignored;
+        ociops_delete(rt, id, true, &ignored);
+}
+
+int ociops_run(const struct oci_runtime *rt, const struct ociops_run *req, int *ret_status,
+               int *ret_exit, struct error *err)
+{
+        *ret_status = *ret_exit = 0;
+        pid_t pid = -1;
+        int master = -1;
+        struct ociops_create c = req->create;
+        c.ret_pid = &pid;
+        /* a terminal without a console socket is ours to relay; detached, no one's (refused) */
+        c.ret_master = req->detach ? NULL : &master;
+        /* from before create, so none ends us: container_run passes on those of the setup
+         * (it blocks them again and restores this mask), one sent during start waits, blocked,
+         * and is passed on once the program runs */
+        struct container_hooks none = {.ctx = NULL};
+        struct trace quiet = {.on = false};
+        struct follow f;
+        follow_init(&f, &none, &quiet);
+        if (!req->detach && follow_block_signals(&f, err) < 0) {
+                follow_close(&f);
+                return -1;
+        }
+        if (ociops_create(rt, &c, err) < 0) {
+                if (master >= 0)
+                        close(master);
+                follow_close(&f);
+                return -1;
+        }
+        if (pid <= 0) {
+                error_set(err, 0, "container \"%s\" was made without a process", c.id);
+                run_undo(rt, c.id, -1, &master);
+                follow_close(&f);
+                return -1;
+        }
+        if (ociops_start(rt, c.id, ret_exit, err) < 0) {
+                run_undo(rt, c.id, pid, &master);
+                follow_close(&f);
+                return -1;
+        }
+        if (req->detach)
+                return 0;
+        /* follow it as crib run follows its container: every forwarded signal (and those
+         * waiting since create) to its process, the terminal relayed, until it is reaped */
+        f.pid = pid;
+        if (master >= 0)
+                relay_start(&f.relay, take_fd(&master));
+        if (waitpid(pid, &f.status, WNOHANG) == pid)
+                f.reaped = true; /* it ended already, its SIGCHLD maybe taken by create's loop */
+        if (follow_run(&f, err) < 0) {
+                follow_kill(&f);
+                follow_close(&f);
+                run_undo(rt, c.id, -1, &master);
+                return -1;
+        }
+        *ret_status = f.status;
+        follow_close(&f);
+        if (req->keep)
+                return 0;
+        /* not --force: it ended, so it is stopped; anything else is not ours to end */
+        return ociops_delete(rt, c.id, false, err);
 }

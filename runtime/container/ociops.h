@@ -5,6 +5,7 @@
  *   start    created -> running (the fifo read: its program execs)
  *   kill     created, running or paused: a signal to its process (--all: its cgroup's too)
  *   delete   created or stopped (or any, --force: it ends first) -> gone
+ *   run      create + start; then, unless detached, waits for it and deletes it
  *
  * and state/list (ocistate.h), pause/resume/update/ps (ocicgroup.h), exec (ociexec.h).
  */
@@ -12,6 +13,7 @@
 #define CRIB_OCIOPS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "base/error.h"
 #include "ocistate.h"
@@ -25,6 +27,10 @@ struct ociops_create {
         /* make --root's missing parents first (0700), as runc does: containerd's shim passes
          * /run/containerd/runc/NAMESPACE before anything made /run/containerd/runc */
         bool root_parents;
+        /* run: what create leaves for it, where not NULL: the container's process (our child),
+         * and with a terminal but no console socket the terminal's master side (else -1) */
+        pid_t *ret_pid;
+        int *ret_master;
 };
 
 /* create: the container set up in full, its process waiting on the exec fifo. */
@@ -39,5 +45,19 @@ int ociops_kill(const struct oci_runtime *rt, const char *id, int sig, bool all,
  * directory are removed, then its poststop hooks run. With `force`, no such container is no
  * error, as runc's. */
 int ociops_delete(const struct oci_runtime *rt, const char *id, bool force, struct error *err);
+
+struct ociops_run {
+        struct ociops_create create; /* its ret_pid and ret_master are run's own */
+        bool detach;                 /* return once the program runs, left to our parent */
+        bool keep;                   /* leave it stopped when it ended, as runc's --keep */
+};
+/* run ID: create and start, as those verbs do. Detached, 0 once the program runs. Else we
+ * follow it as its parent until it ends: the forwarded signals (blocked from before create, so
+ * none ends us; create's own loop passes those of the setup on) passed on to it, a terminal without
+ * a console socket relayed to ours; then it is deleted (unless `keep`), and *ret_status is its wait
+ * status. On failure the container is gone (deleted), and *ret_exit is the exec's exit status as
+ * for start (126, 127), else 0. */
+int ociops_run(const struct oci_runtime *rt, const struct ociops_run *req, int *ret_status,
+               int *ret_exit, struct error *err);
 
 #endif
