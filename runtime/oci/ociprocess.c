@@ -111,11 +111,11 @@ static int cap_within(struct oci_ctx *c, const char *key, uint64_t set, uint64_t
  * and inheritable (capset(2)), then the ambient set (prctl(2) PR_CAP_AMBIENT_RAISE). Each is
  * checked against what makes it possible: crib gives no set beyond the bounding set (for root,
  * an inheritable capability outside it would come back at exec: capabilities(7)); the kernel
- * refuses an effective capability not permitted, and an ambient one not both permitted and
- * inheritable. What the sets mean after the workload's exec is the kernel's rule
- * (capabilities(7), "Transformation of capabilities during execve()"): root keeps the bounding
- * set; a user other than root keeps the ambient set alone (none: no capability, as under runc
- * for podman's --user). */
+ * refuses an effective capability not permitted; an ambient one not both permitted and
+ * inheritable it would not raise, and it is left out with a warning, as runc does. What the sets
+ * mean after the workload's exec is the kernel's rule (capabilities(7), "Transformation of
+ * capabilities during execve()"): root keeps the bounding set; a user other than root keeps the
+ * ambient set alone (none: no capability, as under runc for podman's --user). */
 static int oci_capabilities(struct oci_ctx *c, json_object *proc)
 {
         json_object *caps = oci_member(proc, "capabilities");
@@ -137,10 +137,12 @@ static int oci_capabilities(struct oci_ctx *c, json_object *proc)
             cap_within(c, "effective", e, p,
                        "the permitted set (the kernel refuses it: capset(2))") < 0 ||
             cap_within(c, "inheritable", i, b, bset) < 0 ||
-            cap_within(c, "ambient", a, p & i,
-                       "both the permitted and the inheritable set (the kernel refuses it: "
-                       "PR_CAP_AMBIENT_RAISE)") < 0)
+            cap_within(c, "ambient", a, b, bset) < 0)
                 return -1;
+        /* one the kernel would not raise (not both permitted and inheritable): left out, with
+         * a warning (plan/confine.c), as runc does; buildah's RUN names them so */
+        c->s->caps_ambient_dropped = a & ~(p & i);
+        a &= p & i;
         c->s->caps = c->s->caps_named = c->s->caps_file = b;
         c->s->caps_sets = true;
         c->s->caps_effective = e;

@@ -95,6 +95,16 @@ int plan_caps(struct planning *pl, struct error *err)
                 p->cap_permitted = s->caps_permitted & set;
                 p->cap_inheritable = s->caps_inheritable & set;
                 p->cap_ambient = s->caps_ambient & set;
+                if (s->caps_ambient_dropped) {
+                        int cap = __builtin_ctzll(s->caps_ambient_dropped);
+                        plan_warn(p,
+                                  "%s: %d ambient capabilities (CAP_%s first) are not in both "
+                                  ".process.capabilities.permitted and inheritable: the kernel "
+                                  "does not raise them, and they are left out (as under runc)",
+                                  s->path ? s->path : "config.json",
+                                  __builtin_popcountll(s->caps_ambient_dropped),
+                                  capname_of(cap) ? capname_of(cap) : "?");
+                }
         }
         p->no_new_privs = s->no_new_privileges;
         p->masked = &s->masked; /* copied into the plan by plan_pack() */

@@ -259,6 +259,9 @@ struct spec {
          * gets them as runc gives them (oci/ociprocess.c, plan/confine.c) */
         bool caps_sets;
         uint64_t caps_effective, caps_permitted, caps_inheritable, caps_ambient;
+        /* ambient capabilities a config named outside permitted and inheritable: the kernel
+         * refuses to raise them; left out with a warning, as runc does (buildah names them) */
+        uint64_t caps_ambient_dropped;
         bool no_new_privileges;
         struct spec_paths masked, readonly;
         char *seccomp;         /* "unconfined", a built-in profile's name, or a path */

@@ -235,8 +235,14 @@ else
 	skips 2 "uid 1000 is not mapped in a user's config (its own uid alone)"
 fi
 capsets 0 '{"bounding":["CAP_KILL"],"permitted":["CAP_KILL"],"inheritable":["CAP_KILL"],"ambient":["CAP_CHOWN"]}'
-assert_eq "$rc:$([ -e "$S/c6" ] && echo left)" "125:" "an ambient capability outside the others: 125, nothing left"
-assert_contains "$(cat "$T/c6.err")" ".process.capabilities.ambient: has CAP_CHOWN, which is not in both the permitted and the inheritable set" "naming the path and why"
+assert_eq "$rc:$([ -e "$S/c6" ] && echo left)" "125:" "an ambient capability outside the bounding set: 125, nothing left"
+assert_contains "$(cat "$T/c6.err")" ".process.capabilities.ambient: has CAP_CHOWN, which is not in the bounding set" "naming the path and why"
+# buildah's RUN names ambient capabilities without an inheritable set: the kernel would not raise
+# them, and runc leaves them out with a warning; so does crib (the container runs)
+capsets 0 '{"bounding":["CAP_KILL","CAP_CHOWN"],"effective":["CAP_KILL","CAP_CHOWN"],"permitted":["CAP_KILL","CAP_CHOWN"],"inheritable":["CAP_KILL"],"ambient":["CAP_KILL","CAP_CHOWN"]}'
+assert_eq "$rc:$(echo "$out" | grep CapAmb)" "0:CapAmb:	0000000000000020" \
+	"ambient CHOWN not inheritable: the container runs, CHOWN left out of the ambient set, KILL kept" ||
+	sed 's/^/#   /' "$T/c6.err"
 
 # --- a bad config.json: its JSON path, 125, nothing left behind
 config '["/bin/true"]' ',"terminal":"no"'
