@@ -6,7 +6,7 @@ workload 'echo out-of-run; exit 7'
 id=$(id_of c)
 _ids="$id"
 rt run --bundle "$B" "$id"
-check "$rc" 7 "run exits with the program's status"
+check "$rc" 7 "run exits with the program's status" || diag "$W/err"
 check "$out" out-of-run "its stdout is the program's"
 rt state "$id"
 check "$([ "$rc" != 0 ] && echo fails)" fails "the container is gone after"
