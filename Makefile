@@ -4,6 +4,8 @@
 #   make check      build and run every test (unit, end-to-end as root and as a user, and the
 #                   VM guests under QEMU when it is installed)
 #   make check-vm   only the VM guests (x86_64, armhf, arm64, armel: a Raspberry Pi Zero)
+#   make conformance  as root: the OCI runtime cases (tests/conformance) against crib, runc and
+#                   crun where installed, in a table (not part of make check)
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
@@ -120,7 +122,7 @@ CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all check check-unit check-e2e check-vm demo install uninstall install-apparmor uninstall-apparmor \
+.PHONY: all check check-unit check-e2e check-vm conformance demo install uninstall install-apparmor uninstall-apparmor \
         format bench deps clean
 
 all: $(BUILD)/crib
@@ -324,6 +326,10 @@ check-unit: $(UNIT_BIN)
 
 check-vm: all $(BUILD)/probe $(TEST_ROOTFS)/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
+
+# the OCI runtime conformance table: crib (as crib-runc) beside the peers this host has
+conformance: all
+	tests/conformance/run $(BUILD)/crib $(wildcard /usr/sbin/runc /usr/bin/crun)
 
 check-e2e: all $(TEST_ROOTFS)/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
 		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/tests/crib-hooks
