@@ -324,6 +324,9 @@ ns_path_case() {
 	# a user namespace's mappings, as the config states them, are the target's own (unshare
 	# --map-root-user: 0 to 0, one id)
 	[ "$1" = user ] && C_LINUX_EXTRA='"uidMappings":[{"containerID":0,"hostID":0,"size":1}],"gidMappings":[{"containerID":0,"hostID":0,"size":1}]'
+	# and its root is host root: a read-only rootfs, as in linux_uid_gid_mappings (crib refuses
+	# a writable one other users can reach, where container root could leave a setuid file)
+	[ "$1" = user ] && C_ROOT_RO=true
 	cfg
 	workload "readlink /proc/self/ns/$1 >/r/ns; readlink /proc/self/ns/mnt >/r/mnt"
 	ct_run c || return 1
