@@ -252,6 +252,17 @@ static int plan_joined(struct plan *p, const struct spec *s, const struct plan_h
                 p->join_flags |= joinable[i].flag;
                 p->clone_flags &= ~joinable[i].flag;
         }
+        /* a new user namespace owns nothing that exists: the /proc of a joined pid namespace
+         * could not be mounted from it (the kernel wants CAP_SYS_ADMIN where that namespace
+         * belongs) */
+        if ((p->join_flags & CLONE_NEWPID) && (p->clone_flags & CLONE_NEWUSER)) {
+                phrase_error(err, s, SPEC_KEY_NAMESPACES_PID,
+                             "the pid namespace '%s' is joined, but the user namespace is a new "
+                             "one, which cannot mount its /proc",
+                             s->ns_path[SPEC_NS_PID]);
+                return error_hint(err, "join the user namespace that owns it too (its path in "
+                                       ".linux.namespaces), or make the pid namespace new");
+        }
         return 0;
 }
 

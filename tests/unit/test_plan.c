@@ -1071,10 +1071,20 @@ static void joined_namespaces(void)
         r = plan_build(&s, &h, NULL, &p, &err);
         ok(r < 0 && strstr(err.msg, "cannot read the id maps of the user namespace"),
            "a user namespace crib may not join: refused before anything starts (%s)", err.msg);
-        /* a new user namespace and a joined network one: the host's sysfs is bound */
-        h.joined_maps = 0;
+        /* a joined pid namespace under a new user namespace: its /proc cannot be mounted */
+        s.ns_path[SPEC_NS_PID] = strdup("/proc/7/ns/pid");
+        h.ns_type[SPEC_NS_PID] = CLONE_NEWPID;
         free(s.ns_path[SPEC_NS_USER]);
         s.ns_path[SPEC_NS_USER] = NULL;
+        r = plan_build(&s, &h, NULL, &p, &err);
+        ok(r < 0 && strstr(err.msg, "the pid namespace '/proc/7/ns/pid' is joined, but the user "
+                                    "namespace is a new one"),
+           "a joined pid namespace and a new user namespace: refused before anything starts (%s)",
+           err.msg);
+        free(s.ns_path[SPEC_NS_PID]);
+        s.ns_path[SPEC_NS_PID] = NULL;
+        /* a new user namespace and a joined network one: the host's sysfs is bound */
+        h.joined_maps = 0;
         r = plan_build(&s, &h, NULL, &p, &err);
         ok(r == 0, "a new user namespace and a joined network one: %s", r ? err.msg : "");
         if (r == 0) {
