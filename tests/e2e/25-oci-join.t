@@ -23,9 +23,9 @@ ns_of() { readlink "/proc/$1/ns/$2" 2>/dev/null; }
 
 # the holder: its namespaces are the ones joined (as a user, in a user namespace of its own)
 if [ "$ROLE" = root ]; then
-	unshare --net --uts --ipc sh -c "hostname holder; echo > $T/ready; exec sleep 1000" &
+	unshare -n -u -i sh -c "hostname holder; echo > $T/ready; exec sleep 1000" &
 else
-	unshare -r --net --uts --ipc sh -c "hostname holder; echo > $T/ready; exec sleep 1000" &
+	unshare -r -n -u -i sh -c "hostname holder; echo > $T/ready; exec sleep 1000" &
 fi
 holder=$!
 trap 'kill $holder 2>/dev/null; rm -rf "$T"' EXIT
