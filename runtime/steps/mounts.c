@@ -559,12 +559,17 @@ static bool cgroup_below(const char *path, const char *dir, const char **ret_res
 static bool cgroup_dir(const char *own, const char *rootfs, char *src, size_t len)
 {
         char line[2048];
+        bool whole = true; /* the line read starts a line of the file */
         _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
         while (f && fgets(line, sizeof line, f)) {
                 char root[1024], mnt[1024], fstype[64];
                 const char *dash = strstr(line, " - "), *rest;
-                /* (a name with an escape, \040 for a space, is no cgroup2 mount of the host's) */
-                if (!dash || sscanf(dash + 3, "%63s", fstype) != 1 || strcmp(fstype, "cgroup2") ||
+                bool start = whole;
+                whole = strchr(line, '\n') != NULL;
+                /* a line longer than the buffer is skipped whole, never read in pieces; a name
+                 * with an escape (\040 for a space) is no cgroup2 mount of the host's */
+                if (!start || !whole || !dash || sscanf(dash + 3, "%63s", fstype) != 1 ||
+                    strcmp(fstype, "cgroup2") ||
                     sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) != 2 ||
                     strchr(line, '\\') || cgroup_below(mnt, rootfs, &rest) ||
                     !cgroup_below(own, root, &rest))
