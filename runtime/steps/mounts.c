@@ -656,6 +656,24 @@ static int cgroup_mount(struct child *c, struct fresh *f, int rootfd, const stru
                                  CGROUP_TMPFS, err);
         }
         if (!op->cgroup_v1) {
+                struct statfs sf;
+                if (fstatfs(fd, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
+                        /* a bind of the host's /sys brought the host's cgroup2 here, and the
+                         * kernel refuses a new mount of a filesystem on its own root (EBUSY) */
+                        trace_line(&c->trace,
+                                   "  the host's cgroup2 is on %s (the bind of its "
+                                   "/sys): an empty read-only tmpfs over it first",
+                                   op->dst);
+                        if (sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs",
+                                      MS_RDONLY | hard, CGROUP_TMPFS, err) < 0)
+                                return -1;
+                        close(fd);
+                        fd = resolve(rootfd, op->dst + 1);
+                        if (fd < 0)
+                                return error_set(err, errno, "cannot open '%s' in the rootfs",
+                                                 op->dst);
+                        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+                }
                 int r = cgroup_v2(c, rootfd, fd, op->dst, op, err);
                 if (r <= 0)
                         return r;

@@ -10,7 +10,8 @@
 # The truth comes from inside (/proc/self/mountinfo, a write, the cgroup's files, cgroup.procs)
 # and from outside (the container's /proc/PID/cgroup, the host's top-level cgroups). Once with a
 # cgroup namespace and a network namespace, once with neither (containerd's default; the /sys
-# then is a bind of the host's, which brings the host's whole tree along under /sys/fs/cgroup).
+# then is a bind of the host's, which brings the host's whole tree along under /sys/fs/cgroup),
+# once with a cgroup namespace and the host's network.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 S="$T/state"
@@ -187,6 +188,13 @@ if [ $mine = yes ]; then
 else
 	skip "nons: the container has no cgroup of its own here"
 fi
+
+# --- a cgroup namespace, the host's network (podman run --network host): /sys is a bind of the
+# host's, which on a cgroup v2 host has the host's cgroup2 at /sys/fs/cgroup, the very
+# filesystem the container's is mounted from (the kernel refuses it on its own root)
+config '{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"cgroup"}'
+box hostnet
+check hostnet
 
 # --- what crib cannot honour on it: an error naming the mount, exit status 125
 config '{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"}'
