@@ -21,8 +21,10 @@
  * What goes wrong: in a user namespace the kernel refuses a new proc or sysfs mount when the
  * host's one has parts hidden by other mounts (as inside another container), and mqueue without
  * an ipc namespace of our own; remounting a bind read-only must keep the flags the kernel
- * locked (nosuid, nodev, noexec, atime), or it fails with EPERM. A mountpoint whose path passes
- * through a link of /proc (a magic link, which could lead anywhere) fails with ELOOP.
+ * locked (nosuid, nodev, noexec, atime), or it fails with EPERM; the kernel refuses a new
+ * cgroup2 on the root of the host's own (EBUSY), which a bind of the host's /sys brings. A
+ * mountpoint whose path passes through a link of /proc (a magic link, which could lead
+ * anywhere) fails with ELOOP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
