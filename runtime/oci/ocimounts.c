@@ -1,9 +1,12 @@
 /* ocimounts.c - config.json's .mounts into crib's spec: bind mounts and tmpfs, with the options
  * crib can honour (mount(2)'s flags, tmpfs's size=, mode= and nr_inodes=); see oci.h.
  *
- * What crib makes of itself (/proc, /dev, /dev/pts, /dev/shm, /dev/mqueue, /sys: plan.c's
+ * What crib makes of itself (/proc, /dev, /dev/pts, /dev/shm, /dev/mqueue, /sys: plan/fs.c's
  * default mounts) is recognised in .mounts and left to crib, which mounts them at least as
- * strictly. Any other type, or an option crib cannot honour, is an error naming its path.
+ * strictly. The cgroup mount at /sys/fs/cgroup (every engine sends one) becomes the spec's
+ * [mounts] cgroup: crib mounts the container's own cgroup there, read-only when its options
+ * say "ro" (steps/mounts.c). Any other type, or an option crib cannot honour, is an error
+ * naming its path.
  */
 #define _GNU_SOURCE
 #include "parse.h"
@@ -16,19 +19,21 @@
 static bool crib_makes(const char *dst, const char *type)
 {
         static const char *const own[][2] = {
-                {"/proc", "proc"},
-                {"/dev", "tmpfs"},
-                {"/dev/pts", "devpts"},
-                {"/dev/shm", "tmpfs"},
-                {"/dev/mqueue", "mqueue"},
-                {"/sys", "sysfs"},
-                {"/sys/fs/cgroup", "cgroup"},
-                {"/sys/fs/cgroup", "cgroup2"},
+                {"/proc", "proc"},     {"/dev", "tmpfs"},         {"/dev/pts", "devpts"},
+                {"/dev/shm", "tmpfs"}, {"/dev/mqueue", "mqueue"}, {"/sys", "sysfs"},
         };
         for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
                 if (!strcmp(dst, own[i][0]) && type && !strcmp(type, own[i][1]))
                         return true;
         return false;
+}
+
+/* The cgroup mount at /sys/fs/cgroup (type cgroup or cgroup2, as engines send it on cgroup v1
+ * and v2 hosts alike): crib's own, of the container's cgroup, as runc makes it */
+static bool cgroup_mount(const char *dst, const char *type)
+{
+        return !strcmp(dst, "/sys/fs/cgroup") && type &&
+               (!strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
 }
 
 /* The options of mount p: bind and rbind, the flags, and a tmpfs's data (size=, mode=,
@@ -90,7 +95,7 @@ static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
                 return oci_bad(c, q, "is missing");
         if (!syntax_clean_path(dst))
                 return oci_bad(c, q, "'%s' is not an absolute path without '..'", dst);
-        /* crib's own /proc, /dev, /sys...; /sys/fs/cgroup is not made yet (README) */
+        /* crib's own /proc, /dev, /sys... */
         if (crib_makes(dst, type))
                 return 0;
         bool bind = type && !strcmp(type, "bind");
@@ -99,6 +104,19 @@ static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
         size_t used = 0;
         if (mount_options(c, opts, p, &bind, &flags, data, sizeof data, &used) < 0)
                 return -1;
+        if (cgroup_mount(dst, type)) {
+                /* nosuid, nodev and noexec whatever it says; read-only when it says ro, as
+                 * engines do unless the container is privileged */
+                if (bind || used || (flags & (SPEC_MNT_RECURSIVE | SPEC_MNT_STRICTATIME)))
+                        return oci_bad(c, p,
+                                       "crib mounts the container's cgroup at '%s' with ro or rw, "
+                                       "nosuid, nodev and noexec only",
+                                       dst);
+                c->s->cgroup_mount =
+                        (flags & SPEC_MNT_RO) ? SPEC_CGROUP_MOUNT_RO : SPEC_CGROUP_MOUNT_RW;
+                oci_set_from(c->s, SPEC_KEY_MOUNTS_CGROUP);
+                return 0;
+        }
         if (c->s->nmounts == SPEC_MAX_MOUNTS)
                 return oci_bad(c, p, "more than %d mounts", SPEC_MAX_MOUNTS);
         struct spec_mount *sm = &c->s->mounts[c->s->nmounts];
@@ -122,7 +140,8 @@ static int oci_mount(struct oci_ctx *c, json_object *m, const char *p)
         } else {
                 return oci_bad(c, q,
                                "crib cannot mount '%s' at '%s' (it mounts bind and tmpfs, and "
-                               "proc, sysfs, devpts and mqueue at their usual places itself)",
+                               "proc, sysfs, devpts, mqueue and cgroup at their usual places "
+                               "itself)",
                                type ? type : "(none)", dst);
         }
         sm->opts = flags;

@@ -1,8 +1,9 @@
 /* fs.c - the container's filesystem as the setup will make it (steps/mounts.c, pivot_root(2)):
- * the rootfs, opened and checked once; crib's own mounts (/proc, /dev, /sys: a table, each row
- * with the condition it is made under); then the spec's [mounts], as mount operations the child
- * applies in order with one switch. Reads only: stat(2) and open(O_PATH) of the host's paths.
- * Who else on the host can reach the rootfs and the bind sources is setuid.c's. */
+ * the rootfs, opened and checked once; crib's own mounts (/proc, /dev, /sys and, when asked,
+ * /sys/fs/cgroup: a table, each row with the condition it is made under); then the spec's [mounts],
+ * as mount operations the child applies in order with one switch. Reads only: stat(2) and
+ * open(O_PATH) of the host's paths. Who else on the host can reach the rootfs and the bind sources
+ * is setuid.c's. */
 #define _GNU_SOURCE
 #include "build.h"
 
@@ -142,6 +143,8 @@ enum default_when {
                             * namespace, which binds it; here for real root, which copies it) */
         IF_TTY_GID,        /* gid 5 (tty) is mapped (or there is no user namespace) */
         UNLESS_TTY_GID,    /* it is not: devpts without gid=5, or the mount fails */
+        IF_CGROUP_ASKED,   /* the spec asks for its cgroup ([mounts] cgroup, an OCI config's
+                            * cgroup mount): read-only unless it says rw */
 };
 
 #define HARD   (MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -223,6 +226,9 @@ static const struct default_mount {
           .dst = "/sys",
           .flags = MS_REC | MS_RDONLY | HARD,
           .src_is_dir = true}},
+        /* the container's own cgroup, in the /sys above; over the host's tree, which a bind of
+         * the host's /sys brings along */
+        {IF_CGROUP_ASKED, 0, {.kind = MOP_CGROUP, .dst = "/sys/fs/cgroup", .flags = HARD}},
 };
 #undef HARD
 #undef DEVPTS
@@ -274,6 +280,15 @@ int plan_default_mounts(struct planning *pl, struct error *err)
                         break;
                 case UNLESS_TTY_GID:
                         take = !tty_gid;
+                        break;
+                case IF_CGROUP_ASKED:
+                        take = pl->s->cgroup_mount != SPEC_CGROUP_MOUNT_NO;
+                        if (pl->s->cgroup_mount == SPEC_CGROUP_MOUNT_RO)
+                                op.flags |= MS_RDONLY;
+                        /* a host whose cgroup2 is not at /sys/fs/cgroup has its controllers on
+                         * cgroup v1 (systemd's hybrid layout puts it in unified/), or none */
+                        op.cgroup_v1 = !pl->h->cgroup.v2 ||
+                                       strcmp(pl->h->cgroup.mount, "/sys/fs/cgroup") != 0;
                         break;
                 }
                 if (take && plan_add_op(p, op, err) < 0)

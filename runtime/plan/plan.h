@@ -53,6 +53,8 @@ enum mount_op_kind {
         MOP_SYMLINK,  /* dst -> src */
         MOP_FILE,     /* a read-only file holding `data`, on a tmpfs of its own, mounted on dst
                        * (over a symlink there too: a dangling /etc/resolv.conf is common) */
+        MOP_CGROUP,   /* /sys/fs/cgroup: the container's own cgroup v2 and nothing above it, or an
+                       * empty read-only tmpfs where it has none (mounts.c says which, and why) */
 };
 
 struct mount_op {
@@ -64,6 +66,8 @@ struct mount_op {
         bool src_is_dir;     /* MOP_BIND: make a directory (not a file) as mountpoint */
         unsigned line;       /* spec line for user mounts, 0 for crib's own */
         dev_t dev;           /* MOP_DEV_NODE */
+        bool cgroup_v1;      /* MOP_CGROUP: the host's controllers are on cgroup v1 (a hybrid or v1
+                              * host): a read-only tmpfs on dst, the cgroup v2 in its unified/ */
 };
 
 #define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + 32)

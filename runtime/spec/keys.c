@@ -40,6 +40,7 @@ const struct key spec_keys[] = {
         KEY(IDMAP_GID, "idmap", "gid", parse_idmap, F(gidmap), KEY_REPEAT),
         KEY(MOUNTS_BIND, "mounts", "bind", parse_bind, 0, KEY_REPEAT),
         KEY(MOUNTS_TMPFS, "mounts", "tmpfs", parse_tmpfs, 0, KEY_REPEAT),
+        KEY(MOUNTS_CGROUP, "mounts", "cgroup", parse_cgroup_mount, 0, 0),
         KEY(SECURITY_LEVEL, "security", "level", parse_level, 0, 0),
         KEY(SECURITY_CAPABILITIES, "security", "capabilities", parse_caps, 0, 0),
         KEY(SECURITY_NO_NEW_PRIVILEGES, "security", "no_new_privileges", parse_bool,

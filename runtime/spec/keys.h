@@ -83,6 +83,8 @@ int parse_idmap(struct spec *s, const struct key *k, const struct ini_entry *e, 
 /* usermounts.c */
 int parse_bind(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
 int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
+int parse_cgroup_mount(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err);
 
 /* security.c */
 int parse_level(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);

@@ -58,6 +58,7 @@ enum spec_key {
         SPEC_KEY_IDMAP_GID,
         SPEC_KEY_MOUNTS_BIND,
         SPEC_KEY_MOUNTS_TMPFS,
+        SPEC_KEY_MOUNTS_CGROUP,
         SPEC_KEY_SECURITY_LEVEL,
         SPEC_KEY_SECURITY_CAPABILITIES,
         SPEC_KEY_SECURITY_NO_NEW_PRIVILEGES,
@@ -137,6 +138,10 @@ struct spec_idmap {
 };
 
 enum spec_mount_kind { SPEC_MOUNT_BIND, SPEC_MOUNT_TMPFS };
+
+/* [mounts] cgroup: the container's own cgroup at /sys/fs/cgroup, and how (an OCI config's
+ * cgroup mount there: its "ro" option) */
+enum spec_cgroup_mount { SPEC_CGROUP_MOUNT_NO, SPEC_CGROUP_MOUNT_RO, SPEC_CGROUP_MOUNT_RW };
 
 /* Option flags of a [mounts] line. */
 enum {
@@ -295,6 +300,7 @@ struct spec {
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
+        enum spec_cgroup_mount cgroup_mount;
 
         /* where each key's value came from, by enum spec_key */
         struct spec_origin origins[SPEC_NKEYS];

@@ -1,6 +1,6 @@
 /* usermounts.c - the parsers of [mounts]: each bind and tmpfs line becomes one struct
  * spec_mount, checked (an absolute destination without '..', known options), in the order the
- * spec gives them. Pure. See keys.h. */
+ * spec gives them; cgroup says whether the container's cgroup is mounted. Pure. See keys.h. */
 #include "keys.h"
 
 #include <ctype.h>
@@ -146,5 +146,23 @@ int parse_tmpfs(struct spec *s, const struct key *k, const struct ini_entry *e, 
         }
         if (*data && !(m->data = strdup(data)))
                 return error_set(err, ENOMEM, "cannot allocate");
+        return 0;
+}
+
+/* cgroup = no | ro | rw: the container's own cgroup at /sys/fs/cgroup (plan/fs.c, and
+ * steps/mounts.c for what it is on each kind of host) */
+int parse_cgroup_mount(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err)
+{
+        bool b;
+        (void)k;
+        if (!strcmp(e->value, "ro"))
+                s->cgroup_mount = SPEC_CGROUP_MOUNT_RO;
+        else if (!strcmp(e->value, "rw"))
+                s->cgroup_mount = SPEC_CGROUP_MOUNT_RW;
+        else if (bool_word(e->value, &b) == 0 && !b)
+                s->cgroup_mount = SPEC_CGROUP_MOUNT_NO;
+        else
+                return bad_value(err, s, e, "cgroup must be no, ro or rw, not '%s'", e->value);
         return 0;
 }

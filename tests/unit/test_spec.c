@@ -60,6 +60,7 @@ HOLDS(bind_set,
       s->nmounts == 1 && s->mounts[0].kind == SPEC_MOUNT_BIND && !strcmp(s->mounts[0].dst, "/b"))
 HOLDS(tmpfs_set,
       s->nmounts == 1 && s->mounts[0].kind == SPEC_MOUNT_TMPFS && !strcmp(s->mounts[0].dst, "/t"))
+HOLDS(cgroup_mount_set, s->cgroup_mount == SPEC_CGROUP_MOUNT_RO)
 HOLDS(level_set, !strcmp(s->level, "strict"))
 HOLDS(caps_set, s->caps == 0)
 HOLDS(nnp_set, !s->no_new_privileges)
@@ -112,6 +113,7 @@ static const struct key_sample samples[] = {
         [SPEC_KEY_IDMAP_GID] = {"0 200000 65536", gid_set},
         [SPEC_KEY_MOUNTS_BIND] = {"/a /b ro", bind_set},
         [SPEC_KEY_MOUNTS_TMPFS] = {"/t size=1m", tmpfs_set},
+        [SPEC_KEY_MOUNTS_CGROUP] = {"ro", cgroup_mount_set},
         [SPEC_KEY_SECURITY_LEVEL] = {"strict", level_set},
         [SPEC_KEY_SECURITY_CAPABILITIES] = {"none", caps_set},
         [SPEC_KEY_SECURITY_NO_NEW_PRIVILEGES] = {"no", nnp_set},
