@@ -29,6 +29,13 @@ static const struct step setup_steps[] = {
         /* until uid_map and gid_map are written we have no usable ids: the parent writes them,
          * or we do when they map only the caller's own ids */
         {"get the id maps", step_id_maps},
+        /* with the maps written and the go-ahead read (a failure before it would be lost:
+         * crib's go-ahead unread), while still dumpable, so /proc/self's files are ours (a
+         * user could not write it after); crib's init, the workload and all they start inherit
+         * it. A value below the current one needs the host's CAP_SYS_RESOURCE */
+        {"set the OOM score adjustment", step_oom_score_adj},
+        /* before any code of the workload exists; the files of /proc/self are root's now */
+        {"make the setup process not dumpable", step_not_dumpable},
         /* mapped now: take id 0 of the namespace, so files we create are root's inside */
         {"become root in the user namespace", step_become_root},
         /* after the id change, which clears it: crib dying (even by SIGKILL) kills us */
@@ -50,6 +57,9 @@ static const struct step setup_steps[] = {
         {"mount filesystems under the rootfs", step_mounts},
         /* swap roots and detach the host's, so no path leads back out */
         {"pivot_root into the rootfs", step_pivot_root},
+        /* through the container's own /proc, now at its final path; before the row below
+         * makes /proc/sys read-only */
+        {"set the sysctls", step_sysctl},
         /* the container's own /proc and /sys are at their final paths only now */
         {"hide and protect paths", step_hide_paths},
         /* after pivot_root, and after all mountpoints were created in the rootfs */

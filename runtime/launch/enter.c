@@ -310,7 +310,13 @@ static int close_host_proc(struct child *c, struct error *err)
  * ptrace or read it: it holds every capability of the container's user namespace while it
  * takes on the workload's settings, and the entered process it starts is born with them. */
 static const struct step joiner_steps[] = {
-        /* first: nothing of the container may reach into this process from now on */
+        /* the container's, as under runc: outside the container, and while still dumpable
+         * (after, /proc/self's files are root's: a user could not write it); the host's
+         * CAP_SYS_RESOURCE (root's) counts for a value below the current one; the entered
+         * process inherits it */
+        {"set the OOM score adjustment", step_oom_score_adj},
+        /* before anything of the container: nothing of it may reach into this process from
+         * now on */
         {"set the parent-death signal and make this process not dumpable", joiner_attributes},
         /* before any join: of crib exec's descriptors only those this table needs stay */
         {"close every descriptor the joiner does not need", joiner_close_fds},

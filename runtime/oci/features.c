@@ -4,9 +4,10 @@
  * from it what the runtime takes, before it writes a config.json. It is about crib, not about
  * this host: what the kernel offers is `crib check`'s. Each list comes from the table the
  * parser itself uses (the hooks of ocihooks.c, the namespaces of linux.c, the capability
- * names of base/capname.c), so it cannot say more than create accepts. A property crib cannot
- * state exactly (the mount options, seccomp's actions and architectures) is left out, which the
- * spec reads as "unknown", not "none".
+ * names of base/capname.c, the mount options of ocimounts.c), so it cannot say more than create
+ * accepts. A property crib cannot state exactly (seccomp's actions and architectures) is left
+ * out, which the spec reads as "unknown", not "none". runc 1.1 prints no list of sysctls, nor
+ * does the spec define one: which crib sets is crib(1)'s and docs/oci.md's to say.
  */
 #define _GNU_SOURCE
 #include "oci.h"
@@ -63,6 +64,13 @@ char *oci_features(void)
         for (int k = 0; k < OCI_HOOK_CREATE_CONTAINER; k++) /* the ones crib runs */
                 hooks[nh++] = oci_hook_name(k);
         json_object_object_add(f, "hooks", strings(hooks, nh));
+        /* the options themselves, not the engine's marks (z, Z) nor a tmpfs's data */
+        const char *opts[32];
+        size_t no = 0;
+        for (size_t i = 0; i < oci_nmount_options && no < sizeof opts / sizeof opts[0]; i++)
+                if (oci_mount_options[i].kind != OCI_MOPT_ENGINE)
+                        opts[no++] = oci_mount_options[i].name;
+        json_object_object_add(f, "mountOptions", strings(opts, no));
         json_object_object_add(lx, "namespaces", strings(oci_namespace_types, OCI_NAMESPACE_TYPES));
         json_object_object_add(lx, "capabilities", capabilities());
         /* cgroup v2 only (v1 is refused: docs/oci.md), cgroupsPath as a path or, with

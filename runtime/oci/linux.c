@@ -1,8 +1,8 @@
 /* linux.c - config.json's .linux into crib's spec: the namespaces to make or join by path
  * (namespaces(7)), the id maps of a user namespace (user_namespaces(7)), masked and
- * read-only paths, the cgroupsPath as written (cgroupspath.c reads it), and what crib refuses
- * (sysctls, devices, propagation other than private); its .seccomp is ociseccomp.c's, its
- * .resources ociresources.c's; see oci.h.
+ * read-only paths, the sysctls of the container's own namespaces, the cgroupsPath as written
+ * (cgroupspath.c reads it), and what crib refuses (devices, propagation other than private); its
+ * .seccomp is ociseccomp.c's, its .resources ociresources.c's; see oci.h.
  */
 #define _GNU_SOURCE
 #include "parse.h"
@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const oci_namespace_types[OCI_NAMESPACE_TYPES] = {"mount", "user",    "pid",   "ipc",
@@ -150,6 +151,56 @@ static int oci_paths(struct oci_ctx *c, json_object *lx, const char *key, struct
         return 0;
 }
 
+/* .linux.sysctl: each a sysctl of a namespace the container has of its own (spec/sysctlkey.c,
+ * runc's rule), set in it by the setup (steps/sysctl.c). A network namespace joined by path
+ * must not be the host's: the plan checks it (plan/tunables.c), and the setup once more. */
+static int oci_sysctl(struct oci_ctx *c, json_object *lx)
+{
+        json_object *o = oci_member(lx, "sysctl");
+        struct spec *s = c->s;
+        if (!o)
+                return 0;
+        if (oci_want(c, o, ".linux.sysctl", json_type_object, "an object") < 0)
+                return -1;
+        if (json_object_object_length(o) > SPEC_MAX_SYSCTLS)
+                return oci_bad(c, ".linux.sysctl", "has %d entries; crib takes at most %d",
+                               json_object_object_length(o), SPEC_MAX_SYSCTLS);
+        json_object_object_foreach(o, k, val)
+        {
+                char q[PATHLEN];
+                struct error why;
+                snprintf(q, sizeof q, ".linux.sysctl[\"%.*s\"]", SPEC_SYSCTL_KEY, k);
+                if (oci_want(c, val, q, json_type_string, "a string") < 0)
+                        return -1;
+                const char *v = json_object_get_string(val);
+                if ((size_t)json_object_get_string_len(val) != strlen(v))
+                        return oci_bad(c, q, "its value has a NUL byte");
+                int ns = spec_sysctl_ns(k, v, &why);
+                if (ns < 0)
+                        return oci_bad(c, q, "%s", why.msg);
+                /* runc's rule: the container's own namespace of that kind, made or joined */
+                static const char *const kinds[SPEC_NNS] = {[SPEC_NS_IPC] = "an IPC",
+                                                            [SPEC_NS_NET] = "a network",
+                                                            [SPEC_NS_UTS] = "a UTS"};
+                bool own = ns == SPEC_NS_IPC   ? s->ns_ipc
+                           : ns == SPEC_NS_NET ? s->ns_net
+                                               : s->ns_uts;
+                if (!own)
+                        return oci_bad(c, q,
+                                       "needs %s namespace of the container's own, and "
+                                       ".linux.namespaces has none: it would change the host's",
+                                       kinds[ns]);
+                struct spec_sysctl *e = &s->sysctls[s->nsysctls];
+                if (!(e->key = strdup(k)) || !(e->value = strdup(v))) {
+                        free(e->key);
+                        e->key = NULL;
+                        return oci_nomem(c);
+                }
+                s->nsysctls++;
+        }
+        return 0;
+}
+
 int oci_linux(struct oci_ctx *c, json_object *cfg)
 {
         json_object *lx = oci_member(cfg, "linux"), *o;
@@ -177,22 +228,8 @@ int oci_linux(struct oci_ctx *c, json_object *cfg)
         if (str && str[0] && strcmp(str, "private") && strcmp(str, "rprivate"))
                 return oci_bad(c, ".linux.rootfsPropagation",
                                "crib cannot honour '%s': its mounts are private", str);
-        if ((o = oci_member(lx, "sysctl"))) {
-                if (oci_want(c, o, ".linux.sysctl", json_type_object, "an object") < 0)
-                        return -1;
-                json_object_object_foreach(o, k, val)
-                {
-                        (void)val;
-                        /* podman's default: ping sockets for group 0. Without it ping sockets
-                         * are closed to the container (stricter, not looser) */
-                        if (strcmp(k, "net.ipv4.ping_group_range")) {
-                                char q[PATHLEN];
-                                snprintf(q, sizeof q, ".linux.sysctl[\"%.60s\"]", k);
-                                return oci_bad(c, q,
-                                               "setting sysctls is not supported by crib yet");
-                        }
-                }
-        }
+        if (oci_sysctl(c, lx) < 0)
+                return -1;
         if ((o = oci_member(lx, "devices"))) {
                 if (oci_want(c, o, ".linux.devices", json_type_array, "a list") < 0)
                         return -1;

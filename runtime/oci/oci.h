@@ -65,10 +65,31 @@ const char *oci_hook_name(enum oci_hook_kind kind);
 #define OCI_NAMESPACE_TYPES 7
 extern const char *const oci_namespace_types[OCI_NAMESPACE_TYPES];
 
+/* The mount options crib honours in .mounts[].options (ocimounts.c), one table for the parser
+ * and for `features`: what each does to a mount. Besides these, a tmpfs takes size=, mode= and
+ * nr_inodes= (its data, which `features` does not list, as the runtime spec says). */
+enum oci_mount_option_kind {
+        OCI_MOPT_NOOP,   /* crib's mounts are so already (rw, private, suid, dev, exec, ...) */
+        OCI_MOPT_BIND,   /* bind */
+        OCI_MOPT_RBIND,  /* rbind: a bind with its submounts */
+        OCI_MOPT_FLAG,   /* a SPEC_MNT_* flag (ro, nosuid, nodev, noexec) */
+        OCI_MOPT_TMPFS,  /* a SPEC_MNT_* flag a tmpfs only takes (strictatime) */
+        OCI_MOPT_ENGINE, /* the engine's own mark (podman's SELinux relabel z, Z): no mount
+                          * option, taken and not listed by `features` */
+};
+struct oci_mount_option {
+        const char *name;
+        enum oci_mount_option_kind kind;
+        unsigned flag; /* SPEC_MNT_*, for OCI_MOPT_FLAG and OCI_MOPT_TMPFS */
+};
+extern const struct oci_mount_option oci_mount_options[];
+extern const size_t oci_nmount_options;
+
 /* What crib's OCI front end implements, as `runc features` prints it (the runtime spec's
- * features.md): the spec versions, the hooks it runs, the namespaces it makes, the
- * capabilities it knows, the cgroup drivers; a property crib cannot state exactly is left out,
- * which the spec reads as "unknown". The JSON text, to free; NULL when out of memory. */
+ * features.md): the spec versions, the hooks it runs, the mount options it honours, the
+ * namespaces it makes, the capabilities it knows, the cgroup drivers; a property crib cannot state
+ * exactly is left out, which the spec reads as "unknown". The JSON text, to free; NULL when out of
+ * memory. */
 char *oci_features(void);
 
 /* Read config.json; `path` names it in errors and anchors relative paths (root.path) at its

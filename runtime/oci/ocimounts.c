@@ -36,6 +36,28 @@ static bool cgroup_mount(const char *dst, const char *type)
                (!strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
 }
 
+/* The options crib honours, sorted as `runc features` lists them */
+const struct oci_mount_option oci_mount_options[] = {
+        {"bind", OCI_MOPT_BIND, 0},
+        {"dev", OCI_MOPT_NOOP, 0},
+        {"exec", OCI_MOPT_NOOP, 0},
+        {"nodev", OCI_MOPT_FLAG, SPEC_MNT_NODEV},
+        {"noexec", OCI_MOPT_FLAG, SPEC_MNT_NOEXEC},
+        {"nosuid", OCI_MOPT_FLAG, SPEC_MNT_NOSUID},
+        {"private", OCI_MOPT_NOOP, 0},
+        {"rbind", OCI_MOPT_RBIND, 0},
+        {"relatime", OCI_MOPT_NOOP, 0},
+        {"ro", OCI_MOPT_FLAG, SPEC_MNT_RO},
+        {"rprivate", OCI_MOPT_NOOP, 0},
+        {"rw", OCI_MOPT_NOOP, 0},
+        {"strictatime", OCI_MOPT_TMPFS, SPEC_MNT_STRICTATIME},
+        {"suid", OCI_MOPT_NOOP, 0},
+        {"tmpcopyup", OCI_MOPT_NOOP, 0},
+        {"z", OCI_MOPT_ENGINE, 0},
+        {"Z", OCI_MOPT_ENGINE, 0},
+};
+const size_t oci_nmount_options = sizeof oci_mount_options / sizeof oci_mount_options[0];
+
 /* The options of mount p: bind and rbind, the flags, and a tmpfs's data (size=, mode=,
  * nr_inodes=) into data, *used bytes of it; an option crib cannot honour is refused */
 static int mount_options(struct oci_ctx *c, json_object *opts, const char *p, bool *bind,
@@ -43,28 +65,21 @@ static int mount_options(struct oci_ctx *c, json_object *opts, const char *p, bo
 {
         for (size_t i = 0; opts && i < json_object_array_length(opts); i++) {
                 const char *o = json_object_get_string(json_object_array_get_idx(opts, i));
-                static const char *const noops[] = {"rw",   "private",  "rprivate",  "suid", "dev",
-                                                    "exec", "relatime", "tmpcopyup", "z",    "Z"};
-                bool noop = false;
-                for (size_t k = 0; k < sizeof noops / sizeof noops[0]; k++)
-                        noop |= !strcmp(o, noops[k]);
-                if (noop)
-                        continue;
-                if (!strcmp(o, "bind")) {
+                const struct oci_mount_option *m = NULL;
+                for (size_t k = 0; !m && k < oci_nmount_options; k++)
+                        if (!strcmp(o, oci_mount_options[k].name))
+                                m = &oci_mount_options[k];
+                if (m && m->kind == OCI_MOPT_BIND) {
                         *bind = true;
-                } else if (!strcmp(o, "rbind")) {
+                } else if (m && m->kind == OCI_MOPT_RBIND) {
                         *bind = true;
                         *flags |= SPEC_MNT_RECURSIVE;
-                } else if (!strcmp(o, "ro")) {
-                        *flags |= SPEC_MNT_RO;
-                } else if (!strcmp(o, "nosuid")) {
-                        *flags |= SPEC_MNT_NOSUID;
-                } else if (!strcmp(o, "nodev")) {
-                        *flags |= SPEC_MNT_NODEV;
-                } else if (!strcmp(o, "noexec")) {
-                        *flags |= SPEC_MNT_NOEXEC;
-                } else if (!strcmp(o, "strictatime") && !*bind) {
-                        *flags |= SPEC_MNT_STRICTATIME;
+                } else if (m && m->kind == OCI_MOPT_FLAG) {
+                        *flags |= m->flag;
+                } else if (m && m->kind == OCI_MOPT_TMPFS && !*bind) {
+                        *flags |= m->flag;
+                } else if (m && (m->kind == OCI_MOPT_NOOP || m->kind == OCI_MOPT_ENGINE)) {
+                        continue;
                 } else if ((!strncmp(o, "size=", 5) || !strncmp(o, "mode=", 5) ||
                             !strncmp(o, "nr_inodes=", 10)) &&
                            strlen(o) < 40 && !strchr(o, ',') && *used + strlen(o) + 2 < len) {

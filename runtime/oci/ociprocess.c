@@ -275,8 +275,10 @@ static int process_security(struct oci_ctx *c, json_object *proc)
         oci_set_from(c->s, SPEC_KEY_SECURITY_APPARMOR);
         if ((r = oci_get_int(c, proc, ".process", "oomScoreAdj", -1000, 1000, &v)) < 0)
                 return -1;
-        if (r)
-                return oci_bad(c, ".process.oomScoreAdj", "is not supported by crib yet");
+        /* the setup writes it for the container's processes (steps/oom.c); an exec gets the
+         * container's, as under runc 1.1 */
+        c->s->oom_score_adj_set = r > 0;
+        c->s->oom_score_adj = r > 0 ? (int)v : 0;
         if (oci_get_str(c, proc, ".process", "selinuxLabel", &label) < 0)
                 return -1;
         if (label && label[0])

@@ -64,6 +64,9 @@ static const struct pass passes[] = {
         {"the container's cgroup", plan_cgroup},
         /* after the spec's mounts: resolv.conf and hosts unless the spec mounts its own */
         {"the network", plan_network},
+        /* after the namespaces: each sysctl's must be the container's own */
+        {"the sysctls", plan_sysctls},
+        {"the OOM score adjustment", plan_oom_score_adj},
         /* last: the maps, the limits, a network helper and the front end's hooks decide */
         {"who writes the id maps", plan_self_maps},
 };

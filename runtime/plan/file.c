@@ -123,6 +123,7 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         }
         p->argv = w->strv(w->ctx, p->argv);
         p->envp = w->strv(w->ctx, p->envp);
+        p->sysctl = w->strv(w->ctx, p->sysctl);
         p->groups = w->blob(w->ctx, p->groups, p->ngroups * sizeof *p->groups);
         p->masked = w->paths(w->ctx, p->masked);
         p->readonly = w->paths(w->ctx, p->readonly);
@@ -324,7 +325,8 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
             p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
-            p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI)
+            p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI ||
+            (p.oom_score_adj_set && (p.oom_score_adj < -1000 || p.oom_score_adj > 1000)))
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
         p.apparmor[sizeof p.apparmor - 1] = '\0';

@@ -153,6 +153,15 @@ struct plan {
         /* "LOW HIGH" for the container's net.ipv4.ping_group_range, or "": with NET_RAW
          * dropped, ping still works (ICMP sockets) */
         char ping_range[32];
+        /* the spec's sysctls (steps/sysctl.c), each "KEY=VALUE" with KEY as spec_sysctl_ns()
+         * took it, NULL-terminated; NULL for none. For a net.* one the setup checks it is not
+         * in the network namespace crib ran in, this one (its nsfs device and inode) */
+        char **sysctl;
+        dev_t host_netns_dev;
+        ino_t host_netns_ino;
+        /* /proc/self/oom_score_adj for the container's processes and its execs (steps/oom.c) */
+        bool oom_score_adj_set;
+        int oom_score_adj;
         /* net.ipv4.ip_unprivileged_port_start = 0 in the container's network namespace: its
          * workload keeps NET_BIND_SERVICE, but in a user namespace of its own (nest_flags)
          * that does not own the network namespace, where the capability cannot count */

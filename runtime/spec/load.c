@@ -279,5 +279,9 @@ void spec_free(struct spec *s)
                 free(s->mounts[i].dst);
                 free(s->mounts[i].data);
         }
+        for (size_t i = 0; i < s->nsysctls; i++) {
+                free(s->sysctls[i].key);
+                free(s->sysctls[i].value);
+        }
         memset(s, 0, sizeof *s);
 }

@@ -19,15 +19,18 @@
 
 #include "base/error.h"
 
-#define SPEC_MAX_ENV    1024
-#define SPEC_MAX_MOUNTS 256
-#define SPEC_MAX_RANGES 64 /* id-map ranges per map (the kernel takes 340) */
-#define SPEC_MAX_GROUPS 64
-#define SPEC_MAX_PATHS  64 /* masked or read-only paths */
-#define SPEC_MAX_FDS    64 /* pass_fds */
-#define SPEC_NLIMITS    16 /* RLIMIT_CPU .. RLIMIT_RTTIME */
-#define SPEC_MAX_PORTS  64 /* [network] publish */
-#define SPEC_MAX_DNS    3  /* [network] dns: what resolv.conf(5) reads */
+#define SPEC_MAX_ENV     1024
+#define SPEC_MAX_MOUNTS  256
+#define SPEC_MAX_RANGES  64 /* id-map ranges per map (the kernel takes 340) */
+#define SPEC_MAX_GROUPS  64
+#define SPEC_MAX_PATHS   64   /* masked or read-only paths */
+#define SPEC_MAX_FDS     64   /* pass_fds */
+#define SPEC_NLIMITS     16   /* RLIMIT_CPU .. RLIMIT_RTTIME */
+#define SPEC_MAX_PORTS   64   /* [network] publish */
+#define SPEC_MAX_DNS     3    /* [network] dns: what resolv.conf(5) reads */
+#define SPEC_MAX_SYSCTLS 64   /* an OCI config's .linux.sysctl entries */
+#define SPEC_SYSCTL_KEY  128  /* bytes of a sysctl's name, its NUL included */
+#define SPEC_SYSCTL_VAL  1024 /* bytes of its value, its NUL included */
 
 enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
 
@@ -168,6 +171,13 @@ struct spec_paths {
         size_t n;
 };
 
+/* A sysctl of the container's own namespaces (sysctlkey.c says which), set in it by the setup
+ * (runtime/steps/sysctl.c): an OCI config's .linux.sysctl entry. */
+struct spec_sysctl {
+        char *key;   /* "net.ipv4.ip_forward": checked by spec_sysctl_ns() */
+        char *value; /* as written to /proc/sys/net/ipv4/ip_forward */
+};
+
 /* [network] mode: loopback only, the host's network, or a user-mode helper's */
 enum spec_net_mode { SPEC_NET_NONE, SPEC_NET_HOST, SPEC_NET_SLIRP4NETNS, SPEC_NET_PASTA };
 
@@ -297,6 +307,14 @@ struct spec {
          * user other than root keeps (plan.c), and the ones a network helper's check asks about */
         uint64_t caps_file;
 
+        /* sysctls of the container's own namespaces, in the order given; and the workload's
+         * /proc/self/oom_score_adj (proc(5)), -1000 to 1000, when oom_score_adj_set: an OCI
+         * config's .linux.sysctl and .process.oomScoreAdj */
+        struct spec_sysctl sysctls[SPEC_MAX_SYSCTLS];
+        size_t nsysctls;
+        bool oom_score_adj_set;
+        int oom_score_adj;
+
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
@@ -345,6 +363,13 @@ const char *spec_net_mode_name(enum spec_net_mode m);
 bool spec_net_has_helper(enum spec_net_mode m);
 /* "127.0.0.1:8080->80/tcp", as crib ps shows a published port. */
 void spec_port_format(const struct spec_port *p, char *buf, size_t len);
+
+/* The namespace sysctl `key` belongs to (SPEC_NS_IPC, SPEC_NS_NET or SPEC_NS_UTS), checked
+ * with its `value` as runc checks them: only a namespaced sysctl, by a name that stays below
+ * /proc/sys once its dots are slashes (lowercase letters, digits, '_' and '-' between single
+ * dots), with a value of one line shorter than SPEC_SYSCTL_VAL. Otherwise -1, and why in err
+ * (the key is the caller's to name: err says what is wrong with it). Pure (sysctlkey.c). */
+int spec_sysctl_ns(const char *key, const char *value, struct error *err);
 
 /* The key table, for documentation checks: the section and name of key `i` (an enum spec_key);
  * returns false past the last key. */

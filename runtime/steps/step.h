@@ -108,6 +108,7 @@ void child_warn(struct child *c, const char *fmt, ...) CRIB_PRINTF(2, 3);
 /* The steps, one mechanism per file (see the tables in launch/child.c): the setup's, then the
  * workload's. */
 int step_id_maps(struct child *c, struct error *err);        /* userns.c */
+int step_not_dumpable(struct child *c, struct error *err);   /* userns.c */
 int step_become_root(struct child *c, struct error *err);    /* creds.c */
 int step_parent_death(struct child *c, struct error *err);   /* creds.c */
 int step_mounts_private(struct child *c, struct error *err); /* mounts.c */
@@ -115,6 +116,8 @@ int step_bind_rootfs(struct child *c, struct error *err);    /* mounts.c */
 int step_mounts(struct child *c, struct error *err);         /* mounts.c */
 int step_pivot_root(struct child *c, struct error *err);     /* pivot.c */
 int step_hide_paths(struct child *c, struct error *err);     /* paths.c */
+int step_sysctl(struct child *c, struct error *err);         /* sysctl.c */
+int step_oom_score_adj(struct child *c, struct error *err);  /* oom.c */
 int step_readonly_root(struct child *c, struct error *err);  /* pivot.c */
 int step_hostname(struct child *c, struct error *err);       /* uts.c */
 int step_loopback(struct child *c, struct error *err);       /* netns.c */

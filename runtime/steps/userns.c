@@ -199,8 +199,9 @@ int userns_write_maps(const struct plan *p, pid_t pid, const struct trace *t, st
 
 /* Child: not dumpable from now on, before any code of the workload exists, so that no process
  * of the container can ptrace(2) this one or open its /proc/PID/{mem,fd,exe} (init.c). Not
- * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written. */
-static int not_dumpable(struct child *c, struct error *err)
+ * before: while dumpable, the files of /proc/PID belong to us, so the maps can be written (and
+ * the OOM score adjustment: oom.c). A row of its own after the maps (launch/child.c). */
+int step_not_dumpable(struct child *c, struct error *err)
 {
         int r = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         trace_line(&c->trace, "  prctl(PR_SET_DUMPABLE, 0) = %d", r);
@@ -217,7 +218,7 @@ int step_id_maps(struct child *c, struct error *err)
                 if (userns_write_maps(c->plan, 0, &c->trace, err) < 0 ||
                     rlimits_apply(c->plan, 0, &c->trace, err) < 0)
                         return -1;
-                return not_dumpable(c, err);
+                return 0;
         }
         struct sync_msg m;
         int fd = -1;
@@ -236,7 +237,7 @@ int step_id_maps(struct child *c, struct error *err)
         if (m.type != SYNC_GO)
                 return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
         trace_line(&c->trace, "  read(sync) = GO (maps written)");
-        return not_dumpable(c, err);
+        return 0;
 }
 
 int userns_write_nested_maps(const struct plan *p, pid_t pid, const struct trace *t,

@@ -115,6 +115,197 @@ static void cgroups_paths(void)
         }
 }
 
+/* .linux.sysctl: a sysctl of a namespace the container has of its own, by a name that stays
+ * below /proc/sys; anything else refused at its JSON path. */
+#define SYSCTL_NS                                                                                  \
+        "\"namespaces\":[{\"type\":\"mount\"},{\"type\":\"network\"},{\"type\":\"ipc\"},{"         \
+        "\"type\":\"uts\"}]"
+static void sysctls(void)
+{
+        struct oci_config c;
+        struct error err;
+        ok(load(HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{\"net.ipv4.ip_forward\":\"1\","
+                          "\"kernel.shmmax\":\"65536\",\"fs.mqueue.msg_max\":\"20\","
+                          "\"kernel.domainname\":\"example.org\","
+                          "\"net.ipv4.ping_group_range\":\"0 2147483647\"}}}",
+                &c, &err) == 0,
+           "namespaced sysctls with their namespaces load: %s", err.msg);
+        ok(c.spec.nsysctls == 5, "five sysctls kept (%zu)", c.spec.nsysctls);
+        bool found = false;
+        for (size_t i = 0; i < c.spec.nsysctls; i++)
+                found |= !strcmp(c.spec.sysctls[i].key, "net.ipv4.ping_group_range") &&
+                         !strcmp(c.spec.sysctls[i].value, "0 2147483647");
+        ok(found, "ping_group_range kept with its value, to be set");
+        oci_free(&c);
+        ok(load(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"},{\"type\":"
+                          "\"network\",\"path\":\"/run/netns/x\"}],\"sysctl\":{"
+                          "\"net.core.somaxconn\":\"1024\"}}}",
+                &c, &err) == 0,
+           "a net.* sysctl in a network namespace joined by path loads (the plan checks it is "
+           "not the host's): %s",
+           err.msg);
+        oci_free(&c);
+        static const struct {
+                const char *json, *want, *what;
+        } bad[] = {
+                {"\"net.ipv4.ip_forward\":\"1\"",
+                 ".linux.sysctl[\"net.ipv4.ip_forward\"]: needs a "
+                 "network namespace",
+                 "net.* without a network namespace"},
+                {"\"kernel.shmmax\":\"1\"", ".linux.sysctl[\"kernel.shmmax\"]: needs an IPC",
+                 "kernel.shmmax without an IPC namespace"},
+                {"\"fs.mqueue.queues_max\":\"1\"", "needs an IPC", "fs.mqueue.* without IPC"},
+                {"\"kernel.domainname\":\"x\"", "needs a UTS", "kernel.domainname without UTS"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+                char text[512];
+                snprintf(text, sizeof text,
+                         HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],"
+                                   "\"sysctl\":{%s}}}",
+                         bad[i].json);
+                refused(text, bad[i].want, bad[i].what);
+        }
+        static const struct {
+                const char *json, *want, *what;
+        } worse[] = {
+                {"\"net/../../../etc/passwd\":\"x\"",
+                 ".linux.sysctl[\"net/../../../etc/passwd\"]: is not a sysctl name",
+                 "a '/' and '..'"},
+                {"\"net.ipv4..\":\"1\"", "is not a sysctl name", "an empty component"},
+                {"\"net...ipv4\":\"1\"", "is not a sysctl name", "dots in a row"},
+                {"\".net.ipv4\":\"1\"", "is not a sysctl name", "a leading dot"},
+                {"\"net.ipv4.\":\"1\"", "is not a sysctl name", "a trailing dot"},
+                {"\"net.ipv4.Conf\":\"1\"", "is not a sysctl name", "an upper-case letter"},
+                {"\"net.ipv4 x\":\"1\"", "is not a sysctl name", "a space"},
+                {"\"\":\"1\"", ".linux.sysctl[\"\"]: is not a sysctl name", "an empty name"},
+                /* json-c ends a name at a NUL: what is checked is what would be written */
+                {"\"kernel.core_pattern\\u0000net.x\":\"|/tmp/x\"",
+                 ".linux.sysctl[\"kernel.core_pattern\"]: is not a sysctl of a namespace",
+                 "a NUL in the name cannot smuggle a host-wide sysctl past the check"},
+                {"\"net.ipv4.ip_forward\":\"1\\n0\"", ": its value is more than one line",
+                 "a newline in the value"},
+                {"\"net.ipv4.ip_forward\":\"1\\u0000 0\"", "its value has a NUL byte",
+                 "a NUL in the value"},
+                {"\"net.ipv4.ip_forward\":1",
+                 ".linux.sysctl[\"net.ipv4.ip_forward\"]: must be a "
+                 "string",
+                 "a number as value"},
+                {"\"kernel.core_pattern\":\"|/tmp/x\"",
+                 ".linux.sysctl[\"kernel.core_pattern\"]: is not a sysctl of a namespace",
+                 "a host-wide sysctl (core_pattern)"},
+                {"\"vm.overcommit_memory\":\"1\"", "setting it would change the host", "vm.*"},
+                {"\"kernel.hostname\":\"h\"",
+                 ".linux.sysctl[\"kernel.hostname\"]: is the "
+                 "hostname",
+                 "kernel.hostname (runc refuses it: the hostname field sets it)"},
+                {"\"kernel.shm_next_id\":\"1\"", "is not a sysctl of a namespace",
+                 "an IPC-looking name runc does not take"},
+        };
+        for (size_t i = 0; i < sizeof worse / sizeof worse[0]; i++) {
+                char text[1024];
+                snprintf(text, sizeof text, HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{%s}}}",
+                         worse[i].json);
+                refused(text, worse[i].want, worse[i].what);
+        }
+        /* a value at the limit, and one past it */
+        char text[4096], value[SPEC_SYSCTL_VAL + 1];
+        memset(value, '1', sizeof value - 1);
+        value[SPEC_SYSCTL_VAL - 1] = '\0';
+        snprintf(text, sizeof text,
+                 HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{"
+                           "\"net.ipv4.ip_forward\":\"%s\"}}}",
+                 value);
+        ok(load(text, &c, &err) == 0, "a value of %d bytes loads: %s", SPEC_SYSCTL_VAL - 1,
+           err.msg);
+        oci_free(&c);
+        value[SPEC_SYSCTL_VAL - 1] = '1';
+        value[SPEC_SYSCTL_VAL] = '\0';
+        snprintf(text, sizeof text,
+                 HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{"
+                           "\"net.ipv4.ip_forward\":\"%s\"}}}",
+                 value);
+        refused(text, "its value is longer than 1023 bytes", "a value of 1024 bytes");
+        /* a name at the limit, and one past it */
+        char key[SPEC_SYSCTL_KEY + 1] = "net.";
+        memset(key + 4, 'a', sizeof key - 5);
+        key[SPEC_SYSCTL_KEY - 1] = '\0';
+        snprintf(text, sizeof text,
+                 HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{"
+                           "\"%s\":\"1\"}}}",
+                 key);
+        ok(load(text, &c, &err) == 0, "a name of %d bytes loads: %s", SPEC_SYSCTL_KEY - 1, err.msg);
+        oci_free(&c);
+        key[SPEC_SYSCTL_KEY - 1] = 'a';
+        key[SPEC_SYSCTL_KEY] = '\0';
+        snprintf(text, sizeof text,
+                 HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{"
+                           "\"%s\":\"1\"}}}",
+                 key);
+        refused(text, "is not a sysctl name", "a name of 128 bytes");
+        /* more entries than crib takes */
+        size_t at = (size_t)snprintf(text, sizeof text,
+                                     HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":{");
+        for (int i = 0; i <= SPEC_MAX_SYSCTLS; i++)
+                at += (size_t)snprintf(text + at, sizeof text - at, "%s\"net.a%d\":\"1\"",
+                                       i ? "," : "", i);
+        snprintf(text + at, sizeof text - at, "}}}");
+        refused(text, ".linux.sysctl: has 65 entries; crib takes at most 64", "65 sysctls");
+        refused(HEAD PROC "\"linux\":{" SYSCTL_NS ",\"sysctl\":[\"net.a=1\"]}}",
+                ".linux.sysctl: must be an object", "sysctl as a list");
+
+        ok(load(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":-1000}," NS "}", &c, &err) ==
+                           0 &&
+                   c.spec.oom_score_adj_set && c.spec.oom_score_adj == -1000,
+           "oomScoreAdj -1000 kept: %s", err.msg);
+        oci_free(&c);
+        ok(load(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":1000}," NS "}", &c, &err) ==
+                           0 &&
+                   c.spec.oom_score_adj_set && c.spec.oom_score_adj == 1000,
+           "oomScoreAdj 1000 kept: %s", err.msg);
+        oci_free(&c);
+        ok(load(HEAD PROC NS "}", &c, &err) == 0 && !c.spec.oom_score_adj_set,
+           "no oomScoreAdj: none set");
+        oci_free(&c);
+}
+
+/* `features`: the mount options are the parser's own table */
+static void features(void)
+{
+        char *f = oci_features();
+        ok(f != NULL, "features prints");
+        if (!f)
+                return;
+        contains(f, "\"mountOptions\"", "it lists mountOptions");
+        for (size_t i = 0; i < oci_nmount_options; i++) {
+                char quoted[64];
+                snprintf(quoted, sizeof quoted, "\"%s\"", oci_mount_options[i].name);
+                bool listed = strstr(f, quoted) != NULL;
+                ok(listed == (oci_mount_options[i].kind != OCI_MOPT_ENGINE), "'%s' %s",
+                   oci_mount_options[i].name,
+                   oci_mount_options[i].kind != OCI_MOPT_ENGINE ? "listed"
+                                                                : "not listed (an "
+                                                                  "engine's mark)");
+                /* and the parser takes it */
+                char text[512];
+                struct oci_config c;
+                struct error err;
+                snprintf(text, sizeof text,
+                         HEAD PROC "\"mounts\":[{\"destination\":\"/x\",\"type\":\"tmpfs\","
+                                   "\"options\":[\"%s\"]}]," NS "}",
+                         oci_mount_options[i].name);
+                int r = load(text, &c, &err);
+                /* bind and rbind turn the tmpfs into a bind, which needs a source */
+                ok(r == 0 || oci_mount_options[i].kind == OCI_MOPT_BIND ||
+                           oci_mount_options[i].kind == OCI_MOPT_RBIND,
+                   "'%s' is taken by create: %s", oci_mount_options[i].name, r ? err.msg : "");
+                if (r == 0)
+                        oci_free(&c);
+        }
+        ok(!strstr(f, "\"size=") && !strstr(f, "\"sysctl\""),
+           "no tmpfs data, no sysctl list (runc 1.1 prints none)");
+        free(f);
+}
+
 int main(void)
 {
         struct oci_config c;
@@ -220,8 +411,13 @@ int main(void)
                 ".process.rlimits[0].type", "an unknown limit");
         refused(HEAD "\"process\":{\"args\":[\"a\"],\"noNewPrivileges\":\"yes\"}," NS "}",
                 ".process.noNewPrivileges: must be true or false", "nnp as a string");
-        refused(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":5}," NS "}",
-                ".process.oomScoreAdj: is not supported", "oomScoreAdj");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":1001}," NS "}",
+                ".process.oomScoreAdj: must be a number from -1000 to 1000",
+                "oomScoreAdj above 1000");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":-1001}," NS "}",
+                ".process.oomScoreAdj: must be a number from -1000", "oomScoreAdj below -1000");
+        refused(HEAD "\"process\":{\"args\":[\"a\"],\"oomScoreAdj\":\"5\"}," NS "}",
+                ".process.oomScoreAdj: must be a number", "oomScoreAdj as a string");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[]}}", "has no mount namespace",
                 "no mount namespace");
         /* a namespace joined by path: kept for the launch, which checks the file's type */
@@ -276,9 +472,6 @@ int main(void)
                           "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"a b\"],"
                           "\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
                 ".linux.seccomp.syscalls[0].names[0]", "a call name with a space");
-        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"sysctl\":{"
-                          "\"kernel.shmmax\":\"1\"}}}",
-                ".linux.sysctl[\"kernel.shmmax\"]", "a sysctl");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"resources\":{"
                           "\"devices\":[{\"allow\":true,\"type\":\"b\",\"major\":8}]}}}",
                 ".linux.resources.devices[0]: allowing", "a block device");
@@ -487,5 +680,7 @@ int main(void)
         refused(huge, "is over", "a config over 4 MiB");
         free(huge);
         cgroups_paths();
+        sysctls();
+        features();
         return tap_done();
 }
