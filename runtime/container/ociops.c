@@ -173,9 +173,32 @@ static int load_config(const struct oci_runtime *rt, const struct ociops_create 
         return 0;
 }
 
-/* The plan, as for `crib run`, of a container that waits for start */
-static int plan_of(const struct oci_runtime *rt, const char *id, struct oci_config *oc,
-                   struct plan *plan, struct error *err)
+/* The state the hooks that run inside the container read (createContainer, startContainer):
+ * what `state` prints, but for what only the container knows when they run, which its process
+ * adds (runtime/steps/ocihooks_in.c): its status, its pid as the host sees it, its rootfs as
+ * planned. NULL when out of memory. */
+static char *in_hook_state(const char *id, const char *bundle, const struct oci_config *oc)
+{
+        json_object *saved = ocistate_saved_new(bundle, "", oc);
+        struct ocistate st = {
+                .id = id, .status = STORE_CREATING, .created = time(NULL), .saved = saved};
+        json_object *o = ocistate_json(&st);
+        json_object_object_del(o, "status");
+        json_object_object_del(o, "pid");
+        json_object_object_del(o, "rootfs");
+        char *text = strdup(json_object_to_json_string_ext(
+                o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+        json_object_put(saved);
+        return text;
+}
+
+_Static_assert(OCI_MAX_HOOKS <= PLAN_MAX_HOOKS, "a plan takes every hook of a kind");
+
+/* The plan, as for `crib run`, of a container that waits for start, with the hooks its own
+ * processes run */
+static int plan_of(const struct oci_runtime *rt, const char *id, const char *bundle,
+                   struct oci_config *oc, struct plan *plan, struct error *err)
 {
         struct plan_host host;
         plan_host_gather(&oc->spec, &host);
@@ -184,7 +207,34 @@ static int plan_of(const struct oci_runtime *rt, const char *id, struct oci_conf
         snprintf(name, sizeof name, "%s", id);
         /* the workload waits for crib start; the hooks run before the setup goes on */
         struct plan_opts opts = {.wait_start = true, .hooks = oc->hooks != NULL, .name = name};
-        int planned = plan_build(&oc->spec, &host, &opts, plan, err);
+        static const enum oci_hook_kind inside[PLAN_HOOK_WHENS] = {
+                [PLAN_HOOK_SETUP] = OCI_HOOK_CREATE_CONTAINER,
+                [PLAN_HOOK_START] = OCI_HOOK_START_CONTAINER};
+        struct oci_hook found[PLAN_HOOK_WHENS][OCI_MAX_HOOKS];
+        struct plan_hook in[PLAN_HOOK_WHENS][OCI_MAX_HOOKS];
+        int n[PLAN_HOOK_WHENS] = {0, 0};
+        _cleanup_free_ char *state = NULL;
+        int planned = -1;
+        for (int w = 0; w < PLAN_HOOK_WHENS; w++) {
+                if ((n[w] = oci_hooks_of(oc->hooks, inside[w], found[w], err)) < 0) {
+                        n[w] = 0;
+                        goto out;
+                }
+                for (int i = 0; i < n[w]; i++)
+                        in[w][i] = (struct plan_hook){found[w][i].path, found[w][i].args,
+                                                      found[w][i].env, found[w][i].timeout};
+                opts.in_hooks[w] = in[w];
+                opts.nin_hooks[w] = (size_t)n[w];
+        }
+        if ((n[PLAN_HOOK_SETUP] || n[PLAN_HOOK_START]) &&
+            !(opts.hook_state = state = in_hook_state(id, bundle, oc))) {
+                error_set(err, ENOMEM, "cannot allocate");
+                goto out;
+        }
+        planned = plan_build(&oc->spec, &host, &opts, plan, err);
+out:
+        for (int w = 0; w < PLAN_HOOK_WHENS; w++)
+                oci_hooks_free(found[w], (size_t)n[w]);
         if (planned < 0)
                 return -1;
         /* before anything of the container exists: crib's init stays in it */
@@ -250,7 +300,7 @@ int ociops_create(const struct oci_runtime *rt, const struct ociops_create *req,
         if (load_config(rt, req, dir, config, sizeof config, &oc, err) < 0)
                 return -1;
         struct plan plan;
-        if (plan_of(rt, req->id, &oc, &plan, err) < 0) {
+        if (plan_of(rt, req->id, dir, &oc, &plan, err) < 0) {
                 oci_free(&oc);
                 return -1;
         }

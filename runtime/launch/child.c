@@ -55,6 +55,10 @@ static const struct step setup_steps[] = {
         {"bind the rootfs onto itself", step_bind_rootfs},
         /* /proc, /dev, /sys and [mounts], while host paths (bind sources) are reachable */
         {"mount filesystems under the rootfs", step_mounts},
+        /* after createRuntime (the parent's, before GO) and every mount, before pivot_root,
+         * where the runtime spec puts them: a host program in the container's namespaces,
+         * holding none of our descriptors (ocihooks_in.c) */
+        {"run the engine's createContainer hooks", step_hooks_setup},
         /* swap roots and detach the host's, so no path leads back out */
         {"pivot_root into the rootfs", step_pivot_root},
         /* through the container's own /proc, now at its final path; before the row below
@@ -108,6 +112,9 @@ static const struct step workload_steps[] = {
         {"wait for crib's init to let go", step_wait_init},
         /* crib create: set up in full, the workload waits for crib start (OCI's created) */
         {"wait for crib start", step_wait_start},
+        /* after crib start, before the exec: the image's program, confined as the workload
+         * is by every row above, forked with nothing open but its stdio (ocihooks_in.c) */
+        {"run the engine's startContainer hooks", step_hooks_start},
         /* on success the sync socket closes (close-on-exec): the parent sees EOF */
         {"exec the workload", step_exec},
 };

@@ -426,7 +426,8 @@ static int send_go(struct run *r, struct error *err)
 {
         if (r->plan->self_maps)
                 return 0;
-        struct sync_msg go = {.type = SYNC_GO};
+        /* with its pid as we see it, which the hooks it runs read (steps/ocihooks_in.c) */
+        struct sync_msg go = {.type = SYNC_GO, .u.pid = (int32_t)r->f.pid};
         if (sync_send(&r->f.chan, &go, -1, err) < 0)
                 return -1;
         trace_line(&r->trace, "  sendmsg(sync, GO) = 0");

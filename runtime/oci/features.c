@@ -61,7 +61,7 @@ char *oci_features(void)
         json_object_object_add(f, "ociVersionMax", json_object_new_string("1.0.2"));
         const char *hooks[OCI_HOOK_KINDS];
         size_t nh = 0;
-        for (int k = 0; k < OCI_HOOK_CREATE_CONTAINER; k++) /* the ones crib runs */
+        for (int k = 0; k < OCI_HOOK_KINDS; k++) /* crib runs every kind */
                 hooks[nh++] = oci_hook_name(k);
         json_object_object_add(f, "hooks", strings(hooks, nh));
         /* the options themselves, not the engine's marks (z, Z) nor a tmpfs's data */

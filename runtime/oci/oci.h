@@ -30,19 +30,20 @@ struct oci_config {
         char *hooks;       /* .hooks as compact JSON, checked, or NULL: for start and delete */
 };
 
-/* Hooks (the runtime spec's config.md "POSIX-platform Hooks"): crib runs the kinds that run in
- * the runtime's namespaces, with the container's state JSON on stdin: prestart and
- * createRuntime when the container's namespaces exist, before its setup goes on (crib create),
- * poststart once the program runs (crib start), poststop when it is deleted (crib delete).
- * createContainer and startContainer, which run inside the container's namespaces, are
- * refused. */
+/* Hooks (the runtime spec's config.md "POSIX-platform Hooks"), each with the container's state
+ * JSON on stdin, in the order of the lifecycle: prestart and createRuntime in the runtime's
+ * namespaces when the container's exist, before its setup goes on (crib create, from the
+ * parent); createContainer in the container's namespaces before pivot_root, a host program
+ * (the setup process); startContainer in the container after crib start, before the program's
+ * exec, confined as the program (the workload's process: steps/ocihooks_in.c); poststart once
+ * the program runs (crib start); poststop when it is deleted (crib delete). */
 enum oci_hook_kind {
         OCI_HOOK_PRESTART,
         OCI_HOOK_CREATE_RUNTIME,
+        OCI_HOOK_CREATE_CONTAINER,
+        OCI_HOOK_START_CONTAINER,
         OCI_HOOK_POSTSTART,
         OCI_HOOK_POSTSTOP,
-        OCI_HOOK_CREATE_CONTAINER, /* refused */
-        OCI_HOOK_START_CONTAINER,  /* refused */
         OCI_HOOK_KINDS
 };
 #define OCI_MAX_HOOKS     16  /* of each kind */

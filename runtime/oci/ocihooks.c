@@ -1,9 +1,10 @@
 /* ocihooks.c - config.json's .hooks, checked and kept as compact JSON for the state directory,
  * and read back a kind at a time for the runtime to run (launch/hooks.c runs one); see oci.h.
  *
- * crib runs the hooks that run in the runtime's namespaces (prestart, createRuntime,
- * poststart, poststop); createContainer and startContainer, which run inside the container's,
- * are refused. Each list, argv and environment has a limit.
+ * crib runs every kind (oci.h says where each runs): the ones in the runtime's namespaces from
+ * the front end (runtime/container/), createContainer and startContainer from the container's
+ * own processes (the plan carries them: runtime/steps/ocihooks_in.c). Each list, argv and
+ * environment has a limit.
  */
 #define _GNU_SOURCE
 #include "parse.h"
@@ -14,16 +15,14 @@
 #include <string.h>
 
 static const char *const hook_kinds[OCI_HOOK_KINDS] = {
-        "prestart", "createRuntime", "poststart", "poststop", "createContainer", "startContainer"};
+        "prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"};
 
 const char *oci_hook_name(enum oci_hook_kind kind)
 {
         return kind >= 0 && kind < OCI_HOOK_KINDS ? hook_kinds[kind] : NULL;
 }
 
-/* .hooks: each kind crib runs (those in the runtime's namespaces: oci.h) checked in full and
- * kept as compact JSON for the state directory; the kinds that run inside the container's
- * namespaces are refused. */
+/* .hooks: each kind checked in full and kept as compact JSON for the state directory */
 int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret)
 {
         json_object *hooks = oci_member(cfg, "hooks");
@@ -41,11 +40,6 @@ int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret)
                 if (oci_want(c, list, p, json_type_array, "a list") < 0)
                         return -1;
                 size_t n = json_object_array_length(list);
-                if (n && k >= OCI_HOOK_CREATE_CONTAINER)
-                        return oci_bad(c, p,
-                                       "is not supported by crib yet (these hooks run inside the "
-                                       "container's namespaces; crib runs prestart, createRuntime, "
-                                       "poststart and poststop)");
                 if (n > OCI_MAX_HOOKS)
                         return oci_bad(c, p, "has %zu hooks; crib takes at most %d", n,
                                        OCI_MAX_HOOKS);

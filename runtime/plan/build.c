@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "build.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,22 @@ int plan_build(const struct spec *s, const struct plan_host *h, const struct pla
         p->host_gid = h->gid;
         /* root of the host: root in a user namespace of its own (unshare -r) is not */
         p->privileged = h->euid == 0 && h->initial_userns;
+        /* the hooks the container's processes run: packed below, with everything else */
+        for (size_t w = 0; r == 0 && w < PLAN_HOOK_WHENS; w++) {
+                if (o->nin_hooks[w] > PLAN_MAX_HOOKS || (o->nin_hooks[w] && !o->hooks)) {
+                        r = error_set(err, EINVAL,
+                                      "%zu hooks in the container: at most %d, and only with "
+                                      "plan_opts.hooks",
+                                      o->nin_hooks[w], PLAN_MAX_HOOKS);
+                        break;
+                }
+                for (size_t i = 0; i < o->nin_hooks[w]; i++)
+                        p->hooks[w][i] = o->in_hooks[w][i];
+                p->nhooks[w] = o->nin_hooks[w];
+        }
+        p->hook_state = p->nhooks[PLAN_HOOK_SETUP] || p->nhooks[PLAN_HOOK_START]
+                                ? (o->hook_state ? o->hook_state : "{}")
+                                : NULL;
 
         for (size_t i = 0; r == 0 && i < sizeof passes / sizeof passes[0]; i++)
                 r = passes[i].run(&pl, err);

@@ -53,6 +53,7 @@ void plan_free(struct plan *p)
         free(p->arena);
         plan_walk(p, &w);
         p->nmounts = p->ngroups = p->npass_fds = p->seccomp.n = 0;
+        p->nhooks[PLAN_HOOK_SETUP] = p->nhooks[PLAN_HOOK_START] = 0;
         p->arena = NULL;
         p->arena_size = 0;
 }
@@ -130,6 +131,14 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         p->pass_fds = w->blob(w->ctx, p->pass_fds, p->npass_fds * sizeof *p->pass_fds);
         p->seccomp.insns =
                 w->blob(w->ctx, p->seccomp.insns, p->seccomp.n * sizeof *p->seccomp.insns);
+        for (size_t when = 0; when < PLAN_HOOK_WHENS; when++)
+                for (size_t i = 0; i < p->nhooks[when]; i++) {
+                        struct plan_hook *h = &p->hooks[when][i];
+                        h->path = w->str(w->ctx, h->path);
+                        h->argv = w->strv(w->ctx, h->argv);
+                        h->envp = w->strv(w->ctx, h->envp);
+                }
+        p->hook_state = w->str(w->ctx, p->hook_state);
 }
 
 static char *packer_str(void *k, const char *s)
@@ -326,7 +335,9 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
             p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
             p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI ||
-            (p.oom_score_adj_set && (p.oom_score_adj < -1000 || p.oom_score_adj > 1000)))
+            (p.oom_score_adj_set && (p.oom_score_adj < -1000 || p.oom_score_adj > 1000)) ||
+            p.nhooks[PLAN_HOOK_SETUP] > PLAN_MAX_HOOKS ||
+            p.nhooks[PLAN_HOOK_START] > PLAN_MAX_HOOKS)
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';
         p.apparmor[sizeof p.apparmor - 1] = '\0';
@@ -348,6 +359,13 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
         p.arena_size = h.arena_size;
         struct reloc r = {.base = p.arena, .at = p.arena, .size = p.arena_size, .in = true};
         walk(&p, &r);
+        for (size_t when = 0; when < PLAN_HOOK_WHENS; when++)
+                for (size_t i = 0; i < p.nhooks[when]; i++) {
+                        const struct plan_hook *hk = &p.hooks[when][i];
+                        if (!hk->path || !hk->argv || !hk->argv[0] || !hk->envp || !p.hook_state ||
+                            hk->timeout < 0)
+                                r.bad = true;
+                }
         if (r.bad || !p.rootfs || !p.argv || !p.argv[0] || !p.envp || !p.masked || !p.readonly) {
                 free(p.arena);
                 return error_set(err, EINVAL,

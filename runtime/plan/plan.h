@@ -78,6 +78,24 @@ struct mount_op {
 #define NET_PASTA_DNS      "169.254.1.1"
 #define NET_DNS_ADDR(mode) ((mode) == SPEC_NET_PASTA ? NET_PASTA_DNS : NET_SLIRP_DNS)
 
+/* A program the engine asks the container's own processes to run (an OCI config's
+ * createContainer and startContainer hooks; steps/ocihooks_in.c runs them), with the state on
+ * its stdin. When: */
+enum plan_hook_when {
+        PLAN_HOOK_SETUP, /* the setup process, in the container's namespaces, before pivot_root:
+                          * a host program (createContainer) */
+        PLAN_HOOK_START, /* the workload's process, after crib start, before the exec, confined
+                          * as the workload: a program of the container's (startContainer) */
+        PLAN_HOOK_WHENS
+};
+#define PLAN_MAX_HOOKS 16 /* of each */
+struct plan_hook {
+        const char *path; /* absolute: the host's (SETUP), the container's (START) */
+        char **argv;      /* NULL-terminated, at least one */
+        char **envp;      /* NULL-terminated, maybe empty: the hook's own, nothing of crib's */
+        int timeout;      /* seconds, 0: none */
+};
+
 struct plan {
         bool trace;            /* plan_opts.trace */
         bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
@@ -213,6 +231,13 @@ struct plan {
         size_t ndevices;
         char devices_why[320];
 
+        /* the engine's hooks that run inside the container (steps/ocihooks_in.c), by when, and
+         * the state they read: a JSON object to which the child adds "status", "pid" (its own,
+         * as crib sees it: SYNC_GO) and "rootfs" (above); NULL when there are none */
+        struct plan_hook hooks[PLAN_HOOK_WHENS][PLAN_MAX_HOOKS];
+        size_t nhooks[PLAN_HOOK_WHENS];
+        const char *hook_state;
+
         /* things cmd/ should tell the user before the container starts; a line after the
          * first is a remedy */
         char warnings[4][768];
@@ -236,6 +261,12 @@ struct plan_opts {
                            * on (the OCI hooks): the setup waits for it (self_maps) */
         const char *name; /* the container's name, which its cgroup takes (and `crib exec` finds
                            * it by); NULL or "" for none */
+        /* the hooks the container's processes run (the plan copies them: struct plan's
+         * hooks), and the state they read, without "status", "pid" and "rootfs"; with any,
+         * `hooks` must be set too (the setup learns its pid from SYNC_GO) */
+        const struct plan_hook *in_hooks[PLAN_HOOK_WHENS];
+        size_t nin_hooks[PLAN_HOOK_WHENS];
+        const char *hook_state;
 };
 
 /* Build the plan for `spec` on `host`. Errors about the spec name its file and line. The plan

@@ -66,7 +66,7 @@ static int arm_too_new(const char *path)
 /* The program at `path` is reached only through a link of /proc (a magic link): openat2(2)
  * refuses the path with RESOLVE_NO_MAGICLINKS (ELOOP) and finds it without. Never true before
  * Linux 5.6. */
-static bool through_magic_link(const char *path)
+bool exec_through_magic_link(const char *path)
 {
 #if defined(SYS_openat2) && defined(RESOLVE_NO_MAGICLINKS)
         struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_MAGICLINKS};
@@ -90,7 +90,7 @@ static bool through_magic_link(const char *path)
 
 static int explain(struct child *c, const char *path, int e, struct error *err)
 {
-        if (e == EXDEV) { /* try_exec: through_magic_link; the file is not opened */
+        if (e == EXDEV) { /* try_exec: exec_through_magic_link; the file is not opened */
                 error_set(err, 0,
                           "cannot execute '%s': its path leads through a link of /proc, which "
                           "could lead out of the container",
@@ -160,7 +160,7 @@ static int try_exec(struct child *c, const char *path)
                 argc++;
         while (p->envp[envc])
                 envc++;
-        if (through_magic_link(path)) {
+        if (exec_through_magic_link(path)) {
                 trace_line(&c->trace, "  '%s' leads through a link of /proc: not run", path);
                 return EXDEV;
         }

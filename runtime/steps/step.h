@@ -63,6 +63,8 @@ struct child {
         /* plan.wait_start: the exec fifo, open for writing once `crib start` let us go, where a
          * failure is reported (start.c); -1 before */
         int start_fd;
+        /* the setup process's pid as crib sees it (SYNC_GO), 0 when it wrote its own maps */
+        pid_t host_pid;
 };
 
 /* One step of a table: its name as --trace prints it, and the function that runs it. */
@@ -149,9 +151,13 @@ int step_close_inherited(struct child *c, struct error *err); /* fds.c */
 int fds_close_all_but(const int *keep, size_t n, struct error *err);
 /* Refuse a directory as fd 0, 1 or 2 (fds.c). */
 int fds_check_stdio(struct error *err);
-int step_apparmor(struct child *c, struct error *err);   /* apparmor.c */
-int step_wait_start(struct child *c, struct error *err); /* start.c */
-int step_exec(struct child *c, struct error *err);       /* exec.c */
+int step_apparmor(struct child *c, struct error *err);    /* apparmor.c */
+int step_wait_start(struct child *c, struct error *err);  /* start.c */
+int step_hooks_setup(struct child *c, struct error *err); /* ocihooks_in.c */
+int step_hooks_start(struct child *c, struct error *err); /* ocihooks_in.c */
+/* The program at `path` is reached only through a link of /proc (exec.c) */
+bool exec_through_magic_link(const char *path);
+int step_exec(struct child *c, struct error *err); /* exec.c */
 /* The workload's PATH: its environment's, or PLAN_DEFAULT_PATH (exec.c). */
 const char *container_path(const struct plan *p);
 /* Child: report a failure after the start to `crib start` (start.c). */

@@ -7,7 +7,9 @@
  *
  *   parent -> child   SYNC_ROOTFS the rootfs as an idmapped mount tree, as SCM_RIGHTS (root's
  *                                 containers whose rootfs host root owns; before SYNC_GO)
- *                     SYNC_GO     the id maps are written; go on with the setup
+ *                     SYNC_GO     the id maps are written; go on with the setup (with the
+ *                                 setup process's pid as crib sees it: crib create's hooks
+ *                                 read it)
  *   child -> parent   SYNC_TRACE  a --trace line
  *                     SYNC_WARN   a warning for the user (say, an escapable chroot fallback)
  *                     SYNC_PTY    the terminal's master side, as SCM_RIGHTS

@@ -236,7 +236,9 @@ int step_id_maps(struct child *c, struct error *err)
                 return -1;
         if (m.type != SYNC_GO)
                 return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
-        trace_line(&c->trace, "  read(sync) = GO (maps written)");
+        c->host_pid = m.u.pid;
+        trace_line(&c->trace, "  read(sync) = GO (maps written; we are pid %d to crib)",
+                   (int)c->host_pid);
         return 0;
 }
 

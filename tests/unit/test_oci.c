@@ -457,8 +457,6 @@ int main(void)
                 "shared propagation");
         refused(HEAD PROC "\"mounts\":[{\"destination\":\"/a/../b\",\"type\":\"tmpfs\"}]," NS "}",
                 ".mounts[0].destination", "a destination with ..");
-        refused(HEAD PROC "\"hooks\":{\"startContainer\":[{\"path\":\"/bin/true\"}]}," NS "}",
-                ".hooks.startContainer: is not supported", "a hook inside the container");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
                           "\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}",
                 ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_ALLOW'",
@@ -573,8 +571,33 @@ int main(void)
         oci_hooks_free(hk, nh > 0 ? (size_t)nh : 0);
         ok(oci_hooks_of(c.hooks, OCI_HOOK_CREATE_RUNTIME, hk, &err) == 0, "no createRuntime hooks");
         oci_free(&c);
-        refused(HEAD PROC "\"hooks\":{\"createContainer\":[{\"path\":\"/h\"}]}," NS "}",
-                ".hooks.createContainer: is not supported", "createContainer hooks");
+        /* the kinds that run inside the container: taken, and read back as the others */
+        ok(load(HEAD PROC "\"hooks\":{\"createContainer\":[{\"path\":\"/h\",\"timeout\":2}],"
+                          "\"startContainer\":[{\"path\":\"/bin/s\",\"args\":[\"s\",\"x\"]},"
+                          "{\"path\":\"/bin/t\"}]}," NS "}",
+                &c, &err) == 0 &&
+                   c.hooks,
+           "createContainer and startContainer hooks load: %s", err.msg);
+        nh = oci_hooks_of(c.hooks, OCI_HOOK_CREATE_CONTAINER, hk, &err);
+        ok(nh == 1 && !strcmp(hk[0].path, "/h") && hk[0].timeout == 2, "createContainer: one");
+        oci_hooks_free(hk, nh > 0 ? (size_t)nh : 0);
+        nh = oci_hooks_of(c.hooks, OCI_HOOK_START_CONTAINER, hk, &err);
+        ok(nh == 2 && !strcmp(hk[0].args[1], "x") && !strcmp(hk[1].args[0], "/bin/t"),
+           "startContainer: two, in order");
+        oci_hooks_free(hk, nh > 0 ? (size_t)nh : 0);
+        oci_free(&c);
+        refused(HEAD PROC "\"hooks\":{\"startContainer\":[{\"path\":\"bin/s\"}]}," NS "}",
+                ".hooks.startContainer[0].path: 'bin/s' is not an absolute path",
+                "a startContainer hook's path must be absolute (it is the container's)");
+        refused(HEAD PROC "\"hooks\":{\"createContainer\":[{\"path\":\"/h\",\"timeout\":-1}]}," NS
+                          "}",
+                ".hooks.createContainer[0].timeout", "a createContainer timeout below 1");
+        for (int k = 0; k < OCI_HOOK_KINDS; k++)
+                ok(oci_hook_name(k) != NULL, "hook kind %d has a name: %s", k, oci_hook_name(k));
+        ok(!strcmp(oci_hook_name(OCI_HOOK_CREATE_CONTAINER), "createContainer") &&
+                   !strcmp(oci_hook_name(OCI_HOOK_START_CONTAINER), "startContainer") &&
+                   !oci_hook_name(OCI_HOOK_KINDS),
+           "the names are the config's, in the lifecycle's order");
         refused(HEAD PROC "\"hooks\":{\"prestart\":[{\"path\":\"/h\",\"timeout\":0}]}," NS "}",
                 ".hooks.prestart[0].timeout", "a timeout of 0");
         refused(HEAD PROC "\"hooks\":{\"poststart\":[{\"path\":\"/a/../h\"}]}," NS "}",

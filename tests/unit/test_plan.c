@@ -332,6 +332,45 @@ static void front_end_opts(void)
         free(bytes);
         plan_free(&q);
         plan_free(&p);
+
+        /* the hooks the container's processes run: copied in, packed, written and read back */
+        char *argv[] = {"hook", "a b", NULL}, *envp[] = {"X=1", NULL}, *none[] = {NULL};
+        struct plan_hook in[2] = {{"/usr/bin/h", argv, envp, 3}, {"/bin/s", argv + 1, none, 0}};
+        o.in_hooks[PLAN_HOOK_SETUP] = in;
+        o.nin_hooks[PLAN_HOOK_SETUP] = 1;
+        o.in_hooks[PLAN_HOOK_START] = in + 1;
+        o.nin_hooks[PLAN_HOOK_START] = 1;
+        o.hook_state = "{\"id\":\"web-1\"}";
+        bytes = NULL;
+        ok(plan_build(&s, &h, &o, &p, &err) == 0 && p.nhooks[PLAN_HOOK_SETUP] == 1 &&
+                   p.nhooks[PLAN_HOOK_START] == 1 && p.hooks[PLAN_HOOK_SETUP][0].argv != argv &&
+                   !strcmp(p.hooks[PLAN_HOOK_SETUP][0].argv[1], "a b") &&
+                   p.hook_state != o.hook_state,
+           "hooks in the container: the plan's own copies (%s)", err.msg);
+        ok(plan_to_bytes(&p, &bytes, &len, &err) == 0 &&
+                   plan_from_bytes(bytes, len, &q, &err) == 0 &&
+                   !strcmp(q.hooks[PLAN_HOOK_SETUP][0].path, "/usr/bin/h") &&
+                   !strcmp(q.hooks[PLAN_HOOK_SETUP][0].envp[0], "X=1") &&
+                   q.hooks[PLAN_HOOK_SETUP][0].timeout == 3 &&
+                   !strcmp(q.hooks[PLAN_HOOK_START][0].argv[0], "a b") &&
+                   !q.hooks[PLAN_HOOK_START][0].envp[0] && !strcmp(q.hook_state, o.hook_state),
+           "and read back from the plan's bytes");
+        plan_free(&q);
+        /* a count out of range in the bytes is refused before anything is followed */
+        struct plan *copy = (struct plan *)((char *)bytes + 32);
+        size_t saved = copy->nhooks[PLAN_HOOK_START];
+        copy->nhooks[PLAN_HOOK_START] = PLAN_MAX_HOOKS + 1;
+        ok(plan_from_bytes(bytes, len, &q, &err) < 0 && strstr(err.msg, "count out of range"),
+           "too many hooks in a plan file: damaged (%s)", err.msg);
+        copy->nhooks[PLAN_HOOK_START] = saved;
+        copy->hooks[PLAN_HOOK_START][0].argv = NULL;
+        ok(plan_from_bytes(bytes, len, &q, &err) < 0, "a hook without argv: damaged (%s)", err.msg);
+        free(bytes);
+        plan_free(&p);
+        o.hooks = false;
+        ok(plan_build(&s, &h, &o, &p, &err) < 0,
+           "hooks in the container without plan_opts.hooks (no pid from GO): refused (%s)",
+           err.msg);
         spec_free(&s);
 }
 
