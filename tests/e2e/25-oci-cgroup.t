@@ -13,15 +13,7 @@
 # then is a bind of the host's, which brings the host's whole tree along under /sys/fs/cgroup),
 # once with a cgroup namespace and the host's network.
 . "$(dirname "$0")/../lib/libtest.sh"
-
-S="$T/state"
-B="$T/bundle"
-mkdir -p "$B"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
-R() { "$T/crib-runc" --root "$S" "$@"; }
-status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
-pid_in_state() { R state "$1" 2>/dev/null | sed -n 's/^ *"pid":\([0-9]*\),$/\1/p'; }
+. "$(dirname "$0")/../lib/oci.sh"
 
 # the host: where its cgroup2 is, our own cgroup in it, and where the container's goes (root:
 # anywhere, as runc; a user: below the parent of its own cgroup, when that is delegated)

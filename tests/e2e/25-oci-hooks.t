@@ -9,32 +9,12 @@
 # failing hook, one past its timeout, one through /proc, and output that must not reach the
 # engine.
 . "$(dirname "$0")/../lib/libtest.sh"
+. "$(dirname "$0")/../lib/oci.sh"
 
-S="$T/state"
-B="$T/bundle"
 O="$T/tmp" # bound at /tmp in the container: where the hooks and the workload write
 mkdir -p "$B" "$O"
 chmod 1777 "$O"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
 : >"$O/.marker" # only the container's /tmp has it at /tmp
-R() { "$T/crib-runc" --root "$S" "$@"; }
-# oci ARGS...: crib-runc with the test's state root, at most 60 s; $out, $err, $rc
-oci() {
-	timeout 60 "$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	out=$(cat "$T/.stdout")
-	err=$(cat "$T/.stderr")
-}
-status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
-wait_status() {
-	_i=0
-	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ "$(status_of "$1")" = "$2" ]
-}
 # json_field FILE KEY: a string or number field of the one-line JSON in FILE
 json_field() { sed -n "s/.*\"$2\":\"\{0,1\}\([^\",}]*\).*/\1/p" "$1"; }
 

@@ -6,19 +6,8 @@
 # from outside: the workload's /proc/PID/ns/* are the holder's, crib exec's too, the holder
 # outlives the container, and a file of the wrong kind is refused at its JSON path, 125.
 . "$(dirname "$0")/../lib/libtest.sh"
+. "$(dirname "$0")/../lib/oci.sh"
 
-S="$T/state"
-B="$T/bundle"
-mkdir -p "$B"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
-R() { "$T/crib-runc" --root "$S" "$@"; }
-oci() {
-	"$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	out=$(cat "$T/.stdout")
-	err=$(cat "$T/.stderr")
-}
 ns_of() { readlink "/proc/$1/ns/$2" 2>/dev/null; }
 
 # the holder: its namespaces are the ones joined (as a user, in a user namespace of its own)

@@ -6,34 +6,12 @@
 # host: the exit statuses, what the workload wrote to a bind-mounted directory, the state
 # root, the container's cgroup and the mount table.
 . "$(dirname "$0")/../lib/libtest.sh"
+. "$(dirname "$0")/../lib/oci.sh"
 
-S="$T/state"
-B="$T/bundle"
 O="$T/tmp" # bind-mounted at /tmp in the container
 mkdir -p "$B" "$O"
 chmod 1777 "$O"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
-R() { "$T/crib-runc" --root "$S" "$@"; }
-# oci ARGS...: crib-runc with the test's state root, at most 60 s; $out, $err, $rc (stdout is a
-# file: a detached container keeps it open)
-oci() {
-	timeout 60 "$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	out=$(cat "$T/.stdout")
-	err=$(cat "$T/.stderr")
-}
-status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
 listed() { R list --quiet 2>/dev/null | tr '\n' ' '; }
-# wait_status ID STATUS: at most 5 s
-wait_status() {
-	_i=0
-	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ "$(status_of "$1")" = "$2" ]
-}
 
 # config ARGS_JSON [EXTRA_PROCESS_JSON]: the bundle's config.json, $O bound at /tmp. As root no
 # user namespace (the engines' default); as a user, one mapping the caller's own ids.

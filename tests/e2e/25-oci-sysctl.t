@@ -7,28 +7,7 @@
 # (125, its JSON path) with nothing of the host changed. The OOM score adjustment read from
 # outside (/proc/PID/oom_score_adj) once created, inside, and in crib-runc exec's process.
 . "$(dirname "$0")/../lib/libtest.sh"
-
-S="$T/state"
-B="$T/bundle"
-mkdir -p "$B"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
-R() { "$T/crib-runc" --root "$S" "$@"; }
-oci() {
-	"$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	out=$(cat "$T/.stdout")
-	err=$(cat "$T/.stderr")
-}
-status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
-pid_in_state() { R state "$1" 2>/dev/null | sed -n 's/^ *"pid":\([0-9]*\),$/\1/p'; }
-wait_status() {
-	_i=0
-	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-}
+. "$(dirname "$0")/../lib/oci.sh"
 
 # config ARGS_JSON SYSCTL_JSON [NAMESPACES_JSON] [PROCESS_JSON,] [MOUNTS_JSON,]: the config.
 # As root, no user namespace (podman's default); as a user, one mapping the caller's own ids.

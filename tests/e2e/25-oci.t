@@ -5,33 +5,7 @@
 # JSON log, and that a created container neither runs early nor outlives delete. Then podman,
 # as root, with crib as its runtime, where podman is installed.
 . "$(dirname "$0")/../lib/libtest.sh"
-
-S="$T/state"
-B="$T/bundle"
-mkdir -p "$B"
-ln -s "$ROOTFS" "$B/rootfs"
-# runc's name for crib: what podman --runtime and containerd's BinaryName point at
-ln -s "$CRIB" "$T/crib-runc"
-R() { "$T/crib-runc" --root "$S" "$@"; }
-# oci ARGS...: crib-runc with the test's state root; $out, $err, $rc. Its stdout is a file: a
-# created container keeps create's stdout open (its own), which would hold a $(...) open
-oci() {
-	"$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	out=$(cat "$T/.stdout")
-	err=$(cat "$T/.stderr")
-}
-status_of() { R state "$1" 2>/dev/null | sed -n 's/^ *"status":"\(.*\)",$/\1/p'; }
-pid_in_state() { R state "$1" 2>/dev/null | sed -n 's/^ *"pid":\([0-9]*\),$/\1/p'; }
-# wait_status ID STATUS: at most 5 s
-wait_status() {
-	_i=0
-	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ "$(status_of "$1")" = "$2" ]
-}
+. "$(dirname "$0")/../lib/oci.sh"
 
 # config ARGS_JSON [EXTRA_PROCESS_JSON]: the bundle's config.json. As root, no user namespace
 # (podman's and containerd's default); as a user, one mapping the caller's own ids.

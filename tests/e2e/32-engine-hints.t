@@ -10,18 +10,8 @@
 # user namespace; and where this host has them: limits it cannot apply (.linux.resources.*,
 # --memory, --pids-limit), an AppArmor profile it cannot apply (.process.apparmorProfile).
 . "$(dirname "$0")/../lib/libtest.sh"
+. "$(dirname "$0")/../lib/oci.sh"
 
-S="$T/state"
-B="$T/bundle"
-mkdir -p "$B"
-ln -s "$ROOTFS" "$B/rootfs"
-ln -s "$CRIB" "$T/crib-runc"
-# oci ARGS...: crib-runc with the test's state root; $err (stderr), $rc
-oci() {
-	timeout -k 5 60 "$T/crib-runc" --root "$S" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null
-	rc=$?
-	err=$(cat "$T/.stderr")
-}
 # the words of crib.ini(5) an engine's user cannot act on
 ini_words() { # ini_words TEXT: those TEXT holds, one line
 	for w in resources_mode seccomp_mode apparmor_mode readonly_rootfs "user = no" "pid = no" \
