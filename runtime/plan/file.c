@@ -323,7 +323,8 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.nwarnings > sizeof p.warnings / sizeof p.warnings[0] ||
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
-            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
+            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.ndevices_own > p.ndevices ||
+            p.ndev_rules > SPEC_MAX_DEVICE_RULES || p.nports > SPEC_MAX_PORTS ||
             p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI)
                 return error_set(err, EINVAL, "the plan file is damaged (a count out of range)");
         p.seccomp_how[sizeof p.seccomp_how - 1] = '\0';

@@ -53,6 +53,9 @@ enum mount_op_kind {
         MOP_SYMLINK,  /* dst -> src */
         MOP_FILE,     /* a read-only file holding `data`, on a tmpfs of its own, mounted on dst
                        * (over a symlink there too: a dangling /etc/resolv.conf is common) */
+        MOP_DEVICE,   /* a node an OCI config asks for (.linux.devices), on crib's /dev: as real
+                       * root made (mknod, `mode` with its type, `dev`, uid, gid, bound onto
+                       * itself); in a user namespace the host's node `src` bound there */
 };
 
 struct mount_op {
@@ -63,10 +66,13 @@ struct mount_op {
         const char *data;    /* mount(2) data, MOP_FILE's content, or NULL */
         bool src_is_dir;     /* MOP_BIND: make a directory (not a file) as mountpoint */
         unsigned line;       /* spec line for user mounts, 0 for crib's own */
-        dev_t dev;           /* MOP_DEV_NODE */
+        dev_t dev;           /* MOP_DEV_NODE, MOP_DEVICE */
+        mode_t mode;         /* MOP_DEVICE: S_IFCHR, S_IFBLK or S_IFIFO, and the permissions */
+        uid_t uid;           /* MOP_DEVICE: the node's owner */
+        gid_t gid;
 };
 
-#define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + 32)
+#define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + SPEC_MAX_DEVICES + 32)
 
 /* The helpers' addresses inside the container: slirp4netns's built-in DNS forwarder and the
  * address pasta is told to forward to the host's resolver (--dns-forward). */
@@ -193,11 +199,16 @@ struct plan {
         char cgroup_top[1024];
         bool cgroup_systemd; /* base is user@UID.service: a scope from systemd first */
         bool cgroup;         /* the container gets a cgroup: for limits, or for devices */
-        /* user = no: the device program on its cgroup (runtime/cgroup/devices.c), which lets
-         * it open only these; devices_why says why there is none, for the trace */
+        /* user = no, or an OCI config run by root: the device program on its cgroup
+         * (runtime/cgroup/devices.c, struct cgroup_device_policy): the first ndevices_own of
+         * devices always open, the rest where the config's rules (dev_rules_on) allow them
+         * too; devices_why says why there is none, for the trace */
         bool device_program;
         struct cgroup_device devices[CGROUP_MAX_DEVICES];
-        size_t ndevices;
+        size_t ndevices, ndevices_own;
+        bool dev_rules_on;
+        struct cgroup_device_rule dev_rules[SPEC_MAX_DEVICE_RULES];
+        size_t ndev_rules;
         char devices_why[320];
 
         /* things cmd/ should tell the user before the container starts; a line after the

@@ -279,5 +279,7 @@ void spec_free(struct spec *s)
                 free(s->mounts[i].dst);
                 free(s->mounts[i].data);
         }
+        for (size_t i = 0; i < s->ndevices; i++)
+                free(s->devices[i].path);
         memset(s, 0, sizeof *s);
 }
