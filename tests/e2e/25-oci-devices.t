@@ -150,6 +150,8 @@ bad() { # bad DEVICES_JSON WANT DESCRIPTION
 	oci create --bundle "$B" bad
 	assert_eq "$rc" 125 "$3: refused, 125"
 	assert_contains "$err" "$2" "at its JSON path ($2)"
+	# (a create the code before took would leave a container waiting for start)
+	"$T/crib-runc" --root "$S" delete --force bad >/dev/null 2>&1
 }
 bad '{"path":"/dev/../etc/x","type":"c","major":1,"minor":3}' ".linux.devices[0].path: '/dev/../etc/x' is not a path under /dev" "a path with '..'"
 bad '{"path":"/etc/passwd","type":"c","major":1,"minor":3}' ".linux.devices[0].path" "a path outside /dev (an existing file of the image)"
@@ -161,10 +163,12 @@ oci create --bundle "$B" bad
 assert_eq "$rc" 125 "a node under a bind of a host directory: refused, 125"
 assert_contains "$err" "'/dev/hostdir/x' lies under '/dev/hostdir' (a mount)" "saying where it would land"
 assert_eq "$(ls -A "$T/hostdir")" "" "and nothing was made in the host's directory"
+"$T/crib-runc" --root "$S" delete --force bad >/dev/null 2>&1
 config true '"resources":{"devices":[{"allow":true,"type":"c","access":"rwx"}]},'
 oci create --bundle "$B" bad
 assert_eq "$rc" 125 "a rule with access x: refused, 125"
 assert_contains "$err" ".linux.resources.devices[0].access" "at its JSON path"
+"$T/crib-runc" --root "$S" delete --force bad >/dev/null 2>&1
 
 # --- nothing left: no container, no mount of the test's
 oci list -q
