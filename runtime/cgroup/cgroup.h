@@ -103,23 +103,53 @@ bool cgroup_frozen(const char *path);
 /* The memory controller killed a process of it for lack of memory (memory.events oom_kill). */
 bool cgroup_oom_killed(const char *path);
 
-/* devices.c: a real-root container's device rule, for its device program: type 'c' or 'b',
- * major from major_lo to major_hi, minor or -1 for any. */
+/* devices.c: a device the program lets a container open: type 'c' or 'b', major from major_lo
+ * to major_hi, minor or -1 for any. */
 struct cgroup_device {
         char type;
         uint32_t major_lo, major_hi;
         int32_t minor;
 };
-#define CGROUP_MAX_DEVICES 48
+/* the standard nodes and ptys, a device file per mount, a node per config entry, stdio */
+#define CGROUP_MAX_DEVICES (16 + SPEC_MAX_MOUNTS + SPEC_MAX_DEVICES)
 
-/* Load the program that lets the cgroup at path, and every cgroup below it, open only the
- * devices in allow (and make any node, which then does not open), and attach it there. */
-int cgroup_devices_apply(const char *path, const struct cgroup_device *allow, size_t n,
-                         struct trace *t, struct error *err);
+/* What the device program lets the container open:
+ *   own     always (crib's own nodes, the ptys, the nodes an OCI config asks crib to make:
+ *           runc allows its standard nodes and the config's after the config's rules)
+ *   rules   when on (an OCI config), the config's list, runc's way (spec.h): a device not
+ *           in own opens only where the rules allow it AND
+ *   extra   it is one of these (the device files the mounts bind, crib's stdio): crib's own
+ *           bound on what a container may open, whatever the rules allow
+ * and mknod(2) of any node (runc's "c *:* m" and "b *:* m"), which then does not open unless
+ * the above allow it. */
+struct cgroup_device_policy {
+        const struct cgroup_device *own, *extra;
+        size_t nown, nextra;
+        const struct cgroup_device_rule *rules;
+        size_t nrules;
+        bool rules_on;
+};
+
+/* Load the program that lets the cgroup at path, and every cgroup below it, open only what
+ * the policy allows, and attach it there. */
+int cgroup_devices_apply(const char *path, const struct cgroup_device_policy *pol, struct trace *t,
+                         struct error *err);
 /* Can this kernel load the program (CONFIG_CGROUP_BPF, and the caller's privilege)? */
 int cgroup_devices_probe(struct error *err);
 /* "c 1:3", "c 136-143:*", for the trace and crib check */
 void cgroup_device_format(const struct cgroup_device *d, char *buf, size_t len);
+
+/* The program for a policy (malloc'd, *ret_n instructions of struct bpf_insn), for the unit
+ * tests to run; NULL when out of memory. */
+void *cgroup_devices_program(const struct cgroup_device_policy *pol, size_t *ret_n);
+/* Pure: the rules' answer (runc's: the last rule matching the device with each access bit
+ * asked wins; none denies) for one access of type 'c' or 'b'. */
+bool cgroup_rules_allow(const struct cgroup_device_rule *rules, size_t n, char type, uint32_t major,
+                        uint32_t minor, unsigned access);
+/* Pure: whether the rules deny a read or a write of some device (false only when they end by
+ * allowing every device both: "a *:* rw" after any deny). Where a rule is shadowed by later
+ * ones it may say true when nothing is denied: its callers refuse then, which is safe. */
+bool cgroup_rules_deny_some(const struct cgroup_device_rule *rules, size_t n);
 
 /* "256M", "1.5G", for messages. */
 void cgroup_format_bytes(int64_t v, char *buf, size_t len);

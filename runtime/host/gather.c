@@ -87,9 +87,9 @@ void plan_host_gather(const struct spec *s, struct plan_host *h)
                 if (fcntl(s->pass_fds[i], F_GETFD) < 0)
                         h->closed_fd = s->pass_fds[i];
         h->term = getenv("TERM");
-        /* the limits, a real-root container's device program and an engine's cgroupsPath
-         * need a cgroup */
-        if (!s || s->resources.need || !s->ns_user || s->cgroups_path)
+        /* the limits, a device program (a real-root container's, an OCI config's rules) and
+         * an engine's cgroupsPath need a cgroup */
+        if (!s || s->resources.need || !s->ns_user || s->cgroups_path || s->dev_rules_set)
                 cgroup_host_gather(&h->cgroup);
 
         /* the file, not a prctl(2) probe: it is the kernel's interface for this, and the

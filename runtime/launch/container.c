@@ -304,8 +304,14 @@ static int make_cgroup(struct run *r, struct error *err)
         if (r->hooks->cgroup)
                 r->hooks->cgroup(r->hooks->ctx, r->cgroup_path);
         /* before anything of the container is in it: its first open already goes through it */
-        if (p->device_program &&
-            cgroup_devices_apply(r->cgroup_path, p->devices, p->ndevices, &r->trace, err) < 0)
+        const struct cgroup_device_policy pol = {.own = p->devices,
+                                                 .nown = p->ndevices_own,
+                                                 .extra = p->devices + p->ndevices_own,
+                                                 .nextra = p->ndevices - p->ndevices_own,
+                                                 .rules = p->dev_rules,
+                                                 .nrules = p->ndev_rules,
+                                                 .rules_on = p->dev_rules_on};
+        if (p->device_program && cgroup_devices_apply(r->cgroup_path, &pol, &r->trace, err) < 0)
                 return -1;
         return 0;
 }

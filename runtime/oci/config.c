@@ -161,6 +161,9 @@ int oci_load(const char *path, FILE *f, struct oci_config *ret, struct error *er
         s->front = SPEC_FRONT_OCI;
         s->init = false; /* as runc: the process is the container's pid 1 */
         s->apparmor_require = false;
+        /* as runc: a device no rule of .linux.resources.devices allows does not open, a list
+         * given or not (its standard nodes and .linux.devices' aside) */
+        s->dev_rules_set = true;
         if (!(s->path = strdup(path)))
                 return error_set(err, ENOMEM, "cannot allocate");
         if (!(cfg = oci_read_object(&c, path, f)))

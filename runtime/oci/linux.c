@@ -1,8 +1,8 @@
 /* linux.c - config.json's .linux into crib's spec: the namespaces to make or join by path
  * (namespaces(7)), the id maps of a user namespace (user_namespaces(7)), masked and
- * read-only paths, the sysctls of the container's own namespaces, the cgroupsPath as written
- * (cgroupspath.c reads it), and what crib refuses (devices, propagation other than private); its
- * .seccomp is ociseccomp.c's, its .resources ociresources.c's; see oci.h.
+ * read-only paths, the sysctls of the container's own namespaces, the device nodes to make,
+ * the cgroupsPath as written (cgroupspath.c reads it), and what crib refuses (propagation other
+ * than private); its .seccomp is ociseccomp.c's, its .resources ociresources.c's; see oci.h.
  */
 #define _GNU_SOURCE
 #include "parse.h"
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const oci_namespace_types[OCI_NAMESPACE_TYPES] = {"mount", "user",    "pid",   "ipc",
                                                               "uts",   "network", "cgroup"};
@@ -201,9 +202,113 @@ static int oci_sysctl(struct oci_ctx *c, json_object *lx)
         return 0;
 }
 
+/* A device node's path: under /dev (crib's own tmpfs, so a node is never made on a host
+ * filesystem a mount brings in: plan/devnodes.c checks the mounts), each name neither empty,
+ * "." nor "..". */
+static bool device_path_ok(const char *path)
+{
+        size_t len = strnlen(path, OCI_MAX_DEVICE_PATH + 1);
+        if (len > OCI_MAX_DEVICE_PATH || strncmp(path, "/dev/", 5) || path[len - 1] == '/')
+                return false;
+        for (const char *n = path + 5; *n;) {
+                size_t l = strcspn(n, "/");
+                if (!l || (l == 1 && n[0] == '.') || (l == 2 && n[0] == '.' && n[1] == '.'))
+                        return false;
+                n += l + (n[l] == '/');
+        }
+        return true;
+}
+
+/* one entry of .linux.devices */
+static int oci_device(struct oci_ctx *c, json_object *e, const char *q, unsigned index,
+                      struct spec_device *d)
+{
+        const char *path, *type;
+        char k[PATHLEN];
+        int64_t v;
+        int r;
+        if (oci_want(c, e, q, json_type_object, "an object") < 0 ||
+            oci_get_str(c, e, q, "path", &path) < 0 || oci_get_str(c, e, q, "type", &type) < 0)
+                return -1;
+        oci_sub(k, q, "path");
+        if (!path)
+                return oci_bad(c, k, "is missing");
+        if (!device_path_ok(path))
+                return oci_bad(c, k,
+                               "'%.80s' is not a path under /dev without '..', '.' or '//' (crib "
+                               "makes device nodes only in the container's own /dev)",
+                               path);
+        oci_sub(k, q, "type");
+        if (!type || strlen(type) != 1 || !strchr("cbup", type[0]))
+                return oci_bad(c, k, "'%.20s' is not 'c', 'b', 'u' or 'p'", type ? type : "");
+        d->type = type[0] == 'u' ? 'c' : type[0];
+        d->index = index;
+        for (int m = 0; m < 2; m++) {
+                const char *key = m ? "minor" : "major";
+                if ((r = oci_get_int(c, e, q, key, 0, m ? 1048575 : 4095, &v)) < 0)
+                        return -1;
+                if (!r && d->type != 'p') {
+                        oci_sub(k, q, key);
+                        return oci_bad(c, k, "is missing");
+                }
+                *(m ? &d->minor : &d->major) = r ? (uint32_t)v : 0;
+        }
+        /* runc's: 0666 unless given; the type's bits, which some engines send, dropped */
+        d->mode = 0666;
+        if ((r = oci_get_int(c, e, q, "fileMode", 0, UINT32_MAX, &v)) < 0)
+                return -1;
+        if (r && (v & ~(int64_t)(S_IFMT | 07777))) {
+                oci_sub(k, q, "fileMode");
+                return oci_bad(c, k, "%lld is not a file mode (0 to 07777)", (long long)v);
+        }
+        if (r)
+                d->mode = (mode_t)(v & 07777);
+        if (oci_get_int(c, e, q, "uid", 0, UINT32_MAX - 1, &v) < 0)
+                return -1;
+        d->uid = oci_member(e, "uid") ? (uint32_t)v : 0;
+        if (oci_get_int(c, e, q, "gid", 0, UINT32_MAX - 1, &v) < 0)
+                return -1;
+        d->gid = oci_member(e, "gid") ? (uint32_t)v : 0;
+        if (!(d->path = strdup(path)))
+                return oci_nomem(c);
+        return 0;
+}
+
+/* .linux.devices: the device nodes to make (plan/devnodes.c), each also allowed by the device
+ * program, as runc adds them to its rules */
+static int oci_devices(struct oci_ctx *c, json_object *lx)
+{
+        json_object *o = oci_member(lx, "devices");
+        struct spec *s = c->s;
+        if (!o)
+                return 0;
+        if (oci_want(c, o, ".linux.devices", json_type_array, "a list") < 0)
+                return -1;
+        size_t n = json_object_array_length(o);
+        if (n > SPEC_MAX_DEVICES)
+                return oci_bad(c, ".linux.devices", "has %zu entries; crib takes at most %d", n,
+                               SPEC_MAX_DEVICES);
+        for (size_t i = 0; i < n; i++) {
+                char q[PATHLEN], k[PATHLEN];
+                oci_idx(q, ".linux.devices", i);
+                struct spec_device *d = &s->devices[s->ndevices];
+                memset(d, 0, sizeof *d);
+                if (oci_device(c, json_object_array_get_idx(o, i), q, (unsigned)i, d) < 0)
+                        return -1;
+                s->ndevices++;
+                for (size_t j = 0; j + 1 < s->ndevices; j++)
+                        if (!strcmp(s->devices[j].path, d->path)) {
+                                oci_sub(k, q, "path");
+                                return oci_bad(c, k, "'%s' is .linux.devices[%u]'s too", d->path,
+                                               s->devices[j].index);
+                        }
+        }
+        return 0;
+}
+
 int oci_linux(struct oci_ctx *c, json_object *cfg)
 {
-        json_object *lx = oci_member(cfg, "linux"), *o;
+        json_object *lx = oci_member(cfg, "linux");
         const char *str;
         if (!lx)
                 return oci_bad(c, ".linux", "is missing: crib runs Linux containers");
@@ -228,26 +333,8 @@ int oci_linux(struct oci_ctx *c, json_object *cfg)
         if (str && str[0] && strcmp(str, "private") && strcmp(str, "rprivate"))
                 return oci_bad(c, ".linux.rootfsPropagation",
                                "crib cannot honour '%s': its mounts are private", str);
-        if (oci_sysctl(c, lx) < 0)
+        if (oci_sysctl(c, lx) < 0 || oci_devices(c, lx) < 0)
                 return -1;
-        if ((o = oci_member(lx, "devices"))) {
-                if (oci_want(c, o, ".linux.devices", json_type_array, "a list") < 0)
-                        return -1;
-                for (size_t i = 0; i < json_object_array_length(o); i++) {
-                        const char *path;
-                        char q[PATHLEN];
-                        oci_idx(q, ".linux.devices", i);
-                        json_object *e = json_object_array_get_idx(o, i);
-                        if (oci_want(c, e, q, json_type_object, "an object") < 0 ||
-                            oci_get_str(c, e, q, "path", &path) < 0)
-                                return -1;
-                        if (!oci_crib_device(e))
-                                return oci_bad(c, q,
-                                               "'%s': adding devices is not supported by crib "
-                                               "yet",
-                                               path ? path : "");
-                }
-        }
         static const char *const unsupported[] = {"intelRdt", "personality", "timeOffsets",
                                                   "memoryPolicy"};
         for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)

@@ -1,6 +1,6 @@
 /* ociresources.c - config.json's .linux.resources into crib's cgroup limits (cgroup v2's
  * memory.max, memory.swap.max, cpu.max, cpu.weight, pids.max, io.weight), converted as runc and
- * crun convert cgroup v1's numbers; the device rules are checked against crib's own /dev; see
+ * crun convert cgroup v1's numbers; the device rules, which the device program applies; see
  * oci.h.
  *
  * The same reader serves `update --resources` (oci_load_resources): there -1 lifts a limit
@@ -13,41 +13,67 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Device rules crib's own /dev already gives (plan.c): null, zero, full, random, urandom, tty,
- * and the container's ptys; and /dev/console (5:1), in containerd's and Docker's defaults,
- * which crib never makes (runc binds a terminal's pty there), so the rule lets nothing in. */
-bool oci_crib_device(json_object *e)
+/* one rule's major or minor: absent or -1 is any */
+static int dev_number(struct oci_ctx *c, json_object *e, const char *q, const char *key,
+                      int64_t max, int64_t *ret)
 {
-        json_object *ma = oci_member(e, "major"), *mi = oci_member(e, "minor"),
-                    *t = oci_member(e, "type");
-        if (!ma || !json_object_is_type(ma, json_type_int) ||
-            (t && strcmp(json_object_get_string(t), "c")))
-                return false;
-        int64_t maj = json_object_get_int64(ma), min = mi ? json_object_get_int64(mi) : -1;
-        if (maj == 1)
-                return min == 3 || min == 5 || min == 7 || min == 8 || min == 9;
-        if (maj == 5)
-                return min == 0 || min == 1 || min == 2;
-        return maj == 136;
+        *ret = -1;
+        return oci_get_int(c, e, q, key, -1, max, ret) < 0 ? -1 : 0;
 }
 
-/* .devices: crib's /dev holds only its own nodes, so a deny, or an allow of one of them,
- * changes nothing; any other allow is refused */
+/* .devices: the device rules, runc's way (spec.h: the last match wins, none denies), which the
+ * device program applies (plan/confine.c, cgroup/devices.c). In an update they are checked and
+ * left: the program made at create stays, as runc's update leaves the devices alone. */
 static int res_devices(struct oci_ctx *c, json_object *o, struct cgroup_limits *l)
 {
         (void)l;
+        struct spec *s = c->s;
         if (oci_want(c, o, ".linux.resources.devices", json_type_array, "a list") < 0)
                 return -1;
-        for (size_t i = 0; i < json_object_array_length(o); i++) {
+        size_t n = json_object_array_length(o);
+        if (n > SPEC_MAX_DEVICE_RULES)
+                return oci_bad(c, ".linux.resources.devices",
+                               "has %zu rules; crib takes at most %d", n, SPEC_MAX_DEVICE_RULES);
+        for (size_t i = 0; i < n; i++) {
                 json_object *e = json_object_array_get_idx(o, i);
-                char q[PATHLEN];
-                bool allow = false;
+                struct cgroup_device_rule r = {.type = 'a'};
+                const char *type = NULL, *access = NULL;
+                char q[PATHLEN], k[PATHLEN];
                 oci_idx(q, ".linux.resources.devices", i);
                 if (oci_want(c, e, q, json_type_object, "an object") < 0 ||
-                    oci_get_bool(c, e, q, "allow", &allow) < 0)
+                    oci_get_bool(c, e, q, "allow", &r.allow) < 0 ||
+                    oci_get_str(c, e, q, "type", &type) < 0 ||
+                    oci_get_str(c, e, q, "access", &access) < 0 ||
+                    /* the kernel's numbers: 12 bits of major, 20 of minor */
+                    dev_number(c, e, q, "major", 4095, &r.major) < 0 ||
+                    dev_number(c, e, q, "minor", 1048575, &r.minor) < 0)
                         return -1;
-                if (allow && !oci_crib_device(e))
-                        return oci_bad(c, q, "allowing this device is not supported by crib yet");
+                if (!oci_member(e, "allow")) {
+                        oci_sub(k, q, "allow");
+                        return oci_bad(c, k, "is missing");
+                }
+                if (type && type[0] && strcmp(type, "a") && strcmp(type, "c") &&
+                    strcmp(type, "b")) {
+                        oci_sub(k, q, "type");
+                        return oci_bad(c, k, "'%.20s' is not 'a', 'c' or 'b'", type);
+                }
+                if (type && type[0])
+                        r.type = type[0];
+                /* none given: all three, as cgroup v1's "a" */
+                for (const char *a = access && access[0] ? access : "rwm"; *a; a++) {
+                        unsigned bit = *a == 'r'   ? CGROUP_DEV_READ
+                                       : *a == 'w' ? CGROUP_DEV_WRITE
+                                       : *a == 'm' ? CGROUP_DEV_MKNOD
+                                                   : 0;
+                        if (!bit) {
+                                oci_sub(k, q, "access");
+                                return oci_bad(c, k, "'%.20s' is not made of 'r', 'w' and 'm'",
+                                               access);
+                        }
+                        r.access |= bit;
+                }
+                if (!c->update)
+                        s->dev_rules[s->ndev_rules++] = r;
         }
         return 0;
 }
@@ -228,7 +254,7 @@ static const struct {
         const char *key;
         int (*read)(struct oci_ctx *c, json_object *o, struct cgroup_limits *l);
 } members[] = {
-        {"devices", res_devices}, /* crib's /dev: nothing to limit, only to check */
+        {"devices", res_devices}, /* the device program's rules */
         {"memory", res_memory},   /* memory.max, memory.swap.max */
         {"cpu", res_cpu},         /* cpu.weight, cpu.max */
         {"pids", res_pids},       /* pids.max */

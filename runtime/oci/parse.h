@@ -22,7 +22,8 @@ struct oci_ctx {
         bool update;       /* `update --resources`: the file is .linux.resources, and -1 lifts */
 };
 
-#define PATHLEN 160
+#define PATHLEN             160
+#define OCI_MAX_DEVICE_PATH 255 /* .linux.devices[].path */
 
 /* ---- json.c ---- */
 
@@ -60,7 +61,6 @@ int oci_mounts(struct oci_ctx *c, json_object *cfg);   /* .mounts: ocimounts.c *
 int oci_linux(struct oci_ctx *c, json_object *cfg);    /* .linux: linux.c */
 int oci_seccomp(struct oci_ctx *c, json_object *lx);   /* .linux.seccomp: ociseccomp.c */
 int oci_resources(struct oci_ctx *c, json_object *lx); /* .linux.resources: ociresources.c */
-bool oci_crib_device(json_object *e); /* a device crib's /dev has: ociresources.c */
 int oci_hooks(struct oci_ctx *c, json_object *cfg, char **ret); /* .hooks: ocihooks.c */
 
 #endif

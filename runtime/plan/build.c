@@ -2,8 +2,9 @@
  * to the plan the container's setup process follows (see plan.h). plan_build() runs the passes
  * of planning in the order of one table, each pass in the file of its job: the namespaces and
  * id maps (ids.c), the process (workload.c), the rootfs and the mounts (fs.c; who else can
- * reach what the container writes: setuid.c), capabilities, seccomp, AppArmor and devices
- * (confine.c), limits and the cgroup (resources.c), the network (net.c).
+ * reach what the container writes: setuid.c), capabilities, seccomp and AppArmor (confine.c),
+ * the device nodes and the device program (devices.c), limits and the cgroup (resources.c), the
+ * network (net.c).
  *
  * No kernel feature: planning looks up the invoking user, its subordinate ids, the rootfs, the
  * bind sources and the host's device nodes; it reads only, and changes nothing anywhere
@@ -43,6 +44,8 @@ static const struct pass passes[] = {
         {"crib's own mounts", plan_default_mounts},
         /* the binds checked against the rootfs opened above */
         {"the spec's mounts", plan_spec_mounts},
+        /* on crib's /dev, after every mount on it: an OCI config's device nodes */
+        {"the device nodes", plan_device_nodes},
         /* HOME by the container's uid, TERM when it has a terminal */
         {"the environment", plan_env},
         /* the bounding set before seccomp: the profile's rules depend on it */

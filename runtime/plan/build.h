@@ -64,7 +64,11 @@ int plan_spec_mounts(struct planning *pl, struct error *err);
 int plan_caps(struct planning *pl, struct error *err);
 int plan_seccomp(struct planning *pl, struct error *err);
 int plan_apparmor(struct planning *pl, struct error *err);
+/* devices.c */
+int plan_device_nodes(struct planning *pl, struct error *err);
 int plan_devices(struct planning *pl, struct error *err);
+/* the spec (an OCI config) asks for a node at `path` itself: crib's own is left out */
+bool plan_device_given(const struct spec *s, const char *path);
 /* resources.c */
 int plan_rlimits(struct planning *pl, struct error *err);
 int plan_limits(struct planning *pl, struct error *err);

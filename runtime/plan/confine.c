@@ -1,7 +1,6 @@
 /* confine.c - what confines the workload, computed so the child only applies it: its
  * capability sets (capabilities(7)), its seccomp program (built into crib, or compiled now:
- * runtime/seccomp/), the AppArmor profile for its exec, and, for a container without a user
- * namespace, the devices the device program of its cgroup lets it open (cgroup/devices.c). */
+ * runtime/seccomp/), the AppArmor profile for its exec (the devices it may open: devices.c). */
 #define _GNU_SOURCE
 #include "build.h"
 
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/capname.h"
@@ -239,59 +237,5 @@ int plan_apparmor(struct planning *pl, struct error *err)
         plan_warn(p, "AppArmor is not available (%s); running without the profile '%s'\n%s",
                   h->apparmor_why, name, h->apparmor_fix);
         p->apparmor_warning = p->nwarnings;
-        return 0;
-}
-
-/* user = no: the devices its device program lets it open. The nodes crib copies into /dev, the
- * ptmx and ptys of its devpts (Unix98 pty majors 136 to 143), each device file the spec binds
- * by name, and a character device crib's stdio is (a serial console). */
-int plan_devices(struct planning *pl, struct error *err)
-{
-        struct plan *p = pl->p;
-        const struct plan_host *h = pl->h;
-        const struct cgroup_host *c = &h->cgroup;
-        (void)err;
-        p->ndevices = 0;
-        if (p->userns)
-                return 0;
-        const char *why = !c->base[0]                  ? c->why
-                          : !c->clone_into             ? "no clone3(2) with CLONE_INTO_CGROUP"
-                          : access(c->mount, W_OK) < 0 ? "the cgroup v2 hierarchy is read-only here"
-                                                       : NULL;
-        if (why) {
-                snprintf(p->devices_why, sizeof p->devices_why,
-                         "no device program: %s (the nodev mounts keep host devices shut)", why);
-                return 0;
-        }
-        struct cgroup_device *d = p->devices;
-        d[p->ndevices++] = (struct cgroup_device){'c', 5, 5, 2};      /* /dev/pts/ptmx */
-        d[p->ndevices++] = (struct cgroup_device){'c', 136, 143, -1}; /* /dev/pts/N */
-        struct stat st;
-#define ADD_DEVICE(type, dev)                                                                      \
-        (d[p->ndevices++] =                                                                        \
-                 (struct cgroup_device){(type), major(dev), major(dev), (int32_t)minor(dev)})
-        for (size_t i = 0; i < p->nmounts && p->ndevices < CGROUP_MAX_DEVICES; i++) {
-                const struct mount_op *op = &p->mounts[i];
-                char type = 0;
-                dev_t dev = op->dev;
-                if (op->kind == MOP_DEV_NODE) {
-                        type = 'c';
-                } else if (op->kind == MOP_BIND && !op->src_is_dir && stat(op->src, &st) == 0 &&
-                           (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
-                        type = S_ISCHR(st.st_mode) ? 'c' : 'b';
-                        dev = st.st_rdev;
-                }
-                if (type)
-                        ADD_DEVICE(type, dev);
-        }
-        /* crib's own stdio, which the workload has already: a serial console or a VT opens
-         * again as /dev/stdin (pts are in the list above) */
-        for (int fd = 0; fd < 3 && p->ndevices < CGROUP_MAX_DEVICES; fd++) {
-                dev_t dev = h->stdio_chr[fd];
-                if (dev && (major(dev) < 136 || major(dev) > 143))
-                        ADD_DEVICE('c', dev);
-        }
-#undef ADD_DEVICE
-        p->device_program = true;
         return 0;
 }

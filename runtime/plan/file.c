@@ -333,7 +333,8 @@ int plan_from_bytes(const void *buf, size_t len, struct plan *ret, struct error 
             p.nwarnings > sizeof p.warnings / sizeof p.warnings[0] ||
             p.apparmor_warning > p.nwarnings || p.uidmap.n > SPEC_MAX_RANGES + 1 ||
             p.gidmap.n > SPEC_MAX_RANGES + 1 || p.ngroups > 65536 || p.npass_fds > 1024 ||
-            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.nports > SPEC_MAX_PORTS ||
+            p.seccomp.n > 65536 || p.ndevices > CGROUP_MAX_DEVICES || p.ndevices_own > p.ndevices ||
+            p.ndev_rules > SPEC_MAX_DEVICE_RULES || p.nports > SPEC_MAX_PORTS ||
             p.net_mode > SPEC_NET_PASTA || p.front > SPEC_FRONT_OCI ||
             (p.oom_score_adj_set && (p.oom_score_adj < -1000 || p.oom_score_adj > 1000)) ||
             p.nhooks[PLAN_HOOK_SETUP] > PLAN_MAX_HOOKS ||

@@ -265,6 +265,10 @@ int plan_default_mounts(struct planning *pl, struct error *err)
                         take = !has_ns && stat(op.src, &st) == 0 && S_ISDIR(st.st_mode);
                         break;
                 case IF_HOST_CHR:
+                        /* an OCI config's own node at the same path replaces crib's (runc's
+                         * way: devices.c) */
+                        if (plan_device_given(pl->s, op.dst))
+                                break;
                         /* in a user namespace the host's node is bound, and the child looks
                          * at it where it opens it (mounts.c); real root copies it: its number
                          * is needed now */

@@ -55,6 +55,9 @@ enum mount_op_kind {
                        * (over a symlink there too: a dangling /etc/resolv.conf is common) */
         MOP_CGROUP,   /* /sys/fs/cgroup: the container's own cgroup v2 and nothing above it, or an
                        * empty read-only tmpfs where it has none (mounts.c says which, and why) */
+        MOP_DEVICE,   /* a node an OCI config asks for (.linux.devices), on crib's /dev: as real
+                       * root made (mknod, `mode` with its type, `dev`, uid, gid, bound onto
+                       * itself); in a user namespace the host's node `src` bound there */
 };
 
 struct mount_op {
@@ -65,12 +68,15 @@ struct mount_op {
         const char *data;    /* mount(2) data, MOP_FILE's content, or NULL */
         bool src_is_dir;     /* MOP_BIND: make a directory (not a file) as mountpoint */
         unsigned line;       /* spec line for user mounts, 0 for crib's own */
-        dev_t dev;           /* MOP_DEV_NODE */
         bool cgroup_v1;      /* MOP_CGROUP: the host's controllers are on cgroup v1 (a hybrid or v1
                               * host): a read-only tmpfs on dst, the cgroup v2 in its unified/ */
+        dev_t dev;           /* MOP_DEV_NODE, MOP_DEVICE */
+        mode_t mode;         /* MOP_DEVICE: S_IFCHR, S_IFBLK or S_IFIFO, and the permissions */
+        uid_t uid;           /* MOP_DEVICE: the node's owner */
+        gid_t gid;
 };
 
-#define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + 32)
+#define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + SPEC_MAX_DEVICES + 32)
 
 /* The helpers' addresses inside the container: slirp4netns's built-in DNS forwarder and the
  * address pasta is told to forward to the host's resolver (--dns-forward). */
@@ -224,11 +230,16 @@ struct plan {
         char cgroup_top[1024];
         bool cgroup_systemd; /* base is user@UID.service: a scope from systemd first */
         bool cgroup;         /* the container gets a cgroup: for limits, or for devices */
-        /* user = no: the device program on its cgroup (runtime/cgroup/devices.c), which lets
-         * it open only these; devices_why says why there is none, for the trace */
+        /* user = no, or an OCI config run by root: the device program on its cgroup
+         * (runtime/cgroup/devices.c, struct cgroup_device_policy): the first ndevices_own of
+         * devices always open, the rest where the config's rules (dev_rules_on) allow them
+         * too; devices_why says why there is none, for the trace */
         bool device_program;
         struct cgroup_device devices[CGROUP_MAX_DEVICES];
-        size_t ndevices;
+        size_t ndevices, ndevices_own;
+        bool dev_rules_on;
+        struct cgroup_device_rule dev_rules[SPEC_MAX_DEVICE_RULES];
+        size_t ndev_rules;
         char devices_why[320];
 
         /* the engine's hooks that run inside the container (steps/ocihooks_in.c), by when, and

@@ -283,5 +283,7 @@ void spec_free(struct spec *s)
                 free(s->sysctls[i].key);
                 free(s->sysctls[i].value);
         }
+        for (size_t i = 0; i < s->ndevices; i++)
+                free(s->devices[i].path);
         memset(s, 0, sizeof *s);
 }

@@ -211,6 +211,32 @@ struct cgroup_limits {
         uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
 };
 
+/* One rule of an OCI config's device list (.linux.resources.devices), as runc reads it: the
+ * rules in order, the last one that matches a device and an access wins, none matching denies.
+ * cgroup/devices.c turns them into the device program. */
+#define CGROUP_DEV_READ  1u
+#define CGROUP_DEV_WRITE 2u
+#define CGROUP_DEV_MKNOD 4u
+struct cgroup_device_rule {
+        bool allow;
+        char type;            /* 'a' (any), 'c' or 'b' */
+        int64_t major, minor; /* -1: any */
+        unsigned access;      /* CGROUP_DEV_* bits */
+};
+#define SPEC_MAX_DEVICE_RULES 256
+
+/* One device node an OCI config asks for (.linux.devices[index]): made at `path` in the
+ * container's /dev (plan/devnodes.c, steps/mounts.c). */
+struct spec_device {
+        char *path;
+        char type; /* 'c', 'b' or 'p' ('u' is read as 'c') */
+        uint32_t major, minor;
+        mode_t mode; /* permission bits */
+        uint32_t uid, gid;
+        unsigned index; /* its place in .linux.devices, for errors */
+};
+#define SPEC_MAX_DEVICES 256
+
 /* One [limits] key: soft and hard values (RLIM_INFINITY for unlimited). */
 struct spec_limit {
         bool set;
@@ -294,6 +320,14 @@ struct spec {
         struct cgroup_limits resources;
         bool resources_require; /* resources_mode = require (the default); prefer skips, saying so,
                                  * what cannot be applied */
+        /* an OCI config's device rules, which apply (dev_rules_set) to every OCI container, a
+         * list given or not: runc denies what no rule allows, besides its standard nodes and the
+         * config's own (.linux.devices); and its device nodes. crib.ini has neither */
+        struct cgroup_device_rule dev_rules[SPEC_MAX_DEVICE_RULES];
+        size_t ndev_rules;
+        bool dev_rules_set;
+        struct spec_device devices[SPEC_MAX_DEVICES];
+        size_t ndevices;
 
         /* [network] (mode host is [namespaces] net = no) */
         enum spec_net_mode net_mode;

@@ -4,7 +4,9 @@
  * and remedy crib gives, the most basic first. Then the same hosts under a spec's limits
  * (plan.c): the words a crib.ini user and an engine's (config.json) user read. */
 #define _GNU_SOURCE
+#include <linux/bpf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +270,210 @@ static void words(void)
         ok(!strcmp(w, ""), "config.json, delegated, every controller: it plans (%s)", w);
 }
 
+/* The device program, run by a small interpreter of the instructions it uses, against a model
+ * written here from runc's rules (the last rule matching a device with each access bit asked
+ * wins, none denies), for the standard nodes, a bound device and random rule lists. */
+static int run_devices(const struct bpf_insn *insn, size_t n, int type, int access, uint32_t major,
+                       uint32_t minor, bool *bad)
+{
+        uint64_t r[11] = {0};
+        uint32_t ctx[3] = {(uint32_t)(type | access << 16), major, minor};
+        for (size_t pc = 0, steps = 0; pc < n && steps < 100000; pc++, steps++) {
+                const struct bpf_insn *i = &insn[pc];
+                uint64_t k = (uint64_t)(int64_t)i->imm;
+                switch (i->code) {
+                case BPF_LDX | BPF_MEM | BPF_W:
+                        r[i->dst_reg] = ctx[i->off / 4];
+                        continue;
+                case BPF_ALU64 | BPF_MOV | BPF_X:
+                        r[i->dst_reg] = r[i->src_reg];
+                        continue;
+                case BPF_ALU64 | BPF_MOV | BPF_K:
+                        r[i->dst_reg] = k;
+                        continue;
+                case BPF_ALU64 | BPF_AND | BPF_K:
+                        r[i->dst_reg] &= k;
+                        continue;
+                case BPF_ALU64 | BPF_RSH | BPF_K:
+                        r[i->dst_reg] >>= i->imm;
+                        continue;
+                case BPF_JMP | BPF_JA:
+                        pc += (size_t)(ptrdiff_t)i->off;
+                        continue;
+                case BPF_JMP | BPF_JNE | BPF_K:
+                        if (r[i->dst_reg] != k)
+                                pc += (size_t)(ptrdiff_t)i->off;
+                        continue;
+                case BPF_JMP | BPF_JLT | BPF_K:
+                        if (r[i->dst_reg] < k)
+                                pc += (size_t)(ptrdiff_t)i->off;
+                        continue;
+                case BPF_JMP | BPF_JGT | BPF_K:
+                        if (r[i->dst_reg] > k)
+                                pc += (size_t)(ptrdiff_t)i->off;
+                        continue;
+                case BPF_JMP | BPF_JSET | BPF_K:
+                        if (r[i->dst_reg] & k)
+                                pc += (size_t)(ptrdiff_t)i->off;
+                        continue;
+                case BPF_JMP | BPF_EXIT:
+                        return (int)r[0];
+                }
+                break;
+        }
+        *bad = true; /* an instruction not known here, or off the end */
+        return -1;
+}
+
+static bool model_rules(const struct cgroup_device_rule *rules, size_t n, char type, uint32_t major,
+                        uint32_t minor, unsigned access)
+{
+        for (unsigned bit = 1; bit <= 4; bit <<= 1) {
+                if (!(access & bit))
+                        continue;
+                int verdict = 0;
+                for (size_t k = 0; k < n; k++) /* first to last: the last match is left */
+                        if ((rules[k].access & bit) &&
+                            (rules[k].type == 'a' || rules[k].type == type) &&
+                            (rules[k].major < 0 || rules[k].major == major) &&
+                            (rules[k].minor < 0 || rules[k].minor == minor))
+                                verdict = rules[k].allow;
+                if (!verdict)
+                        return false;
+        }
+        return true;
+}
+
+static bool model_list(const struct cgroup_device *d, size_t n, char type, uint32_t major,
+                       uint32_t minor)
+{
+        for (size_t i = 0; i < n; i++)
+                if (d[i].type == type && major >= d[i].major_lo && major <= d[i].major_hi &&
+                    (d[i].minor < 0 || (uint32_t)d[i].minor == minor))
+                        return true;
+        return false;
+}
+
+static bool model(const struct cgroup_device_policy *pol, char type, uint32_t major, uint32_t minor,
+                  unsigned access)
+{
+        if (access == CGROUP_DEV_MKNOD || model_list(pol->own, pol->nown, type, major, minor))
+                return true;
+        if (pol->rules_on && !model_rules(pol->rules, pol->nrules, type, major, minor, access))
+                return false;
+        return model_list(pol->extra, pol->nextra, type, major, minor);
+}
+
+/* every type, access and a few numbers near the ones the policy names: the program and the model
+ * agree; returns the number of disagreements */
+static int compare(const struct cgroup_device_policy *pol, const char *what)
+{
+        size_t n;
+        struct bpf_insn *insn = cgroup_devices_program(pol, &n);
+        int wrong = 0;
+        bool bad = false;
+        static const uint32_t majors[] = {1, 5, 8, 10, 136, 137, 143, 144, 4095};
+        static const uint32_t minors[] = {0, 1, 2, 3, 5, 11, 237, 1048575};
+        static const unsigned accesses[] = {1, 2, 3, 4};
+        for (int t = 0; insn && t < 2; t++)
+                for (size_t a = 0; a < 4; a++)
+                        for (size_t ma = 0; ma < sizeof majors / sizeof majors[0]; ma++)
+                                for (size_t mi = 0; mi < sizeof minors / sizeof minors[0]; mi++) {
+                                        char type = t ? 'b' : 'c';
+                                        unsigned acc = accesses[a];
+                                        int bpf_acc = (acc & 1 ? BPF_DEVCG_ACC_READ : 0) |
+                                                      (acc & 2 ? BPF_DEVCG_ACC_WRITE : 0) |
+                                                      (acc & 4 ? BPF_DEVCG_ACC_MKNOD : 0);
+                                        int got = run_devices(
+                                                insn, n,
+                                                t ? BPF_DEVCG_DEV_BLOCK : BPF_DEVCG_DEV_CHAR,
+                                                bpf_acc, majors[ma], minors[mi], &bad);
+                                        bool want = model(pol, type, majors[ma], minors[mi], acc);
+                                        if (got != (int)want && wrong++ < 3)
+                                                printf("#   %s: %c %u:%u access %u: program %d, "
+                                                       "model %d\n",
+                                                       what, type, majors[ma], minors[mi], acc, got,
+                                                       want);
+                                }
+        free(insn);
+        return insn && !bad ? wrong : -1;
+}
+
+static void device_program(void)
+{
+        static const struct cgroup_device own[] = {
+                {'c', 5, 5, 2}, {'c', 136, 143, -1}, {'c', 1, 1, 3}};
+        static const struct cgroup_device extra[] = {{'c', 10, 10, 237}, {'b', 8, 8, 0}};
+        static const struct cgroup_device_rule deny_all[] = {{false, 'a', -1, -1, 7}};
+        static const struct cgroup_device_rule allow_one[] = {{false, 'a', -1, -1, 7},
+                                                              {true, 'c', 10, 237, 3}};
+        static const struct cgroup_device_rule privileged[] = {{true, 'a', -1, -1, 7}};
+        static const struct cgroup_device_rule partial[] = {
+                {true, 'a', -1, -1, 7}, {false, 'c', 10, -1, 2}, {true, 'b', 8, -1, 1}};
+        struct cgroup_device_policy pol = {.own = own, .nown = 3, .extra = extra, .nextra = 2};
+        ok(compare(&pol, "no rules") == 0, "no rules: crib's own and the bound devices open");
+        pol.rules_on = true;
+        ok(compare(&pol, "rules on, none") == 0,
+           "an OCI config without rules: only crib's own, the bound ones not");
+        pol.rules = deny_all, pol.nrules = 1;
+        ok(compare(&pol, "deny all") == 0, "deny all: the bound c 10:237 does not open");
+        pol.rules = allow_one, pol.nrules = 2;
+        ok(compare(&pol, "allow one") == 0, "deny all, allow c 10:237 rw: it opens, b 8:0 not");
+        pol.rules = privileged, pol.nrules = 1;
+        ok(compare(&pol, "a *:* rwm") == 0,
+           "allow a *:* rwm: what crib's own bound allows, nothing more");
+        pol.rules = partial, pol.nrules = 3;
+        ok(compare(&pol, "partial") == 0, "allow all, deny c 10:* w, allow b 8:* r: bit by bit");
+        ok(cgroup_rules_allow(allow_one, 2, 'c', 10, 237, CGROUP_DEV_READ | CGROUP_DEV_WRITE) &&
+                   !cgroup_rules_allow(allow_one, 2, 'c', 10, 237, CGROUP_DEV_MKNOD) &&
+                   !cgroup_rules_allow(deny_all, 1, 'c', 1, 3, CGROUP_DEV_READ) &&
+                   !cgroup_rules_allow(NULL, 0, 'c', 1, 3, CGROUP_DEV_READ),
+           "cgroup_rules_allow: the last match, bit by bit; none denies");
+        ok(cgroup_rules_deny_some(deny_all, 1) && cgroup_rules_deny_some(allow_one, 2) &&
+                   !cgroup_rules_deny_some(privileged, 1) && cgroup_rules_deny_some(partial, 3) &&
+                   cgroup_rules_deny_some(NULL, 0),
+           "cgroup_rules_deny_some: false only for an allow of all at the end");
+
+        /* random lists, the longest ones crib takes */
+        static struct cgroup_device_rule rules[SPEC_MAX_DEVICE_RULES];
+        static struct cgroup_device many[CGROUP_MAX_DEVICES];
+        unsigned seed = 34;
+        int wrong = 0;
+        for (int round = 0; round < 40; round++) {
+                size_t nr = round < 39 ? (size_t)(rand_r(&seed) % 12) : SPEC_MAX_DEVICE_RULES;
+                for (size_t i = 0; i < nr; i++) {
+                        static const int64_t majors[] = {-1, 1, 5, 8, 10, 136};
+                        static const int64_t minors[] = {-1, 0, 2, 3, 237};
+                        rules[i] = (struct cgroup_device_rule){
+                                .allow = rand_r(&seed) & 1,
+                                .type = "acb"[rand_r(&seed) % 3],
+                                .major = majors[rand_r(&seed) % 6],
+                                .minor = minors[rand_r(&seed) % 5],
+                                .access = 1 + (unsigned)(rand_r(&seed) % 7)};
+                }
+                size_t nd = round < 39 ? 6 : CGROUP_MAX_DEVICES;
+                for (size_t i = 0; i < nd; i++)
+                        many[i] = (struct cgroup_device){rand_r(&seed) & 1 ? 'c' : 'b',
+                                                         (uint32_t)(rand_r(&seed) % 11), 0,
+                                                         (int32_t)(rand_r(&seed) % 4) - 1};
+                for (size_t i = 0; i < nd; i++)
+                        many[i].major_hi = many[i].major_lo + (uint32_t)(rand_r(&seed) % 2);
+                struct cgroup_device_policy rp = {.own = many,
+                                                  .nown = nd / 2,
+                                                  .extra = many + nd / 2,
+                                                  .nextra = nd - nd / 2,
+                                                  .rules = rules,
+                                                  .nrules = nr,
+                                                  .rules_on = true};
+                int w = compare(&rp, "random");
+                wrong += w ? 1 : 0;
+        }
+        ok(wrong == 0,
+           "40 random policies, the last one of 256 rules and %d devices: the program "
+           "and the model agree",
+           CGROUP_MAX_DEVICES);
+}
+
 int main(void)
 {
         decide();
@@ -277,6 +483,7 @@ int main(void)
         snprintf(rootfs, sizeof rootfs, "%s/rootfs", scratch);
         ok(mkdir(rootfs, 0755) == 0, "scratch rootfs %s", rootfs);
         words();
+        device_program();
         rmdir(rootfs);
         rmdir(scratch);
         return tap_done();

@@ -305,6 +305,96 @@ static void features(void)
            "no tmpfs data, no sysctl list (runc 1.1 prints none)");
         free(f);
 }
+/* .linux.resources.devices: runc's rules, in order; .linux.devices: the nodes to make */
+#define LX "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],"
+static void devices(void)
+{
+        struct oci_config c;
+        struct error err;
+        ok(load(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}]}}", &c, &err) == 0 &&
+                   c.spec.dev_rules_set && c.spec.ndev_rules == 0,
+           "no rules given: they apply all the same (none allows a device)");
+        oci_free(&c);
+        ok(load(HEAD PROC LX "\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"},"
+                             "{\"allow\":true,\"type\":\"b\",\"major\":8,\"access\":\"r\"},"
+                             "{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":237}]}}}",
+                &c, &err) == 0,
+           "deny all, allow b 8:* r, allow c 10:237: %s", err.msg);
+        const struct cgroup_device_rule *r = c.spec.dev_rules;
+        ok(c.spec.ndev_rules == 3 && !r[0].allow && r[0].type == 'a' && r[0].major == -1 &&
+                   r[0].minor == -1 && r[0].access == 7,
+           "rule 0: deny a *:* rwm");
+        ok(r[1].allow && r[1].type == 'b' && r[1].major == 8 && r[1].minor == -1 &&
+                   r[1].access == CGROUP_DEV_READ,
+           "rule 1: allow b 8:* r");
+        ok(r[2].allow && r[2].type == 'c' && r[2].major == 10 && r[2].minor == 237 &&
+                   r[2].access == 7,
+           "rule 2: no access given is rwm");
+        oci_free(&c);
+        refused(HEAD PROC LX "\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"x\"}]}}}",
+                ".linux.resources.devices[0].type: 'x' is not", "a rule of type x");
+        refused(HEAD PROC LX "\"resources\":{\"devices\":[{\"allow\":true,\"access\":\"rx\"}]}}}",
+                ".linux.resources.devices[0].access: 'rx'", "an access of x");
+        refused(HEAD PROC LX "\"resources\":{\"devices\":[{\"type\":\"c\"}]}}}",
+                ".linux.resources.devices[0].allow: is missing", "a rule without allow");
+        refused(HEAD PROC LX "\"resources\":{\"devices\":[{\"allow\":true,\"major\":4096}]}}}",
+                ".linux.resources.devices[0].major", "a major past the kernel's");
+
+        ok(load(HEAD PROC LX "\"devices\":[{\"path\":\"/dev/conf-null\",\"type\":\"c\",\"major\":1,"
+                             "\"minor\":3,\"fileMode\":438,\"uid\":0,\"gid\":0},"
+                             "{\"path\":\"/dev/conf/sub\",\"type\":\"u\",\"major\":1,"
+                             "\"minor\":5,\"fileMode\":8612,\"uid\":1000,\"gid\":2000},"
+                             "{\"path\":\"/dev/fifo\",\"type\":\"p\"}]}}",
+                &c, &err) == 0,
+           "three device nodes load: %s", err.msg);
+        const struct spec_device *d = c.spec.devices;
+        ok(c.spec.ndevices == 3 && !strcmp(d[0].path, "/dev/conf-null") && d[0].type == 'c' &&
+                   d[0].major == 1 && d[0].minor == 3 && d[0].mode == 0666 && !d[0].uid,
+           "/dev/conf-null: c 1:3 0666 0:0");
+        ok(d[1].type == 'c' && d[1].mode == 0644 && d[1].uid == 1000 && d[1].gid == 2000 &&
+                   d[1].index == 1,
+           "type u is c; fileMode's type bits (S_IFCHR|0644) dropped, as runc does");
+        ok(d[2].type == 'p' && d[2].mode == 0666 && !d[2].major, "a FIFO: no numbers, 0666");
+        oci_free(&c);
+        static const struct {
+                const char *entry, *want, *what;
+        } bad[] = {
+                {"{\"path\":\"/dev/../etc/x\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path: '/dev/../etc/x' is not a path under /dev", "'..'"},
+                {"{\"path\":\"/etc/x\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path: '/etc/x'", "a path outside /dev"},
+                {"{\"path\":\"/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path", "/dev itself"},
+                {"{\"path\":\"/dev//x\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path", "an empty name"},
+                {"{\"path\":\"/dev/x/\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path", "a trailing slash"},
+                {"{\"path\":\"/dev/./x\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].path", "a '.'"},
+                {"{\"path\":\"/dev/x\",\"type\":\"s\",\"major\":1,\"minor\":3}",
+                 ".linux.devices[0].type: 's' is not 'c', 'b', 'u' or 'p'", "type s"},
+                {"{\"path\":\"/dev/x\",\"major\":1,\"minor\":3}", ".linux.devices[0].type",
+                 "no type"},
+                {"{\"path\":\"/dev/x\",\"type\":\"b\",\"major\":8}",
+                 ".linux.devices[0].minor: is missing", "no minor"},
+                {"{\"path\":\"/dev/x\",\"type\":\"c\",\"major\":1,\"minor\":3,\"fileMode\":"
+                 "67109302}",
+                 ".linux.devices[0].fileMode: 67109302 is not a file mode", "Go's mode bits"},
+                {"{\"type\":\"c\",\"major\":1,\"minor\":3}", ".linux.devices[0].path: is missing",
+                 "no path"},
+                {"{\"path\":\"/dev/x\",\"type\":\"c\",\"major\":1,\"minor\":3,\"uid\":-1}",
+                 ".linux.devices[0].uid", "uid -1"},
+                {"{\"path\":\"/dev/x\",\"type\":\"c\",\"major\":1,\"minor\":3},"
+                 "{\"path\":\"/dev/x\",\"type\":\"c\",\"major\":1,\"minor\":5}",
+                 ".linux.devices[1].path: '/dev/x' is .linux.devices[0]'s too", "a path twice"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+                char text[1024];
+                snprintf(text, sizeof text, HEAD PROC LX "\"devices\":[%s]}}", bad[i].entry);
+                refused(text, bad[i].want, bad[i].what);
+        }
+}
+#undef LX
 
 int main(void)
 {
@@ -470,9 +560,9 @@ int main(void)
                           "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"a b\"],"
                           "\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
                 ".linux.seccomp.syscalls[0].names[0]", "a call name with a space");
-        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"resources\":{"
-                          "\"devices\":[{\"allow\":true,\"type\":\"b\",\"major\":8}]}}}",
-                ".linux.resources.devices[0]: allowing", "a block device");
+        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"sysctl\":{"
+                          "\"kernel.shmmax\":\"1\"}}}",
+                ".linux.sysctl[\"kernel.shmmax\"]", "a sysctl");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"uidMappings\":["
                           "{\"containerID\":0,\"hostID\":1000,\"size\":1}]}}",
                 ".linux.uidMappings: needs a user namespace", "a map without a user namespace");
@@ -705,5 +795,6 @@ int main(void)
         cgroups_paths();
         sysctls();
         features();
+        devices();
         return tap_done();
 }

@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -1558,6 +1559,207 @@ static void as_root(void (*fn)(void), const char *what)
         }
 }
 
+/* An OCI config's devices: its nodes (.linux.devices) as MOP_DEVICE on crib's own /dev, each
+ * allowed by the device program, refused where they would land elsewhere; its rules
+ * (.linux.resources.devices) applied by the program as root, and refused without one unless
+ * nothing they deny can open. The spec is crib.ini's with the OCI fields set by hand. */
+static void dev(struct spec *s, const char *path, char type, unsigned ma, unsigned mi, mode_t mode)
+{
+        struct spec_device *d = &s->devices[s->ndevices];
+        *d = (struct spec_device){strdup(path), type, ma,   mi,
+                                  mode,         1000, 2000, (unsigned)s->ndevices};
+        s->ndevices++;
+}
+
+static const struct cgroup_device_rule deny_all = {false, 'a', -1, -1, 7};
+
+static int build_devices(const char *body, const struct plan_host *h, bool caps_admin,
+                         void (*fill)(struct spec *), struct plan *p, struct error *err)
+{
+        struct spec s;
+        int r = load(body, &s, err);
+        if (r < 0)
+                return r;
+        s.front = SPEC_FRONT_OCI;
+        s.dev_rules_set = true;
+        s.dev_rules[s.ndev_rules++] = deny_all;
+        if (caps_admin)
+                s.caps |= 1ULL << CAP_SYS_ADMIN;
+        fill(&s);
+        r = plan_build(&s, h, NULL, p, err);
+        spec_free(&s);
+        return r;
+}
+
+static void fill_two(struct spec *s)
+{
+        dev(s, "/dev/conf-null", 'c', 1, 3, 0666);
+        dev(s, "/dev/conf/sub-disk", 'b', 8, 0, 0640);
+        dev(s, "/dev/fifo", 'p', 0, 0, 0600);
+}
+static void fill_null_as_zero(struct spec *s)
+{
+        dev(s, "/dev/null", 'c', 1, 5, 0600);
+}
+static void fill_ptmx(struct spec *s)
+{
+        dev(s, "/dev/ptmx", 'c', 5, 2, 0666);
+}
+static void fill_ptmx_other(struct spec *s)
+{
+        dev(s, "/dev/ptmx", 'c', 1, 3, 0666);
+}
+static void fill_pts(struct spec *s)
+{
+        dev(s, "/dev/pts/x", 'c', 1, 3, 0666);
+}
+static void fill_under_bind(struct spec *s)
+{
+        dev(s, "/dev/hostdir/x", 'c', 1, 3, 0666);
+}
+static void fill_none(struct spec *s)
+{
+        (void)s;
+}
+static void fill_allow_kmsg(struct spec *s)
+{
+        s->dev_rules[s->ndev_rules++] = (struct cgroup_device_rule){true, 'c', 1, 11, 3};
+}
+static void fill_host_null(struct spec *s)
+{
+        dev(s, "/dev/null", 'c', 1, 3, 0666);
+}
+
+static bool has_device(const struct plan *p, size_t from, size_t to, char type, unsigned ma, int mi)
+{
+        for (size_t i = from; i < to; i++)
+                if (p->devices[i].type == type && p->devices[i].major_lo == ma &&
+                    p->devices[i].minor == mi)
+                        return true;
+        return false;
+}
+
+static void oci_devices(void)
+{
+        struct plan_host h = root_host(), user = user_host();
+        struct cgroup_host v2 = {.v2 = true, .clone_into = true, .available = 0xf};
+        snprintf(v2.mount, sizeof v2.mount, "%s", root);
+        snprintf(v2.base, sizeof v2.base, "%s", bindsrc);
+        h.cgroup = v2;
+        struct plan p;
+        struct error err;
+        const char *real = "[process]\nargs = /bin/true\n[namespaces]\nuser = no\n";
+        const char *userns = "[process]\nargs = /bin/true\n";
+
+        int r = build_devices(real, &h, false, fill_two, &p, &err);
+        ok(r == 0, "root: three nodes of the config: %s", r ? err.msg : "");
+        const struct mount_op *n = r ? NULL : find_mount(&p, "/dev/conf-null"),
+                              *b = r ? NULL : find_mount(&p, "/dev/conf/sub-disk"),
+                              *f = r ? NULL : find_mount(&p, "/dev/fifo");
+        ok(n && n->kind == MOP_DEVICE && n->mode == (S_IFCHR | 0666) && n->dev == makedev(1, 3) &&
+                   n->uid == 1000 && n->gid == 2000 && !n->src,
+           "/dev/conf-null: made (mknod), c 1:3 0666 1000:2000");
+        ok(b && b->mode == (S_IFBLK | 0640) && b->dev == makedev(8, 0),
+           "a block device: b 8:0 0640");
+        ok(f && f->mode == (S_IFIFO | 0600), "a FIFO");
+        ok(r == 0 && n == &p.mounts[p.nmounts - 3], "after every other mount");
+        ok(r == 0 && p.device_program && p.dev_rules_on && p.ndev_rules == 1 &&
+                   has_device(&p, 0, p.ndevices_own, 'c', 1, 3) &&
+                   has_device(&p, 0, p.ndevices_own, 'b', 8, 0),
+           "the device program: the rules, and each node made among the devices always allowed");
+        if (r == 0)
+                plan_free(&p);
+
+        r = build_devices(real, &h, false, fill_null_as_zero, &p, &err);
+        bool dev_node = false;
+        for (size_t i = 0; r == 0 && i < p.nmounts; i++)
+                dev_node |=
+                        p.mounts[i].kind == MOP_DEV_NODE && !strcmp(p.mounts[i].dst, "/dev/null");
+        n = r ? NULL : find_mount(&p, "/dev/null");
+        ok(r == 0 && !dev_node && n && n->kind == MOP_DEVICE && n->dev == makedev(1, 5),
+           "the config's /dev/null (c 1:5) replaces crib's, as runc's does");
+        if (r == 0)
+                plan_free(&p);
+        r = build_devices(real, &h, false, fill_ptmx, &p, &err);
+        n = r ? NULL : find_mount(&p, "/dev/ptmx");
+        ok(n && n->kind == MOP_SYMLINK, "/dev/ptmx c 5:2: crib's link to pts/ptmx serves");
+        if (r == 0)
+                plan_free(&p);
+        ok(build_devices(real, &h, false, fill_ptmx_other, &p, &err) < 0 &&
+                   strstr(err.msg, ".linux.devices[0].path: '/dev/ptmx' is '/dev/ptmx' (a symlink "
+                                   "crib makes)"),
+           "/dev/ptmx of other numbers: refused (%s)", err.msg);
+        ok(build_devices(real, &h, false, fill_pts, &p, &err) < 0 &&
+                   strstr(err.msg, "'/dev/pts/x' lies under '/dev/pts'"),
+           "a node on devpts: refused (%s)", err.msg);
+        char body[512];
+        snprintf(body, sizeof body, "%s[mounts]\nbind = %s /dev/hostdir\n", real, bindsrc);
+        ok(build_devices(body, &h, false, fill_under_bind, &p, &err) < 0 &&
+                   strstr(err.msg, "lies under '/dev/hostdir' (a mount)"),
+           "a node under a bind of a host directory: refused, never made on the host (%s)",
+           err.msg);
+
+        /* without a device program */
+        r = build_devices(userns, &user, false, fill_none, &p, &err);
+        ok(r == 0 && !p.device_program && strstr(p.devices_why, "not root"),
+           "a user, deny all, nothing of the host's bound: runs without a program (%s)",
+           r ? err.msg : p.devices_why);
+        if (r == 0)
+                plan_free(&p);
+        r = build_devices(userns, &user, true, fill_none, &p, &err);
+        ok(r == 0,
+           "and with CAP_SYS_ADMIN (in a user namespace: no mknod, nodes only with the "
+           "user's own permissions): runs (%s)",
+           r ? err.msg : "");
+        if (r == 0)
+                plan_free(&p);
+        struct plan_host nocg = root_host();
+        snprintf(nocg.cgroup.why, sizeof nocg.cgroup.why, "no cgroup v2 here");
+        ok(build_devices(real, &nocg, true, fill_none, &p, &err) < 0 &&
+                   strstr(err.msg, ".linux.resources.devices: cannot be applied: no cgroup v2 "
+                                   "here; and the container, real root with CAP_SYS_ADMIN"),
+           "real root with CAP_SYS_ADMIN, no cgroup v2: refused (%s)", err.msg);
+        r = build_devices(real, &nocg, false, fill_none, &p, &err);
+        ok(r == 0 && !p.device_program,
+           "and without it, nothing bound: runs without a program (%s)", r ? err.msg : "");
+        if (r == 0)
+                plan_free(&p);
+        struct stat st;
+        if (stat("/dev/kmsg", &st) == 0 && S_ISCHR(st.st_mode) && access("/dev/kmsg", R_OK) == 0) {
+                snprintf(body, sizeof body, "%s[mounts]\nbind = /dev/kmsg /dev/kmsg\n", userns);
+                ok(build_devices(body, &user, false, fill_none, &p, &err) < 0 &&
+                           strstr(err.msg, "could open '/dev/kmsg' (c 1:11), bound at "
+                                           "'/dev/kmsg', which the rules deny"),
+                   "a host device bound, which the rules deny: refused (%s)", err.msg);
+                r = build_devices(body, &user, false, fill_allow_kmsg, &p, &err);
+                ok(r == 0, "and allowed by a rule: runs (%s)", r ? err.msg : "");
+                if (r == 0)
+                        plan_free(&p);
+                struct plan_host nov2 = root_host();
+                snprintf(nov2.cgroup.why, sizeof nov2.cgroup.why, "no cgroup v2 here");
+                snprintf(body, sizeof body, "%s[mounts]\nbind = /dev/kmsg /dev/kmsg\n", real);
+                ok(build_devices(body, &nov2, false, fill_none, &p, &err) < 0 &&
+                           strstr(err.msg, "cannot be applied: no cgroup v2 here"),
+                   "root without cgroup v2: the same (%s)", err.msg);
+        } else {
+                ok(1, "# SKIP no /dev/kmsg to read here");
+                ok(1, "# SKIP no /dev/kmsg to read here");
+                ok(1, "# SKIP no /dev/kmsg to read here");
+        }
+
+        /* a user namespace: the host's node of the same path bound */
+        r = build_devices(userns, &user, false, fill_host_null, &p, &err);
+        n = r ? NULL : find_mount(&p, "/dev/null");
+        ok(n && n->kind == MOP_DEVICE && n->src && !strcmp(n->src, "/dev/null"),
+           "a user namespace: the host's /dev/null bound for c 1:3 (%s)", r ? err.msg : "");
+        if (r == 0)
+                plan_free(&p);
+        ok(build_devices(userns, &user, false, fill_null_as_zero, &p, &err) < 0 &&
+                   strstr(err.msg, ".linux.devices[0]: a container with a user namespace cannot "
+                                   "make a device node"),
+           "a node the host has not at that path: refused (%s)", err.msg);
+}
+
 int main(void)
 {
         snprintf(scratch, sizeof scratch, "/tmp/crib-test-plan.XXXXXX");
@@ -1582,6 +1784,7 @@ int main(void)
         nosuid_rootfs();
         default_pids();
         joined_namespaces();
+        oci_devices();
 
         rmdir(bindsrc);
         rmdir(root);

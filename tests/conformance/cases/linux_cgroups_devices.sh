@@ -10,10 +10,13 @@ cfg
 workload 'if (: </dev/loop-control) 2>/r/err; then echo yes; else echo no; fi >/r/open'
 ct_create deny || exit 0
 list=$(cg_file "$(ct_pid deny)" devices devices.list "")
-if [ -n "$list" ] && [ -r "$list" ]; then
+# a runtime may filter with cgroup v2's BPF program on a hybrid host too, and leave the container
+# in the v1 devices cgroup it was started from (ours): the opens below are what count then
+own=$(cg_file $$ devices devices.list "")
+if [ -n "$list" ] && [ -r "$list" ] && [ "$list" != "$own" ]; then
 	check "$(grep -c -e '^a ' -e '^c 10:237 ' "$list")" 0 "deny: devices.list allows neither all nor 10:237"
 else
-	skip "no cgroup v1 devices controller (cgroup v2 filters with BPF)"
+	skip "no cgroup v1 devices cgroup of the container's own (cgroup v2's BPF program filters)"
 fi
 rt start "$(id_of deny)"
 wait_status "$(id_of deny)" stopped
@@ -24,7 +27,7 @@ C_LINUX_EXTRA='"resources":{"devices":[{"allow":false,"access":"rwm"},{"allow":t
 cfg
 ct_create allow || exit 0
 list=$(cg_file "$(ct_pid allow)" devices devices.list "")
-if [ -n "$list" ] && [ -r "$list" ]; then
+if [ -n "$list" ] && [ -r "$list" ] && [ "$list" != "$own" ]; then
 	check "$(grep -c '^c 10:237 rw$' "$list")" 1 "allow: devices.list has c 10:237 rw"
 fi
 rt start "$(id_of allow)"
