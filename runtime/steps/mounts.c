@@ -1,5 +1,6 @@
 /* mounts.c - the container's mount table: propagation, the rootfs bind, and the mount
- * operations of the plan (proc, dev, sys, the container's cgroup and the spec's [mounts]).
+ * operations of the plan (proc, dev, sys and the spec's [mounts]; the container's cgroup is
+ * cgroupmount.c's, an OCI config's device nodes devnode.c's, behind mounts.h).
  *
  * Kernel features: mount namespaces (mount_namespaces(7)), mount(2), shared subtrees
  * (MS_PRIVATE), bind mounts, tmpfs, proc, sysfs, devpts, mqueue, cgroup2 in a cgroup namespace
@@ -50,6 +51,7 @@
 
 #include "step.h"
 #include "mountapi.h"
+#include "mounts.h"
 #include "base/cleanup.h"
 #include "cgroup/cgroup.h"
 #include "spec/phrase.h"
@@ -65,7 +67,7 @@ int step_mounts_private(struct child *c, struct error *err)
 }
 
 /* The mount id of what `fd` refers to, from /proc/self/fdinfo (Linux 3.15); -1 if unknown. */
-static int mount_id(int fd)
+int mount_id(int fd)
 {
         char path[64], buf[512];
         snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
@@ -199,26 +201,13 @@ static int resolve_how(int rootfd, const char *rel, bool *ret_walked)
         return cur;
 }
 
-static int resolve(int rootfd, const char *rel)
+int resolve(int rootfd, const char *rel)
 {
         return resolve_how(rootfd, rel, NULL);
 }
 
-/* The tmpfs mounts step_mounts made (/dev, /dev/shm, a spec's tmpfs): each is empty and crib's
- * own when made, and no other process is in this mount namespace yet, so a name made in one
- * needs no lookup: it is made from the mount's descriptor. That saves the openat2(2) of a path
- * that is not there yet, the one of its parent and a close: 3 of the setup's ~150 system calls
- * for each of /dev's 12 names. Where the name is there already (a second mount on it), the
- * path is resolved as any other. A mount on a fresh directory or above it ends its entry: the
- * path no longer leads there. */
-#define FRESH_MAX 4
-struct fresh {
-        const char *path[FRESH_MAX]; /* as the plan has it, e.g. "/dev" */
-        int fd[FRESH_MAX];           /* O_PATH, the tmpfs's root; -1: a free entry */
-};
-
 /* The entry for the first `len` bytes of `path`, or -1. */
-static int fresh_find(const struct fresh *f, const char *path, size_t len)
+int fresh_find(const struct fresh *f, const char *path, size_t len)
 {
         for (int i = 0; f && i < FRESH_MAX; i++)
                 if (f->fd[i] >= 0 && strlen(f->path[i]) == len && !memcmp(f->path[i], path, len))
@@ -255,8 +244,8 @@ static void fresh_add(struct fresh *f, int rootfd, const char *dst)
  * parent, which was resolved safely: a name swapped for a symlink in between fails (O_NOFOLLOW,
  * O_DIRECTORY). Returns the descriptor; -1 with `err` set; or -2 when the name is there
  * already (a file; a directory too when `excl`), for the caller to resolve as any path. */
-static int make_in(struct child *c, int pfd, const char *name, const char *shown, bool dir,
-                   bool excl, struct error *err)
+int make_in(struct child *c, int pfd, const char *name, const char *shown, bool dir, bool excl,
+            struct error *err)
 {
         int fd;
         if (dir) {
@@ -281,8 +270,8 @@ static int make_in(struct child *c, int pfd, const char *name, const char *shown
 
 /* Open the mountpoint for `path` (absolute, inside the container), creating the missing
  * directories, and a file as the last component when `dir` is false. */
-static int mountpoint(struct child *c, struct fresh *f, int rootfd, const char *path, bool dir,
-                      struct error *err)
+int mountpoint(struct child *c, struct fresh *f, int rootfd, const char *path, bool dir,
+               struct error *err)
 {
         const char *rel = path[1] ? path + 1 : ".";
         const char *slash = strrchr(path, '/');
@@ -400,7 +389,7 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
 
 /* Real root's device nodes are its own copies, made in the nodev /dev: each opens through a
  * bind of itself without nodev, and a chmod inside changes the copy, never the host's node. */
-static int own_node(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+int own_node(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
 {
         char self[64];
         _cleanup_close_ int node = resolve(rootfd, op->dst + 1);
@@ -521,246 +510,6 @@ static int file_mount(struct child *c, int rootfd, const struct mount_op *op, st
         return sys_mount(&c->trace, NULL, self, op->dst, NULL,
                          MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL,
                          err);
-}
-
-/* The container's own cgroup (MOP_CGROUP) on /sys/fs/cgroup, as runc and crun make it, and
- * never more of the host's tree than that:
- *
- *   - a cgroup namespace of its own: a new cgroup2 mount, whose root is the namespace's, the
- *     container's cgroup (clone3(2) put the setup process there with CLONE_INTO_CGROUP, the
- *     namespace rooted there: cgroup_namespaces(7));
- *   - none (containerd's default, podman --cgroupns=host), or the kernel refuses the mount
- *     (EPERM: a cgroup namespace another user namespace owns): a bind of the container's cgroup
- *     directory, found from /proc/self/cgroup and this mount namespace's cgroup2 mount;
- *   - the container has no cgroup of its own (no limits, no cgroupsPath, or the kernel cannot
- *     place it): its namespace's root would be crib's caller's cgroup, with the host's
- *     processes in it, so an empty read-only tmpfs instead. That tmpfs also covers what a bind
- *     of the host's /sys (network = host) brings along: the host's whole tree.
- *
- * A host whose controllers are on cgroup v1 (a hybrid host: systemd's cgroup2 is in unified/)
- * gets a read-only tmpfs on /sys/fs/cgroup and the container's cgroup v2 in its unified/, as
- * systemd lays a hybrid host out. crib makes no v1 cgroups, so the container's v1 cgroups are
- * its caller's, and none is shown. Always nosuid, nodev and noexec; the cgroup read-only unless
- * the spec says rw. */
-#define CGROUP_TMPFS "mode=755,size=16k,nr_inodes=8"
-
-/* `path` is `dir` or below it; *ret_rest is what follows dir ("" or "/...") */
-static bool cgroup_below(const char *path, const char *dir, const char **ret_rest)
-{
-        size_t n = strcmp(dir, "/") ? strlen(dir) : 0;
-        if (strncmp(path, dir, n) || (path[n] != '/' && path[n] != '\0'))
-                return false;
-        *ret_rest = path + n;
-        return true;
-}
-
-/* The container's cgroup directory as this mount namespace reaches it, into src: `own` (its
- * path in the hierarchy, from /proc/self/cgroup) below the root of a cgroup2 mount, the host's,
- * not a copy under the rootfs (a bind of the host's /sys brought one along, whose path leads
- * nowhere now: `rootfs`, as the rootfs bind's descriptor names it). */
-static bool cgroup_dir(const char *own, const char *rootfs, char *src, size_t len)
-{
-        char line[2048];
-        bool whole = true; /* the line read starts a line of the file */
-        _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-        while (f && fgets(line, sizeof line, f)) {
-                char root[1024], mnt[1024], fstype[64];
-                const char *dash = strstr(line, " - "), *rest;
-                bool start = whole;
-                whole = strchr(line, '\n') != NULL;
-                /* a line longer than the buffer is skipped whole, never read in pieces; a name
-                 * with an escape (\040 for a space) is no cgroup2 mount of the host's */
-                if (!start || !whole || !dash || sscanf(dash + 3, "%63s", fstype) != 1 ||
-                    strcmp(fstype, "cgroup2") ||
-                    sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) != 2 ||
-                    strchr(line, '\\') || cgroup_below(mnt, rootfs, &rest) ||
-                    !cgroup_below(own, root, &rest))
-                        continue;
-                return (size_t)snprintf(src, len, "%s%s", mnt, rest) < len;
-        }
-        return false;
-}
-
-/* A bind of the container's cgroup directory on `fd` (`shown`), with op's flags. 1 when it
- * cannot be found (the caller shows none), 0 when bound, -1 on error. */
-static int cgroup_bind_own(struct child *c, int rootfd, int fd, const char *shown,
-                           const struct mount_op *op, struct error *err)
-{
-        char own[1024], rootfs[PATH_MAX], src[PATH_MAX], self[64], target[64];
-        struct statfs sf;
-        snprintf(self, sizeof self, "/proc/self/fd/%d", rootfd);
-        ssize_t n = readlink(self, rootfs, sizeof rootfs - 1);
-        if (n <= 0 || (size_t)n >= sizeof rootfs - 1)
-                return error_set(err, n < 0 ? errno : ENAMETOOLONG, "cannot read the rootfs' path");
-        rootfs[n] = '\0';
-        if (cgroup_v2_path(open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC), own, sizeof own) < 0 ||
-            !cgroup_dir(own, rootfs, src, sizeof src)) {
-                /* in a namespace rooted below the mount's root, that root shows as /.. */
-                trace_line(&c->trace,
-                           "  the container's cgroup is not below this mount namespace's cgroup2 "
-                           "mount: none shown");
-                return 1;
-        }
-        _cleanup_close_ int sfd = open(src, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        trace_line(&c->trace, "  open(\"%s\", O_PATH) = %d", src, sfd);
-        /* the directory a cgroup2 mount shows, nothing else of the host */
-        if (sfd < 0 || fstatfs(sfd, &sf) < 0 || sf.f_type != CGROUP2_SUPER_MAGIC)
-                return error_set(err, sfd < 0 ? errno : ENOTDIR,
-                                 "cannot open the container's cgroup '%s'", src);
-        snprintf(self, sizeof self, "/proc/self/fd/%d", sfd);
-        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
-        if (sys_mount(&c->trace, self, target, shown, NULL, MS_BIND, NULL, err) < 0)
-                return error_wrap(err, "cannot bind the container's cgroup '%s'", src);
-        return mounts_restrict(c, rootfd, shown, op->flags, false, err);
-}
-
-/* The container's cgroup v2 on `fd` (`shown`): a new cgroup2 in its own cgroup namespace, or
- * a bind of its directory. 1 when there is none to show. */
-static int cgroup_v2(struct child *c, int rootfd, int fd, const char *shown,
-                     const struct mount_op *op, struct error *err)
-{
-        char target[64];
-        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
-        if (!(c->plan->clone_flags & CLONE_NEWCGROUP)) {
-                trace_line(&c->trace,
-                           "  no cgroup namespace: a bind of the container's own cgroup, not the "
-                           "hierarchy's root");
-                return cgroup_bind_own(c, rootfd, fd, shown, op, err);
-        }
-        trace_line(&c->trace, "  a cgroup2 of the container's cgroup namespace, rooted at its "
-                              "own cgroup");
-        if (sys_mount(&c->trace, "cgroup2", target, shown, "cgroup2", op->flags, NULL, err) == 0)
-                return 0;
-        if (err->errnum != EPERM)
-                return -1;
-        error_clear(err);
-        trace_line(&c->trace, "  (cgroup2 refused: a bind of the container's own cgroup)");
-        return cgroup_bind_own(c, rootfd, fd, shown, op, err);
-}
-
-static int cgroup_mount(struct child *c, struct fresh *f, int rootfd, const struct mount_op *op,
-                        struct error *err)
-{
-        const struct plan *p = c->plan;
-        unsigned long hard = MS_NOSUID | MS_NODEV | MS_NOEXEC;
-        char target[64], unified[PATH_MAX];
-        _cleanup_close_ int fd = mountpoint(c, f, rootfd, op->dst, true, err);
-        if (fd < 0)
-                return -1;
-        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
-        if (!p->cgroup) {
-                trace_line(&c->trace,
-                           "  the container has no cgroup of its own (no limits, no cgroupsPath "
-                           "crib could use): an empty read-only tmpfs on %s, no cgroup of the "
-                           "host's",
-                           op->dst);
-                return sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs", MS_RDONLY | hard,
-                                 CGROUP_TMPFS, err);
-        }
-        if (!op->cgroup_v1) {
-                struct statfs sf;
-                if (fstatfs(fd, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
-                        /* a bind of the host's /sys brought the host's cgroup2 here, and the
-                         * kernel refuses a new mount of a filesystem on its own root (EBUSY) */
-                        trace_line(&c->trace,
-                                   "  the host's cgroup2 is on %s (the bind of its "
-                                   "/sys): an empty read-only tmpfs over it first",
-                                   op->dst);
-                        if (sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs",
-                                      MS_RDONLY | hard, CGROUP_TMPFS, err) < 0)
-                                return -1;
-                        close(fd);
-                        fd = resolve(rootfd, op->dst + 1);
-                        if (fd < 0)
-                                return error_set(err, errno, "cannot open '%s' in the rootfs",
-                                                 op->dst);
-                        snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
-                }
-                int r = cgroup_v2(c, rootfd, fd, op->dst, op, err);
-                if (r <= 0)
-                        return r;
-                return sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs", MS_RDONLY | hard,
-                                 CGROUP_TMPFS, err);
-        }
-        trace_line(&c->trace,
-                   "  the host's controllers are on cgroup v1, where crib makes no cgroups: a "
-                   "read-only tmpfs on %s, the container's cgroup v2 in unified/",
-                   op->dst);
-        if (sys_mount(&c->trace, "tmpfs", target, op->dst, "tmpfs", hard, CGROUP_TMPFS, err) < 0)
-                return -1;
-        snprintf(unified, sizeof unified, "%s/unified", op->dst);
-        _cleanup_close_ int top = resolve(rootfd, op->dst + 1);
-        if (top < 0)
-                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
-        _cleanup_close_ int u = make_in(c, top, "unified", unified, true, true, err);
-        if (u < 0)
-                return u == -2 ? error_set(err, EEXIST, "'%s' exists already", unified) : -1;
-        if (cgroup_v2(c, rootfd, u, unified, op, err) < 0)
-                return -1;
-        return mounts_restrict(c, rootfd, op->dst, MS_RDONLY | hard, false, err);
-}
-
-/* An OCI config's device node (MOP_DEVICE), made on crib's own /dev tmpfs and nowhere else:
- * found from that tmpfs's root (its fresh entry, which a mount on /dev or above would have
- * ended), each directory on the way made (0755) or opened without following a symlink, and
- * refused unless it is on that same mount (a mount below /dev, a bind of a host directory,
- * would put the node on the host). Real root makes the node with its mode and owner, and binds
- * it onto itself (/dev is nodev); in a user namespace, where mknod(2) of a device is refused,
- * the host's node of the same path is bound on an empty file, once checked to be the type and
- * numbers planned. A FIFO is made in either, and needs no bind. Child: before pivot_root. */
-static int device_node(struct child *c, struct fresh *f, int rootfd, const struct mount_op *op,
-                       struct error *err)
-{
-        if (strncmp(op->dst, "/dev/", 5)) /* the parser's check, again ('..': the mount below) */
-                return error_set(err, EINVAL, "'%s' is not a name under /dev", op->dst);
-        int i = fresh_find(f, "/dev", 4), dm = i >= 0 ? mount_id(f->fd[i]) : -1;
-        if (dm < 0)
-                return error_set(err, EXDEV,
-                                 "cannot make '%s': /dev is not the container's own tmpfs here",
-                                 op->dst);
-        _cleanup_close_ int dir = fcntl(f->fd[i], F_DUPFD_CLOEXEC, 3);
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s", op->dst + 5); /* below "/dev/" */
-        char *name = path, *slash;
-        while (dir >= 0 && (slash = strchr(name, '/'))) {
-                *slash = '\0';
-                if (sys_mkdirat(&c->trace, dir, name, op->dst, 0755, err) < 0)
-                        return -1;
-                int next = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                close(dir);
-                dir = next;
-                if (dir >= 0 && mount_id(dir) != dm)
-                        return error_set(err, EXDEV, "cannot make '%s': '%s' is another mount",
-                                         op->dst, name);
-                name = slash + 1;
-        }
-        if (dir < 0)
-                return error_set(err, errno, "cannot make the directories of '%s'", op->dst);
-        if ((c->plan->userns || !c->plan->privileged) && !S_ISFIFO(op->mode)) {
-                struct stat st;
-                _cleanup_close_ int src = open(op->src, O_PATH | O_CLOEXEC);
-                if (src < 0 || fstat(src, &st) < 0)
-                        return error_set(err, errno, "cannot open the host's '%s'", op->src);
-                if ((st.st_mode & S_IFMT) != (op->mode & S_IFMT) || st.st_rdev != op->dev)
-                        return error_set(err, ESTALE,
-                                         "the host's '%s' is no longer the node planned", op->src);
-                _cleanup_close_ int file = openat(
-                        dir, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (file < 0)
-                        return error_set(err, errno, "cannot make '%s'", op->dst);
-                char from[64], to[64];
-                snprintf(from, sizeof from, "/proc/self/fd/%d", src);
-                snprintf(to, sizeof to, "/proc/self/fd/%d", file);
-                return sys_mount(&c->trace, from, to, op->dst, NULL, MS_BIND, NULL, err);
-        }
-        if (sys_mknodat(&c->trace, dir, name, op->dst, op->mode, op->dev, err) < 0)
-                return -1;
-        if (fchownat(dir, name, op->uid, op->gid, AT_SYMLINK_NOFOLLOW) < 0)
-                return error_set(err, errno, "cannot chown '%s' to %u:%u", op->dst,
-                                 (unsigned)op->uid, (unsigned)op->gid);
-        if (fchmodat(dir, name, op->mode & 07777, 0) < 0)
-                return error_set(err, errno, "cannot chmod '%s'", op->dst);
-        return S_ISFIFO(op->mode) ? 0 : own_node(c, rootfd, op, err);
 }
 
 static int apply(struct child *c, struct fresh *f, int rootfd, const struct mount_op *op, int srcfd,

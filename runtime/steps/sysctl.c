@@ -90,6 +90,50 @@ static int open_beneath(int dir, const char *rel, int flags)
         return cur;
 }
 
+/* One sysctl's file under the container's /proc (`proc`, on device `procdev`), written. */
+static int write_sysctl(struct child *c, int proc, dev_t procdev, const char *key,
+                        const char *value, struct error *err)
+{
+        char rel[SPEC_SYSCTL_KEY + 8];
+        snprintf(rel, sizeof rel, "sys/%s", key);
+        for (char *d = rel; *d; d++)
+                if (*d == '.')
+                        *d = '/';
+        _cleanup_close_ int fd = open_beneath(proc, rel, O_WRONLY | O_NOCTTY);
+        int e = errno;
+        struct stat st;
+        if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !on_proc(fd, procdev))) {
+                e = EXDEV;
+                close(take_fd(&fd));
+        }
+        ssize_t w = fd >= 0 ? write(fd, value, strlen(value)) : -1;
+        if (fd >= 0 && w < 0)
+                e = errno;
+        trace_line(&c->trace,
+                   "  openat2(/proc, \"%s\", RESOLVE_BENEATH|NO_SYMLINKS|NO_XDEV); "
+                   "write(\"%s\") = %s%s",
+                   rel, value, w >= 0 ? "0" : "-1 ", w >= 0 ? "" : strerrorname_np(e));
+        if (w >= 0 && (size_t)w == strlen(value))
+                return 0;
+        error_set(err, w >= 0 ? EIO : e, "cannot set sysctl '%s' to '%s' in the container", key,
+                  value);
+        if (e == ENOENT)
+                return error_hint(err,
+                                  "this kernel has no sysctl '%s' (a module not "
+                                  "loaded, or another kernel version)",
+                                  key);
+        if (e == EACCES || e == EPERM)
+                return error_hint(err, "the kernel does not let the container's user "
+                                       "namespace set it; leave it out, or run the "
+                                       "container without a user namespace as root");
+        if (e == EXDEV || e == ELOOP)
+                return error_hint(err,
+                                  "'/proc/%s' is not the kernel's sysctl file: "
+                                  "something is mounted over it",
+                                  rel);
+        return -1;
+}
+
 /* Child: the setup process, after pivot_root, root in the container's user namespace. */
 int step_sysctl(struct child *c, struct error *err)
 {
@@ -107,7 +151,7 @@ int step_sysctl(struct child *c, struct error *err)
                                        "through it");
         }
         for (size_t i = 0; p->sysctl[i]; i++) {
-                char key[SPEC_SYSCTL_KEY], rel[SPEC_SYSCTL_KEY + 8];
+                char key[SPEC_SYSCTL_KEY];
                 const char *eq = strchr(p->sysctl[i], '='), *value = eq ? eq + 1 : "";
                 size_t n = eq ? (size_t)(eq - p->sysctl[i]) : 0;
                 struct error why;
@@ -143,44 +187,8 @@ int step_sysctl(struct child *c, struct error *err)
                                                  value);
                         continue;
                 }
-                snprintf(rel, sizeof rel, "sys/%s", key);
-                for (char *d = rel; *d; d++)
-                        if (*d == '.')
-                                *d = '/';
-                _cleanup_close_ int fd = open_beneath(proc, rel, O_WRONLY | O_NOCTTY);
-                int e = errno;
-                struct stat st;
-                if (fd >= 0 &&
-                    (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !on_proc(fd, pst.st_dev))) {
-                        e = EXDEV;
-                        close(take_fd(&fd));
-                }
-                ssize_t w = fd >= 0 ? write(fd, value, strlen(value)) : -1;
-                if (fd >= 0 && w < 0)
-                        e = errno;
-                trace_line(&c->trace,
-                           "  openat2(/proc, \"%s\", RESOLVE_BENEATH|NO_SYMLINKS|NO_XDEV); "
-                           "write(\"%s\") = %s%s",
-                           rel, value, w >= 0 ? "0" : "-1 ", w >= 0 ? "" : strerrorname_np(e));
-                if (w >= 0 && (size_t)w == strlen(value))
-                        continue;
-                error_set(err, w >= 0 ? EIO : e, "cannot set sysctl '%s' to '%s' in the container",
-                          key, value);
-                if (e == ENOENT)
-                        return error_hint(err,
-                                          "this kernel has no sysctl '%s' (a module not "
-                                          "loaded, or another kernel version)",
-                                          key);
-                if (e == EACCES || e == EPERM)
-                        return error_hint(err, "the kernel does not let the container's user "
-                                               "namespace set it; leave it out, or run the "
-                                               "container without a user namespace as root");
-                if (e == EXDEV || e == ELOOP)
-                        return error_hint(err,
-                                          "'/proc/%s' is not the kernel's sysctl file: "
-                                          "something is mounted over it",
-                                          rel);
-                return -1;
+                if (write_sysctl(c, proc, pst.st_dev, key, value, err) < 0)
+                        return -1;
         }
         return 0;
 }
