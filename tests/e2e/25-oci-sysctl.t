@@ -164,7 +164,7 @@ if [ "$ROLE" = root ] && [ $(((0x$eff >> 24) & 1)) = 1 ]; then
 	assert_eq "$rc:$err" "0:" "as root with CAP_SYS_RESOURCE, a value below the current one (-500): created"
 	R start o2 >/dev/null 2>&1
 	wait_status o2 stopped
-	assert_eq "$out" -500 "and its program has -500"
+	assert_eq "$(cat "$T/.stdout")" -500 "and its program has -500"
 else
 	assert_eq "$rc" 125 "as $ROLE without CAP_SYS_RESOURCE (CapEff $eff), a value below the current one (-500): refused, 125 (as runc)"
 	assert_contains "$err" "CAP_SYS_RESOURCE" "saying it needs CAP_SYS_RESOURCE ($(echo "$err" | head -n1))"
