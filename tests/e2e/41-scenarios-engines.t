@@ -261,7 +261,7 @@ EOF
 	case "$prc:$perr" in
 	0:*) ;;
 	*slirp4netns*) p1why="podman's own network helper failed, before crib: $(echo "$perr" | grep -m 1 slirp4netns | cut -c1-160)" ;;
-	*"failed to find plugin"*) p1why="podman's network plugins (CNI) are missing here, it failed before crib: $(echo "$perr" | grep -m 1 'failed to find plugin' | cut -c1-160)" ;;
+	*"failed to find plugin"*) p1why="podman's network plugins (CNI) are missing here, it failed before crib: $(echo "$perr" | grep -o -m 1 'failed to find plugin [^ ]*' | head -n 1)" ;;
 	esac
 	if [ -n "$p1why" ]; then
 		skips 12 "P1: $p1why"
