@@ -2,7 +2,8 @@
  * it runs (crib oci update).
  *
  * Kernel features: the cgroup v2 controllers' files memory.max, memory.high, memory.swap.max,
- * cpu.max and cpu.weight (cpu in cgroup v2: Linux 4.15), pids.max, io.weight. A limit is written
+ * memory.low, cpu.max and cpu.weight (cpu in cgroup v2: Linux 4.15), pids.max, io.weight,
+ * cpuset.cpus and cpuset.mems (cpuset in cgroup v2: Linux 5.0). A limit is written
  * to NAME, where the container cannot reach it, and a copy to NAME/container for programs that
  * read them from inside.
  */
@@ -41,6 +42,33 @@ static void value(int64_t v, char *buf, size_t len)
                 snprintf(buf, len, "%" PRId64, v);
 }
 
+/* cpuset.WHAT (cpus or mems) = list, unless "": the kernel takes only CPUs and memory nodes this
+ * machine has (EINVAL, or ERANGE), which the parent's cpuset.WHAT.effective lists */
+static int write_cpuset(const char *dir, const char *what, const char *list, struct trace *t,
+                        struct error *err)
+{
+        char file[32], have[256] = "";
+        if (!list[0])
+                return 0;
+        snprintf(file, sizeof file, "cpuset.%s", what);
+        if (cgroup_write_file(dir, file, list, t, err) == 0)
+                return 0;
+        if (err->errnum != EINVAL && err->errnum != ERANGE) /* ERANGE: past the kernel's bitmap */
+                return -1;
+        char path[1300];
+        snprintf(path, sizeof path, "%s/../cpuset.%s.effective", dir, what);
+        FILE *f = fopen(path, "re");
+        if (f) {
+                if (!fgets(have, sizeof have, f))
+                        have[0] = '\0';
+                have[strcspn(have, "\n")] = '\0';
+                fclose(f);
+        }
+        return error_hint(err, "the %s this machine offers the container are %s",
+                          !strcmp(what, "cpus") ? "CPUs" : "memory nodes",
+                          have[0] ? have : "in cpuset.*.effective of its parent cgroup");
+}
+
 int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct trace *t,
                         struct error *err)
 {
@@ -49,9 +77,8 @@ int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct t
                 const char *file;
                 int64_t v;
         } sizes[] = {
-                {"memory.max", l->memory_max},
-                {"memory.high", l->memory_high},
-                {"memory.swap.max", l->memory_swap},
+                {"memory.max", l->memory_max},       {"memory.high", l->memory_high},
+                {"memory.swap.max", l->memory_swap}, {"memory.low", l->memory_low},
                 {"pids.max", l->pids_max},
         };
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -79,6 +106,9 @@ int cgroup_write_limits(const char *dir, const struct cgroup_limits *l, struct t
                 if (cgroup_write_file(dir, "io.weight", v, t, err) < 0)
                         return -1;
         }
+        if (write_cpuset(dir, "cpus", l->cpuset_cpus, t, err) < 0 ||
+            write_cpuset(dir, "mems", l->cpuset_mems, t, err) < 0)
+                return -1;
         return 0;
 }
 
@@ -115,10 +145,13 @@ static int limit_files_exist(const char *dir, const struct cgroup_limits *l, str
                 {l->memory_max != CGROUP_UNSET, "memory.max"},
                 {l->memory_high != CGROUP_UNSET, "memory.high"},
                 {l->memory_swap != CGROUP_UNSET, "memory.swap.max"},
+                {l->memory_low != CGROUP_UNSET, "memory.low"},
                 {l->pids_max != CGROUP_UNSET, "pids.max"},
                 {l->cpu_quota != 0, "cpu.max"},
                 {l->cpu_weight != 0, "cpu.weight"},
                 {l->io_weight != 0, "io.weight"},
+                {l->cpuset_cpus[0] != '\0', "cpuset.cpus"},
+                {l->cpuset_mems[0] != '\0', "cpuset.mems"},
         };
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
                 char path[1300];

@@ -34,7 +34,7 @@
 #include "bootline.h"
 #include "base/cleanup.h"
 
-static const char *const names[CGROUP_NCTRL] = {"memory", "cpu", "pids", "io"};
+static const char *const names[CGROUP_NCTRL] = {"memory", "cpu", "pids", "io", "cpuset"};
 
 const char *cgroup_ctrl_name(enum cgroup_ctrl c)
 {

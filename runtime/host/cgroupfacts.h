@@ -9,7 +9,7 @@
 
 #include "spec/spec.h" /* enum cgroup_ctrl, CGROUP_BIT */
 
-/* "memory", "cpu", "pids", "io" */
+/* "memory", "cpu", "pids", "io", "cpuset" */
 const char *cgroup_ctrl_name(enum cgroup_ctrl c);
 
 /* The host, as far as cgroups go, for the invoking user. */

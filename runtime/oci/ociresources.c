@@ -1,7 +1,7 @@
 /* ociresources.c - config.json's .linux.resources into crib's cgroup limits (cgroup v2's
- * memory.max, memory.swap.max, cpu.max, cpu.weight, pids.max, io.weight), converted as runc and
- * crun convert cgroup v1's numbers; the device rules, which the device program applies; see
- * oci.h.
+ * memory.max, memory.swap.max, memory.low, cpu.max, cpu.weight, pids.max, io.weight,
+ * cpuset.cpus and cpuset.mems), converted as runc and crun convert cgroup v1's numbers; the device
+ * rules, which the device program applies; see oci.h.
  *
  * The same reader serves `update --resources` (oci_load_resources): there -1 lifts a limit
  * (CGROUP_MAX) and a value not given is left as it is.
@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "parse.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -121,13 +122,24 @@ static int res_memory(struct oci_ctx *c, json_object *o, struct cgroup_limits *l
         }
         if (res_swap(c, o, limit, l) < 0)
                 return -1;
-        static const char *const unsupported[] = {"reservation", "kernel", "kernelTCP",
-                                                  "swappiness"};
+        int64_t low = CGROUP_UNSET;
+        if ((r = oci_get_int(c, o, m, "reservation", -1, INT64_MAX, &low)) < 0)
+                return -1;
+        if (r && low >= 0) { /* memory.low, as runc and crun set it on cgroup v2 */
+                l->memory_low = low;
+                l->need |= CGROUP_BIT(CGROUP_MEMORY);
+                oci_set_from(c->s, SPEC_KEY_RESOURCES_MEMORY_LOW);
+        } else if (r && c->update) { /* -1 in an update: the reservation lifted */
+                l->memory_low = 0;
+                l->need |= CGROUP_BIT(CGROUP_MEMORY);
+        }
+        /* cgroup v1's alone: cgroup v2 has no file for them (runc and crun warn or fail) */
+        static const char *const unsupported[] = {"kernel", "kernelTCP", "swappiness"};
         for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
                 if (oci_member(o, unsupported[i])) {
                         char q[PATHLEN];
                         oci_sub(q, m, unsupported[i]);
-                        return oci_bad(c, q, "is not supported by crib yet");
+                        return oci_bad(c, q, "is cgroup v1's alone: cgroup v2 has no such limit");
                 }
         bool b = false;
         if (oci_get_bool(c, o, m, "disableOOMKiller", &b) < 0)
@@ -185,14 +197,32 @@ static int res_cpu(struct oci_ctx *c, json_object *o, struct cgroup_limits *l)
         }
         if (res_cpu_max(c, o, l) < 0)
                 return -1;
-        if (oci_get_str(c, o, cp, "cpus", &set) < 0)
-                return -1;
-        if (set && set[0])
-                return oci_bad(c, ".linux.resources.cpu.cpus", "is not supported by crib yet");
-        if (oci_get_str(c, o, cp, "mems", &set) < 0)
-                return -1;
-        if (set && set[0])
-                return oci_bad(c, ".linux.resources.cpu.mems", "is not supported by crib yet");
+        /* cpuset.cpus and cpuset.mems; "" leaves them as they are */
+        static const struct {
+                const char *key, *what;
+                size_t field;
+                enum spec_key from;
+        } sets[] = {
+                {"cpus", "CPUs", offsetof(struct cgroup_limits, cpuset_cpus),
+                 SPEC_KEY_RESOURCES_CPUSET_CPUS},
+                {"mems", "memory nodes", offsetof(struct cgroup_limits, cpuset_mems),
+                 SPEC_KEY_RESOURCES_CPUSET_MEMS},
+        };
+        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+                if (oci_get_str(c, o, cp, sets[i].key, &set) < 0)
+                        return -1;
+                if (!set || !set[0])
+                        continue;
+                if (!spec_cpuset_list_valid(set)) {
+                        char q[PATHLEN];
+                        oci_sub(q, cp, sets[i].key);
+                        return oci_bad(c, q, "must be a list of %s and ranges, as \"0-1,3\"",
+                                       sets[i].what);
+                }
+                snprintf((char *)l + sets[i].field, CGROUP_LIST_LEN, "%s", set);
+                l->need |= CGROUP_BIT(CGROUP_CPUSET);
+                oci_set_from(c->s, sets[i].from);
+        }
         if (oci_member(o, "realtimeRuntime") || oci_member(o, "realtimePeriod") ||
             oci_member(o, "idle"))
                 return oci_bad(c, cp, "realtime and idle settings are not supported by crib yet");

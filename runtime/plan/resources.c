@@ -1,6 +1,6 @@
 /* resources.c - the limits the container gets: [limits] as setrlimit(2) sets them, and
- * [resources] as its cgroup's (cgroups(7): memory, cpu, pids, io), where the host's cgroup v2
- * hierarchy can take them; and where that cgroup goes, crib's own base or an engine's path.
+ * [resources] as its cgroup's (cgroups(7): memory, cpu, pids, io, cpuset), where the host's cgroup
+ * v2 hierarchy can take them; and where that cgroup goes, crib's own base or an engine's path.
  *
  * Resources: where the container's cgroup goes, and which limits it gets. What cannot be
  * applied fails the spec, or with resources_mode = prefer is dropped with a warning. */
@@ -78,12 +78,15 @@ int plan_rlimits(struct planning *pl, struct error *err)
 }
 
 /* The keys that set each controller's limits, SPEC_NKEYS past the last */
-static const enum spec_key ctrl_keys[CGROUP_NCTRL][4] = {
+static const enum spec_key ctrl_keys[CGROUP_NCTRL][5] = {
         [CGROUP_MEMORY] = {SPEC_KEY_RESOURCES_MEMORY, SPEC_KEY_RESOURCES_MEMORY_HIGH,
-                           SPEC_KEY_RESOURCES_MEMORY_SWAP, SPEC_NKEYS},
+                           SPEC_KEY_RESOURCES_MEMORY_SWAP, SPEC_KEY_RESOURCES_MEMORY_LOW,
+                           SPEC_NKEYS},
         [CGROUP_CPU] = {SPEC_KEY_RESOURCES_CPUS, SPEC_KEY_RESOURCES_CPU_WEIGHT, SPEC_NKEYS},
         [CGROUP_PIDS] = {SPEC_KEY_RESOURCES_PIDS, SPEC_NKEYS},
         [CGROUP_IO] = {SPEC_KEY_RESOURCES_IO_WEIGHT, SPEC_NKEYS},
+        [CGROUP_CPUSET] = {SPEC_KEY_RESOURCES_CPUSET_CPUS, SPEC_KEY_RESOURCES_CPUSET_MEMS,
+                           SPEC_NKEYS},
 };
 
 /* Why controller k cannot take the limits here (NULL: it can), and the fix. */
@@ -134,13 +137,16 @@ static int limits_fail(struct plan *p, const struct spec *s, unsigned ctrls, con
         plan_warn(p, "the %s limits are skipped: %s\n%s", names, why, fix);
         p->limits.need &= ~ctrls;
         if (ctrls & CGROUP_BIT(CGROUP_MEMORY))
-                p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap = CGROUP_UNSET;
+                p->limits.memory_max = p->limits.memory_high = p->limits.memory_swap =
+                        p->limits.memory_low = CGROUP_UNSET;
         if (ctrls & CGROUP_BIT(CGROUP_PIDS))
                 p->limits.pids_max = CGROUP_UNSET;
         if (ctrls & CGROUP_BIT(CGROUP_IO))
                 p->limits.io_weight = 0;
         if (ctrls & CGROUP_BIT(CGROUP_CPU))
                 p->limits.cpu_quota = p->limits.cpu_weight = 0;
+        if (ctrls & CGROUP_BIT(CGROUP_CPUSET))
+                p->limits.cpuset_cpus[0] = p->limits.cpuset_mems[0] = '\0';
         return 0;
 }
 

@@ -103,6 +103,7 @@ int parse_res_bytes(struct spec *s, const struct key *k, const struct ini_entry 
 int parse_cpus(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
 int parse_weight(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
 int parse_pids(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
+int parse_cpuset(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
 
 /* network.c */
 int parse_net_mode(struct spec *s, const struct key *k, const struct ini_entry *e,

@@ -1,9 +1,10 @@
 /* limits.c - the parsers of [limits] (setrlimit(2) values, soft and hard) and [resources]
- * (cgroup v2 limits: memory, CPUs, weights, pids). Pure. See keys.h. */
+ * (cgroup v2 limits: memory, CPUs, weights, pids, cpusets). Pure. See keys.h. */
 #include "keys.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -152,5 +153,43 @@ int parse_pids(struct spec *s, const struct key *k, const struct ini_entry *e, s
                                  "'%s'",
                                  e->value);
         s->resources.need |= CGROUP_BIT(CGROUP_PIDS);
+        return 0;
+}
+
+bool spec_cpuset_list_valid(const char *v)
+{
+        if (!v[0] || strlen(v) >= CGROUP_LIST_LEN)
+                return false;
+        for (const char *p = v;;) {
+                char *end;
+                if (!isdigit((unsigned char)*p))
+                        return false;
+                errno = 0;
+                unsigned long a = strtoul(p, &end, 10), b = a;
+                if (*end == '-') {
+                        if (!isdigit((unsigned char)end[1]))
+                                return false;
+                        b = strtoul(end + 1, &end, 10);
+                }
+                if (errno || b < a || b > 65535)
+                        return false;
+                if (!*end)
+                        return true;
+                if (*end != ',')
+                        return false;
+                p = end + 1;
+        }
+}
+
+int parse_cpuset(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err)
+{
+        if (!spec_cpuset_list_valid(e->value))
+                return bad_value(err, s, e,
+                                 "'%s' must be a list of %s numbers and ranges, as in 0-1,3, not "
+                                 "'%s'",
+                                 k->name, !strcmp(k->name, "cpuset_cpus") ? "CPU" : "memory node",
+                                 e->value);
+        snprintf(FIELD(s, k, char), CGROUP_LIST_LEN, "%s", e->value);
+        s->resources.need |= CGROUP_BIT(CGROUP_CPUSET);
         return 0;
 }

@@ -84,7 +84,7 @@ void spec_init(struct spec *s)
         s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
         s->resources_require = true;
         s->resources.memory_max = s->resources.memory_high = s->resources.memory_swap =
-                s->resources.pids_max = CGROUP_UNSET;
+                s->resources.memory_low = s->resources.pids_max = CGROUP_UNSET;
 }
 
 static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)

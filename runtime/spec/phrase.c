@@ -121,10 +121,14 @@ static const struct row rows[SPEC_NKEYS] = {
         [SPEC_KEY_RESOURCES_MEMORY_HIGH] = {.off = {"set resources_mode = prefer", NULL, NULL,
                                                     false}},
         [SPEC_KEY_RESOURCES_MEMORY_SWAP] = LIMIT(".linux.resources.memory.swap", "--memory-swap"),
+        [SPEC_KEY_RESOURCES_MEMORY_LOW] =
+                LIMIT(".linux.resources.memory.reservation", "--memory-reservation"),
         [SPEC_KEY_RESOURCES_CPUS] = LIMIT(".linux.resources.cpu.quota", "--cpus"),
         [SPEC_KEY_RESOURCES_CPU_WEIGHT] = LIMIT(".linux.resources.cpu.shares", "--cpu-shares"),
         [SPEC_KEY_RESOURCES_PIDS] = LIMIT(".linux.resources.pids.limit", "--pids-limit"),
         [SPEC_KEY_RESOURCES_IO_WEIGHT] = LIMIT(".linux.resources.blockIO.weight", "--blkio-weight"),
+        [SPEC_KEY_RESOURCES_CPUSET_CPUS] = LIMIT(".linux.resources.cpu.cpus", "--cpuset-cpus"),
+        [SPEC_KEY_RESOURCES_CPUSET_MEMS] = LIMIT(".linux.resources.cpu.mems", "--cpuset-mems"),
         [SPEC_KEY_RESOURCES_MODE] = LIMIT(".linux.resources", NULL),
         /* crib.ini's alone: an engine gives a container its network itself */
         [SPEC_KEY_NETWORK_MODE] = {.off = {"set mode = none in [network]", NULL, NULL, false}},

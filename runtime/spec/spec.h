@@ -92,10 +92,13 @@ enum spec_key {
         SPEC_KEY_RESOURCES_MEMORY,
         SPEC_KEY_RESOURCES_MEMORY_HIGH,
         SPEC_KEY_RESOURCES_MEMORY_SWAP,
+        SPEC_KEY_RESOURCES_MEMORY_LOW,
         SPEC_KEY_RESOURCES_CPUS,
         SPEC_KEY_RESOURCES_CPU_WEIGHT,
         SPEC_KEY_RESOURCES_PIDS,
         SPEC_KEY_RESOURCES_IO_WEIGHT,
+        SPEC_KEY_RESOURCES_CPUSET_CPUS,
+        SPEC_KEY_RESOURCES_CPUSET_MEMS,
         SPEC_KEY_RESOURCES_MODE,
         /* [network]: runtime/launch/nethelper.c */
         SPEC_KEY_NETWORK_MODE,
@@ -191,24 +194,28 @@ struct spec_port {
 
 /* [resources]: cgroup v2's controllers and limits, as data (runtime/cgroup writes them; its
  * names, as every front end fills them) */
-enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_NCTRL };
+enum cgroup_ctrl { CGROUP_MEMORY, CGROUP_CPU, CGROUP_PIDS, CGROUP_IO, CGROUP_CPUSET, CGROUP_NCTRL };
 #define CGROUP_BIT(c) (1u << (c))
 
-#define CGROUP_UNSET   (-1)
-#define CGROUP_MAX     INT64_MAX  /* "max": no limit */
-#define CGROUP_CPU_MAX UINT32_MAX /* cpu_quota: "max", no quota */
+#define CGROUP_UNSET    (-1)
+#define CGROUP_MAX      INT64_MAX  /* "max": no limit */
+#define CGROUP_CPU_MAX  UINT32_MAX /* cpu_quota: "max", no quota */
+#define CGROUP_LIST_LEN 128        /* a cpuset list, as "0-3,6" */
 
 /* A spec's [resources], as cgroup v2 file values. */
 struct cgroup_limits {
         unsigned need;       /* CGROUP_BIT of each controller the limits below need; 0: none */
         int64_t memory_max;  /* memory.max, bytes, or CGROUP_UNSET or CGROUP_MAX */
         int64_t memory_high; /* memory.high */
+        int64_t memory_low;  /* memory.low: kept from reclaim (an OCI config's reservation) */
         int64_t memory_swap; /* memory.swap.max */
         int64_t pids_max;    /* pids.max */
         uint32_t cpu_quota;  /* cpu.max: microseconds per period, 0: unset, CGROUP_CPU_MAX */
         uint32_t cpu_period; /* microseconds */
         uint32_t cpu_weight; /* cpu.weight, 1 to 10000, 0: unset */
         uint32_t io_weight;  /* io.weight, 1 to 10000, 0: unset */
+        char cpuset_cpus[CGROUP_LIST_LEN]; /* cpuset.cpus, a list ("0-1,3"); "": unset */
+        char cpuset_mems[CGROUP_LIST_LEN]; /* cpuset.mems, the memory nodes; "": unset */
 };
 
 /* One rule of an OCI config's device list (.linux.resources.devices), as runc reads it: the
@@ -404,6 +411,10 @@ void spec_port_format(const struct spec_port *p, char *buf, size_t len);
  * dots), with a value of one line shorter than SPEC_SYSCTL_VAL. Otherwise -1, and why in err
  * (the key is the caller's to name: err says what is wrong with it). Pure (sysctlkey.c). */
 int spec_sysctl_ns(const char *key, const char *value, struct error *err);
+
+/* v is a cpuset list as cpuset.cpus and cpuset.mems take it: numbers and ranges (N-M, N <= M)
+ * joined by commas, as "0-3,6", shorter than CGROUP_LIST_LEN. */
+bool spec_cpuset_list_valid(const char *v);
 
 /* The key table, for documentation checks: the section and name of key `i` (an enum spec_key);
  * returns false past the last key. */

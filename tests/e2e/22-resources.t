@@ -7,7 +7,7 @@
 
 # --- bad values: refused before anything is made
 for bad in "memory = 12Q" "memory = -5" "cpus = 0" "cpus = lots" "pids = 0" "cpu_weight = 20000" \
-	"io_weight = x" "resources_mode = maybe"; do
+	"io_weight = x" "resources_mode = maybe" "cpuset_cpus = 1-0" "cpuset_mems = x" "memory_low = 1Q"; do
 	spec "$T/bad.ini" <<EOF2
 [process]
 args = /bin/true
@@ -100,6 +100,37 @@ assert_eq "$(cat "$cg/container/memory.max" "$cg/container/pids.max" 2>&1 | tr '
 kill -TERM "$c"
 wait "$c"
 assert_eq "$([ -d "$cg" ] && echo left || echo gone)" gone "the cgroup is removed when the container ends"
+
+# --- cpuset.cpus, cpuset.mems and memory.low, where the cpuset controller is here (it is not among
+# what systemd delegates to a user by default): the workload's own view of the CPUs it may use
+# (Cpus_allowed_list) and the files from outside; a CPU the machine lacks is the kernel's EINVAL,
+# said with the CPUs there are
+if [ "$("$CRIB" check 2>/dev/null | awk '/^cgroup v2 cpuset controller/ { print $5 }')" = ok ]; then
+	spec "$T/set.ini" <<'EOF2'
+[process]
+args = /bin/sh -c "grep Cpus_allowed_list /proc/self/status; sleep 30"
+[resources]
+cpuset_cpus = 0
+cpuset_mems = 0
+memory_low = 16M
+EOF2
+	"$CRIB" run "$T/set.ini" >"$T/set.out" 2>"$T/set.err" &
+	c=$!
+	if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
+	i=0
+	while [ ! -s "$T/set.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	assert_eq "$(tr -d ' \t' <"$T/set.out")" "Cpus_allowed_list:0" "cpuset_cpus = 0: inside, the workload may run on CPU 0 alone"
+	assert_eq "$(cat "$cg/cpuset.cpus" "$cg/cpuset.mems" "$cg/memory.low" 2>&1 | tr '\n' ' ')" "0 0 16777216 " \
+		"outside, its cgroup holds cpuset.cpus, cpuset.mems and memory.low"
+	kill -TERM "$c"
+	wait "$c"
+	sed -i 's/^cpuset_cpus = 0$/cpuset_cpus = 4000/' "$T/set.ini"
+	run_crib run "$T/set.ini"
+	assert_eq "$rc:$(echo "$err" | grep -c "the CPUs this machine offers the container are [0-9]")" "125:1" \
+		"a CPU the machine lacks: 125, saying which CPUs there are"
+else
+	skip "cpuset_cpus, cpuset_mems, memory_low: no cpuset controller for $ROLE's containers here ($("$CRIB" check 2>/dev/null | awk '/^cgroup v2 cpuset controller/' | tr -s ' ' | cut -c1-160))"
+fi
 
 # --- a memory hog: killed by the kernel, and said so
 spec "$T/oom.ini" <<'EOF2'

@@ -60,7 +60,7 @@ row() { # row ID: that section of crib check's INI
 }
 d=$(row cgroup_delegation)
 assert_contains "$d" 'status = "disabled"' "crib check: containers' cgroups disabled, not ok (the controllers are on cgroup v1)"
-assert_contains "$d" "memory, cpu, pids, io are on cgroup v1 hierarchies (a hybrid setup: cgroup v2 is mounted without them)" \
+assert_contains "$d" "memory, cpu, pids, io, cpuset are on cgroup v1 hierarchies (a hybrid setup: cgroup v2 is mounted without them)" \
 	"saying which controllers, and why"
 assert_contains "$d" 'remedy = "boot with systemd.unified_cgroup_hierarchy=1' "with the boot line as its remedy"
 assert_not_contains "$(row cgroup_memory)$(row cgroup_pids)" "systemd-run" "no controller's remedy is systemd-run"

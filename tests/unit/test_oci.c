@@ -773,11 +773,30 @@ int main(void)
         ok(oci_load_resources("r.json", f, &l, &err) < 0, "swap without a limit: refused");
         fclose(f);
         contains(err.msg, "r.json: .memory.swap: must be -1, or at least .limit", "saying why");
-        static const char cpus[] = "{\"cpu\":{\"cpus\":\"0-1\"}}";
+        static const char cpus[] = "{\"cpu\":{\"cpus\":\"0-1,3\",\"mems\":\"0\"},"
+                                   "\"memory\":{\"reservation\":33554432}}";
         f = fmemopen((void *)cpus, strlen(cpus), "r");
+        ok(oci_load_resources("r.json", f, &l, &err) == 0 && !strcmp(l.cpuset_cpus, "0-1,3") &&
+                   !strcmp(l.cpuset_mems, "0") && l.memory_low == 33554432 &&
+                   l.need == (CGROUP_BIT(CGROUP_CPUSET) | CGROUP_BIT(CGROUP_MEMORY)),
+           "cpus and mems: cpuset.cpus and cpuset.mems; reservation: memory.low (%s)", err.msg);
+        fclose(f);
+        static const char *const badsets[] = {"0-", "1-0", "a", "0,,1", "0 1", "-1", "0-1,"};
+        for (size_t i = 0; i < sizeof badsets / sizeof badsets[0]; i++) {
+                char text[128];
+                snprintf(text, sizeof text, "{\"cpu\":{\"cpus\":\"%s\"}}", badsets[i]);
+                f = fmemopen(text, strlen(text), "r");
+                ok(oci_load_resources("r.json", f, &l, &err) < 0 &&
+                           strstr(err.msg, "r.json: .cpu.cpus: must be a list of CPUs and ranges"),
+                   "cpus \"%s\": refused, its path from the top of the file (%s)", badsets[i],
+                   err.msg);
+                fclose(f);
+        }
+        static const char kmem[] = "{\"memory\":{\"kernel\":1048576}}";
+        f = fmemopen((void *)kmem, strlen(kmem), "r");
         ok(oci_load_resources("r.json", f, &l, &err) < 0, "what create refuses, update refuses");
         fclose(f);
-        contains(err.msg, "r.json: .cpu.cpus: is not supported by crib yet",
+        contains(err.msg, "r.json: .memory.kernel: is cgroup v1's alone",
                  "its path from the top of the file");
         static const char small[] = "{\"memory\":{\"limit\":100}}";
         f = fmemopen((void *)small, strlen(small), "r");

@@ -74,11 +74,16 @@ HOLDS(memory_set,
       s->resources.memory_max == 256LL << 20 && s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
 HOLDS(memory_high_set, s->resources.memory_high == 3LL << 30)
 HOLDS(memory_swap_set, s->resources.memory_swap == CGROUP_MAX)
+HOLDS(memory_low_set, s->resources.memory_low == 64LL << 20 &&
+                              s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
 HOLDS(cpus_set, s->resources.cpu_quota == 150000 && s->resources.cpu_period == 100000 &&
                         s->resources.need == CGROUP_BIT(CGROUP_CPU))
 HOLDS(cpu_weight_set, s->resources.cpu_weight == 200)
 HOLDS(pids_set, s->resources.pids_max == 64 && s->resources.need == CGROUP_BIT(CGROUP_PIDS))
 HOLDS(io_weight_set, s->resources.io_weight == 50 && s->resources.need == CGROUP_BIT(CGROUP_IO))
+HOLDS(cpuset_cpus_set, !strcmp(s->resources.cpuset_cpus, "0-1,3") &&
+                               s->resources.need == CGROUP_BIT(CGROUP_CPUSET))
+HOLDS(cpuset_mems_set, !strcmp(s->resources.cpuset_mems, "0"))
 HOLDS(resources_mode_set, !s->resources_require)
 /* a helper's mode drops a level's NET_RAW (host_loopback = no) */
 HOLDS(net_mode_set, s->net_mode == SPEC_NET_PASTA && s->caps && !(s->caps & (1ULL << 13)))
@@ -126,10 +131,13 @@ static const struct key_sample samples[] = {
         [SPEC_KEY_RESOURCES_MEMORY] = {"256M", memory_set},
         [SPEC_KEY_RESOURCES_MEMORY_HIGH] = {"3g", memory_high_set},
         [SPEC_KEY_RESOURCES_MEMORY_SWAP] = {"max", memory_swap_set},
+        [SPEC_KEY_RESOURCES_MEMORY_LOW] = {"64M", memory_low_set},
         [SPEC_KEY_RESOURCES_CPUS] = {"1.5", cpus_set},
         [SPEC_KEY_RESOURCES_CPU_WEIGHT] = {"200", cpu_weight_set},
         [SPEC_KEY_RESOURCES_PIDS] = {"64", pids_set},
         [SPEC_KEY_RESOURCES_IO_WEIGHT] = {"50", io_weight_set},
+        [SPEC_KEY_RESOURCES_CPUSET_CPUS] = {"0-1,3", cpuset_cpus_set},
+        [SPEC_KEY_RESOURCES_CPUSET_MEMS] = {"0", cpuset_mems_set},
         [SPEC_KEY_RESOURCES_MODE] = {"prefer", resources_mode_set},
         [SPEC_KEY_NETWORK_MODE] = {"pasta", net_mode_set},
         [SPEC_KEY_NETWORK_PUBLISH] = {"127.0.0.1:8080:80/udp", publish_set},
