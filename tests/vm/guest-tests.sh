@@ -118,7 +118,7 @@ e2e() {
 			# (tests/vm/run: the x86_64 guests, which have the engines)
 			rtar=""
 			[ -f /vm/rootfs.tar ] && rtar=/vm/rootfs.tar
-			env="CRIB=/bin/crib CRIB_HOOKS=/bin/crib-hooks ROOTFS=$rootfs ${rtar:+ROOTFS_TAR=$rtar} TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 PODMAN_FDS= ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
+			env="TOP=/vm CONFORMANCE_PEERS=/usr/sbin/runc,/usr/bin/crun CRIB=/bin/crib CRIB_HOOKS=/bin/crib-hooks ROOTFS=$rootfs ${rtar:+ROOTFS_TAR=$rtar} TESTDATA=/vm/data INI_DUMP=/bin/ini-dump SWAP_RACE=/bin/swap-race ENTER=/bin/enter RACE_SECONDS=20 LOAD_RUNS=300 PODMAN_FDS= ROLE=$role TMPDIR=/tmp/e2e-$role HOME=/tmp/home-$role PATH=$PATH"
 			if [ $role = root ]; then
 				env $env sh "$t" >/tmp/e2e.out 2>&1
 			else
@@ -192,7 +192,7 @@ EOF2
 		row=$(sed -n '/^\[cgroup_delegation\]$/,/^$/p' /tmp/check.ini)
 		echo "$row" | sed 's/^/VMTEST #   /'
 		has "$row" 'status = "disabled"' "$1, $who: crib check says containers' cgroups are disabled, not ok"
-		has "$row" "memory, cpu, pids, io are on cgroup v1 hierarchies" "$1, $who: crib check says why"
+		has "$row" "memory, cpu, pids, io, cpuset are on cgroup v1 hierarchies" "$1, $who: crib check says why"
 		has "$row" 'remedy = "boot with systemd.unified_cgroup_hierarchy=1' "$1, $who: and the boot line"
 	done
 }
@@ -208,8 +208,8 @@ cgroup_v1_words() {
 	ok $? "hybrid: cgroup2 mounted at $cg/unified"
 	mount -o remount,ro $cg
 	echo "VMTEST # hybrid: cgroup2's controllers: $(cat $cg/unified/cgroup.controllers) (those not on v1)"
-	is "$(tr ' ' '\n' <$cg/unified/cgroup.controllers | grep -cxE 'memory|cpu|pids|io')" 0 \
-		"hybrid: cgroup2 has none of crib's controllers (memory, cpu, pids, io are on cgroup v1)"
+	is "$(tr ' ' '\n' <$cg/unified/cgroup.controllers | grep -cxE 'memory|cpu|pids|io|cpuset')" 0 \
+		"hybrid: cgroup2 has none of crib's controllers (memory, cpu, pids, io, cpuset are on cgroup v1)"
 	is "$(grep -c '^0::/$' /proc/self/cgroup)" 1 "hybrid: /proc/self/cgroup has its 0:: line"
 	cgroup_dirs >/tmp/cgroups.before
 	echo $cg/unified/crib >>/tmp/cgroups.before
@@ -289,10 +289,13 @@ EOF2
 	only=$(sed -n 's/.*crib.e2e=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	if [ -n "$only" ]; then
 		set --
-		for o in $only; do set -- "$@" "/vm/e2e/$o.t"; done
+		for o in $only; do
+			if [ "$o" = conformance ]; then set -- "$@" /vm/make/conformance.t; else set -- "$@" "/vm/e2e/$o.t"; fi
+		done
 		e2e "$@"
 	else
-		e2e /vm/e2e/*.t
+		# and the OCI conformance cases (the guest with jq: the x86_64 one), on cgroup v2 alone
+		e2e /vm/e2e/*.t /vm/make/conformance.t
 	fi
 	if ! command -v apparmor_parser >/dev/null 2>&1; then
 		echo "VMTEST # no apparmor_parser in this guest: the AppArmor profile is tested in the x86_64 guest"
