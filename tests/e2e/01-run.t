@@ -10,9 +10,19 @@ args = /bin/sh -c "echo hello from $(hostname)"
 env = FOO=bar baz
 cwd = /tmp
 EOF2
+# as root on a machine where root has no subordinate ids yet (a fresh one), the first container
+# gives root a range and says so, once: that note is all it may print
+fresh=no
+[ "$ROLE" = root ] && ! grep -q '^root:' /etc/subuid 2>/dev/null && fresh=yes
 run_crib run "$T/a.ini"
 assert_eq "$rc" 0 "exit status 0"
 assert_eq "$out" "hello from box1" "output of the spec's args, with its hostname"
+if [ $fresh = yes ]; then
+	assert_eq "$(echo "$err" | sed 's/subordinate ids [0-9]*-[0-9]* .*/subordinate ids N-M .../')" \
+		"crib: warning: gave root the subordinate ids N-M ..." "a fresh machine: root gets a range of subordinate ids, said once ($err)"
+	assert_eq "$(grep -c '^root:' /etc/subuid):$(grep -c '^root:' /etc/subgid)" "1:1" "recorded in /etc/subuid and /etc/subgid"
+	run_crib run "$T/a.ini"
+fi
 assert_eq "$err" "" "nothing on stderr"
 
 run_crib run "$T/a.ini" -- /bin/sh -c 'echo "$FOO|$PATH|$HOME|$(pwd)"'

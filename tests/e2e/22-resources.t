@@ -75,6 +75,16 @@ fi
 ok 0 "this host applies [resources] ($base)"
 assert_eq "$(ls "$base" 2>/dev/null | grep -c "^\(crib-\)\{0,1\}run-")" 0 "and a container that ended left no cgroup behind"
 
+# start_limited NAME: crib runs $T/NAME.ini in the background (its pid in c, its cgroup in cg)
+# until the workload's first line is in $T/NAME.out
+start_limited() {
+	"$CRIB" run "$T/$1.ini" >"$T/$1.out" 2>"$T/$1.err" &
+	c=$!
+	if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
+	i=0
+	while [ ! -s "$T/$1.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+}
+
 # --- from inside and outside: its own cgroup namespace, the limits in the files
 spec "$T/lim.ini" <<'EOF2'
 [process]
@@ -86,11 +96,7 @@ pids = 50
 cpus = 0.5
 cpu_weight = 50
 EOF2
-"$CRIB" run "$T/lim.ini" >"$T/lim.out" 2>"$T/lim.err" &
-c=$!
-if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
-i=0
-while [ ! -s "$T/lim.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+start_limited lim
 assert_eq "$(cat "$T/lim.out")" "0::/" "inside, the container's cgroup is its root: 0::/"
 assert_eq "$(cat "$cg/memory.max" "$cg/memory.high" "$cg/pids.max" "$cg/cpu.max" "$cg/cpu.weight" 2>&1 | tr '\n' ' ')" \
 	"67108864 50331648 50 50000 100000 50 " "outside, its cgroup ($cg) holds the limits"
@@ -114,11 +120,7 @@ cpuset_cpus = 0
 cpuset_mems = 0
 memory_low = 16M
 EOF2
-	"$CRIB" run "$T/set.ini" >"$T/set.out" 2>"$T/set.err" &
-	c=$!
-	if [ "$ROLE" = root ]; then cg=$base/run-$c; else cg=$base/crib-run-$c; fi
-	i=0
-	while [ ! -s "$T/set.out" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	start_limited set
 	assert_eq "$(tr -d ' \t' <"$T/set.out")" "Cpus_allowed_list:0" "cpuset_cpus = 0: inside, the workload may run on CPU 0 alone"
 	assert_eq "$(cat "$cg/cpuset.cpus" "$cg/cpuset.mems" "$cg/memory.low" 2>&1 | tr '\n' ' ')" "0 0 16777216 " \
 		"outside, its cgroup holds cpuset.cpus, cpuset.mems and memory.low"
