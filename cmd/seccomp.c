@@ -163,7 +163,7 @@ static int show(struct opts *o, struct error *err)
                 return -1;
         printf("# profile %s for %s, bounding set %#llx: the rules that apply\n", o->profile,
                o->arch, (unsigned long long)o->caps);
-        printf("default errno %s\n", strerrorname_np(p.default_errno));
+        printf("default %s\n", profile_action_text(&p.def, hdr, sizeof hdr));
         for (size_t i = 0; i < p.n; i++) {
                 const struct profile_rule *r = &p.rules[i];
                 profile_rule_text(r, hdr, sizeof hdr);
@@ -191,14 +191,23 @@ static int show(struct opts *o, struct error *err)
         return 0;
 }
 
+/* What a seccomp return value does to the call, in words */
 static const char *action_text(uint32_t a, char *buf, size_t len)
 {
         switch (a & SECCOMP_RET_ACTION_FULL) {
         case SECCOMP_RET_ALLOW:
                 return "allowed";
+        case SECCOMP_RET_LOG:
+                return "allowed, and logged by the kernel";
         case SECCOMP_RET_ERRNO:
                 snprintf(buf, len, "fails with %s", strerrorname_np((int)(a & SECCOMP_RET_DATA)));
                 return buf;
+        case SECCOMP_RET_KILL_PROCESS:
+                return "kills the process (SIGSYS)";
+        case SECCOMP_RET_KILL_THREAD:
+                return "kills the thread (SIGSYS)";
+        case SECCOMP_RET_TRAP:
+                return "raises SIGSYS, which the process may catch";
         default:
                 snprintf(buf, len, "action %#x", a);
                 return buf;
@@ -212,7 +221,7 @@ static int explain(struct opts *o, struct error *err)
         unsigned kmaj, kmin;
         _cleanup_free_ char *text = NULL;
         uint64_t args[6] = {0};
-        char hdr[512], b1[64];
+        char hdr[512], b1[64], b2[64];
 
         if (o->nrest < 1 || o->nrest > 7)
                 return error_set(err, 0,
@@ -255,16 +264,18 @@ static int explain(struct opts *o, struct error *err)
         }
         const struct profile_rule *decided =
                 profile_decide(&p, name, args, o->caps, o->arch, kmaj, kmin);
+        const char *dflt = action_text(profile_action_ret(&p.def), b2, sizeof b2);
         if (decided)
                 printf("decided by line %u: %s\n", decided->line,
-                       decided->allow ? "allowed" : strerrorname_np(decided->errnum));
+                       action_text(profile_action_ret(&decided->action), b1, sizeof b1));
         else if (named)
-                printf("no rule matches: the default action, %s\n",
-                       strerrorname_np(p.default_errno));
+                printf("no rule matches: the default action, %s\n", dflt);
+        else if (profile_action_lets_through(&p.def))
+                printf("the profile never names it: the default action, %s\n", dflt);
         else
-                printf("the profile never names it: the default action %s, or ENOSYS when its "
+                printf("the profile never names it: the default action (%s), or ENOSYS when its "
                        "number is above the highest the profile names\n",
-                       strerrorname_np(p.default_errno));
+                       dflt);
 
         /* and what the program a container gets answers, to be sure */
         profile_free(&p);

@@ -7,6 +7,16 @@
  * so that programs newer than the profile fall back (glibc retries the time64 calls, for
  * instance) instead of failing with EPERM. Which numbers the guard lets through to the profile
  * is computed from the profile by seccomp_compile.c; this file writes the instructions.
+ *
+ * Which profiles get it: those whose default stops a call, an allow-list's. A default of errno,
+ * kill, kill-thread or trap: a call newer than the profile answers ENOSYS rather than killing
+ * the program or raising SIGSYS, since the profile could not name a call that did not exist
+ * when it was written, and a program probing for one (clone3, the time64 calls) should fall
+ * back, not die; ENOSYS runs no kernel code either, so the guard lets nothing through that the
+ * default would have stopped. A default of allow or log (a deny-list: every call it does not
+ * name goes to the kernel) gets none: an unknown call is let through by definition, and ENOSYS
+ * would take away calls the profile means to allow. runc's ENOSYS stub draws the same line
+ * (none for its allow, log and trace defaults).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -11,9 +11,11 @@
  * container: the child loads the raw program (seccomp_load.c).
  *
  * What crib adds in front of libseccomp's program: a guard that answers ENOSYS for numbers
- * above the highest one the profile names for the architecture (bpf_guard.c). What it does
- * after: folds the program's trees into ranges, checked against the unfolded program
- * (bpf_fold.c).
+ * above the highest one the profile names for the architecture (bpf_guard.c), unless the
+ * profile's default lets calls through (allow, log: a deny-list, which has no guard). What it
+ * does after: folds the program's trees into ranges, checked against the unfolded program
+ * (bpf_fold.c). A rule whose action is the default's is passed over: it changes nothing, and
+ * libseccomp refuses it (EACCES), as runc passes it over.
  *
  * Pure but for a memfd to export the program into: makes use of nothing in crib beyond the
  * profile, architecture and BPF files, so that the build-time generator can link it.
@@ -86,15 +88,17 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
         uint32_t native = seccomp_arch_token(arch);
         struct sock_filter guard[64];
         struct bpf_guard_arch g[4];
-        size_t ng = 0;
+        size_t ng = 0, nrules = 0;
+        char act[32];
         int r;
 
         if (!native)
                 return error_set(err, 0, "unknown architecture '%s' for seccomp", arch);
-        scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO((uint32_t)p->default_errno));
+        scmp_filter_ctx ctx = seccomp_init(profile_action_ret(&p->def));
         if (!ctx)
-                return error_set(err, ENOMEM, "libseccomp cannot create a filter");
-        seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2); /* binary tree of syscall numbers */
+                return error_set(err, EINVAL,
+                                 "libseccomp cannot create a filter whose default is '%s'",
+                                 profile_action_text(&p->def, act, sizeof act));
         if (native != seccomp_arch_native())
                 seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
         for (size_t i = 0; i < narch; i++) {
@@ -108,10 +112,10 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
         for (size_t i = 0; i < p->n; i++) {
                 const struct profile_rule *rule = &p->rules[i];
                 struct scmp_arg_cmp c[6];
-                if (!profile_rule_applies(rule, caps, arch, kmaj, kmin))
+                if (!profile_rule_applies(rule, caps, arch, kmaj, kmin) ||
+                    profile_action_same(&rule->action, &p->def))
                         continue;
-                uint32_t action =
-                        rule->allow ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO((uint32_t)rule->errnum);
+                uint32_t action = profile_action_ret(&rule->action);
                 for (size_t j = 0; j < rule->nnames; j++) {
                         int nr = seccomp_syscall_resolve_name(rule->names[j]);
                         if (nr == __NR_SCMP_ERROR)
@@ -125,8 +129,13 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
                                                  "(line %u)",
                                                  rule->names[j], rule->line);
                         }
+                        nrules++;
                 }
         }
+        /* a binary tree of syscall numbers; not for no rules at all, where libseccomp up to
+         * 2.5.4 writes a broken program (runc leaves it off for short profiles for this) */
+        if (nrules)
+                seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
         _cleanup_close_ int fd = memfd_create("crib-seccomp", MFD_CLOEXEC);
         if (fd < 0 || (r = seccomp_export_bpf(ctx, fd)) < 0) {
                 seccomp_release(ctx);
@@ -148,7 +157,8 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
                         g[ng].private_from = 0x0f0000;
                 ng++;
         }
-        size_t nguard = bpf_enosys_guard(g, ng, guard);
+        /* the guard's numbers are computed all the same: the fold is checked over them */
+        size_t nguard = profile_action_lets_through(&p->def) ? 0 : bpf_enosys_guard(g, ng, guard);
         size_t nprog = (size_t)size / sizeof(struct sock_filter);
         if (nguard + nprog > BPF_MAXINSNS)
                 return error_set(err, E2BIG,

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ void profile_free(struct profile *p)
         p->n = 0;
 }
 
+/* An errno by name: the short list the built-in profiles use, then every name glibc's
+ * strerrorname_np() gives a number from 1 to 4095 (the names ociseccomp.c writes). */
 static int errno_value(const char *name)
 {
         static const struct {
@@ -57,7 +60,75 @@ static int errno_value(const char *name)
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
                 if (!strcmp(names[i].name, name))
                         return names[i].value;
+        for (int e = 1; e <= PROFILE_MAX_ERRNO; e++) {
+                const char *n = strerrorname_np(e);
+                if (n && !strcmp(n, name))
+                        return e;
+        }
         return -1;
+}
+
+static const char *const act_words[] = {
+        [PROFILE_ERRNO] = "errno", [PROFILE_ALLOW] = "allow",
+        [PROFILE_KILL] = "kill",   [PROFILE_KILL_THREAD] = "kill-thread",
+        [PROFILE_TRAP] = "trap",   [PROFILE_LOG] = "log",
+};
+
+int profile_action_parse(char *const *w, size_t n, struct profile_action *ret, const char **ret_bad)
+{
+        *ret = (struct profile_action){0};
+        *ret_bad = n ? w[0] : "";
+        if (!n)
+                return 0;
+        for (size_t a = 0; a < sizeof act_words / sizeof act_words[0]; a++) {
+                if (strcmp(w[0], act_words[a]))
+                        continue;
+                ret->act = (enum profile_act)a;
+                if (a != PROFILE_ERRNO)
+                        return 1;
+                if (n < 2)
+                        return 0; /* "errno" alone: no action */
+                *ret_bad = w[1];
+                ret->errnum = errno_value(w[1]);
+                return ret->errnum < 0 ? -1 : 2;
+        }
+        return 0;
+}
+
+const char *profile_action_text(const struct profile_action *a, char *buf, size_t len)
+{
+        const char *name = a->act == PROFILE_ERRNO ? strerrorname_np(a->errnum) : NULL;
+        snprintf(buf, len, "%s%s%s", act_words[a->act], name ? " " : "", name ? name : "");
+        return buf;
+}
+
+uint32_t profile_action_ret(const struct profile_action *a)
+{
+        switch (a->act) {
+        case PROFILE_ALLOW:
+                return SECCOMP_RET_ALLOW;
+        case PROFILE_KILL:
+                return SECCOMP_RET_KILL_PROCESS;
+        case PROFILE_KILL_THREAD:
+                return SECCOMP_RET_KILL_THREAD;
+        case PROFILE_TRAP:
+                return SECCOMP_RET_TRAP;
+        case PROFILE_LOG:
+                return SECCOMP_RET_LOG;
+        case PROFILE_ERRNO:
+        default:
+                return SECCOMP_RET_ERRNO | ((uint32_t)a->errnum & SECCOMP_RET_DATA);
+        }
+}
+
+bool profile_action_same(const struct profile_action *a, const struct profile_action *b)
+{
+        return a->act == b->act && (a->act != PROFILE_ERRNO || a->errnum == b->errnum);
+}
+
+bool profile_action_lets_through(const struct profile_action *a)
+{
+        return a->act == PROFILE_ALLOW || a->act == PROFILE_LOG;
 }
 
 static int number(const char *s, uint64_t *ret)
@@ -83,6 +154,7 @@ static int cap_bit(const char *name, uint64_t *bits)
 }
 
 #define bad(...) error_at(err, name, line, __VA_ARGS__)
+#define ACTIONS  "allow, errno NAME, kill, kill-thread, trap or log"
 
 /* "[allow if arg0 < 38 when cap SYS_ADMIN]" -> rule header */
 static int parse_header(char *text, const char *name, unsigned line, struct profile_rule *r,
@@ -97,20 +169,17 @@ static int parse_header(char *text, const char *name, unsigned line, struct prof
                 bad("empty rule header");
                 goto out;
         }
-        if (!strcmp(w[0], "allow")) {
-                r->allow = true;
-                i = 1;
-        } else if (!strcmp(w[0], "errno") && n > 1) {
-                r->errnum = errno_value(w[1]);
-                if (r->errnum < 0) {
-                        bad("unknown errno '%s'", w[1]);
-                        goto out;
-                }
-                i = 2;
-        } else {
-                bad("a rule starts with 'allow' or 'errno NAME', not '%s'", w[0]);
+        const char *at;
+        int took = profile_action_parse(w, n, &r->action, &at);
+        if (took < 0) {
+                bad("unknown errno '%s'", at);
                 goto out;
         }
+        if (took == 0) {
+                bad("a rule starts with an action (" ACTIONS "), not '%s'", w[0]);
+                goto out;
+        }
+        i = (size_t)took;
         while (i < n) {
                 if (!strcmp(w[i], "if")) {
                         struct profile_cond c = {0};
@@ -320,11 +389,25 @@ static struct profile_rule *add_rule(struct profile *p, char *s, size_t len, con
         return cur;
 }
 
+/* "default ACTION": exactly one action, nothing after it */
+static int parse_default(const char *text, struct profile_action *ret, struct error *err)
+{
+        char **w = NULL;
+        size_t n = 0;
+        const char *at;
+        if (words_split(text, &w, &n, err) < 0)
+                return -1;
+        int took = profile_action_parse(w, n, ret, &at);
+        words_free(w);
+        return took > 0 && (size_t)took == n ? 0 : -1;
+}
+
 static int depth;
 
 int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *err)
 {
-        struct profile p = {.default_errno = -1};
+        struct profile p = {0};
+        bool has_default = false;
         char buf[4096];
         unsigned line = 0;
         struct profile_rule *cur = NULL;
@@ -345,13 +428,12 @@ int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *
                         if (!cur)
                                 goto fail;
                 } else if (!strncmp(s, "default ", 8)) {
-                        char act[32], en[32];
-                        if (p.default_errno >= 0 || cur ||
-                            sscanf(s + 8, "%31s %31s", act, en) != 2 || strcmp(act, "errno") ||
-                            (p.default_errno = errno_value(en)) < 0) {
-                                bad("expected one 'default errno NAME' before the rules");
+                        if (has_default || cur || parse_default(s + 8, &p.def, err) < 0) {
+                                bad("expected one 'default ACTION' before the rules (ACTION: "
+                                    "" ACTIONS ")");
                                 goto fail;
                         }
+                        has_default = true;
                 } else if (!strncmp(s, "base ", 5)) {
                         struct profile b;
                         if (p.n || cur || depth > 3) {
@@ -366,6 +448,7 @@ int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *
                                 goto fail;
                         }
                         p = b;
+                        has_default = true; /* the base's */
                 } else if (!strncmp(s, "drop ", 5)) {
                         if (cur) {
                                 bad("'drop' must come before this profile's own rules");
@@ -377,13 +460,13 @@ int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *
                         if (add_names(cur, s, name, line, err) < 0)
                                 goto fail;
                 } else {
-                        bad("expected 'default errno NAME', 'base NAME', 'drop NAMES' or a "
+                        bad("expected 'default ACTION', 'base NAME', 'drop NAMES' or a "
                             "'[rule]' header");
                         goto fail;
                 }
         }
-        if (p.default_errno < 0) {
-                error_at(err, name, 0, "no 'default errno NAME' line");
+        if (!has_default) {
+                error_at(err, name, 0, "no 'default ACTION' line");
                 goto fail;
         }
         for (size_t i = 0; i < p.n; i++)
@@ -514,7 +597,7 @@ const struct profile_rule *profile_decide(const struct profile *p, const char *s
         const struct profile_rule *decided = NULL;
         for (size_t i = 0; i < p->n; i++) {
                 const struct profile_rule *r = &p->rules[i];
-                if (!profile_rule_names(r, syscall) ||
+                if (profile_action_same(&r->action, &p->def) || !profile_rule_names(r, syscall) ||
                     !profile_rule_applies(r, caps, arch, kmajor, kminor) ||
                     !profile_rule_matches(r, args))
                         continue;
@@ -529,11 +612,9 @@ void profile_rule_text(const struct profile_rule *r, char *buf, size_t len)
         static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
         size_t u = 0;
 #define PUT(...) u += (size_t)snprintf(buf + u, u < len ? len - u : 0, __VA_ARGS__)
+        char act[32];
         buf[0] = '\0';
-        if (r->allow)
-                PUT("allow");
-        else
-                PUT("errno %s", strerrorname_np(r->errnum));
+        PUT("%s", profile_action_text(&r->action, act, sizeof act));
         for (size_t i = 0; i < r->nconds; i++) {
                 const struct profile_cond *c = &r->conds[i];
                 if (c->op == OP_MASKED_EQ)

@@ -17,6 +17,7 @@
 #define PROFILE_MAX_RULES  256
 #define PROFILE_MAX_NAMES  1024 /* per rule */
 #define PROFILE_MAX_ARCHES 8
+#define PROFILE_MAX_ERRNO  4095 /* "errno NAME": what SECCOMP_RET_ERRNO can return, as runc */
 
 enum profile_op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MASKED_EQ };
 
@@ -26,10 +27,24 @@ struct profile_cond {
         uint64_t value, mask;
 };
 
+/* What a system call gets: the format's words, the kernel's SECCOMP_RET_* (seccomp(2)). */
+enum profile_act {
+        PROFILE_ERRNO,       /* "errno NAME": fails with errnum, the kernel does nothing */
+        PROFILE_ALLOW,       /* "allow" */
+        PROFILE_KILL,        /* "kill": SECCOMP_RET_KILL_PROCESS, SIGSYS to the whole process */
+        PROFILE_KILL_THREAD, /* "kill-thread": SECCOMP_RET_KILL_THREAD (libseccomp's KILL) */
+        PROFILE_TRAP,        /* "trap": SIGSYS the process may catch */
+        PROFILE_LOG,         /* "log": allowed, and logged by the kernel's audit */
+};
+
+struct profile_action {
+        enum profile_act act;
+        int errnum; /* PROFILE_ERRNO: 1..4095; else 0 */
+};
+
 struct profile_rule {
         unsigned line;
-        bool allow;
-        int errnum; /* when !allow */
+        struct profile_action action;
         struct profile_cond conds[6];
         size_t nconds;
         uint64_t caps_all, caps_none; /* "when cap", "when not cap" */
@@ -41,10 +56,24 @@ struct profile_rule {
 };
 
 struct profile {
-        int default_errno;
+        struct profile_action def; /* the "default" line: what a call no rule decides gets */
         struct profile_rule *rules;
         size_t n;
 };
+
+/* An action from words w[0..n): "allow", "errno NAME" (the names of errno(3) glibc knows),
+ * "kill", "kill-thread", "trap", "log". Returns how many words it took, 0 when w[0] is no
+ * action, -1 when "errno" has no known name after it (*ret_bad: the word at fault). */
+int profile_action_parse(char *const *w, size_t n, struct profile_action *ret,
+                         const char **ret_bad);
+/* The format's words for it ("errno EPERM"). */
+const char *profile_action_text(const struct profile_action *a, char *buf, size_t len);
+/* The kernel's return value for it (SECCOMP_RET_*, = libseccomp's SCMP_ACT_*). */
+uint32_t profile_action_ret(const struct profile_action *a);
+bool profile_action_same(const struct profile_action *a, const struct profile_action *b);
+/* Does it let a call through to the kernel (allow, log)? Such a default is a deny-list's: no
+ * ENOSYS guard goes in front of it (bpf_guard.c says why). */
+bool profile_action_lets_through(const struct profile_action *a);
 
 /* Parse a profile; `name` names it in FILE:LINE errors. `base NAME` loads a built-in profile. */
 int profile_parse(FILE *f, const char *name, struct profile *ret, struct error *err);
@@ -70,8 +99,9 @@ bool profile_rule_matches(const struct profile_rule *r, const uint64_t args[6]);
 bool profile_rule_names(const struct profile_rule *r, const char *syscall);
 /* The rule that decides `syscall` with arguments `args` for a container with bounding set
  * `caps` on `arch`, kernel kmajor.kminor: among the rules that name it, apply and whose
- * conditions hold, an unconditional one, else the first. NULL: no rule does, the default
- * action (or the ENOSYS guard) answers. */
+ * conditions hold, an unconditional one, else the first. A rule whose action is the default's
+ * adds nothing and is passed over, as the compiler passes it over (libseccomp refuses it).
+ * NULL: no rule does, the default action (or the ENOSYS guard) answers. */
 const struct profile_rule *profile_decide(const struct profile *p, const char *syscall,
                                           const uint64_t args[6], uint64_t caps, const char *arch,
                                           unsigned kmajor, unsigned kminor);

@@ -447,13 +447,16 @@ int main(void)
                 int r = profile_parse(f, "oci", &p, &err);
                 fclose(f);
                 ok(r == 0, "the translated profile parses: %s", r ? err.msg : "");
-                ok(r == 0 && p.default_errno == 1 && p.n == 4, "default EPERM, four rules");
+                ok(r == 0 && p.def.act == PROFILE_ERRNO && p.def.errnum == 1 && p.n == 4,
+                   "default EPERM, four rules");
                 ok(r == 0 && p.rules[1].nconds == 1 && p.rules[1].conds[0].value == 8,
                    "an argument condition");
                 ok(r == 0 && p.rules[2].conds[0].op == OP_MASKED_EQ &&
                            p.rules[2].conds[0].mask == 2114060288,
                    "a masked condition");
-                ok(r == 0 && !p.rules[3].allow && p.rules[3].errnum == 38, "errno ENOSYS");
+                ok(r == 0 && p.rules[3].action.act == PROFILE_ERRNO &&
+                           p.rules[3].action.errnum == 38,
+                   "errno ENOSYS");
                 if (r == 0)
                         profile_free(&p);
         }

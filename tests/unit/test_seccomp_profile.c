@@ -3,6 +3,7 @@
  * gives the rules it says. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <stdlib.h>
 
 #include "seccomp/seccomp_profile.h"
@@ -42,11 +43,25 @@ static void header_errors(void)
                 "a quote in a header");
         refused(HEAD "[errno EFOO]\nread\n", "t.profile:2: unknown errno 'EFOO'", "unknown errno");
         refused(HEAD "[deny]\nread\n",
-                "t.profile:2: a rule starts with 'allow' or 'errno NAME', not 'deny'",
+                "t.profile:2: a rule starts with an action (allow, errno NAME, kill, "
+                "kill-thread, trap or log), not 'deny'",
                 "unknown action");
         refused(HEAD "[errno]\nread\n",
-                "t.profile:2: a rule starts with 'allow' or 'errno NAME', not 'errno'",
+                "t.profile:2: a rule starts with an action (allow, errno NAME, kill, "
+                "kill-thread, trap or log), not 'errno'",
                 "errno without a name");
+        refused(HEAD "[KILL]\nread\n",
+                "t.profile:2: a rule starts with an action (allow, errno NAME, kill, "
+                "kill-thread, trap or log), not 'KILL'",
+                "an action in capitals");
+        refused(HEAD "[kill-process]\nread\n",
+                "t.profile:2: a rule starts with an action (allow, errno NAME, kill, "
+                "kill-thread, trap or log), not 'kill-process'",
+                "libseccomp's name for kill");
+        refused(HEAD "[errno 1]\nread\n", "t.profile:2: unknown errno '1'", "an errno by number");
+        refused(HEAD "[kill EPERM]\nread\n",
+                "t.profile:2: unexpected 'EPERM' in a rule header (expected 'if' or 'when')",
+                "an errno after kill");
         refused(HEAD "[allow if arg6 == 1]\nread\n",
                 "t.profile:2: expected 'if argN OP VALUE' (N from 0 to 5)", "argument 6");
         refused(HEAD "[allow if arg0 ==]\nread\n",
@@ -85,18 +100,26 @@ static void header_errors(void)
                 "unknown word");
 }
 
+#define DEFAULT_WANT                                                                               \
+        "expected one 'default ACTION' before the rules (ACTION: allow, errno NAME, "              \
+        "kill, kill-thread, trap or log)"
+
 static void line_errors(void)
 {
-        refused("default allow\n",
-                "t.profile:1: expected one 'default errno NAME' before the rules",
-                "default action not errno");
-        refused("default errno EFOO\n",
-                "t.profile:1: expected one 'default errno NAME' before the rules",
-                "default errno unknown");
-        refused(HEAD HEAD, "t.profile:2: expected one 'default errno NAME' before the rules",
-                "default twice");
-        refused(HEAD "[allow]\nread\ndefault errno EPERM\n",
-                "t.profile:4: expected one 'default errno NAME' before the rules",
+        refused("default deny\n", "t.profile:1: " DEFAULT_WANT, "default action unknown");
+        refused("default errno EFOO\n", "t.profile:1: " DEFAULT_WANT, "default errno unknown");
+        refused("default errno\n", "t.profile:1: " DEFAULT_WANT, "default errno without a name");
+        refused("default allow EPERM\n", "t.profile:1: " DEFAULT_WANT,
+                "a word after the default's action");
+        refused("default errno EPERM EACCES\n", "t.profile:1: " DEFAULT_WANT,
+                "two errnos for the default");
+        refused("default errno 4096\n", "t.profile:1: " DEFAULT_WANT, "an errno by number");
+        refused(HEAD HEAD, "t.profile:2: " DEFAULT_WANT, "default twice");
+        refused(HEAD "default allow\n", "t.profile:2: " DEFAULT_WANT,
+                "a second default of another action");
+        refused("base default\ndefault allow\n", "t.profile:2: " DEFAULT_WANT,
+                "a default after a base (which has one)");
+        refused(HEAD "[allow]\nread\ndefault errno EPERM\n", "t.profile:4: " DEFAULT_WANT,
                 "default after a rule");
         refused(HEAD "[allow]\nread\nbase default\n", "t.profile:4: 'base' must come first, once",
                 "base after a rule");
@@ -110,14 +133,14 @@ static void line_errors(void)
         refused("base default\ndrop Read\n", "t.profile:2: 'Read' is not a system call name",
                 "drop of a bad name");
         refused(HEAD "read\n",
-                "t.profile:2: expected 'default errno NAME', 'base NAME', 'drop NAMES' or a "
+                "t.profile:2: expected 'default ACTION', 'base NAME', 'drop NAMES' or a "
                 "'[rule]' header",
                 "names before any rule");
         refused(HEAD "[allow]\nread Write\n", "t.profile:3: 'Write' is not a system call name",
                 "upper case name");
         refused(HEAD "[allow]\nread \"write\n", "t.profile:3: unterminated double quote",
                 "a quote in a names line");
-        refused("[allow]\nread\n", "t.profile: no 'default errno NAME' line",
+        refused("[allow]\nread\n", "t.profile: no 'default ACTION' line",
                 "no default (no line: the whole file)");
         refused(HEAD "[allow]\nread\n[allow]\n# nothing\n",
                 "t.profile:4: rule without system calls", "a rule without names");
@@ -165,18 +188,100 @@ static void accepted(void)
            r ? err.msg : "");
         if (r)
                 return;
-        ok(p.default_errno == ENOSYS && p.n == 2, "default errno and two rules");
+        ok(p.def.act == PROFILE_ERRNO && p.def.errnum == ENOSYS && p.n == 2,
+           "default errno and two rules");
         const struct profile_rule *a = &p.rules[0], *b = &p.rules[1];
-        ok(a->line == 3 && !a->allow && a->errnum == EPERM && a->nconds == 1 &&
-                   a->conds[0].op == OP_MASKED_EQ && a->conds[0].mask == 0xff &&
+        ok(a->line == 3 && a->action.act == PROFILE_ERRNO && a->action.errnum == EPERM &&
+                   a->nconds == 1 && a->conds[0].op == OP_MASKED_EQ && a->conds[0].mask == 0xff &&
                    a->conds[0].value == 0x10 && a->caps_none && !a->caps_all &&
                    a->kernel_major == 5 && a->kernel_minor == 4 && a->nnames == 2 &&
                    !strcmp(a->names[1], "personality"),
            "the first rule is what its header and names say");
-        ok(b->line == 5 && b->allow && b->nin == 1 && !strcmp(b->arches_in[0], "x86_64") &&
-                   b->caps_all && b->nnames == 1,
+        ok(b->line == 5 && b->action.act == PROFILE_ALLOW && b->nin == 1 &&
+                   !strcmp(b->arches_in[0], "x86_64") && b->caps_all && b->nnames == 1,
            "the second rule is what its header and names say");
         profile_free(&p);
+}
+
+/* every action, as a default and as a rule's, with its words and kernel value */
+static void actions(void)
+{
+        static const struct {
+                const char *words;
+                enum profile_act act;
+                int errnum;
+                uint32_t ret;
+        } want[] = {
+                {"allow", PROFILE_ALLOW, 0, SECCOMP_RET_ALLOW},
+                {"errno EACCES", PROFILE_ERRNO, EACCES, SECCOMP_RET_ERRNO | EACCES},
+                {"errno EHWPOISON", PROFILE_ERRNO, EHWPOISON, SECCOMP_RET_ERRNO | EHWPOISON},
+                {"kill", PROFILE_KILL, 0, SECCOMP_RET_KILL_PROCESS},
+                {"kill-thread", PROFILE_KILL_THREAD, 0, SECCOMP_RET_KILL_THREAD},
+                {"trap", PROFILE_TRAP, 0, SECCOMP_RET_TRAP},
+                {"log", PROFILE_LOG, 0, SECCOMP_RET_LOG},
+        };
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+                char text[256], buf[64];
+                struct profile p;
+                struct error err;
+                /* the default is another action, so that the rule is not the default's */
+                snprintf(text, sizeof text, "default %s\n[%s if arg0 == 1]\nread\n", want[i].words,
+                         i ? "allow" : "log");
+                int r = parse(text, &p, &err);
+                ok(r == 0 && p.def.act == want[i].act && p.def.errnum == want[i].errnum &&
+                           profile_action_ret(&p.def) == want[i].ret,
+                   "'default %s' parses to its action and kernel value%s%s", want[i].words,
+                   r ? ": " : "", r ? err.msg : "");
+                if (r == 0) {
+                        is_str(profile_action_text(&p.def, buf, sizeof buf), want[i].words,
+                               "'%s' is written back as it was", want[i].words);
+                        profile_free(&p);
+                }
+                snprintf(text, sizeof text, "default %s\n[%s when cap SYS_ADMIN]\nread\n",
+                         i ? "allow" : "log", want[i].words);
+                r = parse(text, &p, &err);
+                ok(r == 0 && p.n == 1 && p.rules[0].action.act == want[i].act &&
+                           p.rules[0].action.errnum == want[i].errnum && p.rules[0].caps_all,
+                   "'[%s when cap SYS_ADMIN]' parses to its action and condition%s%s",
+                   want[i].words, r ? ": " : "", r ? err.msg : "");
+                if (r == 0) {
+                        profile_rule_text(&p.rules[0], text, sizeof text);
+                        char w[128];
+                        snprintf(w, sizeof w, "%s when cap SYS_ADMIN", want[i].words);
+                        is_str(text, w, "and its header is written back");
+                        profile_free(&p);
+                }
+        }
+        ok(profile_action_lets_through(&(struct profile_action){PROFILE_ALLOW, 0}) &&
+                   profile_action_lets_through(&(struct profile_action){PROFILE_LOG, 0}) &&
+                   !profile_action_lets_through(&(struct profile_action){PROFILE_KILL, 0}) &&
+                   !profile_action_lets_through(&(struct profile_action){PROFILE_TRAP, 0}) &&
+                   !profile_action_lets_through(&(struct profile_action){PROFILE_ERRNO, 1}),
+           "allow and log let calls through; kill, trap and errno do not");
+}
+
+/* every errno name glibc gives (what ociseccomp.c writes) is read back as its number */
+static void errno_names(void)
+{
+        size_t n = 0, good = 0;
+        for (int e = 1; e <= PROFILE_MAX_ERRNO; e++) {
+                const char *name = strerrorname_np(e);
+                char text[128];
+                struct profile p;
+                struct error err;
+                if (!name)
+                        continue;
+                n++;
+                snprintf(text, sizeof text, "default errno %s\n[errno %s]\nread\n",
+                         e == EPERM ? "EACCES" : "EPERM", name);
+                if (parse(text, &p, &err) == 0) {
+                        good += p.n == 1 && p.rules[0].action.act == PROFILE_ERRNO &&
+                                p.rules[0].action.errnum == e;
+                        profile_free(&p);
+                }
+        }
+        ok(n > 100 && good == n, "all %zu errno names glibc knows parse to their number (%zu do)",
+           n, good);
 }
 
 /* which rule decides a call: the one `crib seccomp explain` names */
@@ -206,6 +311,20 @@ static void decide(void)
         ok(d && d->line == 8, "on its architecture it does");
         ok(profile_decide(&p, "read", zero, 0, "x86_64", 6, 1) == NULL, "a call no rule names");
         profile_free(&p);
+
+        /* a deny-list: a rule of the default's action is passed over, as the compiler does */
+        r = parse("default allow\n[errno EACCES if arg0 == 8]\npersonality\n" /* line 2 */
+                  "[allow]\npersonality\n"                                    /* line 4 */
+                  "[kill]\nuname\n",                                          /* line 6 */
+                  &p, &err);
+        ok(r == 0, "a deny-list parses%s%s", r ? ": " : "", r ? err.msg : "");
+        if (r)
+                return;
+        d = profile_decide(&p, "personality", eight, 0, "x86_64", 6, 1);
+        ok(d && d->line == 2, "an unconditional rule of the default's action does not decide");
+        d = profile_decide(&p, "uname", zero, 0, "x86_64", 6, 1);
+        ok(d && d->line == 6 && d->action.act == PROFILE_KILL, "a kill rule decides");
+        profile_free(&p);
 }
 
 int main(void)
@@ -214,6 +333,8 @@ int main(void)
         line_errors();
         limit_errors();
         accepted();
+        actions();
+        errno_names();
         decide();
         return tap_done();
 }
