@@ -2,9 +2,17 @@
  * syscall names, argument comparisons) translated into the text of a crib seccomp profile,
  * which plan.c compiles as it compiles any profile; see oci.h.
  *
- * Only what crib's profile language says exactly is taken: a default of SCMP_ACT_ERRNO, rules
- * that allow or fail with an errno, the comparisons of libseccomp. Another action, a notify
- * listener or a flag that would weaken the filter is an error naming its path.
+ * Only what crib's profile language says exactly is taken: the actions allow, errno, kill
+ * (process or thread), trap and log, as the default or a rule's, and the comparisons of
+ * libseccomp. SCMP_ACT_NOTIFY (a listener to hand calls to, which crib does not run) and
+ * SCMP_ACT_TRACE (a ptrace tracer, which crib does not attach: every such call would fail with
+ * ENOSYS), an unknown action, a listener or a flag that would weaken the filter is an error
+ * naming its path.
+ *
+ * What goes into the text is the parser's input, from a config crib did not write: every piece
+ * is one of a fixed set of words (actions, operators), a number crib prints itself, an errno
+ * name from strerrorname_np() or a system call name checked character by character, so that no
+ * string of the config can add a line or a word to the profile.
  */
 #define _GNU_SOURCE
 #include "parse.h"
@@ -16,22 +24,54 @@
 
 #include "base/cleanup.h"
 
-/* The OCI form of a seccomp profile (libseccomp's actions and operators) in crib's profile
- * format (profiles/seccomp/default says it), compiled by plan.c as any profile is. */
-static int seccomp_errno(struct oci_ctx *c, json_object *obj, const char *p, const char *key,
-                         FILE *out)
+/* libseccomp's action `name` (the one at path p.key) as crib's profile words into `out`; the
+ * errno from `errkey` (errnoRet, defaultErrnoRet; EPERM when absent, as runc). */
+static int seccomp_action(struct oci_ctx *c, json_object *obj, const char *p, const char *key,
+                          const char *errkey, FILE *out)
 {
-        int64_t e = EPERM;
-        if (oci_get_int(c, obj, p, key, 1, 4095, &e) < 0)
+        static const char *const acts[][2] = {
+                {"SCMP_ACT_ALLOW", "allow"},
+                {"SCMP_ACT_KILL", "kill-thread"}, /* libseccomp's KILL kills the thread */
+                {"SCMP_ACT_KILL_THREAD", "kill-thread"},
+                {"SCMP_ACT_KILL_PROCESS", "kill"},
+                {"SCMP_ACT_TRAP", "trap"},
+                {"SCMP_ACT_LOG", "log"},
+        };
+        const char *name;
+        char q[PATHLEN];
+        if (oci_get_str(c, obj, p, key, &name) < 0)
                 return -1;
-        const char *name = strerrorname_np((int)e);
-        if (!name) {
-                char q[PATHLEN];
-                oci_sub(q, p, key);
-                return oci_bad(c, q, "%lld is not an errno crib knows", (long long)e);
+        oci_sub(q, p, key);
+        if (!name)
+                return oci_bad(c, q, "is missing");
+        if (!strcmp(name, "SCMP_ACT_ERRNO")) {
+                int64_t e = EPERM;
+                /* 4095: what the profile parser takes (PROFILE_MAX_ERRNO) by the same
+                 * strerrorname_np() name */
+                if (oci_get_int(c, obj, p, errkey, 1, 4095, &e) < 0)
+                        return -1;
+                const char *en = strerrorname_np((int)e);
+                if (!en) {
+                        oci_sub(q, p, errkey);
+                        return oci_bad(c, q, "%lld is not an errno crib knows", (long long)e);
+                }
+                fprintf(out, "errno %s", en);
+                return 0;
         }
-        fprintf(out, "errno %s", name);
-        return 0;
+        for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+                if (!strcmp(name, acts[i][0])) {
+                        fputs(acts[i][1], out);
+                        return 0;
+                }
+        if (!strcmp(name, "SCMP_ACT_NOTIFY"))
+                return oci_bad(c, q,
+                               "crib cannot honour 'SCMP_ACT_NOTIFY': it runs no seccomp "
+                               "listener to hand the calls to");
+        if (!strcmp(name, "SCMP_ACT_TRACE"))
+                return oci_bad(c, q,
+                               "crib cannot honour 'SCMP_ACT_TRACE': it attaches no tracer, "
+                               "so every such call would fail with ENOSYS");
+        return oci_bad(c, q, "'%s' is not a libseccomp action crib knows", name);
 }
 
 /* One condition of a rule, b its path: " if argN OP VALUE" */
@@ -76,10 +116,8 @@ static int seccomp_arg(struct oci_ctx *c, json_object *e, const char *b, FILE *o
 static int seccomp_rule(struct oci_ctx *c, json_object *rule, const char *p, FILE *out)
 {
         char q[PATHLEN];
-        const char *action;
         json_object *names, *args;
-        if (oci_want(c, rule, p, json_type_object, "an object") < 0 ||
-            oci_get_str(c, rule, p, "action", &action) < 0)
+        if (oci_want(c, rule, p, json_type_object, "an object") < 0)
                 return -1;
         int r = oci_get_strings(c, rule, p, "names", 1024, &names);
         oci_sub(q, p, "names");
@@ -88,15 +126,8 @@ static int seccomp_rule(struct oci_ctx *c, json_object *rule, const char *p, FIL
         if (!r || !json_object_array_length(names))
                 return oci_bad(c, q, "is missing or empty");
         fputc('[', out);
-        oci_sub(q, p, "action");
-        if (action && !strcmp(action, "SCMP_ACT_ALLOW"))
-                fputs("allow", out);
-        else if (action && !strcmp(action, "SCMP_ACT_ERRNO")) {
-                if (seccomp_errno(c, rule, p, "errnoRet", out) < 0)
-                        return -1;
-        } else
-                return oci_bad(c, q, "crib cannot honour '%s' (it allows, or fails with an errno)",
-                               action ? action : "(none)");
+        if (seccomp_action(c, rule, p, "action", "errnoRet", out) < 0)
+                return -1;
         if ((args = oci_member(rule, "args"))) {
                 char a[PATHLEN];
                 oci_sub(a, p, "args");
@@ -132,20 +163,19 @@ static int seccomp_rule(struct oci_ctx *c, json_object *rule, const char *p, FIL
 int oci_seccomp(struct oci_ctx *c, json_object *lx)
 {
         json_object *sc = oci_member(lx, "seccomp"), *flags, *arches, *rules;
-        const char *dflt, *listener;
+        const char *listener;
         const char *p = ".linux.seccomp";
         oci_set_from(c->s, SPEC_KEY_SECURITY_SECCOMP);
         if (!sc)
                 return 0; /* none asked for: none (the OCI spec's meaning) */
         if (oci_want(c, sc, p, json_type_object, "an object") < 0 ||
-            oci_get_str(c, sc, p, "defaultAction", &dflt) < 0 ||
             oci_get_str(c, sc, p, "listenerPath", &listener) < 0 ||
             oci_get_strings(c, sc, p, "flags", 16, &flags) < 0 ||
             oci_get_strings(c, sc, p, "architectures", 32, &arches) < 0)
                 return -1;
         if (listener && listener[0])
                 return oci_bad(c, ".linux.seccomp.listenerPath",
-                               "crib has no seccomp notify support");
+                               "crib has no seccomp notify support (it runs no listener)");
         for (size_t i = 0; flags && i < json_object_array_length(flags); i++) {
                 const char *f = json_object_get_string(json_object_array_get_idx(flags, i));
                 /* the filter is as strict without them (SPEC_ALLOW would turn a mitigation off) */
@@ -163,15 +193,7 @@ int oci_seccomp(struct oci_ctx *c, json_object *lx)
         if (!out)
                 return oci_nomem(c);
         fputs("default ", out);
-        if (!dflt || strcmp(dflt, "SCMP_ACT_ERRNO")) {
-                fclose(steal_ptr(&out));
-                free(text);
-                return oci_bad(
-                        c, ".linux.seccomp.defaultAction",
-                        "crib cannot honour '%s': a profile's default must be SCMP_ACT_ERRNO",
-                        dflt ? dflt : "(none)");
-        }
-        int r = seccomp_errno(c, sc, p, "defaultErrnoRet", out);
+        int r = seccomp_action(c, sc, p, "defaultAction", "defaultErrnoRet", out);
         fputc('\n', out);
         if (r == 0 && (rules = oci_member(sc, "syscalls"))) {
                 if (oci_want(c, rules, ".linux.seccomp.syscalls", json_type_array, "a list") < 0)

@@ -65,6 +65,167 @@ static void refused(const char *text, const char *want, const char *what)
         contains(err.msg, want, "%s: the message names it", what);
 }
 
+/* a config whose .linux.seccomp is `sc` (JSON) */
+#define SC(sc) HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":" sc "}}"
+
+/* the config's seccomp profile, translated and parsed as crib's own; -1: refused on the way */
+static int seccomp_of(const char *text, struct profile *p, struct error *err)
+{
+        struct oci_config c;
+        if (load(text, &c, err) < 0)
+                return -1;
+        int r = -1;
+        if (c.spec.seccomp_text) {
+                FILE *f = fmemopen(c.spec.seccomp_text, strlen(c.spec.seccomp_text), "r");
+                r = f ? profile_parse(f, "oci", p, err) : -1;
+                if (f)
+                        fclose(f);
+        }
+        oci_free(&c);
+        return r;
+}
+
+/* .linux.seccomp's actions (runc's: libseccomp's names) into crib's, and what stays refused */
+static void seccomp_actions(void)
+{
+        struct profile p;
+        struct error err;
+        int r = seccomp_of(
+                SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+                   "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":13},"
+                   "{\"names\":[\"uname\"],\"action\":\"SCMP_ACT_KILL_PROCESS\"},"
+                   "{\"names\":[\"getppid\"],\"action\":\"SCMP_ACT_KILL\"},"
+                   "{\"names\":[\"gettid\"],\"action\":\"SCMP_ACT_KILL_THREAD\"},"
+                   "{\"names\":[\"getuid\"],\"action\":\"SCMP_ACT_TRAP\"},"
+                   "{\"names\":[\"getgid\"],\"action\":\"SCMP_ACT_LOG\"},"
+                   "{\"names\":[\"rmdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
+                   "{\"names\":[\"getpid\"],\"action\":\"SCMP_ACT_ALLOW\",\"errnoRet\":5}]}"),
+                &p, &err);
+        ok(r == 0, "a deny-list with every action crib takes loads and parses%s%s", r ? ": " : "",
+           r ? err.msg : "");
+        if (r == 0) {
+                static const struct {
+                        enum profile_act act;
+                        int errnum;
+                        const char *name;
+                } want[] = {
+                        {PROFILE_ERRNO, 13, "mkdir"},        {PROFILE_KILL, 0, "uname"},
+                        {PROFILE_KILL_THREAD, 0, "getppid"}, {PROFILE_KILL_THREAD, 0, "gettid"},
+                        {PROFILE_TRAP, 0, "getuid"},         {PROFILE_LOG, 0, "getgid"},
+                        {PROFILE_ERRNO, 1, "rmdir"},         {PROFILE_ALLOW, 0, "getpid"},
+                };
+                ok(p.def.act == PROFILE_ALLOW && p.n == 8, "default allow, eight rules");
+                for (size_t i = 0; i < 8 && p.n == 8; i++)
+                        ok(p.rules[i].action.act == want[i].act &&
+                                   p.rules[i].action.errnum == want[i].errnum &&
+                                   p.rules[i].nnames == 1 &&
+                                   !strcmp(p.rules[i].names[0], want[i].name),
+                           "rule %zu (%s): the action libseccomp's name says", i, want[i].name);
+                profile_free(&p);
+        }
+        static const struct {
+                const char *json;
+                enum profile_act act;
+                int errnum;
+        } dflt[] = {
+                {"\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":38", PROFILE_ERRNO, 38},
+                {"\"SCMP_ACT_ERRNO\"", PROFILE_ERRNO, 1},
+                {"\"SCMP_ACT_KILL\"", PROFILE_KILL_THREAD, 0},
+                {"\"SCMP_ACT_KILL_PROCESS\"", PROFILE_KILL, 0},
+                {"\"SCMP_ACT_TRAP\"", PROFILE_TRAP, 0},
+                {"\"SCMP_ACT_LOG\",\"defaultErrnoRet\":5", PROFILE_LOG, 0},
+        };
+        for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++) {
+                char text[1024];
+                snprintf(text, sizeof text,
+                         SC("{\"defaultAction\":%s,\"syscalls\":[{\"names\":[\"read\"],"
+                            "\"action\":\"SCMP_ACT_ALLOW\"}]}"),
+                         dflt[i].json);
+                r = seccomp_of(text, &p, &err);
+                ok(r == 0 && p.def.act == dflt[i].act && p.def.errnum == dflt[i].errnum,
+                   "defaultAction %s: crib's default says the same%s%s", dflt[i].json,
+                   r ? ": " : "", r ? err.msg : "");
+                if (r == 0)
+                        profile_free(&p);
+        }
+
+        /* every errno glibc names, as errnoRet: written by name, read back as its number */
+        size_t n = 0, good = 0;
+        for (int e = 1; e <= 4095; e++) {
+                char text[1024];
+                if (!strerrorname_np(e))
+                        continue;
+                n++;
+                snprintf(text, sizeof text,
+                         SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
+                            "[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":%d}]}"),
+                         e);
+                if (seccomp_of(text, &p, &err) == 0) {
+                        good += p.n == 1 && p.rules[0].action.errnum == e;
+                        profile_free(&p);
+                }
+        }
+        ok(n > 100 && good == n, "each of the %zu errnos glibc names goes through (%zu do)", n,
+           good);
+
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_NOTIFY\"}"),
+                ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_NOTIFY': it runs no "
+                "seccomp listener",
+                "a notify default");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"x\"],"
+                   "\"action\":\"SCMP_ACT_NOTIFY\"}]}"),
+                ".linux.seccomp.syscalls[0].action: crib cannot honour 'SCMP_ACT_NOTIFY'",
+                "a notify rule");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"x\"],"
+                   "\"action\":\"SCMP_ACT_TRACE\"}]}"),
+                ".linux.seccomp.syscalls[0].action: crib cannot honour 'SCMP_ACT_TRACE': it "
+                "attaches no tracer",
+                "a trace rule");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_TRACE\"}"),
+                ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_TRACE'",
+                "a trace default");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"listenerPath\":\"/run/l.sock\"}"),
+                ".linux.seccomp.listenerPath: crib has no seccomp notify support", "a listener");
+        refused(SC("{\"syscalls\":[]}"), ".linux.seccomp.defaultAction: is missing",
+                "no defaultAction");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_KILL_PROCESS \"}"),
+                ".linux.seccomp.defaultAction: 'SCMP_ACT_KILL_PROCESS ' is not a libseccomp "
+                "action crib knows",
+                "an action with a trailing space");
+        refused(SC("{\"defaultAction\":\"allow\"}"),
+                ".linux.seccomp.defaultAction: 'allow' is not a libseccomp action",
+                "crib's own word for an action");
+        /* the text the config becomes is parsed again: nothing of the config's strings may
+         * make a line or a word of it */
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ERRNO\\n[allow]\\nmount\"}"),
+                ".linux.seccomp.defaultAction: 'SCMP_ACT_ERRNO\n[allow]\nmount' is not a "
+                "libseccomp action",
+                "a default action with lines in it");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"x\"],"
+                   "\"action\":\"SCMP_ACT_ALLOW]\\n[allow\"}]}"),
+                ".linux.seccomp.syscalls[0].action: 'SCMP_ACT_ALLOW]\n[allow' is not a libseccomp",
+                "a rule action with a bracket and a line in it");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
+                   "[\"read\\nmount\"],\"action\":\"SCMP_ACT_ALLOW\"}]}"),
+                ".linux.seccomp.syscalls[0].names[0]: 'read\nmount' is not a system call name",
+                "a name with a line in it");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":4096}"),
+                ".linux.seccomp.defaultErrnoRet: must be a number from 1 to 4095",
+                "an errno past 4095");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":0}"),
+                ".linux.seccomp.defaultErrnoRet: must be a number from 1 to 4095", "errno 0");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"x\"],"
+                   "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":\"EPERM\"}]}"),
+                ".linux.seccomp.syscalls[0].errnoRet: must be a number", "an errno by name");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"x\"],"
+                   "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":-1}]}"),
+                ".linux.seccomp.syscalls[0].errnoRet: must be a number from 1", "a negative errno");
+        refused(SC("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"x\"]}]}"),
+                ".linux.seccomp.syscalls[0].action: is missing", "a rule without an action");
+        refused(SC("{\"defaultAction\":7}"), ".linux.seccomp.defaultAction: must be a string",
+                "an action that is no string");
+}
+
 /* cgroupsPath as runc reads it: a path, or with --systemd-cgroup systemd's SLICE:PREFIX:NAME,
  * placed where systemd would place the unit. */
 static void cgroups_paths(void)
@@ -551,15 +712,6 @@ int main(void)
         refused(HEAD PROC "\"mounts\":[{\"destination\":\"/a/../b\",\"type\":\"tmpfs\"}]," NS "}",
                 ".mounts[0].destination", "a destination with ..");
         refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
-                          "\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}",
-                ".linux.seccomp.defaultAction: crib cannot honour 'SCMP_ACT_ALLOW'",
-                "an allow-by-default filter");
-        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
-                          "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"x\"],"
-                          "\"action\":\"SCMP_ACT_KILL\"}]}}}",
-                ".linux.seccomp.syscalls[0].action: crib cannot honour 'SCMP_ACT_KILL'",
-                "a kill action");
-        refused(HEAD PROC "\"linux\":{\"namespaces\":[{\"type\":\"mount\"}],\"seccomp\":{"
                           "\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"a b\"],"
                           "\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
                 ".linux.seccomp.syscalls[0].names[0]", "a call name with a space");
@@ -814,6 +966,7 @@ int main(void)
         huge[big] = '\0';
         refused(huge, "is over", "a config over 4 MiB");
         free(huge);
+        seccomp_actions();
         cgroups_paths();
         sysctls();
         features();
