@@ -214,6 +214,13 @@ static const char *action_text(uint32_t a, char *buf, size_t len)
         }
 }
 
+/* What a profile's action does, as explain has said it: an errno by its name alone */
+static const char *verdict(const struct profile_action *a, char *buf, size_t len)
+{
+        return a->act == PROFILE_ERRNO ? strerrorname_np(a->errnum)
+                                       : action_text(profile_action_ret(a), buf, len);
+}
+
 static int explain(struct opts *o, struct error *err)
 {
         struct profile p;
@@ -264,16 +271,16 @@ static int explain(struct opts *o, struct error *err)
         }
         const struct profile_rule *decided =
                 profile_decide(&p, name, args, o->caps, o->arch, kmaj, kmin);
-        const char *dflt = action_text(profile_action_ret(&p.def), b2, sizeof b2);
+        const char *dflt = verdict(&p.def, b2, sizeof b2);
         if (decided)
                 printf("decided by line %u: %s\n", decided->line,
-                       action_text(profile_action_ret(&decided->action), b1, sizeof b1));
+                       verdict(&decided->action, b1, sizeof b1));
         else if (named)
                 printf("no rule matches: the default action, %s\n", dflt);
         else if (profile_action_lets_through(&p.def))
                 printf("the profile never names it: the default action, %s\n", dflt);
         else
-                printf("the profile never names it: the default action (%s), or ENOSYS when its "
+                printf("the profile never names it: the default action %s, or ENOSYS when its "
                        "number is above the highest the profile names\n",
                        dflt);
 
