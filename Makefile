@@ -245,15 +245,16 @@ $(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
 
 # Test hooks exist only in test builds. CRIB_TEST_STOP_AT (runtime/steps/step.c: the setup
 # process waits before the step it names until crib is gone; tests/e2e/13-faults.t and the
-# tests that stop a container midway) and CRIB_TEST_TEMPLATE (runtime/seccomp/
-# seccomp_template.c: a seccomp template holding an allow-all filter, which the clone path must
-# refuse; the VM guests) are compiled only with -DCRIB_TEST_HOOKS. The files that have them are
+# tests that stop a container midway; runtime/host/nsfiles.c: the child that reads a joined
+# user namespace's maps stays in it 2 s, tests/e2e/25-oci-join.t) and CRIB_TEST_TEMPLATE
+# (runtime/seccomp/seccomp_template.c: a seccomp template holding an allow-all filter, which the
+# clone path must refuse; the VM guests) are compiled only with -DCRIB_TEST_HOOKS. The files that have them are
 # compiled a second time with it, into BUILD/hooks/, and linked ahead of libcrib.a (whose own
 # copies then stay out of the link) into BUILD/tests/crib-hooks, crib for those tests, and
 # into the test tools that drive the same steps (tests/tools/enter). BUILD/crib, which make
 # builds and installs, has no hook: `strings BUILD/crib | grep CRIB_TEST` prints nothing.
 # tests/run-all gives the tests the test build as CRIB_HOOKS; they skip without it.
-HOOK_SRC := $(filter %/step.c %/seccomp_template.c,$(RUNTIME_SRC))
+HOOK_SRC := $(filter %/step.c %/seccomp_template.c %/nsfiles.c,$(RUNTIME_SRC))
 HOOK_OBJ := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)
 $(BUILD)/hooks/%.o: %.c
 	@mkdir -p $(@D)

@@ -8,6 +8,15 @@
  * read from /proc/PID/uid_map of a process in it, here a child that joins it with setns(2) and
  * waits: read from crib, that file shows the outside ids as crib's user namespace sees them.
  * Only reads: the child joins, reads nothing, and is killed once its maps are read.
+ *
+ * Against that namespace: once the child is in it, every process of it holds every capability
+ * over the child (user_namespaces(7)), and a process of the namespace that sees the host's pid
+ * namespace (a container with `pid = no`, podman --pid=host) could ptrace(2) it, or open its
+ * /proc/PID/root, the host's root directory, while it waits: a process of host root (its ids
+ * unchanged), with all of crib's descriptors. So it makes itself not dumpable first, as the
+ * process that joins for the container does (launch/joinns.c): its /proc files then need
+ * CAP_SYS_PTRACE in the host's user namespace, which owns its memory. uid_map, gid_map and
+ * setgroups stay readable to crib (proc(5): read by anyone).
  */
 #define _GNU_SOURCE
 #include "host.h"
@@ -18,9 +27,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <linux/magic.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,6 +91,18 @@ static int read_maps(pid_t pid, struct plan_host *h)
         return 0;
 }
 
+#ifdef CRIB_TEST_HOOKS
+/* Child of joined_maps, in test builds only (the Makefile's CRIB_TEST_HOOKS): with
+ * CRIB_TEST_STOP_AT "read the joined user namespace's maps", it stays 2 s in the namespace it
+ * joined before it says so, for tests/e2e/25-oci-join.t to look at it from there. */
+static void test_hold_joined(int joined_errno)
+{
+        const char *at = getenv("CRIB_TEST_STOP_AT");
+        if (!joined_errno && at && !strcmp(at, "read the joined user namespace's maps"))
+                nanosleep(&(struct timespec){.tv_sec = 2}, NULL);
+}
+#endif
+
 /* A child joins the user namespace of `fd` and waits on a pipe until we have read its maps;
  * 0, or -errno (its setns(2)'s, sent back as one int). */
 static int joined_maps(int fd, struct plan_host *h)
@@ -93,9 +117,15 @@ static int joined_maps(int fd, struct plan_host *h)
         }
         pid_t pid = fork();
         if (pid == 0) {
-                int e = setns(fd, CLONE_NEWUSER) < 0 ? errno : 0;
+                /* not dumpable before it joins: see the top of this file */
+                int e = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || setns(fd, CLONE_NEWUSER) < 0
+                                ? errno
+                                : 0;
                 char c;
                 close(up[0]), close(hold[1]);
+#ifdef CRIB_TEST_HOOKS
+                test_hold_joined(e);
+#endif
                 if (write(up[1], &e, sizeof e) == sizeof e && !e)
                         while (read(hold[0], &c, 1) < 0 && errno == EINTR)
                                 ;

@@ -70,6 +70,8 @@ static const struct pass passes[] = {
         {"the network", plan_network},
         /* after the namespaces: each sysctl's must be the container's own */
         {"the sysctls", plan_sysctls},
+        /* after the namespaces too: a UTS namespace joined by path must not be the host's */
+        {"the hostname", plan_hostname},
         {"the OOM score adjustment", plan_oom_score_adj},
         /* last: the maps, the limits, a network helper and the front end's hooks decide */
         {"who writes the id maps", plan_self_maps},

@@ -78,6 +78,7 @@ int plan_cgroup(struct planning *pl, struct error *err);
 int plan_network(struct planning *pl, struct error *err);
 /* tunables.c */
 int plan_sysctls(struct planning *pl, struct error *err);
+int plan_hostname(struct planning *pl, struct error *err);
 int plan_oom_score_adj(struct planning *pl, struct error *err);
 
 /* fs.c: `path` as written in the spec, relative to the spec file's directory; one mount

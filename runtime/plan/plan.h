@@ -178,11 +178,15 @@ struct plan {
          * dropped, ping still works (ICMP sockets) */
         char ping_range[32];
         /* the spec's sysctls (steps/sysctl.c), each "KEY=VALUE" with KEY as spec_sysctl_ns()
-         * took it, NULL-terminated; NULL for none. For a net.* one the setup checks it is not
-         * in the network namespace crib ran in, this one (its nsfs device and inode) */
+         * took it, NULL-terminated; NULL for none */
         char **sysctl;
-        dev_t host_netns_dev;
-        ino_t host_netns_ino;
+        /* crib's own namespace of each kind the setup writes a setting in (a sysctl of that
+         * kind, the hostname), by enum spec_ns: its nsfs device and inode (dev 0: none). The
+         * setup checks it is not in that one, the host's (plan/tunables.c) */
+        struct plan_ns_id {
+                dev_t dev;
+                ino_t ino;
+        } crib_ns[SPEC_NNS];
         /* /proc/self/oom_score_adj for the container's processes and its execs (steps/oom.c) */
         bool oom_score_adj_set;
         int oom_score_adj;

@@ -1,12 +1,15 @@
 /* tunables.c - the kernel settings the setup writes for the container: its sysctls (each of a
- * namespace of its own: spec/sysctlkey.c) and its processes' OOM score adjustment (proc(5)
- * /proc/PID/oom_score_adj). Reads only: the network namespace crib runs in, which no sysctl may
- * be written in, and the namespace file a config joins.
+ * namespace of its own: spec/sysctlkey.c), its hostname, and its processes' OOM score
+ * adjustment (proc(5) /proc/PID/oom_score_adj). Reads only: the namespaces crib runs in, which
+ * nothing may be written in, and the namespace files a config joins.
  *
- * A network namespace joined by path may be the host's own (a config can name /proc/1/ns/net,
- * or runc's "current" one: the namespace crib itself is in); a net.* sysctl there would change
- * the host, so it is refused here, as runc refuses it. The path is looked up again when it is
- * joined, so the setup checks once more, on the namespace it is in (steps/sysctl.c).
+ * A namespace joined by path may be the host's own (a config can name /proc/1/ns/net, or runc's
+ * "current" one: the namespace crib itself is in; podman's --ipc=container:X or
+ * --uts=container:X where X runs in the host's); a sysctl of its kind there, or the hostname in
+ * the host's UTS namespace, would change the host, so it is refused here. runc refuses it for
+ * the network namespace only; an IPC or UTS one changed the host's kernel.shm*, msg*,
+ * domainname and hostname (the attacker's review). The path is looked up again when it is
+ * joined, so the setup checks once more, on the namespace it is in (steps/sysctl.c, uts.c).
  */
 #define _GNU_SOURCE
 #include "build.h"
@@ -16,6 +19,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "spec/phrase.h"
+
+/* The kinds of namespace the setup writes a setting in, by enum spec_ns: their names in
+ * /proc/PID/ns and in messages */
+static const struct {
+        const char *file, *name;
+} kinds[SPEC_NNS] = {
+        [SPEC_NS_IPC] = {"ipc", "IPC"},
+        [SPEC_NS_UTS] = {"uts", "UTS"},
+        [SPEC_NS_NET] = {"net", "network"},
+};
+
+/* crib's own namespace of `kind` into p->crib_ns[kind] (the setup checks it is not in that one),
+ * and whether the container joins that very one by path: 1 when it does, 0 when not, -1 */
+static int joins_crib_ns(struct plan *p, enum spec_ns kind, struct error *err)
+{
+        char self[32];
+        struct stat mine, joined;
+        snprintf(self, sizeof self, "/proc/self/ns/%s", kinds[kind].file);
+        if (stat(self, &mine) < 0)
+                return error_set(err, errno, "cannot look up crib's namespace '%s'", self);
+        p->crib_ns[kind] = (struct plan_ns_id){mine.st_dev, mine.st_ino};
+        const char *path = p->join_path[kind];
+        return path && stat(path, &joined) == 0 && joined.st_dev == mine.st_dev &&
+               joined.st_ino == mine.st_ino;
+}
 
 /* An error about the spec's sysctl `key`, where its user finds it: config.json's path, or
  * the spec file's. */
@@ -43,7 +73,7 @@ int plan_sysctls(struct planning *pl, struct error *err)
                 return error_set(err, ENOMEM, "cannot allocate");
         char *at = (char *)(v + s->nsysctls + 1);
         int own = p->clone_flags | p->join_flags;
-        bool net_checked = false;
+        bool checked[SPEC_NNS] = {false};
         for (size_t i = 0; i < s->nsysctls; i++) {
                 const struct spec_sysctl *e = &s->sysctls[i];
                 struct error why;
@@ -57,31 +87,43 @@ int plan_sysctls(struct planning *pl, struct error *err)
                         return sysctl_error(s, e->key, err,
                                             "the container has no namespace of its own for it: "
                                             "it would change the host's");
-                if (ns == SPEC_NS_NET && !net_checked) {
-                        struct stat host, joined;
-                        if (stat("/proc/self/ns/net", &host) < 0)
-                                return error_set(err, errno,
-                                                 "cannot look up crib's network namespace "
-                                                 "'/proc/self/ns/net'");
-                        p->host_netns_dev = host.st_dev;
-                        p->host_netns_ino = host.st_ino;
-                        const char *path = p->join_path[SPEC_NS_NET];
-                        if (path && stat(path, &joined) == 0 && joined.st_dev == host.st_dev &&
-                            joined.st_ino == host.st_ino) {
+                if (!checked[ns]) {
+                        int r = joins_crib_ns(p, (enum spec_ns)ns, err);
+                        if (r < 0)
+                                return -1;
+                        if (r) {
                                 char why_host[512];
                                 snprintf(why_host, sizeof why_host,
-                                         "the network namespace the container joins ('%.300s') "
-                                         "is the host's: the sysctl would change the host",
-                                         path);
+                                         "the %s namespace the container joins ('%.300s') is "
+                                         "the host's: the sysctl would change the host",
+                                         kinds[ns].name, p->join_path[ns]);
                                 return sysctl_error(s, e->key, err, why_host);
                         }
-                        net_checked = true;
+                        checked[ns] = true;
                 }
                 v[i] = at;
                 at += sprintf(at, "%s=%s", e->key, e->value) + 1;
         }
         p->sysctl = v;
         return 0;
+}
+
+int plan_hostname(struct planning *pl, struct error *err)
+{
+        struct plan *p = pl->p;
+        if (!p->hostname || !p->join_path[SPEC_NS_UTS])
+                return 0; /* a new UTS namespace, or none (the spec refuses a hostname then) */
+        int r = joins_crib_ns(p, SPEC_NS_UTS, err);
+        if (r <= 0)
+                return r;
+        char why[512];
+        snprintf(why, sizeof why,
+                 "the UTS namespace the container joins ('%.300s') is the host's: setting the "
+                 "hostname there would change the host's",
+                 p->join_path[SPEC_NS_UTS]);
+        if (pl->s->front == SPEC_FRONT_OCI)
+                return error_at(err, pl->s->path, 0, ".hostname: %s", why);
+        return phrase_error(err, pl->s, SPEC_KEY_CONTAINER_HOSTNAME, "%s", why);
 }
 
 int plan_oom_score_adj(struct planning *pl, struct error *err)

@@ -4,9 +4,9 @@
  * namespaced ones (net.* per network namespace, the IPC limits per IPC namespace,
  * kernel.domainname per UTS namespace: spec/sysctlkey.c) the value read or written is that of
  * the namespace of the process that opens it, whichever proc mount it goes through. The plan
- * has only such sysctls, each of a namespace the container has of its own, and no net.* one in
- * the network namespace crib runs in (plan/tunables.c); this step checks the last once more on
- * the namespace it is in, since a namespace joined by path is looked up again when it is joined.
+ * has only such sysctls, each of a namespace the container has of its own, and none in a
+ * namespace crib runs in, the host's, joined by path (plan/tunables.c); this step checks the last
+ * once more on the namespace it is in, since a path is looked up again when it is joined.
  *
  * kernel.domainname is set with setdomainname(2) instead, which is the same setting: the UTS
  * namespace's files in /proc/sys belong to the host's root in any namespace, so a user's
@@ -134,6 +134,28 @@ static int write_sysctl(struct child *c, int proc, dev_t procdev, const char *ke
         return -1;
 }
 
+static const char *const ns_files[SPEC_NNS] = {
+        [SPEC_NS_IPC] = "ipc", [SPEC_NS_UTS] = "uts", [SPEC_NS_NET] = "net"};
+static const char *const ns_names[SPEC_NNS] = {
+        [SPEC_NS_IPC] = "IPC", [SPEC_NS_UTS] = "UTS", [SPEC_NS_NET] = "network"};
+
+int step_in_crib_ns(const struct child *c, int kind, int proc)
+{
+        const struct plan_ns_id *crib = &c->plan->crib_ns[kind];
+        char rel[32];
+        struct stat st;
+        if (!crib->dev)
+                return 0; /* the plan has nothing to check */
+        snprintf(rel, sizeof rel, "thread-self/ns/%s", ns_files[kind]);
+        if (fstatat(proc, rel, &st, 0) < 0)
+                return -1;
+        if (crib->dev && st.st_dev == crib->dev && st.st_ino == crib->ino) {
+                errno = 0;
+                return 1;
+        }
+        return 0;
+}
+
 /* Child: the setup process, after pivot_root, root in the container's user namespace. */
 int step_sysctl(struct child *c, struct error *err)
 {
@@ -163,18 +185,11 @@ int step_sysctl(struct child *c, struct error *err)
                 int ns = spec_sysctl_ns(key, value, &why);
                 if (ns < 0)
                         return error_set(err, EINVAL, "sysctl '%s' %s", key, why.msg);
-                if (ns == SPEC_NS_NET) {
-                        struct stat net;
-                        if (fstatat(proc, "thread-self/ns/net", &net, 0) < 0)
-                                return error_set(err, errno,
-                                                 "cannot look up our network "
-                                                 "namespace in the container's /proc");
-                        if (net.st_dev == p->host_netns_dev && net.st_ino == p->host_netns_ino)
-                                return error_set(err, 0,
-                                                 "cannot set sysctl '%s': the container is in "
-                                                 "the host's network namespace",
-                                                 key);
-                }
+                if (step_in_crib_ns(c, ns, proc) != 0)
+                        return error_set(err, errno,
+                                         "cannot set sysctl '%s': the container is in the host's "
+                                         "%s namespace, or its file cannot be read",
+                                         key, ns_names[ns]);
                 /* the UTS namespace's /proc/sys files are the host root's whatever namespace
                  * they show: the call lets the namespace's root set it (a user's container) */
                 if (!strcmp(key, "kernel.domainname")) {

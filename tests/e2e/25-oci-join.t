@@ -107,6 +107,43 @@ if [ "$ROLE" = user ]; then
 	assert_eq "$rc" 125 "a uid map that is not the joined user namespace's: 125"
 	assert_contains "$err" ".linux.uidMappings: does not match the maps of the joined user namespace" "at its JSON path"
 fi
+
+# --- the child crib forks to read a joined user namespace's maps (runtime/host/nsfiles.c) is
+# in that namespace as host root (as root) until its maps are read: a process of the namespace
+# that sees it (a container with the host's pid namespace, podman --pid=host --userns=auto,
+# then another container run with --userns=container:it) opened its /proc/PID/root, the host's
+# /, and ptraced it, before it was made not dumpable (the attacker's review). The test build
+# holds the child there 2 s (CRIB_TEST_STOP_AT); a process of that namespace looks at it
+if has_hooks; then
+	unshare -U -r sh -c "echo > $T/uready; exec sleep 100" &
+	uholder=$!
+	wait_for "$T/uready" 50
+	mkdir "$T/hk"
+	ln -s "$CRIB_HOOKS" "$T/hk/crib-runc"
+	config '["/bin/true"]' "{\"type\":\"pid\"},{\"type\":\"mount\"},{\"type\":\"user\",\"path\":\"/proc/$uholder/ns/user\"}"
+	CRIB_TEST_STOP_AT="read the joined user namespace's maps" "$T/hk/crib-runc" --root "$S" \
+		create --bundle "$B" m1 >/dev/null 2>&1 </dev/null &
+	crib=$!
+	child=
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		child=$(pgrep -P $crib | head -n 1)
+		[ -n "$child" ] && break
+		sleep 0.1
+	done
+	# (uid_map, readable by anyone, shows the maps of the reader's view of its user namespace)
+	assert_eq "$(cat /proc/"${child:-0}"/uid_map 2>&1)" "$(cat /proc/$uholder/uid_map)" \
+		"crib's child that reads the maps is in the joined user namespace (pid ${child:-none})"
+	looked=$(nsenter -t $uholder -U --preserve-credentials ls /proc/"${child:-0}"/root/ 2>&1)
+	assert_contains "$looked" "Permission denied" \
+		"from that namespace, its /proc/PID/root (the host's /) is shut: it is not dumpable"
+	assert_contains "$(nsenter -t $uholder -U --preserve-credentials ls /proc/$uholder/root/ 2>&1)" "bin" \
+		"while the holder's own, as dumpable, lists from there"
+	wait $crib
+	kill $uholder 2>/dev/null
+	R delete -f m1 >/dev/null 2>&1
+else
+	skips 3 "$HOOKS_SKIP"
+fi
 assert_eq "$(ls "$S" 2>/dev/null | grep -v '^_' | tr '\n' ' ')" "" "nothing is left in the state directory"
 
 done_testing

@@ -2,10 +2,11 @@
 # An OCI config's .linux.sysctl and .process.oomScoreAdj (issue 34), as podman --sysctl, docker's
 # net.* defaults and --oom-score-adj send them: each sysctl set in the container's own namespace
 # (read inside from /proc/sys), the host's value the same before and after (read on the host);
-# one without the namespace, one in the host's network namespace joined by path, a name that
-# would leave /proc/sys, a host-wide sysctl, and a file mounted over the sysctl's, each refused
-# (125, its JSON path) with nothing of the host changed. The OOM score adjustment read from
-# outside (/proc/PID/oom_score_adj) once created, inside, and in crib-runc exec's process.
+# one without the namespace, one in the host's network, IPC or UTS namespace joined by path (and
+# the hostname there), a name that would leave /proc/sys, a host-wide sysctl, and a file mounted
+# over the sysctl's, each refused (125, its JSON path) with nothing of the host changed. The OOM
+# score adjustment read from outside (/proc/PID/oom_score_adj) once created, inside, and in
+# crib-runc exec's process.
 . "$(dirname "$0")/../lib/libtest.sh"
 . "$(dirname "$0")/../lib/oci.sh"
 
@@ -104,6 +105,32 @@ oci create --bundle "$B" hostnet
 assert_eq "$rc" 125 "net.* in the host's network namespace joined by path: refused, 125"
 assert_contains "$err" ".linux.sysctl[\"net.ipv4.ip_forward\"]: the network namespace the container joins ('/proc/$$/ns/net') is the host's" \
 	"at its JSON path, saying the namespace is the host's"
+
+# --- refused: the IPC or UTS namespace's sysctls, and the hostname, in the host's IPC or UTS
+# namespace joined by path (podman --ipc=container:X, --uts=container:X where X runs in the
+# host's): runc sets them there, and so did crib, changing the host's kernel.shmmax, domainname
+# and hostname (the attacker's review)
+hostname_before=$(hostname)
+for case in "kernel.shmmax|ipc|IPC" "fs.mqueue.msg_max|ipc|IPC" "kernel.domainname|uts|UTS"; do
+	key=${case%%|*}
+	rest=${case#*|}
+	f=${rest%%|*}
+	kind=${rest#*|}
+	config '["/bin/true"]' "\"$key\":\"42\"" "{\"type\":\"pid\"},{\"type\":\"mount\"},{\"type\":\"network\"},{\"type\":\"$f\",\"path\":\"/proc/$$/ns/$f\"}"
+	oci create --bundle "$B" host$f
+	R delete -f host$f >/dev/null 2>&1
+	assert_eq "$rc" 125 "$key in the host's $kind namespace joined by path: refused, 125"
+	assert_contains "$err" ".linux.sysctl[\"$key\"]: the $kind namespace the container joins ('/proc/$$/ns/$f') is the host's" \
+		"at its JSON path, saying the namespace is the host's"
+done
+config '["/bin/true"]' '' "{\"type\":\"pid\"},{\"type\":\"mount\"},{\"type\":\"uts\",\"path\":\"/proc/$$/ns/uts\"}"
+sed -i 's/^{"ociVersion":"1.0.2",/{"ociVersion":"1.0.2","hostname":"crib-sysctl-test",/' "$B/config.json"
+oci create --bundle "$B" hostuts
+R delete -f hostuts >/dev/null 2>&1
+assert_eq "$rc" 125 "the hostname in the host's UTS namespace joined by path: refused, 125"
+assert_contains "$err" ".hostname: the UTS namespace the container joins ('/proc/$$/ns/uts') is the host's" \
+	"at its JSON path, saying the namespace is the host's"
+assert_eq "$(hostname)" "$hostname_before" "the host's hostname is as it was"
 
 # --- refused: names that would leave /proc/sys, and host-wide sysctls
 for key in 'net/../../../etc/crib-sysctl-test' 'net.ipv4..' 'net...ipv4.ip_forward' '.net.ipv4.ip_forward' \
