@@ -68,12 +68,8 @@ hi() { printf '{"path":"/bin/sh","args":["sh","/tmp/hook-in","%s","%s"],"env":["
 # config HOOKS_JSON [ARGS_JSON]: the bundle's config.json with these .hooks. As root no user
 # namespace (the engines' default); as a user, one mapping the caller's own ids.
 config() {
-	ns='{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"}'
-	maps=''
-	if [ "$ROLE" != root ]; then
-		ns="$ns,{\"type\":\"user\"}"
-		maps=",\"uidMappings\":[{\"containerID\":0,\"hostID\":$(id -u),\"size\":1}],\"gidMappings\":[{\"containerID\":0,\"hostID\":$(id -g),\"size\":1}]"
-	fi
+	oci_ns
+	maps=${idmaps:+,$idmaps}
 	args=${2:-'["/bin/sh","-c","grep -E \"^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):\" /proc/self/status >/tmp/wl.status; readlink /proc/self/ns/mnt >/tmp/wl.mnt; echo process >>/tmp/order"]'}
 	cat >"$B/config.json" <<EOF
 {"ociVersion":"1.0.2","root":{"path":"rootfs"},

@@ -16,12 +16,8 @@ listed() { R list --quiet 2>/dev/null | tr '\n' ' '; }
 # config ARGS_JSON [EXTRA_PROCESS_JSON]: the bundle's config.json, $O bound at /tmp. As root no
 # user namespace (the engines' default); as a user, one mapping the caller's own ids.
 config() {
-	ns='{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"}'
-	maps=''
-	if [ "$ROLE" != root ]; then
-		ns="$ns,{\"type\":\"user\"}"
-		maps=",\"uidMappings\":[{\"containerID\":0,\"hostID\":$(id -u),\"size\":1}],\"gidMappings\":[{\"containerID\":0,\"hostID\":$(id -g),\"size\":1}]"
-	fi
+	oci_ns
+	maps=${idmaps:+,$idmaps}
 	cat >"$B/config.json" <<EOF
 {"ociVersion":"1.0.2","root":{"path":"rootfs"},
  "process":{"args":$1,"cwd":"/","env":["PATH=/bin:/usr/bin"],"user":{"uid":0,"gid":0}${2:-},

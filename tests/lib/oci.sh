@@ -6,6 +6,9 @@
 #                    detached container keeps create's stdout open, which would hold a $(...))
 #   status_of ID     the status `state` gives; pid_in_state ID its pid
 #   wait_status ID STATUS   at most 5 s; true when it got there
+#   oci_ns           a test bundle's namespaces in $ns, its id mappings in $idmaps ("" as root):
+#                    as root no user namespace (the engines' default); as a user, one that
+#                    maps the caller's own ids
 S="$T/state"
 B="$T/bundle"
 mkdir -p "$B"
@@ -27,4 +30,13 @@ wait_status() {
 		_i=$((_i + 1))
 	done
 	[ "$(status_of "$1")" = "$2" ]
+}
+
+oci_ns() {
+	ns='{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"}'
+	idmaps=''
+	if [ "$ROLE" != root ]; then
+		ns="$ns,{\"type\":\"user\"}"
+		idmaps="\"uidMappings\":[{\"containerID\":0,\"hostID\":$(id -u),\"size\":1}],\"gidMappings\":[{\"containerID\":0,\"hostID\":$(id -g),\"size\":1}]"
+	fi
 }

@@ -74,15 +74,15 @@ HOLDS(memory_set,
       s->resources.memory_max == 256LL << 20 && s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
 HOLDS(memory_high_set, s->resources.memory_high == 3LL << 30)
 HOLDS(memory_swap_set, s->resources.memory_swap == CGROUP_MAX)
-HOLDS(memory_low_set, s->resources.memory_low == 64LL << 20 &&
-                              s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
+HOLDS(memory_low_set,
+      s->resources.memory_low == 64LL << 20 && s->resources.need == CGROUP_BIT(CGROUP_MEMORY))
 HOLDS(cpus_set, s->resources.cpu_quota == 150000 && s->resources.cpu_period == 100000 &&
                         s->resources.need == CGROUP_BIT(CGROUP_CPU))
 HOLDS(cpu_weight_set, s->resources.cpu_weight == 200)
 HOLDS(pids_set, s->resources.pids_max == 64 && s->resources.need == CGROUP_BIT(CGROUP_PIDS))
 HOLDS(io_weight_set, s->resources.io_weight == 50 && s->resources.need == CGROUP_BIT(CGROUP_IO))
-HOLDS(cpuset_cpus_set, !strcmp(s->resources.cpuset_cpus, "0-1,3") &&
-                               s->resources.need == CGROUP_BIT(CGROUP_CPUSET))
+HOLDS(cpuset_cpus_set,
+      !strcmp(s->resources.cpuset_cpus, "0-1,3") && s->resources.need == CGROUP_BIT(CGROUP_CPUSET))
 HOLDS(cpuset_mems_set, !strcmp(s->resources.cpuset_mems, "0"))
 HOLDS(resources_mode_set, !s->resources_require)
 /* a helper's mode drops a level's NET_RAW (host_loopback = no) */
