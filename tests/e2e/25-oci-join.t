@@ -126,7 +126,8 @@ if has_hooks; then
 	crib=$!
 	child=
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		child=$(pgrep -P $crib | head -n 1)
+		# (its children from /proc: busybox's pgrep, the VM guests', has no -P)
+		child=$(awk '{ print $1 }' "/proc/$crib/task/$crib/children" 2>/dev/null)
 		[ -n "$child" ] && break
 		sleep 0.1
 	done
