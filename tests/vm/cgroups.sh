@@ -15,7 +15,7 @@ cg=/sys/fs/cgroup
 
 if grep -q crib.cgroupv1 /proc/cmdline; then
 	mount -t tmpfs -o mode=755,size=64k,nosuid,nodev,noexec tmpfs $cg
-	for h in memory pids cpu,cpuacct blkio; do
+	for h in memory pids cpu,cpuacct blkio cpuset; do
 		mkdir $cg/$h && mount -t cgroup -o nosuid,nodev,noexec,$h cgroup $cg/$h
 	done
 	ln -s cpu,cpuacct $cg/cpu
