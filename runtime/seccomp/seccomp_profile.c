@@ -153,6 +153,18 @@ static int cap_bit(const char *name, uint64_t *bits)
         return 0;
 }
 
+/* a system call name, or an architecture's (libseccomp's: x86_64, aarch64, ...): the words
+ * `show` and `explain` print back, so no control character gets through */
+static bool valid_syscall_name(const char *s)
+{
+        if (!*s)
+                return false;
+        for (; *s; s++)
+                if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+                        return false;
+        return true;
+}
+
 #define bad(...) error_at(err, name, line, __VA_ARGS__)
 #define ACTIONS  "allow, errno NAME, kill, kill-thread, trap or log"
 
@@ -241,6 +253,10 @@ static int parse_header(char *text, const char *name, unsigned line, struct prof
                                                 bad("too many or too long architecture names");
                                                 goto out;
                                         }
+                                        if (!valid_syscall_name(w[k])) {
+                                                bad("'%s' is not an architecture name", w[k]);
+                                                goto out;
+                                        }
                                         strcpy(list[(*cnt)++], w[k]);
                                 }
                         } else if (!strcmp(what, "kernel") && !not &&j - start == 2 &&
@@ -263,16 +279,6 @@ static int parse_header(char *text, const char *name, unsigned line, struct prof
 out:
         words_free(w);
         return ret;
-}
-
-static bool valid_syscall_name(const char *s)
-{
-        if (!*s)
-                return false;
-        for (; *s; s++)
-                if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
-                        return false;
-        return true;
 }
 
 /* a line of system call names, each checked */

@@ -87,6 +87,11 @@ static void header_errors(void)
                 "t.profile:2: too many or too long architecture names", "long arch name");
         refused(HEAD "[allow when not arch a b c d e f g h i]\nread\n",
                 "t.profile:2: too many or too long architecture names", "nine arches");
+        /* show and explain print an arch name back: a control character is no name */
+        refused(HEAD "[allow when arch \033[2Jx86_64]\nread\n",
+                "t.profile:2: '\033[2Jx86_64' is not an architecture name", "escape in arch name");
+        refused(HEAD "[allow when not arch X86-64]\nread\n",
+                "t.profile:2: 'X86-64' is not an architecture name", "arch name not libseccomp's");
         refused(HEAD "[allow when kernel 5.4]\nread\n",
                 "t.profile:2: expected 'when [not] cap NAMES', 'when [not] arch NAMES' or "
                 "'when kernel >= X.Y'",
