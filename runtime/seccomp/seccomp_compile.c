@@ -85,6 +85,14 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
 {
         const char *names[4];
         size_t narch = seccomp_arches(arch, names);
+        /* A deny-list (a default that lets calls through) covers the native ABI alone: its
+         * rules name the native calls, and the compat ABI's own (setuid32, mmap2, x32's) would
+         * pass unnamed. A call of another ABI then gets libseccomp's bad-arch action, kill, as
+         * under runc when the config lists only the native architecture (crib does not read
+         * .architectures: fewer ABIs, never more). An allow-list keeps the compat ABIs: what it
+         * does not name, the default stops. */
+        if (profile_action_lets_through(&p->def))
+                narch = 1;
         uint32_t native = seccomp_arch_token(arch);
         struct sock_filter guard[64];
         struct bpf_guard_arch g[4];

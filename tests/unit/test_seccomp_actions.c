@@ -2,6 +2,7 @@
  * into programs that answer what the profile says, run by bpf_run: a deny-list (default allow
  * or log) with no ENOSYS guard in front, an allow-list (default errno, kill, trap) with one. */
 #define _GNU_SOURCE
+#include <linux/audit.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -57,6 +58,14 @@ static void deny_list(void)
         ok(answer(&prog, ABOVE) == SECCOMP_RET_ALLOW &&
                    answer(&prog, 0x3fffffff) == SECCOMP_RET_ALLOW,
            "a number above every named one: ALLOW, no ENOSYS guard in front");
+#if defined(__x86_64__)
+        /* its rules name x86_64's calls: the 32-bit ABI's (setuid32 of int 0x80) would pass it,
+         * so a call of that ABI is killed, as under runc with architectures [x86_64] */
+        struct seccomp_data i386 = {.nr = 213 /* setuid32 */, .arch = AUDIT_ARCH_I386};
+        ok((bpf_run(prog.insns, prog.n, &i386) & SECCOMP_RET_ACTION_FULL) ==
+                   SECCOMP_RET_KILL_THREAD,
+           "an i386 call (setuid32) under a deny-list: killed, not let through unnamed");
+#endif
         seccomp_program_free(&prog);
 
         r = compile("default log\n[errno EPERM]\nmkdirat\n", &prog, &err);
