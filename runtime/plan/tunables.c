@@ -22,23 +22,13 @@
 
 #include "spec/phrase.h"
 
-/* The kinds of namespace the setup writes a setting in, by enum spec_ns: their names in
- * /proc/PID/ns and in messages */
-static const struct {
-        const char *file, *name;
-} kinds[SPEC_NNS] = {
-        [SPEC_NS_IPC] = {"ipc", "IPC"},
-        [SPEC_NS_UTS] = {"uts", "UTS"},
-        [SPEC_NS_NET] = {"net", "network"},
-};
-
 /* crib's own namespace of `kind` into p->crib_ns[kind] (the setup checks it is not in that one),
  * and whether the container joins that very one by path: 1 when it does, 0 when not, -1 */
 static int joins_crib_ns(struct plan *p, enum spec_ns kind, struct error *err)
 {
         char self[32];
         struct stat mine, joined;
-        snprintf(self, sizeof self, "/proc/self/ns/%s", kinds[kind].file);
+        snprintf(self, sizeof self, "/proc/self/ns/%s", spec_ns_file(kind));
         if (stat(self, &mine) < 0)
                 return error_set(err, errno, "cannot look up crib's namespace '%s'", self);
         p->crib_ns[kind] = (struct plan_ns_id){mine.st_dev, mine.st_ino};
@@ -96,7 +86,7 @@ int plan_sysctls(struct planning *pl, struct error *err)
                                 snprintf(why_host, sizeof why_host,
                                          "the %s namespace the container joins ('%.300s') is "
                                          "the host's: the sysctl would change the host",
-                                         kinds[ns].name, p->join_path[ns]);
+                                         spec_ns_title((enum spec_ns)ns), p->join_path[ns]);
                                 return sysctl_error(s, e->key, err, why_host);
                         }
                         checked[ns] = true;

@@ -15,8 +15,8 @@
  * back, not die; ENOSYS runs no kernel code either, so the guard lets nothing through that the
  * default would have stopped. A default of allow or log (a deny-list: every call it does not
  * name goes to the kernel) gets none: an unknown call is let through by definition, and ENOSYS
- * would take away calls the profile means to allow. runc's ENOSYS stub draws the same line
- * (none for its allow, log and trace defaults).
+ * would take away calls the profile means to allow. runc's ENOSYS stub draws the same line:
+ * it has none for its allow, log and trace defaults.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -405,6 +405,10 @@ bool spec_net_has_helper(enum spec_net_mode m);
 /* "127.0.0.1:8080->80/tcp", as crib ps shows a published port. */
 void spec_port_format(const struct spec_port *p, char *buf, size_t len);
 
+/* Namespace kind k's file name in /proc/PID/ns ("net") and its name in messages ("network"). */
+const char *spec_ns_file(enum spec_ns k);
+const char *spec_ns_title(enum spec_ns k);
+
 /* The namespace sysctl `key` belongs to (SPEC_NS_IPC, SPEC_NS_NET or SPEC_NS_UTS), checked
  * with its `value` as runc checks them: only a namespaced sysctl, by a name that stays below
  * /proc/sys once its dots are slashes (lowercase letters, digits, '_' and '-' between single

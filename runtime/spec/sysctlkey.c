@@ -42,6 +42,24 @@ static bool key_clean(const char *key)
         return true;
 }
 
+static const struct {
+        const char *file, *title;
+} ns_kinds[SPEC_NNS] = {
+        [SPEC_NS_USER] = {"user", "user"},  [SPEC_NS_PID] = {"pid", "pid"},
+        [SPEC_NS_IPC] = {"ipc", "IPC"},     [SPEC_NS_UTS] = {"uts", "UTS"},
+        [SPEC_NS_NET] = {"net", "network"}, [SPEC_NS_CGROUP] = {"cgroup", "cgroup"},
+};
+
+const char *spec_ns_file(enum spec_ns k)
+{
+        return ns_kinds[k].file;
+}
+
+const char *spec_ns_title(enum spec_ns k)
+{
+        return ns_kinds[k].title;
+}
+
 int spec_sysctl_ns(const char *key, const char *value, struct error *err)
 {
         if (!key_clean(key))

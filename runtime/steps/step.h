@@ -120,8 +120,8 @@ int step_pivot_root(struct child *c, struct error *err);     /* pivot.c */
 int step_hide_paths(struct child *c, struct error *err);     /* paths.c */
 int step_sysctl(struct child *c, struct error *err);         /* sysctl.c */
 /* Child: whether this process is in crib's own namespace of `kind` (enum spec_ns), the host's,
- * which the plan recorded (plan.crib_ns), as `proc` (the container's /proc) shows it: 1 (errno
- * 0), 0 when not, -1 with errno when it cannot be read (sysctl.c). */
+ * which the plan recorded (plan.crib_ns), as `proc` (the container's /proc) shows it: 1 when it
+ * is, 0 when not, -1 with errno when it cannot be read (sysctl.c). */
 int step_in_crib_ns(const struct child *c, int kind, int proc);
 int step_oom_score_adj(struct child *c, struct error *err);  /* oom.c */
 int step_readonly_root(struct child *c, struct error *err);  /* pivot.c */

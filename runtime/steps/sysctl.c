@@ -134,11 +134,6 @@ static int write_sysctl(struct child *c, int proc, dev_t procdev, const char *ke
         return -1;
 }
 
-static const char *const ns_files[SPEC_NNS] = {
-        [SPEC_NS_IPC] = "ipc", [SPEC_NS_UTS] = "uts", [SPEC_NS_NET] = "net"};
-static const char *const ns_names[SPEC_NNS] = {
-        [SPEC_NS_IPC] = "IPC", [SPEC_NS_UTS] = "UTS", [SPEC_NS_NET] = "network"};
-
 int step_in_crib_ns(const struct child *c, int kind, int proc)
 {
         const struct plan_ns_id *crib = &c->plan->crib_ns[kind];
@@ -146,14 +141,10 @@ int step_in_crib_ns(const struct child *c, int kind, int proc)
         struct stat st;
         if (!crib->dev)
                 return 0; /* the plan has nothing to check */
-        snprintf(rel, sizeof rel, "thread-self/ns/%s", ns_files[kind]);
+        snprintf(rel, sizeof rel, "thread-self/ns/%s", spec_ns_file((enum spec_ns)kind));
         if (fstatat(proc, rel, &st, 0) < 0)
                 return -1;
-        if (crib->dev && st.st_dev == crib->dev && st.st_ino == crib->ino) {
-                errno = 0;
-                return 1;
-        }
-        return 0;
+        return st.st_dev == crib->dev && st.st_ino == crib->ino;
 }
 
 /* Child: the setup process, after pivot_root, root in the container's user namespace. */
@@ -185,11 +176,17 @@ int step_sysctl(struct child *c, struct error *err)
                 int ns = spec_sysctl_ns(key, value, &why);
                 if (ns < 0)
                         return error_set(err, EINVAL, "sysctl '%s' %s", key, why.msg);
-                if (step_in_crib_ns(c, ns, proc) != 0)
+                int in = step_in_crib_ns(c, ns, proc);
+                if (in < 0)
                         return error_set(err, errno,
+                                         "cannot look up our %s namespace in the container's "
+                                         "/proc",
+                                         spec_ns_title((enum spec_ns)ns));
+                if (in)
+                        return error_set(err, 0,
                                          "cannot set sysctl '%s': the container is in the host's "
-                                         "%s namespace, or its file cannot be read",
-                                         key, ns_names[ns]);
+                                         "%s namespace",
+                                         key, spec_ns_title((enum spec_ns)ns));
                 /* the UTS namespace's /proc/sys files are the host root's whatever namespace
                  * they show: the call lets the namespace's root set it (a user's container) */
                 if (!strcmp(key, "kernel.domainname")) {

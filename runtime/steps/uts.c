@@ -22,14 +22,19 @@ int step_hostname(struct child *c, struct error *err)
                 return step_skip(c, "no hostname in the spec");
         /* a UTS namespace joined by path: the plan checked it is not the host's, and this is
          * the one joined (the path was looked up again); through the container's /proc */
-        _cleanup_close_ int proc = -1;
-        if (c->plan->join_path[SPEC_NS_UTS] &&
-            ((proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-             step_in_crib_ns(c, SPEC_NS_UTS, proc) != 0))
-                return error_set(err, errno,
-                                 "cannot set hostname '%s': the container is in the host's UTS "
-                                 "namespace, or its file cannot be read",
-                                 h);
+        if (c->plan->join_path[SPEC_NS_UTS]) {
+                _cleanup_close_ int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                int in = proc < 0 ? -1 : step_in_crib_ns(c, SPEC_NS_UTS, proc);
+                if (in < 0)
+                        return error_set(err, errno,
+                                         "cannot look up our UTS namespace in the container's "
+                                         "/proc");
+                if (in)
+                        return error_set(err, 0,
+                                         "cannot set hostname '%s': the container is in the "
+                                         "host's UTS namespace",
+                                         h);
+        }
         int r = sethostname(h, strlen(h));
         trace_line(&c->trace, "  sethostname(\"%s\") = %d", h, r);
         if (r < 0)
