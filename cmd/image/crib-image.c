@@ -31,9 +31,13 @@
 #include "image/import.h"
 #include "output.h"
 #include "image/platform.h"
+#include "storecmd.h"
 
 static const char usage[] =
-        "usage: crib image import [--platform OS/ARCH[/VARIANT]] [--max-size SIZE] SOURCE DIR\n"
+        "usage: crib image import [--name REF] [--platform P] [--max-size SIZE] SOURCE\n"
+        "                          put a saved image in the image store (crib images lists\n"
+        "                          it; named REF, else the name the source gives it)\n"
+        "       crib image import [--platform OS/ARCH[/VARIANT]] [--max-size SIZE] SOURCE DIR\n"
         "                          make DIR/rootfs and DIR/crib.ini from a saved image:\n"
         "                          a docker save or podman save tarball, an OCI image layout\n"
         "                          (directory or tarball), or a docker export tarball;\n"
@@ -41,6 +45,7 @@ static const char usage[] =
         "       crib image rm DIR    remove an import (as you: with the files of your\n"
         "                          subordinate ids, which you cannot remove yourself)\n"
         "       crib image platform  this machine's platform, as images name it\n"
+        "       crib image prune     remove from the store what no name or container uses\n"
         "See crib(1).\n";
 
 /* a line of stderr, "crib: " first, escaped by the printer */
@@ -117,18 +122,8 @@ static void progress(void *ctx, enum import_phase ph, size_t layer, size_t n, ui
 {
         (void)ctx;
         (void)total;
-        static size_t last_layer = (size_t)-1;
-        static uint64_t last_us;
-        struct timespec now;
-        if (!tty)
+        if (!tty || !output_progress_due(layer))
                 return;
-        /* a few times a second at most: a Raspberry Pi's serial console is slow */
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        uint64_t us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
-        if (layer == last_layer && us - last_us < 200000)
-                return;
-        last_layer = layer;
-        last_us = us;
         if (ph == IMPORT_CHECKING)
                 fprintf(stderr, "\rcrib: checking digests: %.1f MB\033[K", (double)bytes / 1e6);
         else
@@ -137,45 +132,9 @@ static void progress(void *ctx, enum import_phase ph, size_t layer, size_t n, ui
         shown = true;
 }
 
-static int cmd_import(int argc, char **argv)
+/* what the import could not keep, and why */
+static void print_notes(const struct import_result *r)
 {
-        struct import_opts o = {.progress = progress};
-        struct platform forced;
-        struct error err;
-        error_clear(&err);
-        for (int i = 0; i < argc; i++) {
-                if (!strcmp(argv[i], "--platform") && i + 1 < argc) {
-                        if (platform_parse(argv[++i], &forced, &err) < 0)
-                                return print_error(&err);
-                        o.platform = &forced;
-                } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
-                        if (parse_size(argv[++i], &o.max_bytes) < 0)
-                                return usage_error("--max-size '%s' is not a size such as 500M, "
-                                                   "16G or 1T (at most 1024T)",
-                                                   argv[i]);
-                } else if (argv[i][0] == '-' && argv[i][1]) {
-                        return usage_error("unknown option '%s' for 'crib image import'", argv[i]);
-                } else if (!o.source) {
-                        o.source = argv[i];
-                } else if (!o.dir) {
-                        o.dir = argv[i];
-                } else {
-                        return usage_error("unexpected argument '%s'", argv[i]);
-                }
-        }
-        if (!o.source || !o.dir)
-                return usage_error("%s", "'crib image import' needs a SOURCE and a DIR");
-        tty = isatty(STDERR_FILENO);
-        struct import_result *r = calloc(1, sizeof *r);
-        if (!r)
-                return usage_error("%s", "out of memory");
-        int ok = image_import(&o, r, &err);
-        if (shown)
-                fprintf(stderr, "\r\033[K");
-        if (ok < 0) {
-                free(r);
-                return print_error(&err);
-        }
         const struct layer_stats *s = &r->stats;
         if (s->devices)
                 say("note: %" PRIu64 " device nodes or sockets were not made (such as '%s'): "
@@ -205,6 +164,56 @@ static int cmd_import(int argc, char **argv)
                     "map (such as '%s', of id %u); they are root's inside",
                     s->unowned, s->unowned_example, s->unowned_uid);
         }
+}
+
+static int cmd_import(int argc, char **argv)
+{
+        struct import_opts o = {.progress = progress};
+        const char *name = NULL;
+        struct platform forced;
+        struct error err;
+        error_clear(&err);
+        for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--platform") && i + 1 < argc) {
+                        if (platform_parse(argv[++i], &forced, &err) < 0)
+                                return print_error(&err);
+                        o.platform = &forced;
+                } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
+                        if (parse_size(argv[++i], &o.max_bytes) < 0)
+                                return usage_error("--max-size '%s' is not a size such as 500M, "
+                                                   "16G or 1T (at most 1024T)",
+                                                   argv[i]);
+                } else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+                        name = argv[++i];
+                } else if (argv[i][0] == '-' && argv[i][1]) {
+                        return usage_error("unknown option '%s' for 'crib image import'", argv[i]);
+                } else if (!o.source) {
+                        o.source = argv[i];
+                } else if (!o.dir) {
+                        o.dir = argv[i];
+                } else {
+                        return usage_error("unexpected argument '%s'", argv[i]);
+                }
+        }
+        if (!o.source)
+                return usage_error("%s", "'crib image import' needs a SOURCE");
+        if (!o.dir)
+                return storecmd_import(o.source, name, o.platform, o.max_bytes);
+        if (name)
+                return usage_error("%s", "--name is for an import into the image store (no DIR)");
+        tty = isatty(STDERR_FILENO);
+        struct import_result *r = calloc(1, sizeof *r);
+        if (!r)
+                return usage_error("%s", "out of memory");
+        int ok = image_import(&o, r, &err);
+        if (shown)
+                fprintf(stderr, "\r\033[K");
+        if (ok < 0) {
+                free(r);
+                return print_error(&err);
+        }
+        print_notes(r);
+        const struct layer_stats *s = &r->stats;
         for (size_t i = 0; i < r->spec.nwarnings; i++)
                 say("warning: %s", r->spec.warnings[i]);
         output_line(stdout, "imported %s %s%s%s%s: %zu layer%s, %" PRIu64 " files, %.1f MB into %s",
@@ -223,6 +232,18 @@ int main(int argc, char **argv)
                 return usage_error("%s", "'crib image' needs a command");
         if (!strcmp(argv[1], "import"))
                 return cmd_import(argc - 2, argv + 2);
+        /* the store's: crib images, crib rmi and crib system exec crib-image with their word */
+        static const struct {
+                const char *word;
+                int (*run)(int argc, char **argv);
+        } store_words[] = {
+                {"store-add", storecmd_add}, /* crib pull's, hidden */
+                {"images", storecmd_images}, {"rmi", storecmd_rmi},
+                {"prune", storecmd_prune},   {"system", storecmd_df},
+        };
+        for (size_t i = 0; i < sizeof store_words / sizeof store_words[0]; i++)
+                if (!strcmp(argv[1], store_words[i].word))
+                        return store_words[i].run(argc - 2, argv + 2);
         if (!strcmp(argv[1], "rm") && argc != 3)
                 return usage_error("%s", "'crib image rm' takes one argument: the directory "
                                          "an import made");

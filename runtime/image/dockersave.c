@@ -71,6 +71,16 @@ static int read_config(struct source *s, struct json_object *im, struct source_i
         if (strlen(base) >= 64 && strspn(base, "0123456789abcdef") == 64 && strncmp(base, hex, 64))
                 return error_set(err, 0, "config '%s' has sha256:%s, not the digest its name says",
                                  cpath, hex);
+        snprintf(img->config_digest, sizeof img->config_digest, "sha256:%s", hex);
+        img->config_len = clen;
+        img->config_text = steal_ptr(&ctext);
+        /* its name, for the store (which checks it): the first of RepoTags */
+        struct json_object *tags, *t;
+        if (json_object_object_get_ex(im, "RepoTags", &tags) &&
+            json_object_is_type(tags, json_type_array) && json_object_array_length(tags) &&
+            json_object_is_type((t = json_object_array_get_idx(tags, 0)), json_type_string) &&
+            (size_t)json_object_get_string_len(t) < sizeof img->ref_name)
+                snprintf(img->ref_name, sizeof img->ref_name, "%s", json_object_get_string(t));
         return 0;
 }
 

@@ -27,6 +27,7 @@
 
 #include "base/cleanup.h"
 #include "base/ini.h"
+#include "imghealth.h"
 #include "spec/spec.h"
 
 #define TEXT_MAX 160 /* bytes of one image string in a comment, escaped */
@@ -153,7 +154,7 @@ const char *imgspec_text(const char *s, char *buf, size_t len)
 
 /* --- the spec's text, and what it must hold --------------------------------------------------- */
 
-#define SPEC_TEXT_KEYS (SPEC_MAX_ENV + 16) /* sections and keys imgspec_write writes, at most */
+#define SPEC_TEXT_KEYS (SPEC_MAX_ENV + 24) /* sections and keys imgspec_write writes, at most */
 
 struct writer {
         FILE *f; /* the text, in memory until it is checked */
@@ -420,7 +421,10 @@ static int write_head(struct writer *w, const struct imgspec_opts *o, struct err
                 imgspec_text(o->platform, text, sizeof text);
         put_comment(w, "crib spec made by 'crib image import' from %s%s%s%s.", text2,
                     o->platform ? " (" : "", o->platform ? text : "", o->platform ? ")" : "");
-        put_comment(w, "Run it with 'crib run crib.ini'; see crib.ini(5) for every key.");
+        put_comment(w, o->no_rootfs ? "Run the image with 'crib run IMAGE'; see crib.ini(5) for "
+                                      "every key."
+                                    : "Run it with 'crib run crib.ini'; see crib.ini(5) for every "
+                                      "key.");
         fputc('\n', w->f);
         if (put_section(w, "container", err) < 0 || put_key(w, "rootfs", "rootfs", err) < 0)
                 return -1;
@@ -599,11 +603,28 @@ static void write_notes(struct writer *w, const struct cfg_fields *f, struct err
                             "'crib kill NAME %s' sends it)",
                             text, text);
         }
-        struct json_object *hc;
-        if (f->cfg && json_object_object_get_ex(f->cfg, "Healthcheck", &hc) &&
-            !json_object_is_type(hc, json_type_null))
-                put_comment(w, "not applied: the image's Healthcheck (crib runs no health "
-                               "checks)");
+}
+
+/* [service]: the image's Healthcheck (imghealth.c), when it has one */
+static int write_health(struct writer *w, const struct cfg_fields *f, struct error *err)
+{
+        struct imghealth h;
+        imghealth_read(f->cfg, &h);
+        const char *keys[] = {"healthcheck", "healthcheck_interval", "healthcheck_timeout",
+                              "healthcheck_start_period", "healthcheck_retries"};
+        const char *values[] = {h.test, h.interval, h.timeout, h.start_period, h.retries};
+        if (h.note[0])
+                put_comment(w, "%s", h.note);
+        if (!h.test[0])
+                return 0;
+        fputc('\n', w->f);
+        if (put_section(w, "service", err) < 0)
+                return -1;
+        put_comment(w, "the image's Healthcheck: run by crib's monitor with 'crib run -d'");
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+                if (values[i][0] && put_key(w, keys[i], values[i], err) < 0)
+                        return -1;
+        return 0;
 }
 
 /* [namespaces], and [idmap] when the import mapped the user's ranges */
@@ -638,6 +659,8 @@ static int write_spec(struct json_object *config, const struct imgspec_opts *o, 
             write_user(w, o, f.user, ret, err) < 0)
                 return -1;
         write_notes(w, &f, err);
+        if (write_health(w, &f, err) < 0)
+                return -1;
         return write_namespaces(w, o, err);
 }
 
@@ -656,6 +679,15 @@ int imgspec_write(struct json_object *config, const struct imgspec_opts *o, FILE
                 r = error_set(err, ENOMEM, "out of memory");
         if (r < 0 || imgspec_check(text, len, w.keys, w.n, err) < 0)
                 return -1;
+        if (o->no_rootfs) {
+                /* checked with it (spec_load wants a rootfs); the store's spec goes without */
+                static const char line[] = "[container]\nrootfs = rootfs\n\n";
+                char *at = strstr(text, line);
+                if (!at)
+                        return error_set(err, 0, "the spec has no rootfs line to leave out");
+                memmove(at, at + sizeof line - 1, len - (size_t)(at - text) - (sizeof line - 1));
+                len -= sizeof line - 1;
+        }
         errno = 0;
         if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
                 return error_set(err, errno ? errno : EIO, "cannot write the spec");

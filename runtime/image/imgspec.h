@@ -27,6 +27,7 @@ struct imgspec_opts {
         bool root;             /* imported by root: crib maps root's own range by default */
         bool subids;           /* the importing user has subordinate ranges: uid/gid = auto */
         uint64_t nuids, ngids; /* with subids: the ids uid/gid = auto maps (0: not known) */
+        bool no_rootfs;        /* the store's: no [container] rootfs (crib run IMAGE gives it) */
 };
 
 struct imgspec_result {

@@ -45,26 +45,17 @@
 #include "imgpath.h"
 #include "base/procfile.h"
 #include "source.h"
+#include "host/kernel.h"
 #include "host/subids.h"
 #include "steps/sync.h"
 #include "steps/userns.h"
 
 void import_machine(struct platform *ret)
 {
-        struct utsname u;
-        char part[32] = "", line[256];
-        const char *plat = (const char *)getauxval(AT_PLATFORM);
-        if (uname(&u) < 0)
-                snprintf(u.machine, sizeof u.machine, "unknown");
-        FILE *f = fopen("/proc/cpuinfo", "re");
-        while (f && fgets(line, sizeof line, f))
-                if (!strncmp(line, "CPU part", 8) && strchr(line, ':')) {
-                        snprintf(part, sizeof part, "%s", strchr(line, ':') + 1);
-                        break;
-                }
-        if (f)
-                fclose(f);
-        platform_detect(u.machine, plat, part[0] ? part : NULL, ret);
+        struct host_machine m;
+        host_machine_facts(&m);
+        platform_detect(m.machine, m.at_platform[0] ? m.at_platform : NULL,
+                        m.cpu_part[0] ? m.cpu_part : NULL, ret);
 }
 
 /* --- the user namespace ---------------------------------------------------------------------- */
@@ -222,8 +213,7 @@ static int map_own_ids(uid_t uid, gid_t gid, struct error *err)
         return 0;
 }
 
-/* Move this process into a new user namespace where it is root over the user's ids. */
-static int enter_userns(struct import_result *res, struct error *err)
+int import_userns(struct import_result *res, struct error *err)
 {
         struct import_ids ids;
         if (read_ids(&ids, res, err) < 0)
@@ -273,7 +263,7 @@ static int enter_userns(struct import_result *res, struct error *err)
  * at most 1 MiB, into *ret; NULL when it is not there. Never blocks: the image may have put a
  * FIFO there (issue 31: the import hung for ever, DIR half made), so it is opened O_NONBLOCK
  * and only a regular file is read. */
-static int read_rootfs_file(int root, const char *path, char **ret, struct error *err)
+int import_read_file(int root, const char *path, char **ret, struct error *err)
 {
         *ret = NULL;
         int fd = -1, flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
@@ -370,7 +360,7 @@ static void on_progress(void *ctx, uint64_t bytes)
  * look unrelated. The filesystem's own reserve does not count (layer.c reads f_bavail, what
  * users may take: ext4's 5% for root stays too, even for root's import); tmpfs and btrfs keep
  * none, and on a 200 MB tmpfs /tmp 16 MiB is what keeps the rest of it usable. */
-static void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
+void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes)
 {
         struct statvfs sv;
         *ret_bytes = 16ULL << 20;
@@ -435,8 +425,8 @@ static int make_spec(int dirfd, int root, struct source_image *img, struct impor
         if (img->config && json_object_object_get_ex(img->config, "config", &cfg) &&
             json_object_object_get_ex(cfg, "User", &user) &&
             json_object_is_type(user, json_type_string) && json_object_get_string_len(user) &&
-            (read_rootfs_file(root, "etc/passwd", &passwd, err) < 0 ||
-             read_rootfs_file(root, "etc/group", &group, err) < 0))
+            (import_read_file(root, "etc/passwd", &passwd, err) < 0 ||
+             import_read_file(root, "etc/group", &group, err) < 0))
                 return error_wrap(err, "config.User '%s'", json_object_get_string(user));
         char source[4200];
         snprintf(source, sizeof source, "'%s'", pg->o->source);
@@ -529,7 +519,7 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
                         unlinkat(parent, base, AT_REMOVEDIR);
                 goto out;
         }
-        if (geteuid() != 0 && enter_userns(ret, err) < 0)
+        if (geteuid() != 0 && import_userns(ret, err) < 0)
                 goto fail;
         if (apply_all(src, img, dirfd, ret, &pg, err) < 0)
                 goto fail;
@@ -567,7 +557,7 @@ int image_remove(const char *dir, struct error *err)
                                  dir);
         struct import_result res;
         memset(&res, 0, sizeof res);
-        if (geteuid() != 0 && enter_userns(&res, err) < 0)
+        if (geteuid() != 0 && import_userns(&res, err) < 0)
                 return -1;
         if (layer_remove(fd, "rootfs", err) < 0)
                 return error_wrap(err, "cannot remove '%s'", dir);

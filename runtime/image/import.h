@@ -52,6 +52,18 @@ int image_import(const struct import_opts *o, struct import_result *ret, struct 
  * namespace as the import, so the files of the user's subordinate ids go too. */
 int image_remove(const char *dir, struct error *err);
 
+/* Not root: move this process into a new user namespace where it is root over the user's ids
+ * (0 the user, 1.. the ranges of /etc/subuid and /etc/subgid, as `uid = auto`), for good; the
+ * import's, the store's writers' and removers'. res->userns, subids, nuids, ngids say what. */
+int import_userns(struct import_result *res, struct error *err);
+
+/* The image's file `path` below `root` (a rootfs or a layer: symlinks resolved inside it), at
+ * most 1 MiB, a regular file, into *ret (free it); NULL when it is not there. */
+int import_read_file(int root, const char *path, char **ret, struct error *err);
+
+/* What the layers leave free on `fd`'s filesystem (layer.h's min_free, min_free_inodes) */
+void import_reserve(int fd, uint64_t *ret_bytes, uint64_t *ret_inodes);
+
 /* This machine's platform (platform_detect with uname, AT_PLATFORM, /proc/cpuinfo). */
 void import_machine(struct platform *ret);
 

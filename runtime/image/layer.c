@@ -30,113 +30,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "budget.h"
+#include "layerwalk.h"
 #include "base/cleanup.h"
 #include "imgpath.h"
 #include "pathset.h"
 #include "base/sys.h"
 
 #define REMOVE_MAX_DEPTH 512
-
-/* --- safe walking and removing -------------------------------------------------------------- */
-
-/* layer_walk; a directory made on the way is charged to `c` (when not NULL), as an entry. */
-static int walk(int root, const char *path, bool create, struct layer_ctx *c, int *ret_fd,
-                struct error *err)
-{
-        _cleanup_close_ int fd = fcntl(root, F_DUPFD_CLOEXEC, 3);
-        if (fd < 0)
-                return error_set(err, errno, "cannot duplicate the root's descriptor");
-        char comp[256];
-        const char *p = path;
-        while (*p) {
-                const char *end = strchr(p, '/');
-                size_t n = end ? (size_t)(end - p) : strlen(p);
-                if (n >= sizeof comp)
-                        return error_set(err, ENAMETOOLONG, "'%s'", path);
-                memcpy(comp, p, n);
-                comp[n] = '\0';
-                int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (next < 0 && errno == ENOENT && create) {
-                        bool made = mkdirat(fd, comp, 0755) == 0;
-                        if (!made && errno != EEXIST)
-                                return error_set(err, errno, "cannot make directory '%.*s'",
-                                                 (int)(p - path + n), path);
-                        next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                        if (next >= 0 && made && c &&
-                            (budget_charge(c, LAYER_ENTRY_COST, err) < 0 ||
-                             budget_charge_made(c, next, "", LAYER_ENTRY_COST, err) < 0)) {
-                                close(next);
-                                return -1;
-                        }
-                }
-                if (next < 0) {
-                        int e = errno;
-                        struct stat st;
-                        if ((e == ENOTDIR || e == ELOOP) &&
-                            fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-                                return error_set(err, 0,
-                                                 "'%.*s' is a symbolic link: crib does not "
-                                                 "write through one",
-                                                 (int)(p - path + n), path);
-                        if (e == ENOTDIR)
-                                return error_set(err, 0, "'%.*s' is not a directory",
-                                                 (int)(p - path + n), path);
-                        return error_set(err, e, "cannot open directory '%.*s'",
-                                         (int)(p - path + n), path);
-                }
-                close(fd);
-                fd = next;
-                p += n;
-                if (*p == '/')
-                        p++;
-        }
-        *ret_fd = take_fd(&fd);
-        return 0;
-}
-
-int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err)
-{
-        return walk(root, path, create, NULL, ret_fd, err);
-}
-
-static int remove_at(int pfd, const char *name, int depth, struct error *err)
-{
-        if (unlinkat(pfd, name, 0) == 0 || errno == ENOENT)
-                return 0;
-        if (errno != EISDIR && errno != EPERM)
-                return error_set(err, errno, "cannot remove '%s'", name);
-        if (depth > REMOVE_MAX_DEPTH)
-                return error_set(err, ELOOP, "'%s' is nested too deeply to remove", name);
-        int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-                return error_set(err, errno, "cannot open '%s' to remove it", name);
-        _cleanup_closedir_ DIR *d = fdopendir(fd);
-        if (!d) {
-                close(fd);
-                return error_set(err, errno, "cannot read '%s'", name);
-        }
-        struct dirent *de;
-        while ((errno = 0, de = readdir(d))) {
-                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-                        continue;
-                if (remove_at(dirfd(d), de->d_name, depth + 1, err) < 0)
-                        return error_wrap(err, "'%s'", name);
-        }
-        if (errno)
-                return error_set(err, errno, "cannot read '%s'", name);
-        if (unlinkat(pfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-                return error_set(err, errno, "cannot remove directory '%s'", name);
-        return 0;
-}
-
-int layer_remove(int pfd, const char *name, struct error *err)
-{
-        return remove_at(pfd, name, 0, err);
-}
 
 /* --- one layer ------------------------------------------------------------------------------- */
 
@@ -171,7 +76,7 @@ static int parent_of(struct apply *ap, const char *path, size_t dirlen, bool cre
         }
         forget_cache(ap);
         int fd;
-        if (walk(ap->c->root, dir, create, ap->c, &fd, err) < 0)
+        if (layer_walk_charged(ap->c->root, dir, create, ap->c, &fd, err) < 0)
                 return -1;
         if (create) {
                 /* the directories made on the way are this layer's */
@@ -283,7 +188,11 @@ static void set_xattrs(struct apply *ap, int fd, struct archive_entry *e, const 
         size_t size;
         archive_entry_xattr_reset(e);
         while (archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK) {
-                if (fd >= 0 && fsetxattr(fd, name, value, size, 0) == 0)
+                /* in the store, overlayfs reads its user.overlay.* xattrs (userxattr): an
+                 * image's own would redirect or hide files of other layers */
+                bool theirs = ap->c->overlay && (!strncmp(name, "user.overlay.", 13) ||
+                                                 !strncmp(name, "trusted.overlay.", 16));
+                if (!theirs && fd >= 0 && fsetxattr(fd, name, value, size, 0) == 0)
                         continue;
                 if (!ap->c->stats.xattrs++)
                         snprintf(ap->c->stats.xattr_example, sizeof ap->c->stats.xattr_example,
@@ -418,14 +327,48 @@ struct entry {
         mode_t mode;            /* its permission bits */
 };
 
+/* In the store's form: the whiteout of `target` as overlayfs reads it, a character device 0:0
+ * (mknod(2) allows one in a user namespace since Linux 5.8). Made in place of nothing: the
+ * layer is applied alone, so what holds the name is this layer's own, and stays. */
+static int overlay_whiteout(struct apply *ap, struct entry *en, const char *target,
+                            struct error *err)
+{
+        if (parent_of(ap, en->path, en->dirlen, true, &en->pfd, err) < 0)
+                return error_wrap(err, "whiteout '%s'", en->name);
+        if (mknodat(en->pfd, target, S_IFCHR | 0, makedev(0, 0)) < 0 && errno != EEXIST)
+                return error_set(err, errno,
+                                 "cannot record the whiteout '%s' as a character "
+                                 "device 0:0",
+                                 en->name);
+        return 0;
+}
+
+/* In the store's form: an opaque directory marked for overlayfs (mounted with userxattr) */
+static int overlay_opaque(const struct entry *en, int dfd, struct error *err)
+{
+        _cleanup_close_ int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 || fsetxattr(fd, "user.overlay.opaque", "y", 1, 0) < 0) {
+                error_set(err, errno,
+                          "cannot mark the opaque directory of '%s' with the xattr "
+                          "user.overlay.opaque",
+                          en->name);
+                return error_hint(err, "the image store's filesystem must take user xattrs "
+                                       "(ext4, xfs, btrfs; tmpfs since Linux 6.6): set "
+                                       "CRIB_STORE=DIR to one that does");
+        }
+        return 0;
+}
+
 /* ".wh.NAME": remove NAME of the lower layers, if it is there. */
-static int whiteout(struct apply *ap, const struct entry *en, const char *target, struct error *err)
+static int whiteout(struct apply *ap, struct entry *en, const char *target, struct error *err)
 {
         char victim[IMGPATH_MAX];
         snprintf(victim, sizeof victim, "%.*s%s%s", (int)en->dirlen, en->path,
                  en->dirlen ? "/" : "", target);
         if (pathset_has(&ap->made, victim))
                 return 0; /* this layer's own: whiteouts hide the lower layers only */
+        if (ap->c->overlay)
+                return overlay_whiteout(ap, en, target, err);
         forget_cache(ap);
         char dir[IMGPATH_MAX];
         snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
@@ -445,10 +388,12 @@ static int opaque_dir(struct apply *ap, const struct entry *en, struct error *er
         snprintf(dir, sizeof dir, "%.*s", (int)en->dirlen, en->path);
         forget_cache(ap);
         _cleanup_close_ int dfd = -1;
-        if (walk(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
+        if (layer_walk_charged(ap->c->root, dir, true, ap->c, &dfd, err) < 0)
                 return error_wrap(err, "opaque directory '%s'", en->name);
         if (pathset_add(&ap->made, dir) < 0)
                 return pathset_error(err);
+        if (ap->c->overlay)
+                return overlay_opaque(en, dfd, err);
         return opaque(ap, dfd, dir, 0, err) < 0 ? error_wrap(err, "opaque directory '%s'", en->name)
                                                 : 0;
 }

@@ -39,7 +39,12 @@ struct layer_ctx {
         uint64_t min_free, min_free_inodes;
         const char *dir; /* where root is, for those messages */
         bool as_root;    /* this process's ids are 0: what it makes is root's already */
-        uint64_t used;   /* charged against max_bytes so far */
+        /* the store's form (docs/store.md): the layer is applied alone into an empty root and
+         * its whiteouts recorded as overlayfs reads them (a character device 0:0 at NAME; the
+         * xattr user.overlay.opaque=y on an opaque directory), not applied; the image's own
+         * overlay xattrs are dropped (counted as refused) */
+        bool overlay;
+        uint64_t used; /* charged against max_bytes so far */
         struct layer_stats stats;
         /* called now and then with the bytes written so far (all layers); may be NULL */
         void (*progress)(void *ctx, uint64_t bytes);
@@ -62,11 +67,6 @@ int layer_apply(struct layer_ctx *ctx, struct archive *a, const char *what, stru
  * content changed them); frees what the context holds. Best effort: never fails. */
 void layer_finish(struct layer_ctx *ctx);
 
-/* Remove `name` in `dirfd`, a directory with all it holds, never following a symlink. */
-int layer_remove(int dirfd, const char *name, struct error *err);
-
-/* Open the directory `path` (cleaned, relative; "" is the root) below root one component at a
- * time, never through a symbolic link; make missing ones (0755) when `create`. */
-int layer_walk(int root, const char *path, bool create, int *ret_fd, struct error *err);
+#include "layerwalk.h"
 
 #endif

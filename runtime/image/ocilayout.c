@@ -29,6 +29,7 @@ struct candidate {
         char where[128];
         char os[16], arch[16], variant[8];
         bool has_platform;
+        char ref[256]; /* the name index.json's annotations give it, "" when none */
 };
 
 #define MAX_CANDIDATES 64
@@ -43,6 +44,25 @@ struct index_walk {
         size_t nread;                   /* nested indexes read, once each */
         char read[MAX_DESCRIPTORS][65]; /* their digests */
 };
+
+/* The image's name in a descriptor's annotations: containerd's full name, else the OCI one
+ * when it is more than a tag (skopeo writes "latest"); the store checks it. */
+static void ref_of(struct json_object *desc, char *ret, size_t len)
+{
+        static const char *const keys[] = {"io.containerd.image.name",
+                                           "org.opencontainers.image.ref.name"};
+        struct json_object *an, *v;
+        ret[0] = '\0';
+        if (!json_object_object_get_ex(desc, "annotations", &an) ||
+            !json_object_is_type(an, json_type_object))
+                return;
+        for (size_t i = 0; i < 2 && !ret[0]; i++)
+                if (json_object_object_get_ex(an, keys[i], &v) &&
+                    json_object_is_type(v, json_type_string) &&
+                    (size_t)json_object_get_string_len(v) < len &&
+                    strpbrk(json_object_get_string(v), "/:"))
+                        snprintf(ret, len, "%s", json_object_get_string(v));
+}
 
 /* The manifests `index` lists, and those of the indexes it names (two levels at most, each
  * read once), into c[*n]. */
@@ -96,6 +116,8 @@ static int add_candidates(struct source *s, struct json_object *index, const cha
                 k->d = d;
                 /* the strings point into `index`, which lives as long as the candidates */
                 snprintf(k->where, sizeof k->where, "%s", w);
+                if (depth == 0)
+                        ref_of(json_object_array_get_idx(ms, i), k->ref, sizeof k->ref);
                 struct json_object *p;
                 if (json_object_object_get_ex(json_object_array_get_idx(ms, i), "platform", &p) &&
                     json_object_is_type(p, json_type_object)) {
@@ -224,6 +246,19 @@ static int add_layers(struct json_object *manifest, const char *where, struct so
         return 0;
 }
 
+/* The blob `d` names, as read (for the store), its digest checked again */
+static int keep_text(struct source *s, const struct digest_desc *d, char **ret, size_t *ret_len,
+                     struct error *err)
+{
+        char hex[65];
+        if (source_read_small(s, d->path, ret, ret_len, err) < 0)
+                return -1;
+        digest_sha256_hex(*ret, *ret_len, hex);
+        if (strcmp(hex, d->hex))
+                return error_set(err, 0, "blob '%s' changed while crib read it", d->path);
+        return 0;
+}
+
 /* The chosen manifest: its config into img->config, its layers into img->layers. */
 static int read_manifest(struct source *s, const struct candidate *k, struct source_image *img,
                          struct error *err)
@@ -236,8 +271,13 @@ static int read_manifest(struct source *s, const struct candidate *k, struct sou
         if (!json_object_object_get_ex(manifest, "config", &cfgo))
                 error_set(err, 0, "manifest %s has no config", k->d.path);
         else if (digest_desc_get(cfgo, "manifest.config", &cd, err) == 0 &&
-                 digest_desc_json(s, &cd, "manifest.config", &img->config, err) == 0)
+                 digest_desc_json(s, &cd, "manifest.config", &img->config, err) == 0 &&
+                 keep_text(s, &cd, &img->config_text, &img->config_len, err) == 0 &&
+                 keep_text(s, &k->d, &img->manifest_text, &img->manifest_len, err) == 0) {
+                snprintf(img->config_digest, sizeof img->config_digest, "sha256:%s", cd.hex);
+                snprintf(img->ref_name, sizeof img->ref_name, "%s", k->ref);
                 ret = add_layers(manifest, k->d.path, img, err);
+        }
         json_object_put(manifest);
         return ret;
 }

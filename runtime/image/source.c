@@ -59,6 +59,13 @@ struct stream {
         unsigned char *buf;
 };
 
+/* a layer's uncompressed tar, hashed as the tar reader takes it (source_layer_open_diff) */
+struct unpacked {
+        struct archive *raw; /* the layer's bytes decompressed: libarchive's raw format */
+        EVP_MD_CTX *md;
+        unsigned char *buf;
+};
+
 struct source {
         char path[4096];
         bool dir;
@@ -67,7 +74,18 @@ struct source {
         enum source_kind kind;
         struct tarball list; /* a tarball source's */
         struct stream cur;   /* the layer being read */
+        struct unpacked un;  /* and uncompressed, for its diff_id */
 };
+
+static void unpacked_close(struct unpacked *u)
+{
+        if (u->raw)
+                archive_read_free(u->raw);
+        if (u->md)
+                EVP_MD_CTX_free(u->md);
+        free(u->buf);
+        memset(u, 0, sizeof *u);
+}
 
 static void stream_close(struct stream *st)
 {
@@ -88,6 +106,7 @@ void source_close(struct source *s)
         if (!s)
                 return;
         tarball_free(&s->list);
+        unpacked_close(&s->un);
         stream_close(&s->cur);
         if (s->dirfd >= 0)
                 close(s->dirfd);
@@ -434,6 +453,9 @@ void source_image_free(struct source_image *img)
 {
         json_object_put(img->config);
         img->config = NULL;
+        free(img->config_text);
+        free(img->manifest_text);
+        img->config_text = img->manifest_text = NULL;
 }
 
 static la_ssize_t layer_read(struct archive *a, void *ctx, const void **buf)
@@ -473,10 +495,10 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
         return 0;
 }
 
-int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
-                      struct error *err)
+/* After a layer's tar: the rest of its bytes read, and their digest checked again */
+static int layer_digest_done(struct source *s, const struct source_image *img, size_t i,
+                             struct error *err)
 {
-        archive_read_free(a);
         int ret = 0;
         if (img->kind != SOURCE_ROOTFS_TAR) {
                 ssize_t n;
@@ -493,5 +515,97 @@ int source_layer_done(struct source *s, const struct source_image *img, size_t i
                                         i + 1, img->layers[i].name, hex);
         }
         stream_close(&s->cur);
+        return ret;
+}
+
+int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
+                      struct error *err)
+{
+        archive_read_free(a);
+        return layer_digest_done(s, img, i, err);
+}
+
+/* the tar reader's input: the decompressed bytes, hashed on the way */
+static la_ssize_t unpacked_read(struct archive *a, void *ctx, const void **buf)
+{
+        struct unpacked *u = ctx;
+        la_ssize_t n = archive_read_data(u->raw, u->buf, BUFSZ);
+        if (n < 0) {
+                archive_set_error(a, archive_errno(u->raw) > 0 ? archive_errno(u->raw) : EIO, "%s",
+                                  archive_error_string(u->raw));
+                return -1;
+        }
+        EVP_DigestUpdate(u->md, u->buf, (size_t)n);
+        *buf = u->buf;
+        return n;
+}
+
+int source_layer_open_diff(struct source *s, const struct source_image *img, size_t i,
+                           struct archive **ret, struct error *err)
+{
+        stream_close(&s->cur);
+        unpacked_close(&s->un);
+        struct unpacked *u = &s->un;
+        int64_t size = img->kind == SOURCE_OCI ? (int64_t)img->layers[i].size : -1;
+        if (img->kind == SOURCE_ROOTFS_TAR)
+                return error_set(err, EINVAL, "a filesystem tarball has no layers to store");
+        if (stream_open(s, img->layers[i].name, size, &s->cur, err) < 0)
+                return -1;
+        struct archive_entry *e;
+        struct archive *a = NULL;
+        if (!(u->raw = archive_read_new()) || !(u->md = EVP_MD_CTX_new()) ||
+            !EVP_DigestInit_ex(u->md, EVP_sha256(), NULL) || !(u->buf = malloc(BUFSZ)) ||
+            !(a = archive_read_new())) {
+                unpacked_close(u);
+                stream_close(&s->cur);
+                return error_set(err, ENOMEM, "out of memory");
+        }
+        archive_read_support_filter_gzip(u->raw);
+        archive_read_support_filter_zstd(u->raw);
+        archive_read_support_filter_xz(u->raw);
+        archive_read_support_format_raw(u->raw);
+        archive_read_support_format_tar(a);
+        if (archive_read_open(u->raw, &s->cur, NULL, layer_read, NULL) != ARCHIVE_OK ||
+            archive_read_next_header(u->raw, &e) != ARCHIVE_OK ||
+            archive_read_open(a, u, NULL, unpacked_read, NULL) != ARCHIVE_OK) {
+                error_set(err, 0, "layer %zu ('%s') is not a tar archive: %s", i + 1,
+                          img->layers[i].name,
+                          archive_error_string(a) ? archive_error_string(a)
+                                                  : archive_error_string(u->raw));
+                archive_read_free(a);
+                unpacked_close(u);
+                stream_close(&s->cur);
+                return -1;
+        }
+        *ret = a;
+        return 0;
+}
+
+int source_layer_diff_done(struct source *s, const struct source_image *img, size_t i,
+                           struct archive *a, const char *diff_id, struct error *err)
+{
+        archive_read_free(a);
+        struct unpacked *u = &s->un;
+        la_ssize_t n;
+        while ((n = archive_read_data(u->raw, u->buf, BUFSZ)) > 0)
+                EVP_DigestUpdate(u->md, u->buf, (size_t)n); /* after the tar's end */
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned len = 0;
+        char hex[65] = "";
+        EVP_DigestFinal_ex(u->md, md, &len);
+        for (unsigned k = 0; k < len && k < 32; k++)
+                snprintf(hex + 2 * k, 3, "%02x", md[k]);
+        int ret = 0;
+        if (n < 0)
+                ret = error_set(err, archive_errno(u->raw) > 0 ? archive_errno(u->raw) : 0,
+                                "layer %zu: %s", i + 1, archive_error_string(u->raw));
+        else if (strncmp(diff_id, "sha256:", 7) || strcmp(hex, diff_id + 7))
+                ret = error_set(err, 0,
+                                "layer %zu ('%s') unpacks to sha256:%s, not the diff_id '%.80s' "
+                                "the image's config gives it",
+                                i + 1, img->layers[i].name, hex, diff_id);
+        unpacked_close(u);
+        if (layer_digest_done(s, img, i, err) < 0)
+                return -1;
         return ret;
 }

@@ -32,6 +32,14 @@ struct source_image {
         char platform[64];          /* what it was chosen for ("linux/amd64"), "" when unknown */
         char manifest[80];          /* the manifest's digest (OCI), "" otherwise */
         struct json_object *config; /* the image config, NULL for a filesystem tarball */
+        /* for the store (docs/store.md): the config and manifest as read (their digests
+         * checked), the config's digest, and the name the source gives the image ("" when
+         * none: an OCI index's io.containerd.image.name or org.opencontainers.image.ref.name
+         * annotation, docker save's RepoTags[0]), unchecked: the store checks it */
+        char *config_text, *manifest_text;
+        size_t config_len, manifest_len;
+        char config_digest[80];
+        char ref_name[256];
         struct source_layer layers[SOURCE_MAX_LAYERS];
         size_t nlayers;
         uint64_t total; /* bytes of all layers */
@@ -54,6 +62,13 @@ int source_layer_open(struct source *s, const struct source_image *img, size_t i
                       struct archive **ret, struct error *err);
 int source_layer_done(struct source *s, const struct source_image *img, size_t i, struct archive *a,
                       struct error *err);
+/* The same for the store: the reader is of the uncompressed tar, whose sha256 (the layer's
+ * diff_id) source_layer_diff_done() checks against `diff_id` ("sha256:HEX") after the digest of
+ * the layer's bytes. */
+int source_layer_open_diff(struct source *s, const struct source_image *img, size_t i,
+                           struct archive **ret, struct error *err);
+int source_layer_diff_done(struct source *s, const struct source_image *img, size_t i,
+                           struct archive *a, const char *diff_id, struct error *err);
 
 /* For the resolvers of each format (ocilayout.c, dockersave.c): */
 /* the source's path as given, for messages */

@@ -417,6 +417,35 @@ cp "$T/docker.tar" "$src"
 imp "$src" "$OUT/evilname"
 assert_eq "$rc:$(foreign_keys "$OUT/evilname/crib.ini")" "0:" "a source name with newlines adds no key to crib.ini"
 
+# 9.1b (issue 36) the image's Healthcheck: carried over into [service] (CMD-SHELL as /bin/sh -c,
+# nanoseconds as ms), its words escaped as args are; one crib.ini cannot hold is left out whole
+hc='{"Cmd":["/bin/sleep","1000"],"Healthcheck":{"Test":["CMD-SHELL","test -e /bin/sh && echo \"fine $0\""],"Interval":250000000,"Timeout":3000000000,"StartPeriod":1000,"Retries":2}}'
+mk_image "$T/hc.tar" "$hc" "$T/l1.tar"
+imp "$T/hc.tar" "$OUT/hc"
+assert_eq "$rc" 0 "an image with a Healthcheck imports ($err)"
+assert_eq "$("$INI_DUMP" "$OUT/hc/crib.ini" | grep '^service\.' | tr '\n' '|')" \
+	'service.healthcheck=/bin/sh -c "test -e /bin/sh && echo \"fine $0\""|service.healthcheck_interval=250ms|service.healthcheck_timeout=3000ms|service.healthcheck_start_period=1ms|service.healthcheck_retries=2|' \
+	"its crib.ini: healthcheck = /bin/sh -c \"...\", interval 250ms, timeout 3000ms, retries 2"
+HS=$T/hcstate
+run_crib --root "$HS" run -d --name hc "$OUT/hc/crib.ini"
+assert_eq "$rc:$out" "0:hc" "crib run -d of the import ($err)"
+_i=0
+while [ "$("$CRIB" --root "$HS" ps --format=ini | sed -n 's/^health = //p')" != healthy ] && [ $_i -lt 50 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+assert_eq "$("$CRIB" --root "$HS" ps --format=ini | sed -n 's/^health = //p;s/^health_output = //p' | tr '\n' '|')" 'healthy|fine /bin/sh\n|' "the image's check runs: healthy, its output in crib ps"
+"$CRIB" --root "$HS" rm -f hc >/dev/null 2>&1
+run_crib run --name hcfg "$OUT/hc/crib.ini"
+assert_eq "$rc" 125 "the import's crib.ini run in the foreground: refused (a healthcheck is for -d)"
+mk_image "$T/hcnone.tar" '{"Cmd":["/bin/true"],"Healthcheck":{"Test":["NONE"]}}' "$T/l1.tar"
+imp "$T/hcnone.tar" "$OUT/hcnone"
+assert_eq "$rc:$(grep -c '^\[service\]' "$OUT/hcnone/crib.ini")" "0:0" "Healthcheck NONE: no [service] section"
+mk_image "$T/hcevil.tar" '{"Cmd":["/bin/true"],"Healthcheck":{"Test":["CMD","/bin/true\n[namespaces]\nuser = no\n[mounts]\nbind = / /host rw"],"Interval":-5}}' "$T/l1.tar"
+imp "$T/hcevil.tar" "$OUT/hcevil"
+assert_eq "$rc:$(foreign_keys "$OUT/hcevil/crib.ini")" "0:" "a Healthcheck with newlines in its test: imports, and adds no key of the image's"
+assert_contains "$(cat "$OUT/hcevil/crib.ini")" "# not applied: the image's Healthcheck (config.Healthcheck.Test[1] cannot be a crib.ini word)" "a comment says it was left out"
+
 # 9.2 (hole 9e) an image's escape sequences in what crib image prints: a User that is not in the
 # image's passwd is named in the error
 ESC=$(printf '\033')

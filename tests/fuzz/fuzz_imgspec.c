@@ -30,6 +30,7 @@
 #include "image/imgspec.h"
 #include "base/ini.h"
 #include "spec/spec.h"
+#include "../unit/imgspec_keys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -74,12 +75,8 @@ static void check_bytes(const char *text, size_t len)
 /* the sections and keys: the importer's own only */
 static void check_keys(const char *text, size_t len)
 {
-        static const char *const allowed[][2] = {
-                {"container", "rootfs"}, {"process", "args"}, {"process", "env"},
-                {"process", "cwd"},      {"process", "user"}, {"namespaces", "net"},
-                {"idmap", "uid"},        {"idmap", "gid"},
-        };
-        const size_t nallowed = sizeof allowed / sizeof allowed[0];
+        const char *const(*allowed)[2] = imgspec_allowed_keys;
+        const size_t nallowed = sizeof imgspec_allowed_keys / sizeof imgspec_allowed_keys[0];
         struct ini_file ini;
         struct error err;
         if (ini_parse_text(text, len, "crib.ini", &ini, &err) < 0)
@@ -195,8 +192,24 @@ static struct json_object *from_fields(const uint8_t *data, size_t size, struct 
         json_object_object_add(cfg, "Env", env);
         json_object_object_add(cfg, "Entrypoint", ep);
         json_object_object_add(cfg, "Cmd", cmd);
-        if (data[0] & 8)
-                json_object_object_add(cfg, "Healthcheck", json_object_new_object());
+        /* a Healthcheck: empty, or a test of the Cmd's strings (CMD, or CMD-SHELL with the
+         * first), its timing from the flags (imghealth.c) */
+        struct json_object *test = NULL;
+        if (data[0] & 8) {
+                struct json_object *hc = json_object_new_object();
+                json_object_object_add(cfg, "Healthcheck", hc);
+                if (data[0] & 16) {
+                        test = json_object_new_array();
+                        json_object_array_add(
+                                test, json_object_new_string(data[0] & 32 ? "CMD-SHELL" : "CMD"));
+                        json_object_object_add(hc, "Test", test);
+                        json_object_object_add(
+                                hc, "Interval",
+                                json_object_new_int64(data[0] & 64 ? -1 : 250000000));
+                        json_object_object_add(hc, "Retries",
+                                               json_object_new_int64(data[0] & 128 ? 99999 : 2));
+                }
+        }
         size_t i = 1, field = 0;
         while (i <= size && field < 64) {
                 const uint8_t *end = memchr(data + i, 0xff, size - i);
@@ -233,6 +246,8 @@ static struct json_object *from_fields(const uint8_t *data, size_t size, struct 
                         break;
                 case 9:
                         json_object_array_add(cmd, json_object_get(str));
+                        if (test && (json_object_array_length(test) < 2 || !(data[0] & 32)))
+                                json_object_array_add(test, json_object_get(str));
                         break;
                 case 10:
                 case 11:

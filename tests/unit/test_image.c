@@ -15,6 +15,7 @@
 #include "image/platform.h"
 #include "spec/spec.h"
 #include "../lib/tap.h"
+#include "imgspec_keys.h"
 
 static const char *detect(const char *machine, const char *aux, const char *part)
 {
@@ -258,6 +259,36 @@ static void test_spec(void)
         contains(r.warnings[0], "beyond the ids your /etc/subuid", "saying so");
         o.nuids = o.ngids = 0;
 
+        /* the Healthcheck (imghealth.c): into [service], read back by the spec reader */
+        rc = roundtrip("{\"config\":{\"Cmd\":[\"x\"],\"Healthcheck\":{\"Test\":[\"CMD-SHELL\","
+                       "\"curl -f \\\"http://x/\\\" || exit 1\"],\"Interval\":1500000000,"
+                       "\"Timeout\":0,\"Retries\":4}}}",
+                       &o, &s, text, sizeof text, &r, &err);
+        ok(rc == 0 && s.health.argv && !strcmp(s.health.argv[0], "/bin/sh") &&
+                   !strcmp(s.health.argv[1], "-c") &&
+                   !strcmp(s.health.argv[2], "curl -f \"http://x/\" || exit 1") &&
+                   !s.health.argv[3] && s.health.interval_ms == 1500 &&
+                   s.health.timeout_ms == 30000 && s.health.retries == 4,
+           "Healthcheck CMD-SHELL: /bin/sh -c COMMAND, 1.5 s, the default timeout, 4 retries");
+        if (rc == 0)
+                spec_free(&s);
+        rc = roundtrip("{\"config\":{\"Cmd\":[\"x\"],\"Healthcheck\":{\"Test\":[\"CMD\",\"/c\","
+                       "\"a b\"],\"StartPeriod\":-1,\"Retries\":5000}}}",
+                       &o, &s, text, sizeof text, &r, &err);
+        ok(rc == 0 && s.health.argv && !strcmp(s.health.argv[1], "a b") &&
+                   s.health.start_period_ms == 0 && s.health.retries == 3,
+           "Healthcheck CMD: its words; a negative start period, 5000 retries: left out");
+        if (rc == 0)
+                spec_free(&s);
+        rc = roundtrip("{\"config\":{\"Cmd\":[\"x\"],\"Healthcheck\":{\"Test\":[\"CMD\","
+                       "\"/bin/true\\n[security]\\nlevel = unconfined\"]}}}",
+                       &o, &s, text, sizeof text, &r, &err);
+        ok(rc == 0 && !s.health.argv && !strstr(text, "[security]"),
+           "Healthcheck with a newline in a word: no check, no key of the image's");
+        contains(text, "# not applied: the image's Healthcheck", "and a comment says so");
+        if (rc == 0)
+                spec_free(&s);
+
         rc = roundtrip("{\"config\":{\"Cmd\":[\"a\\nb\"]}}", &o, &s, text, sizeof text, &r, &err);
         ok(rc < 0, "a newline in an argument is refused");
         contains(err.msg, "config.Cmd[0] holds control character 0x0a", "naming the JSON path");
@@ -288,6 +319,9 @@ static void test_spec(void)
 
 /* What a spec made from an image may hold, whatever the image: the importer's own keys. Returns
  * NULL, or why `text` is not such a spec. Written apart from imgspec.c, so it checks it. */
+/* spec_text_problem: [service]'s health keys are crib's too (test_hostile_health) */
+static bool allow_health;
+
 static const char *spec_text_problem(const char *text, size_t len)
 {
         static char why[256];
@@ -314,21 +348,18 @@ static const char *spec_text_problem(const char *text, size_t len)
                 snprintf(why, sizeof why, "it does not parse: %.200s", err.msg);
                 return why;
         }
-        static const char *const allowed[][2] = {
-                {"container", "rootfs"}, {"process", "args"}, {"process", "env"},
-                {"process", "cwd"},      {"process", "user"}, {"namespaces", "net"},
-                {"idmap", "uid"},        {"idmap", "gid"},
-        };
+        const char *const(*allowed)[2] = imgspec_allowed_keys;
         const char *bad = NULL;
         unsigned seen = 0;
         for (size_t i = 0; i < ini.n && !bad; i++) {
                 const struct ini_entry *e = &ini.entries[i];
                 size_t k = 0;
-                for (; k < sizeof allowed / sizeof allowed[0]; k++)
-                        if (!strcmp(e->section, allowed[k][0]) &&
+                for (; k < sizeof imgspec_allowed_keys / sizeof imgspec_allowed_keys[0]; k++)
+                        if ((allow_health || strcmp(allowed[k][0], "service")) &&
+                            !strcmp(e->section, allowed[k][0]) &&
                             (!e->key || !strcmp(e->key, allowed[k][1])))
                                 break;
-                if (k == sizeof allowed / sizeof allowed[0] ||
+                if (k == sizeof imgspec_allowed_keys / sizeof imgspec_allowed_keys[0] ||
                     (e->key && strcmp(e->key, "env") && (seen & (1u << k)))) {
                         snprintf(why, sizeof why, "line %u holds '[%.60s] %.60s'", e->line,
                                  e->section, e->key ? e->key : "");
@@ -565,6 +596,157 @@ static void test_hostile(void)
         is_str(imgspec_text("0123456789abcdef", buf, 12), "01234567...", "and cut with '...'");
 }
 
+/* An image's Healthcheck as its maker may write it (the attacker's review of issue 36): a
+ * config with Healthcheck.Test `test` (a JSON array built here, so a word may hold a NUL) and
+ * `extra` members; the spec crib.ini holds, read back. 0 when written and read. */
+static int health_spec(struct json_object *test, const char *extra, struct spec *s, char *text,
+                       size_t len, struct error *err)
+{
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"config\":{\"Cmd\":[\"x\"],\"Healthcheck\":{%s}}}",
+                 extra ? extra : "");
+        struct json_object *top = json_tokener_parse(cfg);
+        struct json_object *c = json_object_object_get(top, "config");
+        struct json_object *hc = json_object_object_get(c, "Healthcheck");
+        if (test)
+                json_object_object_add(hc, "Test", test);
+        struct imgspec_opts o = {.source = "'img.tar'", .platform = "linux/amd64"};
+        struct imgspec_result r;
+        FILE *f = fmemopen(text, len, "w");
+        int ret = imgspec_write(top, &o, f, &r, err);
+        long n = ftell(f);
+        fclose(f);
+        json_object_put(top);
+        if (ret < 0)
+                return -1;
+        text[n] = '\0';
+        f = fmemopen(text, (size_t)n, "r");
+        ret = spec_load("crib.ini", f, false, s, err);
+        fclose(f);
+        return ret;
+}
+
+static struct json_object *words_of(size_t n, const char *const *w, const size_t *len)
+{
+        struct json_object *a = json_object_new_array();
+        for (size_t i = 0; i < n; i++)
+                json_object_array_add(a,
+                                      w[i] ? json_object_new_string_len(w[i], (int)len[i]) : NULL);
+        return a;
+}
+
+static void test_hostile_health(void)
+{
+        static char text[65536], big[20001];
+        struct spec s;
+        struct error err;
+        allow_health = true;
+        memset(big, 'A', sizeof big - 1);
+        /* a Test left out whole, with a comment: never a part of it, never a key of its own */
+        /* (the first word's second string holds a NUL: its length is given below) */
+        static const char nul[] = "a\0\n[namespaces]\nuser = no";
+        static const struct {
+                const char *name;
+                size_t n;
+                const char *w[3];
+        } refused[] = {
+                {"a NUL in a word, then a section", 2, {"CMD", nul}},
+                {"bytes not UTF-8", 2, {"CMD", "/bin/\xff\xfe"}},
+                {"ESC ] 0 ; BEL and CSI", 2, {"CMD", "/x\x1b]0;pwn\x07\x1b[2J"}},
+                {"a CR", 2, {"CMD", "/x\r[security]\rlevel = unconfined"}},
+                {"a CMD-SHELL command with a newline",
+                 2,
+                 {"CMD-SHELL", "true\n[mounts]\nbind = / /host rw"}},
+                {"CMD without a program", 1, {"CMD"}},
+                {"CMD-SHELL with two strings", 3, {"CMD-SHELL", "a", "b"}},
+                {"lowercase cmd", 2, {"cmd", "/bin/true"}},
+                {"a kind of its own", 2, {"EXEC", "/bin/true"}},
+                {"a null word", 2, {"CMD", NULL}},
+        };
+        for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+                size_t len[3];
+                for (size_t k = 0; k < refused[i].n; k++)
+                        len[k] = refused[i].w[k] == nul ? sizeof nul - 1
+                                 : refused[i].w[k]      ? strlen(refused[i].w[k])
+                                                        : 0;
+                int rc = health_spec(words_of(refused[i].n, refused[i].w, len), NULL, &s, text,
+                                     sizeof text, &err);
+                const char *why = rc == 0 ? spec_text_problem(text, strlen(text)) : err.msg;
+                ok(rc == 0 && !s.health.argv && !why &&
+                           strstr(text, "# not applied: the image's Healthcheck"),
+                   "Healthcheck.Test with %s: imported, no check, a comment, only crib's keys (%s)",
+                   refused[i].name, why ? why : "ok");
+                if (rc == 0)
+                        spec_free(&s);
+        }
+        /* numbers and shapes JSON allows: never a check of the image's half-made */
+        struct json_object *many = json_object_new_array();
+        json_object_array_add(many, json_object_new_string("CMD"));
+        for (int i = 0; i < 100000; i++)
+                json_object_array_add(many, json_object_new_string("x"));
+        int rc = health_spec(many, NULL, &s, text, sizeof text, &err);
+        ok(rc == 0 && !s.health.argv && !spec_text_problem(text, strlen(text)),
+           "a Test of 100000 words: left out whole (%s)", rc ? err.msg : "ok");
+        if (rc == 0)
+                spec_free(&s);
+        const char *w[2] = {"CMD", big};
+        size_t wl[2] = {3, sizeof big - 1};
+        rc = health_spec(words_of(2, w, wl), NULL, &s, text, sizeof text, &err);
+        ok(rc == 0 && !s.health.argv && !spec_text_problem(text, strlen(text)),
+           "a word of 20000 bytes: left out whole (%s)", rc ? err.msg : "ok");
+        if (rc == 0)
+                spec_free(&s);
+        static const char *const none[] = {"\"Test\":[\"NONE\",\"/bin/true\"]",
+                                           "\"Test\":\"CMD /bin/true\"", "\"Test\":[]",
+                                           "\"Test\":[7,\"/bin/true\"]", "\"Test\":{}"};
+        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+                rc = health_spec(NULL, none[i], &s, text, sizeof text, &err);
+                ok(rc == 0 && !s.health.argv && !spec_text_problem(text, strlen(text)),
+                   "Healthcheck {%s}: no check (%s)", none[i], rc ? err.msg : "ok");
+                if (rc == 0)
+                        spec_free(&s);
+        }
+        /* words crib.ini quotes, kept byte for byte: '=', '[', quotes, backslash, '#', ';' */
+        const char *kept[] = {"CMD",       "/bin/x",  "a=b", "[namespaces]",
+                              "user = no", "q\"x\\y", "#;",  "$HOME `id`"};
+        size_t kl[8];
+        for (int i = 0; i < 8; i++)
+                kl[i] = strlen(kept[i]);
+        rc = health_spec(words_of(8, kept, kl), NULL, &s, text, sizeof text, &err);
+        bool same = rc == 0 && s.health.argv;
+        for (int i = 1; same && i < 8; i++)
+                same = s.health.argv[i - 1] && !strcmp(s.health.argv[i - 1], kept[i]);
+        ok(same && !s.health.argv[7] && !spec_text_problem(text, strlen(text)),
+           "'=', '[', quotes, backslash, '#', ';', '$', backquote in Test's words: the check's "
+           "argv, byte for byte, and no section of the image's (%s)",
+           rc ? err.msg : "ok");
+        if (rc == 0)
+                spec_free(&s);
+        /* durations and retries out of range, or of another JSON type: the defaults, said */
+        static const char *const nums[] = {
+                "\"Interval\":-1,\"Timeout\":-9223372036854775807,\"Retries\":-1",
+                "\"Interval\":1,\"Timeout\":999999,\"Retries\":1001",
+                "\"Interval\":9223372036854775807,\"Timeout\":86400001000000,"
+                "\"Retries\":1099511627776",
+                "\"Interval\":1.5e9,\"Timeout\":\"30s\",\"Retries\":\"2\"",
+                "\"Interval\":18446744073709551615,\"Timeout\":true,\"Retries\":[1]",
+        };
+        for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+                char extra[256];
+                snprintf(extra, sizeof extra, "\"Test\":[\"CMD\",\"/bin/true\"],%s", nums[i]);
+                rc = health_spec(NULL, extra, &s, text, sizeof text, &err);
+                ok(rc == 0 && s.health.argv && s.health.interval_ms == 30000 &&
+                           s.health.timeout_ms == 30000 && s.health.retries == 3 &&
+                           !spec_text_problem(text, strlen(text)),
+                   "Healthcheck {%s}: the check, with the default interval, timeout and retries "
+                   "(%s)",
+                   nums[i], rc ? err.msg : "ok");
+                if (rc == 0)
+                        spec_free(&s);
+        }
+        allow_health = false;
+}
+
 int main(void)
 {
         test_platform();
@@ -574,5 +756,6 @@ int main(void)
         test_paths();
         test_spec();
         test_hostile();
+        test_hostile_health();
         return tap_done();
 }
