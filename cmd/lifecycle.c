@@ -3,6 +3,9 @@
  *   crib run -d [--name NAME] [--log-size BYTES] SPEC [-- PROGRAM ARGS...]   (main.c, with this)
  *   crib stop [-t SECONDS] NAME      SIGTERM, then SIGKILL after SECONDS (10)
  *   crib kill NAME [SIGNAL]          SIGTERM unless told, as runc's
+ *
+ * stop, rm -f and kill with TERM, KILL, INT or QUIT write the stop marker before they signal
+ * (store_signal_stop): a [service] restart policy never undoes them.
  *   crib rm [-f] NAME                -f: kill it first if it runs
  *   crib wait NAME                   until it ends; prints and exits with its exit status
  *   crib logs [-f] [--tail N] NAME   a detached container's output
@@ -23,8 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/cleanup.h"
 #include "state/log.h"
 #include "output.h"
+#include "container/imgrootfs.h"
+#include "state/record.h"
 #include "state/state.h"
 #include "state/store.h"
 
@@ -71,16 +77,6 @@ int lifecycle_forget(const char *name)
         return store_forget(root, name);
 }
 
-void lifecycle_record_self(const char *name)
-{
-        char root[4096];
-        struct error err;
-        if (lifecycle_root_path(root, sizeof root, &err) < 0)
-                return;
-        if (store_record_monitor(root, name, getpid(), &err) < 0)
-                output_error(&err);
-}
-
 void lifecycle_record_running(const char *name, pid_t pid, pid_t workload)
 {
         char root[4096];
@@ -88,6 +84,17 @@ void lifecycle_record_running(const char *name, pid_t pid, pid_t workload)
         if (lifecycle_root_path(root, sizeof root, &err) < 0)
                 return;
         if (store_record_running(root, name, pid, workload, &err) < 0)
+                output_error(&err);
+}
+
+void lifecycle_record_exit(const char *name, int code)
+{
+        char root[4096];
+        struct error err;
+        if (lifecycle_root_path(root, sizeof root, &err) < 0)
+                return;
+        _cleanup_close_ int dir = state_open_path(root, geteuid(), name, &err);
+        if (dir < 0 || record_write_exit(dir, code, &err) < 0)
                 output_error(&err);
 }
 
@@ -135,6 +142,14 @@ static bool active(const struct record *r)
         return r->phase != RECORD_STOPPED;
 }
 
+/* The signals that end a container as crib stop would (its default stop signal, SIGKILL, and
+ * the two a terminal sends): crib kill with one of them is a stop, which a restart policy
+ * never undoes; others (HUP, USR1: a reload) are the workload's business */
+static bool ends_it(int sig)
+{
+        return sig == SIGTERM || sig == SIGKILL || sig == SIGINT || sig == SIGQUIT;
+}
+
 int cmd_kill(int argc, char **argv)
 {
         struct error err;
@@ -148,10 +163,11 @@ int cmd_kill(int argc, char **argv)
         int code = 0;
         if (lifecycle_open(argv[0], false, &o, &err) < 0)
                 code = output_error(&err);
-        else if (!o.rec.pid_alive) {
+        else if (!o.rec.pid_alive && !(o.rec.restarting && ends_it(sig))) {
                 error_set(&err, 0, "'%s' is not running", argv[0]);
                 code = output_error(&err);
-        } else if (store_signal(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
+        } else if (ends_it(sig) ? store_signal_stop(&o, sig, &err) < 0
+                                : store_signal(o.rec.pid, o.rec.pid_start, sig, &err) < 0)
                 code = output_error(&err);
         store_close(&o);
         return code;
@@ -191,6 +207,25 @@ int cmd_stop(int argc, char **argv)
         return code;
 }
 
+/* Stop what is left of it, and remove it: a container of an image its directory in the image
+ * store (runtime/container/imgrootfs.c), as its plan says, then its record. In that order: a
+ * directory crib could not remove keeps its record, which `crib ps -a` shows and a second `crib
+ * rm` retries; without it the directory would pin its image with no name left to remove it by */
+static int rm_one(struct stored *o, struct error *err)
+{
+        struct plan p;
+        struct error ignored;
+        bool planned = store_read_plan(o->dir, &p, &ignored) == 0;
+        int r = store_kill(o, err);
+        if (r == 0 && planned && p.image_dir)
+                r = imgrootfs_remove(&p, err);
+        if (r == 0 && store_remove(o, err) < 0 && err->errnum != ENOENT)
+                r = -1;
+        if (planned)
+                plan_free(&p);
+        return r;
+}
+
 int cmd_rm(int argc, char **argv)
 {
         struct error err;
@@ -212,7 +247,7 @@ int cmd_rm(int argc, char **argv)
                         error_set(&err, 0, "'%s' is %s", name, record_phase_name(o.rec.phase));
                         error_hint(&err, "'crib stop %s' first, or 'crib rm -f %s'", name, name);
                         code = output_error(&err);
-                } else if (store_kill_remove(&o, &err) < 0) {
+                } else if (rm_one(&o, &err) < 0) {
                         code = output_error(&err);
                 }
                 store_close(&o);

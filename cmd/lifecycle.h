@@ -30,9 +30,10 @@ int lifecycle_name(char *name, size_t name_len, struct error *err);
  * state root of this command, with its record and its plan, which was built with that name. */
 int lifecycle_create(const struct plan *p, const char *spec_path, const char *name, bool detached,
                      struct error *err);
-/* A foreground `crib run --name`: this process follows it; the workload runs; remove it. */
-void lifecycle_record_self(const char *name);
+/* A foreground `crib run --name`: the workload runs; remove it. */
 void lifecycle_record_running(const char *name, pid_t pid, pid_t workload);
+/* crib run in the foreground of an image's container, which stays: how it ended */
+void lifecycle_record_exit(const char *name, int code);
 int lifecycle_forget(const char *name);
 
 int cmd_ps(int argc, char **argv);

@@ -33,6 +33,8 @@ struct row {
         enum store_status status;
         struct cgroup_usage use; /* of its own cgroup ([resources]), else all -1 */
         char ports[512];         /* its published ports, "" for none */
+        bool has_health;         /* [service] healthcheck: its health record (record.h) */
+        struct record_health health;
 };
 
 /* The published ports, from the plan the container was started with: "A:H->P/tcp, ...". */
@@ -130,9 +132,21 @@ static void duration(int64_t s, char *buf, size_t len)
 /* A state's name in crib's words: "created" until its program runs (crib's own container is
  * set up, or an engine's waits for crib oci start), then running, paused or stopped; the one
  * definition of each is store_status() (runtime/state/store.h). */
-static const char *state_name(enum store_status s)
+static const char *state_name(const struct row *row)
 {
-        return s == STORE_CREATING ? "created" : store_status_name(s);
+        if (row->status == STORE_STOPPED && row->rec.restarting)
+                return "restarting"; /* its monitor waits out the backoff, or sets it up again */
+        return row->status == STORE_CREATING ? "created" : store_status_name(row->status);
+}
+
+/* The table's STATE: with a health check, as podman's STATUS, "running (healthy)"; `state` and
+ * `health` apart in INI and JSON */
+static const char *state_cell(const struct row *row, char *buf, size_t len)
+{
+        if (!row->has_health || row->status != STORE_RUNNING)
+                return state_name(row);
+        snprintf(buf, len, "%s (%s)", state_name(row), row->health.status);
+        return buf;
 }
 
 static int64_t uptime_of(const struct row *row)
@@ -150,7 +164,7 @@ static void exit_text(const struct row *row, char *buf, size_t len)
         const struct record *r = &row->rec;
         if (r->has_exit)
                 snprintf(buf, len, "%d", r->exit_status);
-        else if (row->status == STORE_STOPPED)
+        else if (row->status == STORE_STOPPED && !r->restarting)
                 snprintf(buf, len, "?");
         else
                 snprintf(buf, len, "-");
@@ -158,13 +172,14 @@ static void exit_text(const struct row *row, char *buf, size_t len)
 
 static void print_table(const struct row *rows, size_t n)
 {
-        printf("%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s\n", "NAME", "STATE", "PID",
-               "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "PORTS", "COMMAND");
+        printf("%-24s %-10s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8s %s\n", "NAME", "STATE",
+               "PID", "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "PORTS", "RESTARTS",
+               "COMMAND");
         for (size_t i = 0; i < n; i++) {
                 const struct record *r = &rows[i].rec;
                 const struct cgroup_usage *u = &rows[i].use;
                 char pid[16] = "-", started[32], up[32], ex[8], mem[24], cpu[32] = "-",
-                     pids[24] = "-";
+                     pids[24] = "-", state[64];
                 if (r->pid_alive)
                         snprintf(pid, sizeof pid, "%d", (int)r->pid);
                 when(r->started, started, sizeof started);
@@ -176,9 +191,10 @@ static void print_table(const struct row *rows, size_t n)
                 if (u->pids >= 0)
                         snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
                 /* the command is the container's (a spec's, an image's): escaped, as each cell */
-                output_line(stdout, "%-24s %-8s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %s",
-                            r->name, state_name(rows[i].status), pid, started, up, ex, mem, cpu,
-                            pids, rows[i].ports[0] ? rows[i].ports : "-", r->command);
+                output_line(stdout, "%-24s %-10s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8u %s",
+                            r->name, state_cell(&rows[i], state, sizeof state), pid, started, up,
+                            ex, mem, cpu, pids, rows[i].ports[0] ? rows[i].ports : "-", r->restarts,
+                            r->command);
         }
         for (size_t i = 0; i < n; i++)
                 if (rows[i].rec.why)
@@ -194,7 +210,7 @@ static void print_ini(const struct row *rows, size_t n)
                 duration(uptime_of(&rows[i]), up, sizeof up);
                 exit_text(&rows[i], ex, sizeof ex);
                 printf("%s[container %s]\nstate = %s\npid = %d\n", i ? "\n" : "", r->name,
-                       state_name(rows[i].status), r->pid_alive ? (int)r->pid : 0);
+                       state_name(&rows[i]), r->pid_alive ? (int)r->pid : 0);
                 output_line(stdout, "command = %s", r->command);
                 output_line(stdout, "spec = %s", r->spec);
                 printf("created = %lld\nstarted = %lld\nfinished = %lld\nuptime = %s\n"
@@ -203,6 +219,9 @@ static void print_ini(const struct row *rows, size_t n)
                        r->detached ? "yes" : "no");
                 if (r->why)
                         output_line(stdout, "why = %s", r->why);
+                printf("restarts = %u\n", r->restarts);
+                if (r->restarts)
+                        printf("last_exit_status = %d\n", r->last_exit);
                 const struct cgroup_usage *u = &rows[i].use;
                 if (u->memory >= 0)
                         printf("memory_bytes = %lld\n", (long long)u->memory);
@@ -212,6 +231,18 @@ static void print_ini(const struct row *rows, size_t n)
                         printf("pids = %lld\n", (long long)u->pids);
                 if (rows[i].ports[0])
                         output_line(stdout, "ports = %s", rows[i].ports);
+                const struct record_health *h = &rows[i].health;
+                if (!rows[i].has_health)
+                        continue;
+                /* the output is the container's, escaped to printable ASCII (record_escape) */
+                output_line(stdout, "health = %s", h->status);
+                printf("health_failing_streak = %u\nhealth_checks = %u\nhealth_last_exit = %d\n"
+                       "health_timed_out = %s\nhealth_time = %lld\n",
+                       h->streak, h->checks, h->last_exit, h->timed_out ? "yes" : "no",
+                       (long long)h->time);
+                if (h->action[0])
+                        output_line(stdout, "health_action = %s", h->action);
+                output_line(stdout, "health_output = %s", h->output);
         }
 }
 
@@ -222,8 +253,7 @@ static void print_json(const struct row *rows, size_t n)
                 const struct record *r = &rows[i].rec;
                 json_object *o = json_object_new_object();
                 json_object_object_add(o, "name", json_object_new_string(r->name));
-                json_object_object_add(o, "state",
-                                       json_object_new_string(state_name(rows[i].status)));
+                json_object_object_add(o, "state", json_object_new_string(state_name(&rows[i])));
                 json_object_object_add(o, "pid", r->pid_alive ? json_object_new_int(r->pid) : NULL);
                 json_object_object_add(o, "command", json_object_new_string(r->command));
                 json_object_object_add(o, "spec", json_object_new_string(r->spec));
@@ -237,6 +267,9 @@ static void print_json(const struct row *rows, size_t n)
                 json_object_object_add(o, "exit_status",
                                        r->has_exit ? json_object_new_int(r->exit_status) : NULL);
                 json_object_object_add(o, "detached", json_object_new_boolean(r->detached));
+                json_object_object_add(o, "restarts", json_object_new_int64(r->restarts));
+                json_object_object_add(o, "last_exit_status",
+                                       r->restarts ? json_object_new_int(r->last_exit) : NULL);
                 if (r->why)
                         json_object_object_add(o, "why", json_object_new_string(r->why));
                 const struct cgroup_usage *u = &rows[i].use;
@@ -247,6 +280,21 @@ static void print_json(const struct row *rows, size_t n)
                                                         : NULL);
                 json_object_object_add(o, "pids",
                                        u->pids >= 0 ? json_object_new_int64(u->pids) : NULL);
+                const struct record_health *h = &rows[i].health;
+                if (rows[i].has_health) {
+                        json_object *j = json_object_new_object();
+                        json_object_object_add(j, "status", json_object_new_string(h->status));
+                        json_object_object_add(j, "failing_streak",
+                                               json_object_new_int64(h->streak));
+                        json_object_object_add(j, "checks", json_object_new_int64(h->checks));
+                        json_object_object_add(j, "last_exit", json_object_new_int(h->last_exit));
+                        json_object_object_add(j, "timed_out",
+                                               json_object_new_boolean(h->timed_out));
+                        json_object_object_add(j, "time", json_object_new_int64(h->time));
+                        json_object_object_add(j, "action", json_object_new_string(h->action));
+                        json_object_object_add(j, "output", json_object_new_string(h->output));
+                        json_object_object_add(o, "health", j);
+                }
                 json_object *ports = json_object_new_array();
                 char copy[sizeof rows[i].ports], *save = NULL;
                 snprintf(copy, sizeof copy, "%s", rows[i].ports);
@@ -271,7 +319,7 @@ static int add(void *ctx, struct stored *c)
 {
         struct listing *l = ctx;
         enum store_status status = store_status(c);
-        if (!l->all && status == STORE_STOPPED)
+        if (!l->all && status == STORE_STOPPED && !c->rec.restarting)
                 return 0;
         if (l->n == l->cap) {
                 size_t cap = l->cap ? l->cap * 2 : 16;
@@ -286,6 +334,7 @@ static int add(void *ctx, struct stored *c)
         row->status = status;
         ports_of(c->dir, row);
         usage_of(row);
+        row->has_health = record_read_health(c->dir, &row->health) == 0;
         return 0;
 }
 

@@ -35,6 +35,10 @@
  * fact (cgroupfacts.c). */
 int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size_t len,
                          struct error *err);
+/* systemd.c: crib runs as a unit's main process, its cgroup `unit` delegated to it
+ * (Delegate=yes): move this process into UNIT/supervisor, so that UNIT may give its
+ * controllers to the container's cgroup beside it. */
+int cgroup_unit_enter(const char *unit, struct trace *t, struct error *err);
 
 /* Make NAME's cgroup under base (for root, base's directory too), enable in each parent the
  * controllers the limits need, write the limits. Its path in ret_path; an O_PATH descriptor of

@@ -11,6 +11,14 @@
  *
  *   user@UID.service/app.slice/crib-NAME-PID.scope/supervisor     crib (or its monitor)
  *   user@UID.service/app.slice/crib-NAME-PID.scope/crib-NAME      the container
+ *
+ * And where crib is a unit's main process (`crib generate systemd`'s units, Delegate=yes),
+ * its own cgroup is the unit's, delegated to it (host/cgroupfacts.c tells): crib moves one
+ * level down in it the same way, and the container's cgroup goes beside it, inside the unit,
+ * so that systemctl stop's SIGKILL at the timeout and the unit's limits reach it:
+ *
+ *   system.slice/crib-NAME.service/supervisor      crib        (a user's: user@UID.service/
+ *   system.slice/crib-NAME.service/NAME            the container      app.slice/..., crib-NAME)
  */
 #define _GNU_SOURCE
 #include "cgroup.h"
@@ -84,5 +92,23 @@ int cgroup_systemd_scope(const char *name, struct trace *t, char *ret_base, size
         if (fd < 0 || sys_write_all(fd, pid, strlen(pid)) < 0)
                 return error_set(err, errno, "cannot move crib into '%s'", sup);
         trace_line(t, "  systemd's scope: %s; crib moved to its supervisor cgroup", own);
+        return 0;
+}
+
+int cgroup_unit_enter(const char *unit, struct trace *t, struct error *err)
+{
+        char sup[1200], pid[16];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        snprintf(sup, sizeof sup, "%s/supervisor", unit);
+        if (mkdir(sup, 0755) < 0 && errno != EEXIST)
+                return error_set(err, errno, "cannot make the cgroup '%s'", sup);
+        snprintf(sup, sizeof sup, "%s/supervisor/cgroup.procs", unit);
+        _cleanup_close_ int fd = open(sup, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || sys_write_all(fd, pid, strlen(pid)) < 0)
+                return error_set(err, errno, "cannot move crib into '%s'", sup);
+        trace_line(t,
+                   "  the unit's cgroup %s is delegated to crib (Delegate=yes): crib moved to "
+                   "its supervisor cgroup, the container's goes beside it",
+                   unit);
         return 0;
 }

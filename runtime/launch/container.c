@@ -33,6 +33,7 @@
 #include "child.h"
 #include "base/cleanup.h"
 #include "follow.h"
+#include "steps/idlayers.h"
 #include "joinns.h"
 #include "steps/mountapi.h"
 #include "nethelper.h"
@@ -293,8 +294,9 @@ static int make_cgroup(struct run *r, struct error *err)
                 r->cgroup =
                         cgroup_make_at(p->cgroup_top, p->cgroup_path, &p->limits, &r->trace,
                                        r->cgroup_path, sizeof r->cgroup_path, &r->cgroup_made, err);
-        else if (p->cgroup_systemd &&
-                 cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0)
+        else if ((p->cgroup_systemd &&
+                  cgroup_systemd_scope(name, &r->trace, base, sizeof base, err) < 0) ||
+                 (p->cgroup_unit && cgroup_unit_enter(base, &r->trace, err) < 0))
                 return -1;
         else
                 r->cgroup = cgroup_make(base, name, &p->limits, &r->trace, r->cgroup_path,
@@ -414,6 +416,17 @@ static int send_rootfs(struct run *r, struct error *err)
         return send_idmapped_rootfs(r, err);
 }
 
+/* Parent: root's container of a store image in a user namespace: each layer as an idmapped
+ * mount of the setup process's user namespace, once its maps are written (idlayers.c) */
+static int send_layers(struct run *r, struct error *err)
+{
+        if (!r->plan->overlay_idmapped)
+                return trace_skip(&r->trace, "no layers of an image to idmap");
+        if (r->plan->self_maps)
+                return error_set(err, EINVAL, "the setup does not wait: no idmapped layers");
+        return idlayers_send(r->plan, r->f.pid, &r->f.chan, &r->trace, err);
+}
+
 /* Parent: the caller's work while the setup waits for GO (OCI prestart, createRuntime hooks) */
 static int before_go(struct run *r, struct error *err)
 {
@@ -494,49 +507,69 @@ static int kill_left(struct run *r, struct error *err)
         return 0;
 }
 
+/* A row of the parent's table: as struct step (steps/step.h), for the parent's own process */
 struct parent_step {
         const char *name;
         int (*run)(struct run *r, struct error *err);
+        const char *why, *where;
 };
 
 /* The parent's steps, in order. Until the clone, what the setup process needs before it
  * exists; from the clone on, one step for each thing the setup process waits for, then
  * following it to its end. */
 static const struct parent_step parent_steps[] = {
-        /* the channel of the setup's messages (sync.h) */
-        {"create the sync socket", open_sync},
-        /* before the clone: the setup process starts with them blocked, so none sent early is
-         * lost; we take them from a signalfd, in one poll(2) with the socket and the terminal */
-        {"block the forwarded signals", block_signals},
-        /* before the clone: pid = no leaves the workload's orphans to us */
-        {"become a child subreaper", become_subreaper},
-        /* root only: a copy of each bind source, while we can still reach them all */
-        {"open the bind sources", open_bind_sources},
-        /* the setup process starts in it: the directory the plan checked, by descriptor */
-        {"open the rootfs", open_rootfs},
-        /* [network] publish: a port taken is an error before anything starts */
-        {"check the published ports are free", check_ports},
-        /* [resources]: the setup process is cloned into it, its limits already set */
-        {"make the cgroup", make_cgroup},
-        /* the setup process, in the new namespaces: it runs the tables of child.c */
-        {"clone the setup process", clone_child},
-        /* from outside its user namespace, where the maps can name more than our own ids */
-        {"write the id maps and limits", write_maps},
-        /* root's container on a rootfs that root owns: an idmapped mount of it, once mapped */
-        {"send the idmapped rootfs", send_rootfs},
-        /* [network]: the workload's first instruction already has its network */
-        {"start the network helper", start_net_helper},
-        /* the setup process's first step waits for this */
-        /* the namespaces exist, nothing is mounted yet: OCI prestart and createRuntime */
-        {"run the engine's hooks", before_go},
-        {"send GO", send_go},
-        /* until the setup process (crib's init, or the workload) exits */
-        {"follow the container", follow},
-        /* the container is gone: so is its way out (before the leftovers: it is our child) */
-        {"stop the network helper", stop_net_helper},
-        /* pid = no: nothing else kills what the workload left running */
-        {"kill what the workload left running", kill_left},
+        STEP("create the sync socket", open_sync, "runtime/launch/container.c",
+             "the channel of the setup's messages (sync.h)"),
+        STEP("block the forwarded signals", block_signals, "runtime/launch/container.c",
+             "before the clone: the setup process starts with them blocked, so none sent early is "
+             "lost; we take them from a signalfd, in one poll(2) with the socket and the terminal"),
+        STEP("become a child subreaper", become_subreaper, "runtime/launch/container.c",
+             "before the clone: pid = no leaves the workload's orphans to us"),
+        STEP("open the bind sources", open_bind_sources, "runtime/launch/container.c",
+             "root only: a copy of each bind source, while we can still reach them all"),
+        STEP("open the rootfs", open_rootfs, "runtime/launch/container.c",
+             "the setup process starts in it: the directory the plan checked, by descriptor"),
+        STEP("check the published ports are free", check_ports, "runtime/launch/container.c",
+             "[network] publish: a port taken is an error before anything starts"),
+        STEP("make the cgroup", make_cgroup, "runtime/launch/container.c",
+             "[resources]: the setup process is cloned into it, its limits already set"),
+        STEP("clone the setup process", clone_child, "runtime/launch/container.c",
+             "the setup process, in the new namespaces: it runs the tables of child.c"),
+        STEP("write the id maps and limits", write_maps, "runtime/launch/container.c",
+             "from outside its user namespace, where the maps can name more than our own ids"),
+        STEP("send the idmapped rootfs", send_rootfs, "runtime/launch/container.c",
+             "root's container on a rootfs that root owns: an idmapped mount of it, once mapped"),
+        STEP("send the image's idmapped layers", send_layers, "runtime/launch/container.c",
+             "root's container of a store image in a user namespace: its layers, idmapped the same"
+             " way, once mapped"),
+        STEP("start the network helper", start_net_helper, "runtime/launch/container.c",
+             "[network]: the workload's first instruction already has its network"),
+        STEP("run the engine's hooks", before_go, "runtime/launch/container.c",
+             "the namespaces exist, nothing is mounted yet: OCI prestart and createRuntime"),
+        STEP("send GO", send_go, "runtime/launch/container.c",
+             "the setup process's first step waits for this"),
+        STEP("follow the container", follow, "runtime/launch/container.c",
+             "until the setup process (crib's init, or the workload) exits"),
+        STEP("stop the network helper", stop_net_helper, "runtime/launch/container.c",
+             "the container is gone: so is its way out (before the leftovers: it is our child)"),
+        STEP("kill what the workload left running", kill_left, "runtime/launch/container.c",
+             "pid = no: nothing else kills what the workload left running"),
 };
+
+/* crib run --step: from the clone on (before it there is nothing to look at), each step of
+ * ours up to following the container, whose own steps then wait in turn (step.c) */
+static int parent_step_wait(struct run *r, size_t i, size_t n, struct error *err)
+{
+        char what[160];
+        if (!r->plan->step_mode || !r->hooks->step || r->f.pid <= 0 ||
+            parent_steps[i].run == follow || parent_steps[i].run == stop_net_helper ||
+            parent_steps[i].run == kill_left)
+                return 0;
+        snprintf(what, sizeof what, "parent: %zu/%zu  %s", i + 1, n, parent_steps[i].name);
+        if (r->hooks->step(r->hooks->ctx, what, r->f.pid) < 0)
+                return error_set(err, 0, "stopped before step %s, as asked", what);
+        return 0;
+}
 
 /* Parent: the table, in order, until the container exits (or, crib create, waits for crib
  * start); a step that fails after the clone ends the container. */
@@ -545,7 +578,11 @@ static int run_steps(struct run *r, struct error *err)
         const size_t n = sizeof parent_steps / sizeof parent_steps[0];
         for (size_t i = 0; i < n; i++) {
                 trace_line(&r->trace, "parent: step %2zu/%zu  %s", i + 1, n, parent_steps[i].name);
-                if (parent_steps[i].run(r, err) < 0) {
+                if (r->trace.explain)
+                        trace_line(&r->trace, "  why: %s  [%s]", parent_steps[i].why,
+                                   parent_steps[i].where);
+                int ok = parent_step_wait(r, i, n, err);
+                if (ok < 0 || parent_steps[i].run(r, err) < 0) {
                         if (r->f.pid > 0) { /* a step after the clone: end the container */
                                 follow_kill(&r->f);
                                 relay_end(&r->f.relay);
@@ -634,7 +671,10 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         struct run r = {
                 .plan = p,
                 .hooks = h,
-                .trace = {.on = p->trace, .emit = follow_trace_hook, .ctx = (void *)h},
+                .trace = {.on = p->trace,
+                          .explain = p->explain,
+                          .emit = follow_trace_hook,
+                          .ctx = (void *)h},
                 .child_end = -1,
                 .here = -1,
                 .rootfd = -1,
@@ -645,6 +685,7 @@ int container_run(const struct plan *p, const struct container_hooks *h, int *re
         r.f.wait_start = p->wait_start;
         r.f.running = announce_running;
         r.f.reap_others = reap_net_helper;
+        r.f.notify = h->notify;
         r.f.ctx = &r;
         for (size_t i = 0; i < PLAN_MAX_MOUNTS; i++)
                 r.fds.src[i] = -1;

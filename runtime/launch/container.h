@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "plan/plan.h"
 #include "seccomp/seccomp.h"
+#include "notify.h"
 
 #include <sys/types.h>
 
@@ -29,7 +30,14 @@ struct container_hooks {
          * plan must not have self_maps): the OCI front end's prestart and createRuntime hooks;
          * an error ends the container */
         int (*before_go)(void *ctx, pid_t pid, struct error *err);
+        /* plan.step_mode: a step is about to run ("N/M NAME", or "parent: N/M NAME"), in the
+         * process `pid` (as crib sees it); it runs when this returns 0; -1 stops the container
+         * (the user asked to) */
+        int (*step)(void *ctx, const char *step, pid_t pid);
         int start_fifo; /* plan.wait_start: the exec fifo, O_PATH */
+        /* [service] notify = container: crib's socket for the container's sd_notify, read
+         * while the container runs (follow.c); NULL: none */
+        struct notify_proxy *notify;
         /* `crib run --count N`: the batch's seccomp template (seccomp_template.c), or NULL */
         const struct seccomp_template *seccomp_template;
         void *ctx;

@@ -310,53 +310,56 @@ static int close_host_proc(struct child *c, struct error *err)
  * ptrace or read it: it holds every capability of the container's user namespace while it
  * takes on the workload's settings, and the entered process it starts is born with them. */
 static const struct step joiner_steps[] = {
-        /* the container's, as under runc: outside the container, and while still dumpable
-         * (after, /proc/self's files are root's: a user could not write it); the host's
-         * CAP_SYS_RESOURCE (root's) counts for a value below the current one; the entered
-         * process inherits it */
-        {"set the OOM score adjustment", step_oom_score_adj},
-        /* before anything of the container: nothing of it may reach into this process from
-         * now on */
-        {"set the parent-death signal and make this process not dumpable", joiner_attributes},
-        /* before any join: of crib exec's descriptors only those this table needs stay */
-        {"close every descriptor the joiner does not need", joiner_close_fds},
-        /* before the join: the host's CAP_SYS_RESOURCE (root's) still counts */
-        {"set the limits", joiner_limits},
-        /* still outside, through the host's /proc (procfd): a workload with CAP_SYS_ADMIN may
-         * have mounted over its own /proc to swallow the request (CVE-2025-52881). It holds
-         * for this process's next exec, and the entered process inherits it */
-        {"set the AppArmor profile for exec", step_apparmor},
-        /* before the join: no descriptor of the host's /proc is open in the container's
-         * namespaces, where a working directory of /proc/self/fd/N would reach it (with
-         * pid = no, the container's /proc shows this process) */
-        {"close the host's /proc", close_host_proc},
-        /* not dumpable already; the pidfd fails with ESRCH if the workload is gone */
-        {"join the workload's namespaces", joiner_setns},
-        /* the setup's ids: what it creates (a pty) is container root's */
-        {"become root in the user namespace", step_become_root},
-        /* the workload's root: names from here on are the container's, and the descriptors
-         * that named the workload are closed: only 0, 1, 2 and the sync socket stay */
-        {"enter the workload's root", enter_root},
-        /* -t: in the container's devpts, as the setup opens the workload's */
-        {"open the terminal", step_open_terminal},
-        /* before the filter (the entered process loads it), which needs it */
-        {"set no_new_privs", step_no_new_privs},
-        /* without no_new_privs (OCI configs may have none) the kernel asks for CAP_SYS_ADMIN,
-         * which we hold here, where the workload's table loads it; the entered process is born
-         * under it. With no_new_privs the entered process loads it, after the clone, so a
-         * profile that forbids clone(2) still lets crib exec start it */
-        {"load the seccomp filter, if there is no no_new_privs", joiner_seccomp},
-        /* while we still hold CAP_SETPCAP */
-        {"limit the capability bounding set", step_bounding_set},
-        /* last change of ids */
-        {"switch to the container user", step_switch_user},
-        /* the change of ids may have reset it */
-        {"stay not dumpable", stay_not_dumpable},
-        /* every set as the plan says: what the entered process is born with */
-        {"set capabilities", step_capabilities},
-        /* as the container user, with nothing of the host open; checked to be inside the
-         * container's root */
-        {"set umask and working directory", step_umask_cwd},
+        STEP("set the OOM score adjustment", step_oom_score_adj, "runtime/steps/oom.c",
+             "the container's, as under runc: outside the container, and while still dumpable "
+             "(after, /proc/self's files are root's: a user could not write it); the host's "
+             "CAP_SYS_RESOURCE (root's) counts for a value below the current one; the entered "
+             "process inherits it"),
+        STEP("set the parent-death signal and make this process not dumpable", joiner_attributes,
+             "runtime/launch/enter.c",
+             "before anything of the container: nothing of it may reach into this process from now"
+             " on"),
+        STEP("close every descriptor the joiner does not need", joiner_close_fds,
+             "runtime/launch/enter.c",
+             "before any join: of crib exec's descriptors only those this table needs stay"),
+        STEP("set the limits", joiner_limits, "runtime/launch/enter.c",
+             "before the join: the host's CAP_SYS_RESOURCE (root's) still counts"),
+        STEP("set the AppArmor profile for exec", step_apparmor, "runtime/steps/apparmor.c",
+             "still outside, through the host's /proc (procfd): a workload with CAP_SYS_ADMIN may "
+             "have mounted over its own /proc to swallow the request (CVE-2025-52881). It holds "
+             "for this process's next exec, and the entered process inherits it"),
+        STEP("close the host's /proc", close_host_proc, "runtime/launch/enter.c",
+             "before the join: no descriptor of the host's /proc is open in the container's "
+             "namespaces, where a working directory of /proc/self/fd/N would reach it (with pid = "
+             "no, the container's /proc shows this process)"),
+        STEP("join the workload's namespaces", joiner_setns, "runtime/launch/enter.c",
+             "not dumpable already; the pidfd fails with ESRCH if the workload is gone"),
+        STEP("become root in the user namespace", step_become_root, "runtime/steps/creds.c",
+             "the setup's ids: what it creates (a pty) is container root's"),
+        STEP("enter the workload's root", enter_root, "runtime/launch/enter.c",
+             "the workload's root: names from here on are the container's, and the descriptors "
+             "that named the workload are closed: only 0, 1, 2 and the sync socket stay"),
+        STEP("open the terminal", step_open_terminal, "runtime/steps/pty.c",
+             "-t: in the container's devpts, as the setup opens the workload's"),
+        STEP("set no_new_privs", step_no_new_privs, "runtime/steps/nnp.c",
+             "before the filter (the entered process loads it), which needs it"),
+        STEP("load the seccomp filter, if there is no no_new_privs", joiner_seccomp,
+             "runtime/launch/enter.c",
+             "without no_new_privs (OCI configs may have none) the kernel asks for CAP_SYS_ADMIN, "
+             "which we hold here, where the workload's table loads it; the entered process is born"
+             " under it. With no_new_privs the entered process loads it, after the clone, so a "
+             "profile that forbids clone(2) still lets crib exec start it"),
+        STEP("limit the capability bounding set", step_bounding_set, "runtime/steps/caps.c",
+             "while we still hold CAP_SETPCAP"),
+        STEP("switch to the container user", step_switch_user, "runtime/steps/creds.c",
+             "last change of ids"),
+        STEP("stay not dumpable", stay_not_dumpable, "runtime/launch/enter.c",
+             "the change of ids may have reset it"),
+        STEP("set capabilities", step_capabilities, "runtime/steps/caps.c",
+             "every set as the plan says: what the entered process is born with"),
+        STEP("set umask and working directory", step_umask_cwd, "runtime/steps/creds.c",
+             "as the container user, with nothing of the host open; checked to be inside the "
+             "container's root"),
 };
 
 /* The entered process's table, at the end of this file. */
@@ -406,7 +409,9 @@ static _Noreturn void joiner_main(struct enter *e)
         *c = (struct child){
                 .plan = &e->q,
                 .chan = {.fd = e->child_end},
-                .trace = {.on = e->plan->trace, .emit = child_emit_over_sync},
+                .trace = {.on = e->plan->trace,
+                          .explain = e->plan->explain,
+                          .emit = child_emit_over_sync},
                 .pty_slave = -1,
                 .rootfd = -1,
                 .rootfs_tree = -1,
@@ -505,20 +510,22 @@ static int entered_detach(struct child *c, struct error *err)
 /* The entered process: in the container's namespaces and pid namespace, born with the
  * workload's ids, capabilities, no_new_privs, root and cwd (the joiner's), not dumpable. */
 static const struct step entered_steps[] = {
-        /* first: crib exec dying kills us (a fork does not inherit it) */
-        {"set the parent-death signal", step_parent_death},
-        /* crib exec knows us (we are in the workload's cgroup already, from the joiner) */
-        {"wait for crib exec's go-ahead", entered_go},
-        /* detached (OCI exec --detach): we outlive crib exec, adopted by its parent */
-        {"clear the parent-death signal if detached", entered_detach},
-        /* with no_new_privs; the steps below run under it, as the workload's table does */
-        {"load the seccomp filter, with no_new_privs", entered_seccomp},
-        /* a session of its own; the pty as controlling terminal */
-        {"attach to the terminal", step_attach_terminal},
-        /* only 0, 1, 2 reach the program; nothing of the host was open since the join */
-        {"close every descriptor the program does not need", step_close_fds},
-        /* on success the sync socket closes: crib exec sees EOF */
-        {"exec the program", step_exec},
+        STEP("set the parent-death signal", step_parent_death, "runtime/steps/creds.c",
+             "first: crib exec dying kills us (a fork does not inherit it)"),
+        STEP("wait for crib exec's go-ahead", entered_go, "runtime/launch/enter.c",
+             "crib exec knows us (we are in the workload's cgroup already, from the joiner)"),
+        STEP("clear the parent-death signal if detached", entered_detach, "runtime/launch/enter.c",
+             "detached (OCI exec --detach): we outlive crib exec, adopted by its parent"),
+        STEP("load the seccomp filter, with no_new_privs", entered_seccomp,
+             "runtime/launch/enter.c",
+             "with no_new_privs; the steps below run under it, as the workload's table does"),
+        STEP("attach to the terminal", step_attach_terminal, "runtime/steps/pty.c",
+             "a session of its own; the pty as controlling terminal"),
+        STEP("close every descriptor the program does not need", step_close_fds,
+             "runtime/steps/fds.c",
+             "only 0, 1, 2 reach the program; nothing of the host was open since the join"),
+        STEP("exec the program", step_exec, "runtime/steps/exec.c",
+             "on success the sync socket closes: crib exec sees EOF"),
 };
 
 static const struct table entered = {entered_steps, sizeof entered_steps / sizeof entered_steps[0]};
@@ -635,7 +642,8 @@ int container_enter(const struct plan *p, const struct enter_request *rq,
         e->plan = p;
         e->rq = rq;
         e->hooks = h;
-        e->trace = (struct trace){.on = p->trace, .emit = follow_trace_hook, .ctx = (void *)h};
+        e->trace = (struct trace){
+                .on = p->trace, .explain = p->explain, .emit = follow_trace_hook, .ctx = (void *)h};
         e->w.pidfd = e->w.procdir = e->rootfd = e->hostproc = e->w.cgroupfd = -1;
         e->child_end = -1;
         for (int fd = 0; fd < 3; fd++)

@@ -179,6 +179,17 @@ static int dispatch(struct follow *f, const struct sync_msg *m, int *fd, struct 
                 f->exec_seen = true;
                 f->workload = f->chan.sender;
                 return 0;
+        case SYNC_STEP: {
+                /* crib run --step: the user says when it runs (container_hooks.step) */
+                struct sync_msg go = {.type = SYNC_STEP_GO};
+                char what[sizeof m->u.text];
+                snprintf(what, sizeof what, "%s", m->u.text);
+                if (!f->hooks->step)
+                        return error_set(err, EPROTO, "unexpected step message");
+                if (f->hooks->step(f->hooks->ctx, what, f->chan.sender) < 0)
+                        return error_set(err, 0, "stopped before step %s, as asked", what);
+                return sync_send(&f->chan, &go, -1, err);
+        }
         case SYNC_ERROR:
                 if (!f->have_error) {
                         sync_error_of(m, &f->child_err);
@@ -226,6 +237,24 @@ static void on_signal(struct follow *f)
         }
 }
 
+/* The container's sd_notify messages: passed on (notify.c); one systemd did not take is the
+ * warning, never the container's end. */
+static void on_notify(struct follow *f)
+{
+        struct error err;
+        for (int i = 0; i < 64; i++) { /* bounded: the other fds get their turn */
+                int r = notify_proxy_read(f->notify, &err);
+                if (r == 0)
+                        return;
+                if (r < 0 && f->hooks->warn) {
+                        char line[1200];
+                        snprintf(line, sizeof line, "%s%s%s", err.msg, err.errnum ? ": " : "",
+                                 err.errnum ? strerror(err.errnum) : "");
+                        f->hooks->warn(f->hooks->ctx, line);
+                }
+        }
+}
+
 static bool done(const struct follow *f)
 {
         if (f->created || (f->until_exec && f->exec_seen))
@@ -241,12 +270,15 @@ static bool done(const struct follow *f)
 int follow_run(struct follow *f, struct error *err)
 {
         while (!done(f)) {
-                struct pollfd pfd[2 + RELAY_MAX_POLL];
-                int n = 0, i_chan = -1, i_sig = -1;
+                struct pollfd pfd[3 + RELAY_MAX_POLL];
+                int n = 0, i_chan = -1, i_sig = -1, i_notify = -1;
                 if (f->chan.fd >= 0)
                         pfd[i_chan = n++] = (struct pollfd){.fd = f->chan.fd, .events = POLLIN};
                 if (f->sigfd >= 0)
                         pfd[i_sig = n++] = (struct pollfd){.fd = f->sigfd, .events = POLLIN};
+                if (f->notify && f->notify->fd >= 0)
+                        pfd[i_notify = n++] =
+                                (struct pollfd){.fd = f->notify->fd, .events = POLLIN};
                 int i_relay = n, nrelay = relay_poll(&f->relay, pfd + n);
                 n += nrelay;
                 if (poll(pfd, (nfds_t)n, -1) < 0) {
@@ -258,6 +290,8 @@ int follow_run(struct follow *f, struct error *err)
                         return -1;
                 if (i_sig >= 0 && pfd[i_sig].revents)
                         on_signal(f);
+                if (i_notify >= 0 && pfd[i_notify].revents)
+                        on_notify(f);
                 relay_handle(&f->relay, pfd + i_relay, nrelay);
         }
         relay_end(&f->relay);

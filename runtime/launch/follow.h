@@ -14,6 +14,7 @@
 #include "relay.h"
 #include "steps/sync.h"
 #include "base/trace.h"
+#include "notify.h"
 
 struct follow {
         /* what the caller sets (follow_init sets the rest) */
@@ -34,6 +35,9 @@ struct follow {
         /* on SIGCHLD, after `pid` and the joiner: the caller's other children; or NULL */
         void (*reap_others)(void *ctx);
         void *ctx; /* for running and reap_others */
+        /* [service] notify = container: the socket the container's sd_notify reaches, read in
+         * the loop and passed on to systemd (notify.c); NULL: none */
+        struct notify_proxy *notify;
 
         /* the state, and what the following found */
         struct sync_chan chan; /* our end of the sync socket; fd -1 once it closed */

@@ -324,6 +324,12 @@ int step_wait_init(struct child *c, struct error *err)
         close(c->init_ready);
         while (n == 1 && (n = read(c->init_go, &b, 1)) < 0 && errno == EINTR)
                 ;
+        /* and the pipe's end: init closes its `go` end right after it writes, and until it has
+         * the workload could find that end in init (16-init.t saw it, with user = no and
+         * SYS_PTRACE: a descriptor of init's to take); end of file says init holds none */
+        ssize_t end = 0;
+        while (n == 1 && (end = read(c->init_go, &b, 1)) != 0 && (end > 0 || errno == EINTR))
+                ;
         close(c->init_go);
         trace_line(&c->trace, "  write(ready); read(go) = %zd", n);
         if (n != 1)

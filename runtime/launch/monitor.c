@@ -35,6 +35,33 @@
  * The monitor holds no descriptor of the state tree while it starts the container (the setup
  * process, cloned from it, would inherit them): it opens the container's directory by path
  * each time it writes a record (state_open_path), and so does the log when it rotates.
+ *
+ * Restarts ([service] restart, plan.restart; crib.ini(5)). When the workload ends and the
+ * policy says so, the monitor waits docker's backoff and calls container_run again: the whole
+ * setup, every check, the same plan, state directory, log pipe and (an image's) rootfs; the
+ * restarts file (record.h) counts them. The log's thread is stopped before each restart's clone
+ * (clone3 copies no other thread, and one holding a lock, malloc's say, would leave it held in
+ * the setup process) and started again once the workload runs. crib stop, crib kill with a
+ * signal that ends it and crib rm -f write the stop marker (record.h) before they signal, and
+ * signal the pid recorded after the marker is written (store_signal_stop). The races, and what
+ * closes each:
+ *   - stop while the workload runs: its signal ends the workload after the marker exists; the
+ *     monitor looks for the marker before every restart, so it restarts nothing.
+ *   - stop during the backoff: no process to signal; the monitor looks every 100 ms while it
+ *     waits, so crib stop's wait ends within that, not after the backoff.
+ *   - stop while a restart is being set up: crib stop finds the old, dead pid and signals
+ *     nothing. The monitor writes the new pid record, then looks for the marker (on_running):
+ *     either it sees it and sends the run the marker's signal itself, or it looked before the
+ *     marker was written, and then crib stop, which reads the record after writing the marker,
+ *     reads the new pid and signals it. One of the two always signals the new run.
+ *   - stop's escalation to SIGKILL writes the marker again with SIGKILL, so a run started
+ *     meanwhile gets SIGKILL too, and crib stop never waits more than its timeout and 10 s.
+ *   - crib rm -f while the monitor restarts: it does not kill the monitor (that would leave no
+ *     exit record, nor clean up a setup under way) but waits for the marker to end it; only a
+ *     monitor that does not end within 10 s is killed.
+ *   - a pid record that cannot be written: the run is killed and the monitor ends, as on the
+ *     first start; a restart whose setup fails ends the container with its status (125),
+ *     logged: a setup that failed once would fail again, so there is no loop.
  */
 #define _GNU_SOURCE
 #include "monitor.h"
@@ -43,6 +70,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,13 +83,15 @@
 
 #include "base/cleanup.h"
 #include "follow.h"
+#include "health.h"
 #include "state/log.h"
 #include "state/record.h"
 #include "state/state.h"
 #include "steps/sync.h"
 
 struct pump {
-        int in; /* the log pipe's read end */
+        int in;     /* the log pipe's read end */
+        int ctl[2]; /* a byte on it pauses the thread (before a restart's clone) */
         struct log_writer w;
 };
 
@@ -76,6 +106,15 @@ struct monitor {
         struct pump *pump; /* the log, and its thread once started */
         pthread_t thread;
         bool pumping;
+        /* the restart policy (plan.restart): how many restarts so far, the exit status that
+         * made the last one, and when the current run's workload started */
+        unsigned restarts;
+        int last;
+        struct timespec ran_since;
+        /* [service] healthcheck (health.c): the current run's first process and its checker
+         * (0: none) */
+        struct health_opts health;
+        pid_t run_pid, checker;
 };
 
 /* Monitor: a line for crib to print while it waits; after, the log's. */
@@ -106,7 +145,8 @@ static void on_warn(void *ctx, const char *line)
 static int start_pump(struct pump *p, pthread_t *t, struct error *err);
 static void close_inherited(const struct plan *p, int keep, bool all);
 
-/* Monitor: the workload runs: record its pid, stop dying with crib, and let crib go. */
+/* Monitor: the workload runs (the first run, or a restart): record its pid, then look for the
+ * stop marker (see "Restarts" above); the first time, stop dying with crib and let crib go. */
 static void on_running(void *ctx, pid_t pid, pid_t workload)
 {
         struct monitor *m = ctx;
@@ -125,11 +165,29 @@ static void on_running(void *ctx, pid_t pid, pid_t workload)
                 m->has_failed = true;
                 return;
         }
-        m->running = true;
-        close_inherited(m->plan, -1, true); /* the workload has the passed ones now */
-        m->pumping = start_pump(m->pump, &m->thread, &err) == 0;
-        if (!m->pumping)
+        clock_gettime(CLOCK_MONOTONIC, &m->ran_since);
+        /* after the pid record, never before: a crib stop that wrote its marker after this
+         * look reads the record after it, and signals this run itself */
+        int sig = record_stop_signal(dir);
+        if (sig)
+                kill(pid, sig); /* our child, not reaped yet: the pid is still this run's */
+        if (m->restarts && record_write_restarts(dir, m->restarts, false, m->last, &err) < 0)
                 on_warn(m, err.msg);
+        /* the checker before the log's thread: forked from the monitor's only thread */
+        m->run_pid = pid;
+        if (m->plan->health.argv && (m->checker = health_start(m->plan, &m->health, pid, &err)) < 0)
+                on_warn(m, err.msg);
+        if (!m->pumping) {
+                m->pumping = start_pump(m->pump, &m->thread, &err) == 0;
+                if (!m->pumping)
+                        on_warn(m, err.msg);
+        }
+        if (m->running)
+                return;
+        m->running = true;
+        /* the workload has the passed ones now; a restart policy keeps them for the next */
+        if (m->plan->restart == SPEC_RESTART_NO)
+                close_inherited(m->plan, -1, true);
         prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
         struct sync_msg msg = {.type = SYNC_EXEC};
         sync_send(&m->chan, &msg, -1, &err);
@@ -137,12 +195,19 @@ static void on_running(void *ctx, pid_t pid, pid_t workload)
         m->chan.fd = -1;
 }
 
-/* Monitor, its log thread: the container's output into the log, until every writer is gone. */
+/* Monitor, its log thread: the container's output into the log, until every writer is gone,
+ * or until a byte on ctl pauses it (what is left in the pipe is the next thread's). */
 static void *pump_run(void *arg)
 {
         struct pump *p = arg;
         char buf[16384];
+        struct pollfd fds[2] = {{.fd = p->in, .events = POLLIN},
+                                {.fd = p->ctl[0], .events = POLLIN}};
         for (;;) {
+                if (poll(fds, 2, -1) < 0 && errno == EINTR)
+                        continue;
+                if (fds[1].revents)
+                        break;
                 ssize_t n = read(p->in, buf, sizeof buf);
                 if (n < 0 && errno == EINTR)
                         continue;
@@ -153,12 +218,25 @@ static void *pump_run(void *arg)
         return NULL;
 }
 
+/* Monitor: the log's thread stopped, before a restart clones the setup process (see
+ * start_pump); -1 when it could not be */
+static int pause_pump(struct monitor *m)
+{
+        char c = 1;
+        if (!m->pumping)
+                return 0;
+        if (write(m->pump->ctl[1], &c, 1) != 1 || pthread_join(m->thread, NULL) != 0)
+                return -1;
+        m->pumping = false;
+        return read(m->pump->ctl[0], &c, 1) == 1 ? 0 : -1;
+}
+
 /* Monitor: the container's stdio, and the thread that logs it. */
 static int start_log(struct monitor *m, struct pump *p, struct error *err)
 {
         int lp[2];
         _cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (null < 0 || pipe2(lp, O_CLOEXEC) < 0)
+        if (null < 0 || pipe2(lp, O_CLOEXEC) < 0 || pipe2(p->ctl, O_CLOEXEC) < 0)
                 return error_set(err, errno, "cannot make the container's log pipe");
         if (dup2(null, STDIN_FILENO) < 0 || dup2(lp[1], STDOUT_FILENO) < 0 ||
             dup2(lp[1], STDERR_FILENO) < 0)
@@ -241,15 +319,164 @@ static void close_inherited(const struct plan *p, int keep, bool all)
         } while (n == sizeof fds / sizeof fds[0]);
 }
 
+/* ---- the restart policy ([service] restart, plan.restart) ---- */
+
+/* docker's backoff: 100 ms before the first restart, doubled before each next one, at most a
+ * minute; back to 100 ms after a run of 10 s or more */
+enum { BACKOFF_FIRST_MS = 100, BACKOFF_MAX_MS = 60 * 1000, BACKOFF_RESET_MS = 10 * 1000 };
+
+/* Monitor: the stop marker's signal (record.h), 0 when there is none; a container whose
+ * directory is gone is stopped too */
+static int stop_asked(const struct monitor *m)
+{
+        struct error ignored;
+        _cleanup_close_ int dir = state_open_path(m->o->root, m->o->uid, m->o->name, &ignored);
+        return dir < 0 ? SIGKILL : record_stop_signal(dir);
+}
+
+/* Monitor: whether the policy restarts a run that ended with crib's exit status `code` */
+static bool wants_restart(const struct monitor *m, int code)
+{
+        const struct plan *p = m->plan;
+        switch (p->restart) {
+        case SPEC_RESTART_NO:
+                return false;
+        case SPEC_RESTART_ON_FAILURE: /* 128+N, killed by a signal, is a failure too */
+                return code != 0 && (!p->restart_max || m->restarts < p->restart_max);
+        case SPEC_RESTART_ALWAYS:
+        case SPEC_RESTART_UNLESS_STOPPED:
+                return true;
+        }
+        return false;
+}
+
+/* Monitor: the wait before the next restart, after `delay` ms before the last one */
+static long next_delay(const struct monitor *m, long delay)
+{
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long ran = (now.tv_sec - m->ran_since.tv_sec) * 1000 +
+                   (now.tv_nsec - m->ran_since.tv_nsec) / 1000000;
+        if (!delay || ran >= BACKOFF_RESET_MS)
+                return BACKOFF_FIRST_MS;
+        return delay > BACKOFF_MAX_MS / 2 ? BACKOFF_MAX_MS : delay * 2;
+}
+
+/* Monitor: sleep `ms`, looking for the stop marker before and every 100 ms: its signal, or 0
+ * once the time is up (so crib stop of a container waiting to restart ends within 100 ms) */
+static int sleep_unless_stopped(const struct monitor *m, long ms)
+{
+        for (;;) {
+                int sig = stop_asked(m);
+                if (sig || ms <= 0)
+                        return sig;
+                long slice = ms < 100 ? ms : 100;
+                struct timespec t = {slice / 1000, (slice % 1000) * 1000000};
+                while (nanosleep(&t, &t) < 0 && errno == EINTR)
+                        ;
+                ms -= slice;
+        }
+}
+
+/* Monitor: the run has ended: its checker killed; whether it ended it for on_unhealthy =
+ * restart (health.c) */
+static enum health_end run_ended(struct monitor *m)
+{
+        enum health_end end = HEALTH_END_NONE;
+        if (m->plan->health.argv && m->run_pid > 0)
+                end = health_stop(m->checker, &m->health, m->run_pid);
+        m->checker = 0;
+        m->run_pid = 0;
+        return end;
+}
+
+/* Monitor: the restarts file (record.h); a line in the log for each restart */
+static int note_restart(struct monitor *m, bool restarting, const char *fmt, long n)
+{
+        struct error err;
+        char line[256];
+        _cleanup_close_ int dir = state_open_path(m->o->root, m->o->uid, m->o->name, &err);
+        if (dir < 0 || record_write_restarts(dir, m->restarts, restarting, m->last, &err) < 0) {
+                on_warn(m, err.msg);
+                return -1;
+        }
+        if (fmt) {
+                snprintf(line, sizeof line, fmt, m->o->name, m->last, n);
+                on_warn(m, line);
+        }
+        return 0;
+}
+
+/* Monitor: the workload ended with `code`; while the policy says so and no crib stop came,
+ * wait the backoff and run the container again, the whole setup as the first time, in the same
+ * directory (an image's container keeps its upper layer) and with the same log. The exit
+ * status to record: the last run's, or the setup's error (125) of a restart that failed,
+ * which ends it (a setup that fails would fail again: no loop). */
+static int restart_loop(struct monitor *m, const struct container_hooks *mine, int code)
+{
+        long delay = 0;
+        struct error err;
+        enum health_end end;
+        bool unhealthy;
+        while ((unhealthy = (end = run_ended(m)) == HEALTH_END_RESTART) || wants_restart(m, code)) {
+                m->last = code;
+                if (stop_asked(m)) { /* what ended it was crib stop's signal, most likely */
+                        note_restart(m, false,
+                                     end == HEALTH_END_KILLED
+                                             ? "'%s' was unhealthy, killed (status %d): not "
+                                               "restarted (on_unhealthy = kill)"
+                                             : "'%s' exited with status %d after crib stop: not "
+                                               "restarted",
+                                     0);
+                        break;
+                }
+                delay = next_delay(m, delay);
+                if (note_restart(m, true,
+                                 unhealthy ? "'%s' was unhealthy, killed (status %d): restarting "
+                                             "in %ld ms"
+                                           : "'%s' exited with status %d: restarting in %ld ms",
+                                 delay) < 0 ||
+                    sleep_unless_stopped(m, delay))
+                        break;
+                if (pause_pump(m) < 0) {
+                        on_warn(m, "cannot pause the log's thread: not restarted");
+                        break;
+                }
+                m->restarts++;
+                note_restart(m, true, NULL, 0);
+                int status;
+                error_clear(&err);
+                if (container_run(m->plan, mine, &status, &err) < 0 || m->has_failed) {
+                        if (m->has_failed)
+                                err = m->failed;
+                        char line[1200];
+                        snprintf(line, sizeof line,
+                                 "restart %u of '%s' failed, not restarted again: %s%s%s",
+                                 m->restarts, m->o->name, err.msg, err.errnum ? ": " : "",
+                                 err.errnum ? strerror(err.errnum) : "");
+                        on_warn(m, line);
+                        return error_exit_status(&err);
+                }
+                code = m->o->exit_status(status);
+        }
+        return code;
+}
+
 static _Noreturn void monitor_main(const struct plan *p, const struct monitor_opts *o,
                                    const struct container_hooks *h, int chan, pid_t crib)
 {
-        struct pump pump = {.in = -1, .w = {.fd = -1}};
-        struct monitor m = {.o = o, .h = h, .chan = {.fd = chan}, .pump = &pump, .plan = p};
+        struct pump pump = {.in = -1, .ctl = {-1, -1}, .w = {.fd = -1}};
+        struct monitor m = {.o = o,
+                            .h = h,
+                            .chan = {.fd = chan},
+                            .pump = &pump,
+                            .plan = p,
+                            .health = {.root = o->root, .uid = o->uid, .name = o->name}};
         struct container_hooks mine = {
                 .trace = on_trace, .warn = on_warn, .running = on_running, .ctx = &m};
         struct error err;
         int status = 0;
+        bool ended = true; /* the workload ran and ended: `status` is its wait status */
         error_clear(&err);
 
         setsid();
@@ -274,13 +501,23 @@ static _Noreturn void monitor_main(const struct plan *p, const struct monitor_op
                         _exit(error_exit_status(&err));
                 }
                 on_warn(&m, err.msg);
-                status = -1;
+                ended = false;
         }
-        int code = status < 0 ? error_exit_status(&err) : o->exit_status(status);
+        int code = ended ? o->exit_status(status) : error_exit_status(&err);
+        if (ended)
+                code = restart_loop(&m, &mine, code);
+        run_ended(&m);
+        if (!m.pumping) /* paused for a restart that did not run: the rest of the output */
+                m.pumping = start_pump(&pump, &m.thread, &err) == 0;
+        /* the log whole before the exit is recorded: `crib wait NAME; crib logs NAME` must show
+         * the last lines the workload wrote (the exit record ends crib wait; the log's thread
+         * ends when every writer is gone, at most 5 s on) */
+        end_log(&m);
         _cleanup_close_ int dir = state_open_path(o->root, o->uid, o->name, &err);
         if (dir < 0 || record_write_exit(dir, code, &err) < 0)
                 on_warn(&m, err.msg);
-        end_log(&m);
+        if (o->at_end)
+                o->at_end(p, o->name);
         _exit(0);
 }
 

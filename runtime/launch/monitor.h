@@ -15,6 +15,9 @@ struct monitor_opts {
         const char *name;   /* the container's; its directory exists, with its info */
         uint64_t log_limit; /* bytes, both log files together (log.h) */
         int (*exit_status)(int wait_status); /* cmd/'s rule: the workload's, or 128+N */
+        /* NULL, or what cmd/ does once the container ended and its exit is recorded (crib run
+         * --rm: remove it); in the monitor, its errors its own */
+        void (*at_end)(const struct plan *p, const char *name);
 };
 
 /* Fork crib's monitor, which starts the container from `p` and follows it to its end.

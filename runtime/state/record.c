@@ -11,6 +11,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,9 +56,11 @@ int record_write_info(int dir, const struct record *r, struct error *err)
 /* `file`: pid, its start time, now; and the workload's pid and start time when given (> 0) */
 static int write_process(int dir, const char *file, pid_t pid, pid_t workload, struct error *err)
 {
-        char buf[256];
-        int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\n", (int)pid,
-                         state_proc_start(pid), (long long)time(NULL));
+        char buf[256], boot[64];
+        record_boot_id(boot, sizeof boot);
+        one_line(boot);
+        int n = snprintf(buf, sizeof buf, "pid=%d\nstart=%" PRIu64 "\ntime=%lld\nboot=%s\n",
+                         (int)pid, state_proc_start(pid), (long long)time(NULL), boot);
         if (workload > 0)
                 n += snprintf(buf + n, sizeof buf - (size_t)n,
                               "workload=%d\nworkload_start=%" PRIu64 "\n", (int)workload,
@@ -81,6 +84,64 @@ int record_write_exit(int dir, int exit_status, struct error *err)
         int n = snprintf(buf, sizeof buf, "status=%d\ntime=%lld\n", exit_status,
                          (long long)time(NULL));
         return state_write(dir, "exit", buf, (size_t)n, err);
+}
+
+int record_write_restarts(int dir, unsigned count, bool restarting, int last, struct error *err)
+{
+        char buf[256], boot[64];
+        record_boot_id(boot, sizeof boot);
+        one_line(boot);
+        int n = snprintf(buf, sizeof buf, "count=%u\nrestarting=%d\nlast=%d\ntime=%lld\nboot=%s\n",
+                         count, restarting ? 1 : 0, last, (long long)time(NULL), boot);
+        return state_write(dir, "restarts", buf, (size_t)n, err);
+}
+
+int record_write_stop(int dir, int sig, struct error *err)
+{
+        char buf[64];
+        int n = snprintf(buf, sizeof buf, "signal=%d\ntime=%lld\n", sig, (long long)time(NULL));
+        if (state_write(dir, "stop", buf, (size_t)n, err) < 0)
+                return error_wrap(err, "cannot mark the container stopped (its restart policy "
+                                       "would undo it)");
+        return 0;
+}
+
+void record_escape(const char *in, size_t n, char *out)
+{
+        static const char hex[] = "0123456789abcdef";
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)in[i];
+                if (c == '\\' || c == '\n' || c == '\t') {
+                        *out++ = '\\';
+                        *out++ = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
+                } else if (c < 0x20 || c > 0x7e) {
+                        *out++ = '\\';
+                        *out++ = 'x';
+                        *out++ = hex[c >> 4];
+                        *out++ = hex[c & 15];
+                } else {
+                        *out++ = (char)c;
+                }
+        }
+        *out = '\0';
+}
+
+int record_write_health(int dir, const struct record_health *h, struct error *err)
+{
+        struct record_health c = *h;
+        one_line(c.status);
+        one_line(c.action);
+        one_line(c.output); /* escaped already; this is the record's own guard */
+        _cleanup_free_ char *buf = NULL;
+        int n = asprintf(
+                &buf,
+                "pid=%d\nstatus=%s\nstreak=%u\nchecks=%u\nlast_exit=%d\ntimed_out=%d\ntime=%lld\n"
+                "action=%s\noutput=%s\n",
+                (int)c.pid, c.status, c.streak, c.checks, c.last_exit, c.timed_out ? 1 : 0,
+                (long long)c.time, c.action, c.output);
+        if (n < 0)
+                return error_set(err, ENOMEM, "cannot write the health record");
+        return state_write(dir, "health", buf, (size_t)n, err);
 }
 
 /* the value of KEY in `text` (lines of KEY=VALUE), copied into buf; false when absent */
@@ -115,15 +176,21 @@ static bool number(const char *text, const char *key, int64_t min, int64_t max, 
 }
 
 /* a process record: pid, start time and its time, and (`r`, for "pid") the workload's pid and
- * start time when both are there; false when absent or malformed */
-static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start, int64_t *when,
-                         struct record *r)
+ * start time when both are there; false when absent or malformed, or written in another boot
+ * than `now_boot` (the files are not synced: after a power cut the info file may be lost while
+ * this one survived) */
+static bool read_process(int dir, const char *file, const char *now_boot, bool *other_boot,
+                         pid_t *pid, uint64_t *start, int64_t *when, struct record *r)
 {
-        char text[256];
+        char text[256], boot[64];
         struct error ignored;
         int64_t p, s, t = 0, w, ws;
         if (state_read(dir, file, text, sizeof text, &ignored) < 0)
                 return false;
+        if (value(text, "boot", boot, sizeof boot) && now_boot[0] && strcmp(boot, now_boot)) {
+                *other_boot = true;
+                return false;
+        }
         if (!number(text, "pid", 1, INT32_MAX, &p) || !number(text, "start", 0, INT64_MAX, &s))
                 return false;
         number(text, "time", 0, INT64_MAX, &t);
@@ -137,6 +204,58 @@ static bool read_process(int dir, const char *file, pid_t *pid, uint64_t *start,
                 r->workload_start = (uint64_t)ws;
         }
         return true;
+}
+
+int record_stop_signal(int dir)
+{
+        char text[64];
+        int64_t v;
+        struct error ignored;
+        if (state_read(dir, "stop", text, sizeof text, &ignored) < 0)
+                return 0;
+        return number(text, "signal", 1, 64, &v) ? (int)v : SIGKILL;
+}
+
+int record_read_health(int dir, struct record_health *ret)
+{
+        _cleanup_free_ char *text = malloc(sizeof ret->output + 512);
+        int64_t v;
+        struct error ignored;
+        *ret = (struct record_health){.last_exit = -1};
+        if (!text || state_read(dir, "health", text, sizeof ret->output + 512, &ignored) < 0 ||
+            !value(text, "status", ret->status, sizeof ret->status))
+                return -1;
+        value(text, "action", ret->action, sizeof ret->action);
+        value(text, "output", ret->output, sizeof ret->output);
+        if (number(text, "pid", 1, INT32_MAX, &v))
+                ret->pid = (pid_t)v;
+        if (number(text, "streak", 0, UINT32_MAX, &v))
+                ret->streak = (unsigned)v;
+        if (number(text, "checks", 0, UINT32_MAX, &v))
+                ret->checks = (unsigned)v;
+        if (number(text, "last_exit", -1, 255, &v))
+                ret->last_exit = (int)v;
+        if (number(text, "timed_out", 0, 1, &v))
+                ret->timed_out = v == 1;
+        if (number(text, "time", 0, INT64_MAX, &v))
+                ret->time = v;
+        return 0;
+}
+
+/* the restarts file, when written in this boot (`now_boot`) */
+static void read_restarts(int dir, const char *now_boot, struct record *r)
+{
+        char text[256], boot[64];
+        int64_t v;
+        struct error ignored;
+        if (state_read(dir, "restarts", text, sizeof text, &ignored) < 0 ||
+            (value(text, "boot", boot, sizeof boot) && now_boot[0] && strcmp(boot, now_boot)))
+                return;
+        if (number(text, "count", 0, UINT32_MAX, &v))
+                r->restarts = (unsigned)v;
+        if (number(text, "last", 0, 255, &v))
+                r->last_exit = (int)v;
+        r->restarting_file = number(text, "restarting", 0, 1, &v) && v == 1;
 }
 
 int record_read(int dir, const char *name, struct record *ret, struct error *err)
@@ -156,9 +275,12 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
         } else if (err->errnum != ENOENT && err->errnum != EINVAL) { /* EINVAL: not a file */
                 return -1;
         }
-        bool have_monitor =
-                read_process(dir, "monitor", &ret->monitor, &ret->monitor_start, NULL, NULL);
-        bool have_pid = read_process(dir, "pid", &ret->pid, &ret->pid_start, &ret->started, ret);
+        record_boot_id(now_boot, sizeof now_boot);
+        bool other_boot = false;
+        bool have_monitor = read_process(dir, "monitor", now_boot, &other_boot, &ret->monitor,
+                                         &ret->monitor_start, NULL, NULL);
+        bool have_pid = read_process(dir, "pid", now_boot, &other_boot, &ret->pid, &ret->pid_start,
+                                     &ret->started, ret);
         if (state_read(dir, "exit", text, sizeof text, err) >= 0 &&
             number(text, "status", 0, 255, &v)) {
                 ret->has_exit = true;
@@ -166,11 +288,14 @@ int record_read(int dir, const char *name, struct record *ret, struct error *err
                 if (number(text, "time", 0, INT64_MAX, &v))
                         ret->finished = v;
         }
-        record_boot_id(now_boot, sizeof now_boot);
-        bool this_boot = !ret->boot[0] || !now_boot[0] || !strcmp(ret->boot, now_boot);
+        bool this_boot =
+                !other_boot && (!ret->boot[0] || !now_boot[0] || !strcmp(ret->boot, now_boot));
         ret->monitor_alive =
                 this_boot && have_monitor && state_proc_alive(ret->monitor, ret->monitor_start);
         ret->pid_alive = this_boot && have_pid && state_proc_alive(ret->pid, ret->pid_start);
+        read_restarts(dir, now_boot, ret);
+        ret->restarting =
+                ret->restarting_file && ret->monitor_alive && !ret->has_exit && !ret->pid_alive;
 
         if (ret->has_exit)
                 ret->phase = RECORD_STOPPED;

@@ -6,7 +6,8 @@
  *                              or --root DIR (as runc's flag)
  *   ROOT/NAME/                 0700, one per container, made with mkdir(2): exactly one of two
  *                              `crib run --name NAME` at once wins
- *   ROOT/NAME/FILE             written to a temporary file, fsync'd and renamed over FILE
+ *   ROOT/NAME/FILE             written to a temporary file and renamed over FILE (not
+ *                              synced: state.c says why)
  *
  * Every path below ROOT is opened relative to ROOT's descriptor, without following symlinks
  * (openat(2) with O_NOFOLLOW, and names that are one component), so a file planted in ROOT by
@@ -52,7 +53,7 @@ int state_open_path(const char *root_path, uid_t uid, const char *name, struct e
  * EWOULDBLOCK when `wait` is false. Released when the descriptor closes. */
 int state_lock(int dir, bool wait, struct error *err);
 
-/* Write FILE in the container's directory atomically (a temporary file, fsync, rename). */
+/* Write FILE in the container's directory atomically (a temporary file, rename). */
 int state_write(int dir, const char *file, const void *data, size_t len, struct error *err);
 /* Read FILE (at most len - 1 bytes, NUL-terminated); the length, or -1 (ENOENT: none yet). */
 ssize_t state_read(int dir, const char *file, char *buf, size_t len, struct error *err);

@@ -78,12 +78,6 @@ int store_create(const char *root_path, const struct plan *p, const char *spec_p
         return 0;
 }
 
-int store_record_monitor(const char *root, const char *name, pid_t pid, struct error *err)
-{
-        _cleanup_close_ int dir = state_open_path(root, geteuid(), name, err);
-        return dir < 0 ? -1 : record_write_monitor(dir, pid, err);
-}
-
 int store_record_running(const char *root, const char *name, pid_t pid, pid_t workload,
                          struct error *err)
 {
@@ -260,9 +254,20 @@ bool store_wait(struct stored *c, long ms)
         char name[sizeof c->rec.name];
         snprintf(name, sizeof name, "%s", c->rec.name);
         clock_gettime(CLOCK_MONOTONIC, &t0);
+        bool looked_again = false;
         for (;;) {
-                if (record_read(c->dir, name, &c->rec, &err) < 0 || c->rec.phase == RECORD_STOPPED)
+                if (record_read(c->dir, name, &c->rec, &err) < 0)
                         return true;
+                /* stopped with no exit recorded: its monitor gone without a word. Once seen,
+                 * looked at again 100 ms later before it is said (CI saw a crib wait of a
+                 * restarting container end without the exit status its monitor recorded) */
+                if (c->rec.phase == RECORD_STOPPED && (c->rec.has_exit || looked_again))
+                        return true;
+                if (c->rec.phase == RECORD_STOPPED) {
+                        looked_again = true;
+                        usleep(100 * 1000);
+                        continue;
+                }
                 /* a foreground `crib run --name` removes its record at the end */
                 struct stat st;
                 if (fstat(c->dir, &st) == 0 && st.st_nlink == 0)
@@ -291,34 +296,65 @@ static bool active(const struct record *r)
         return r->phase != RECORD_STOPPED;
 }
 
+/* The stop marker (record.h) with `sig`, then the record read again and `sig` sent to the
+ * process it names now. In this order, against a monitor that restarts the workload: it writes
+ * the new pid, then looks for the marker (monitor.c). Either it finds the marker and kills the
+ * new run itself, or it looked before the marker was written, so its pid record was there
+ * before we read ours, and we signal the new run. A workload that ends of our signal ends
+ * after the marker exists, so the monitor, which looks before each restart, restarts nothing. */
+int store_signal_stop(struct stored *c, int sig, struct error *err)
+{
+        char name[sizeof c->rec.name];
+        snprintf(name, sizeof name, "%s", c->rec.name);
+        if (record_write_stop(c->dir, sig, err) < 0 || record_read(c->dir, name, &c->rec, err) < 0)
+                return -1;
+        if (!active(&c->rec) || !c->rec.pid_alive)
+                return 0; /* ended, or between two runs: its monitor sees the marker */
+        return store_signal(c->rec.pid, c->rec.pid_start, sig, err);
+}
+
 int store_stop(struct stored *c, long seconds, bool *ret_killed, struct error *err)
 {
         *ret_killed = false;
         if (!active(&c->rec))
                 return 0;
-        if (c->rec.pid_alive && seconds > 0 &&
-            store_signal(c->rec.pid, c->rec.pid_start, SIGTERM, err) < 0)
+        if (seconds > 0 && store_signal_stop(c, SIGTERM, err) < 0)
                 return -1;
         if (store_wait(c, seconds * 1000))
                 return 0;
         *ret_killed = true;
-        if (store_signal(c->rec.pid, c->rec.pid_start, SIGKILL, err) < 0)
+        /* the marker again, now with SIGKILL: a run the monitor starts meanwhile gets that */
+        if (store_signal_stop(c, SIGKILL, err) < 0)
                 return -1;
         if (!store_wait(c, 10 * 1000))
                 return error_set(err, 0, "'%s' is still running after SIGKILL", c->rec.name);
         return 0;
 }
 
-int store_kill_remove(struct stored *c, struct error *err)
+int store_kill(struct stored *c, struct error *err)
 {
         struct error ignored;
-        if (active(&c->rec) && c->rec.pid_alive)
-                store_signal(c->rec.pid, c->rec.pid_start, SIGKILL, &ignored);
+        if (active(&c->rec) && store_signal_stop(c, SIGKILL, err) < 0)
+                return -1;
+        /* no process yet: its monitor sets it up (SIGKILL to it ends the setup, which dies
+         * with it), unless the monitor is restarting it: then the marker ends it, recorded */
         if (active(&c->rec) && c->rec.monitor_alive && c->rec.monitor != getpid() &&
-            !c->rec.pid_alive)
+            !c->rec.pid_alive && !c->rec.restarting)
                 store_signal(c->rec.monitor, c->rec.monitor_start, SIGKILL, &ignored);
-        if (!store_wait(c, 10 * 1000))
+        if (store_wait(c, 10 * 1000))
+                return 0;
+        /* a monitor that did not honour the marker: the last resort */
+        if (c->rec.monitor_alive && c->rec.monitor != getpid())
+                store_signal(c->rec.monitor, c->rec.monitor_start, SIGKILL, &ignored);
+        if (!store_wait(c, 1000))
                 return error_set(err, 0, "'%s' is still running after SIGKILL", c->rec.name);
+        return 0;
+}
+
+int store_kill_remove(struct stored *c, struct error *err)
+{
+        if (store_kill(c, err) < 0)
+                return -1;
         if (store_remove(c, err) < 0 && err->errnum != ENOENT)
                 return -1;
         return 0;

@@ -5,8 +5,9 @@
  * runtime (runtime/container/ociops.c).
  *
  * Below it: the state directory (state.h: the root, a directory per name, locks, atomic files)
- * and the records (record.h: info, monitor, pid, exit). Each call takes the state root's path,
- * as state_root_path() gives it, and checks the root is the caller's (state_open_root).
+ * and the records (record.h: info, monitor, pid, exit, restarts, stop). Each call takes the
+ * state root's path, as state_root_path() gives it, and checks the root is the caller's
+ * (state_open_root).
  */
 #ifndef CRIB_STORE_H
 #define CRIB_STORE_H
@@ -52,9 +53,8 @@ int store_name(const char *root, char *name, size_t name_len, struct error *err)
  * plan `p`, built with that name, and this process recorded as its monitor. */
 int store_create(const char *root, const struct plan *p, const char *spec_path, const char *name,
                  bool detached, struct error *err);
-/* Record `pid` as NAME's monitor (the process that follows it), or as its first process and
- * `workload` as the workload's (0: not known) once it runs. */
-int store_record_monitor(const char *root, const char *name, pid_t pid, struct error *err);
+/* Record `pid` as NAME's first process and `workload` as the workload's (0: not known) once
+ * it runs. */
 int store_record_running(const char *root, const char *name, pid_t pid, pid_t workload,
                          struct error *err);
 /* Remove NAME's directory (a foreground crib run --name at its end, a failed create). */
@@ -90,13 +90,19 @@ int store_signal(pid_t pid, uint64_t start, int sig, struct error *err);
  * pidfd (readable when it exits), else every 100 ms. */
 bool store_wait(struct stored *c, long ms);
 
+/* crib stop, crib kill with a signal that ends it: the stop marker first (record.h: a restart
+ * policy restarts nothing after it), then `sig` to the process recorded now (none while its
+ * monitor is between two runs: the marker ends it). */
+int store_signal_stop(struct stored *c, int sig, struct error *err);
 /* crib stop: SIGTERM to its process (none when `seconds` is 0), then SIGKILL when its record is
  * not final within `seconds` (*ret_killed says so); nothing when it is final already. -1 when a
  * signal cannot be sent, or it still runs 10 s after SIGKILL. Its lock should be held. */
 int store_stop(struct stored *c, long seconds, bool *ret_killed, struct error *err);
-/* crib rm: end it (SIGKILL to its process, or to its monitor while it has none yet, unless that
- * is this process), wait for its record to be final (10 s at most), and remove it
- * (store_remove). Its lock should be held. */
+/* crib rm: end it (the stop marker, SIGKILL to its process, or to its monitor while it has none
+ * yet and is not restarting it, unless that is this process) and wait for its record to be
+ * final (10 s at most; then the monitor is killed, 1 s more); store_kill_remove also
+ * removes it (store_remove). Its lock should be held. */
+int store_kill(struct stored *c, struct error *err);
 int store_kill_remove(struct stored *c, struct error *err);
 
 /* For a new process in the container `c` opened (crib exec, crib oci exec): its state, and when

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,12 +84,60 @@ int main(void)
         kill(child, SIGKILL);
         waitpid(child, NULL, 0);
         record_read(dir, "c1", &got, &err);
-        ok(got.phase == RECORD_RUNNING && !got.pid_alive,
+        ok(got.phase == RECORD_RUNNING && !got.pid_alive && !got.restarting && !got.restarts,
            "its process gone, the monitor alive: still running until the monitor records it");
+
+        /* the restart policy's records: the count, restarting, the stop marker */
+        ok(record_stop_signal(dir) == 0, "no stop marker: 0");
+        ok(record_write_restarts(dir, 3, true, 137, &err) == 0, "a restarts record");
+        record_read(dir, "c1", &got, &err);
+        ok(got.phase == RECORD_RUNNING && got.restarting && got.restarts == 3 &&
+                   got.last_exit == 137,
+           "restarting, 3 restarts, the last run's status 137");
+        ok(record_write_stop(dir, SIGTERM, &err) == 0 && record_stop_signal(dir) == SIGTERM,
+           "the stop marker holds crib stop's signal");
+        put(dir, "stop", "signal=junk\n");
+        ok(record_stop_signal(dir) == SIGKILL, "a malformed marker still stops it: SIGKILL");
+        put(dir, "restarts", "count=9\nrestarting=1\nlast=1\nboot=another-boot\n");
+        record_read(dir, "c1", &got, &err);
+        ok(!got.restarting && got.restarts == 0, "a restarts record of another boot is ignored");
+        put(dir, "restarts", "count=-2\nrestarting=5\nlast=900\n");
+        record_read(dir, "c1", &got, &err);
+        ok(!got.restarting && got.restarts == 0 && got.last_exit == 0,
+           "garbage in the restarts record is ignored");
         record_write_exit(dir, 137, &err);
         record_read(dir, "c1", &got, &err);
         ok(got.phase == RECORD_STOPPED && got.has_exit && got.exit_status == 137 && !got.why,
            "an exit record: stopped, with the status");
+
+        /* the health record: what a container's check printed, escaped and bounded */
+        {
+                static struct record_health h, back;
+                char out[4 * 16 + 1];
+                record_escape("a\nb\t\\\x1b[2J\xff=", 11, out);
+                ok(!strcmp(out, "a\\nb\\t\\\\\\x1b[2J\\xff="), "escaped: \\n \\t \\\\ \\xHH (%s)",
+                   out);
+                ok(record_read_health(dir, &back) < 0 && back.last_exit == -1,
+                   "no health record: -1, nothing");
+                h = (struct record_health){.pid = 42, .streak = 2, .checks = 7, .last_exit = 3};
+                snprintf(h.status, sizeof h.status, "unhealthy");
+                snprintf(h.action, sizeof h.action, "restarted");
+                memset(h.output, 'x', sizeof h.output - 1);
+                h.output[5] = '\n'; /* the record's own guard: never a line of its own */
+                ok(record_write_health(dir, &h, &err) == 0,
+                   "a health record, its output at the bound");
+                ok(record_read_health(dir, &back) == 0 && back.pid == 42 &&
+                           !strcmp(back.status, "unhealthy") && back.streak == 2 &&
+                           back.checks == 7 && back.last_exit == 3 &&
+                           !strcmp(back.action, "restarted") &&
+                           strlen(back.output) == sizeof back.output - 1 && back.output[5] == '?',
+                   "read back whole; a newline in it became '?'");
+                put(dir, "health", "status=healthy\nstreak=-1\nlast_exit=999\npid=x\n");
+                ok(record_read_health(dir, &back) == 0 && back.streak == 0 &&
+                           back.last_exit == -1 && back.pid == 0,
+                   "garbage numbers in the health record are ignored");
+                unlinkat(dir, "health", 0);
+        }
 
         /* records that lie */
         unlinkat(dir, "exit", 0);

@@ -163,6 +163,9 @@ static void test_signal(void)
         /* pidfd_open(2) fails with ENOSYS, as on Linux < 5.3: kill(2) after the same check */
         pid_t victim = sleeper(), bystander = sleeper();
         uint64_t vstart = state_proc_start(victim);
+        /* a start time the bystander's is not (vstart + 1 was it, under load, when a clock tick
+         * passed between the two forks) */
+        uint64_t bwrong = state_proc_start(bystander) + 1;
         pid_t tester = fork();
         if (tester == 0) {
                 struct sock_filter f[] = {
@@ -177,7 +180,7 @@ static void test_signal(void)
                 if (syscall(SYS_pidfd_open, victim, 0) >= 0 || errno != ENOSYS)
                         _exit(3);
                 struct error e;
-                if (store_signal(bystander, vstart + 1, SIGTERM, &e) < 0)
+                if (store_signal(bystander, bwrong, SIGTERM, &e) < 0)
                         _exit(4);
                 _exit(store_signal(victim, vstart, SIGTERM, &e) < 0 ? 5 : 0);
         }
