@@ -15,6 +15,7 @@
 
 struct trace {
         bool on;
+        bool explain; /* --trace=explain: each step's why and where too */
         void (*emit)(void *ctx, const char *line);
         void *ctx;
 };

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/cleanup.h"
+#include "base/procfile.h"
 #include "base/sys.h"
 #include "cgroup/cgroup.h"
 
@@ -65,6 +66,7 @@ static bool cgroup_dir(const char *own, const char *rootfs, char *src, size_t le
         _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
         while (f && fgets(line, sizeof line, f)) {
                 char root[1024], mnt[1024], fstype[64];
+                unsigned long id;
                 const char *dash = strstr(line, " - "), *rest;
                 bool start = whole;
                 whole = strchr(line, '\n') != NULL;
@@ -72,9 +74,9 @@ static bool cgroup_dir(const char *own, const char *rootfs, char *src, size_t le
                  * with an escape (\040 for a space) is no cgroup2 mount of the host's */
                 if (!start || !whole || !dash || sscanf(dash + 3, "%63s", fstype) != 1 ||
                     strcmp(fstype, "cgroup2") ||
-                    sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) != 2 ||
-                    strchr(line, '\\') || cgroup_below(mnt, rootfs, &rest) ||
-                    !cgroup_below(own, root, &rest))
+                    sscanf(line, "%lu %*s %*s %1023s %1023s", &id, root, mnt) != 3 ||
+                    strchr(line, '\\') || !procfile_mount_seen(id, mnt) ||
+                    cgroup_below(mnt, rootfs, &rest) || !cgroup_below(own, root, &rest))
                         continue;
                 return (size_t)snprintf(src, len, "%s%s", mnt, rest) < len;
         }

@@ -3,6 +3,7 @@
  * Kernel features: mknod(2) with the node's mode and numbers, fchownat(2), a bind of a node onto
  * itself (the /dev tmpfs is nodev); in a user namespace, where mknod(2) of a device is refused,
  * a bind of the host's node; mount ids (/proc/self/fdinfo) to keep every step on /dev's tmpfs.
+ * And real root's copies of the host's nodes crib's /dev has (own_node).
  */
 #define _GNU_SOURCE
 #include "mounts.h"
@@ -18,6 +19,26 @@
 
 #include "base/cleanup.h"
 #include "base/sys.h"
+
+/* Real root's device nodes are its own copies, made in the nodev /dev: each opens through a
+ * bind of itself without nodev, and a chmod inside changes the copy, never the host's node. */
+int own_node(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+{
+        char self[64];
+        _cleanup_close_ int node = resolve(rootfd, op->dst + 1);
+        if (node < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
+        snprintf(self, sizeof self, "/proc/self/fd/%d", node);
+        if (sys_mount(&c->trace, self, self, op->dst, NULL, MS_BIND, NULL, err) < 0)
+                return -1;
+        /* found again by name, which now leads onto the bind (our own /dev: nobody else's) */
+        _cleanup_close_ int top = resolve(rootfd, op->dst + 1);
+        if (top < 0)
+                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
+        snprintf(self, sizeof self, "/proc/self/fd/%d", top);
+        return sys_mount(&c->trace, NULL, self, op->dst, NULL,
+                         MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NOEXEC, NULL, err);
+}
 
 /* An OCI config's device node (MOP_DEVICE), made on crib's own /dev tmpfs and nowhere else:
  * found from that tmpfs's root (its fresh entry, which a mount on /dev or above would have

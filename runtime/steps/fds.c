@@ -69,8 +69,9 @@ int fds_close_all_but(const int *keep, size_t n, struct error *err)
                                         return error_set(err, errno, "cannot list /proc/self/fd");
                                 while ((e = readdir(d))) {
                                         long fd = strtol(e->d_name, NULL, 10);
-                                        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
-                                            fd >= from && (unsigned long)fd < to && fd != dirfd(d))
+                                        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd >= 0 &&
+                                            (unsigned long)fd >= from && (unsigned long)fd < to &&
+                                            fd != dirfd(d))
                                                 close((int)fd);
                                 }
                                 closedir(d);

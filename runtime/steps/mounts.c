@@ -37,6 +37,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <sched.h>
@@ -143,7 +144,8 @@ int step_bind_rootfs(struct child *c, struct error *err)
         if (tree >= 0) {
                 long m = syscall(SYS_move_mount, tree, "", AT_FDCWD, ".", MOVE_MOUNT_F_EMPTY_PATH);
                 int e = errno;
-                trace_line(&c->trace, "  move_mount(idmapped tree, \".\") = %ld", m);
+                trace_line(&c->trace, "  move_mount(%s tree, \".\") = %ld",
+                           c->plan->overlay_upper ? "overlay" : "idmapped", m);
                 if (m < 0) {
                         close(tree);
                         return error_set(err, e, "cannot mount the rootfs '%s'", c->plan->rootfs);
@@ -387,24 +389,22 @@ int mounts_restrict(struct child *c, int rootfd, const char *path, unsigned long
                          err);
 }
 
-/* Real root's device nodes are its own copies, made in the nodev /dev: each opens through a
- * bind of itself without nodev, and a chmod inside changes the copy, never the host's node. */
-int own_node(struct child *c, int rootfd, const struct mount_op *op, struct error *err)
+/* A bind source is the one planning found (mount_op.src_dev and src_ino), or nothing is bound:
+ * its name may lead elsewhere by now (a directory of another user's on the way, swapped for a
+ * symbolic link between two runs of a restart policy: crib's monitor runs the setup again from
+ * the same plan) */
+static int bind_pinned(const struct mount_op *op, const struct stat *st, struct error *err)
 {
-        char self[64];
-        _cleanup_close_ int node = resolve(rootfd, op->dst + 1);
-        if (node < 0)
-                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
-        snprintf(self, sizeof self, "/proc/self/fd/%d", node);
-        if (sys_mount(&c->trace, self, self, op->dst, NULL, MS_BIND, NULL, err) < 0)
-                return -1;
-        /* found again by name, which now leads onto the bind (our own /dev: nobody else's) */
-        _cleanup_close_ int top = resolve(rootfd, op->dst + 1);
-        if (top < 0)
-                return error_set(err, errno, "cannot open '%s' in the rootfs", op->dst);
-        snprintf(self, sizeof self, "/proc/self/fd/%d", top);
-        return sys_mount(&c->trace, NULL, self, op->dst, NULL,
-                         MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NOEXEC, NULL, err);
+        if (!op->src_ino || (st->st_dev == op->src_dev && st->st_ino == op->src_ino))
+                return 0;
+        error_set(err, 0,
+                  "bind source '%s' is no longer what the container was planned with: "
+                  "something else was put in its place since (device %u:%u inode %llu, "
+                  "planned %u:%u inode %llu)",
+                  op->src, major(st->st_dev), minor(st->st_dev), (unsigned long long)st->st_ino,
+                  major(op->src_dev), minor(op->src_dev), (unsigned long long)op->src_ino);
+        return error_hint(err, "crib binds what it checked or nothing; to bind the new one, "
+                               "start the container again (crib rm, then crib run)");
 }
 
 /* A generated file (MOP_FILE): written on a small tmpfs that no path reaches, then only that
@@ -587,6 +587,8 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                         if (fstat(srcfd, &st) < 0)
                                 return error_set(err, errno, "cannot stat bind source '%s'",
                                                  op->src);
+                        if (bind_pinned(op, &st, err) < 0)
+                                return -1;
                         unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
                         long m = syscall(SYS_move_mount, srcfd, "", fd, "",
                                          MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
@@ -608,6 +610,8 @@ static int apply(struct child *c, struct fresh *f, int rootfd, const struct moun
                 }
                 if (sfd < 0 || fstat(sfd, &st) < 0)
                         return error_set(err, errno, "cannot open bind source '%s'", op->src);
+                if (bind_pinned(op, &st, err) < 0)
+                        return -1;
                 unsigned long flags = op->flags | (S_ISDIR(st.st_mode) ? MS_NODEV : 0);
                 snprintf(src, sizeof src, "/proc/self/fd/%d", sfd);
                 if (sys_mount(&c->trace, src, target, op->dst, NULL, MS_BIND | (flags & MS_REC),

@@ -64,16 +64,40 @@ static void test_stop_at(struct child *c, const char *name)
 #endif
 
 /* Child: a step begins: its number (counted across both tables), its name and our pid. */
-void step_begin(struct child *c, const char *name)
+/* crib run --step: say which step comes, and wait for the go-ahead. Not before the third: the
+ * first two run while crib writes the id maps and sends GO, which the second reads (userns.c) */
+static void step_wait(struct child *c, const struct step *s)
+{
+        struct sync_msg m = {.type = SYNC_STEP};
+        struct error err;
+        int fd = -1;
+        error_clear(&err);
+        snprintf(m.u.text, sizeof m.u.text, "%zu/%zu  %s", c->step, c->nsteps, s->name);
+        if (sync_send(&c->chan, &m, -1, &err) < 0 || sync_recv(&c->chan, &m, &fd, &err) <= 0 ||
+            m.type != SYNC_STEP_GO) {
+                if (!err.msg[0])
+                        error_set(&err, EPROTO, "no go-ahead from crib");
+                error_wrap(&err, "crib run --step, before the step '%s'", s->name);
+                step_failed(c, &err);
+        }
+        if (fd >= 0)
+                close(fd);
+}
+
+void step_begin(struct child *c, const struct step *s)
 {
         c->step++;
+        if (c->plan->step_mode && c->step >= 3)
+                step_wait(c, s);
         if (c->trace.on) { /* getpid() and the clock only for the trace */
                 c->step_start = trace_now_us();
-                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", c->step, c->nsteps, name,
+                trace_line(&c->trace, "step %2zu/%zu  %s  (pid %d)", c->step, c->nsteps, s->name,
                            (int)getpid());
+                if (c->trace.explain)
+                        trace_line(&c->trace, "  why: %s  [%s]", s->why, s->where);
         }
 #ifdef CRIB_TEST_HOOKS
-        test_stop_at(c, name);
+        test_stop_at(c, s->name);
 #endif
 }
 
@@ -115,7 +139,7 @@ void steps_run(struct child *c, const struct table *t)
         struct error err;
         error_clear(&err);
         for (size_t i = 0; i < t->n; i++) {
-                step_begin(c, t->steps[i].name);
+                step_begin(c, &t->steps[i]);
                 if (t->steps[i].run(c, &err) < 0)
                         step_failed(c, &err);
                 step_done(c);

@@ -50,8 +50,14 @@ struct child {
         int pty_slave;      /* the terminal's slave side, for the workload, or -1 */
         int rootfd;         /* the rootfs bind's root, from its bind to pivot_root, or -1 */
         sigset_t forwarded; /* signals crib's init passes on to the workload */
-        int rootfs_tree;    /* the idmapped rootfs from the parent (SYNC_ROOTFS), or -1 */
-        int init_ready;     /* the workload's ends of the pipes to crib's init (init.c) */
+        int rootfs_tree;    /* the idmapped rootfs from the parent (SYNC_ROOTFS), an image's
+                             * overlay (overlay.c), or -1 */
+        /* root's container of a store image in a user namespace: its layers as idmapped mount
+         * trees from the parent (SYNC_LAYER), until attached at m/N (idlayers.c); the first
+         * nlayer_trees are ours to close */
+        int layer_trees[PLAN_MAX_LAYERS];
+        unsigned nlayer_trees;
+        int init_ready; /* the workload's ends of the pipes to crib's init (init.c) */
         int init_go;
         size_t step;         /* the step running (1 to nsteps, across both tables) */
         size_t nsteps;       /* how many steps this container's setup has */
@@ -67,11 +73,19 @@ struct child {
         pid_t host_pid;
 };
 
-/* One step of a table: its name as --trace prints it, and the function that runs it. */
+/* One step of a table: its name as --trace prints it, the function that runs it, why it stands
+ * where it does in its table and where its code is, which --trace=explain prints. A table's row:
+ * STEP(NAME, FUNCTION, "runtime/DIR/FILE.c", WHY) (tests/make/layout.t checks each FILE defines
+ * its FUNCTION). */
 struct step {
         const char *name;
         int (*run)(struct child *c, struct error *err);
+        const char *why, *where;
 };
+#define STEP(name, fn, file, why)                                                                  \
+        {                                                                                          \
+                name, fn, why, file ":" #fn                                                        \
+        }
 /* A table of steps (launch/child.c, launch/enter.c), run in order by one process (step.c). */
 struct table {
         const struct step *steps;
@@ -83,7 +97,7 @@ struct table {
 void steps_run(struct child *c, const struct table *t);
 /* Child: a step begins: its number (counted across the tables), its name and our pid in the
  * trace; in a test build, waits first if CRIB_TEST_STOP_AT names it (step.c). */
-void step_begin(struct child *c, const char *name);
+void step_begin(struct child *c, const struct step *s);
 /* Child: trace the end of the step running, with its time. */
 void step_done(struct child *c);
 /* A step that has nothing to do in this plan: the trace says "skipped: WHY" instead of "done";
@@ -114,6 +128,9 @@ int step_not_dumpable(struct child *c, struct error *err);   /* userns.c */
 int step_become_root(struct child *c, struct error *err);    /* creds.c */
 int step_parent_death(struct child *c, struct error *err);   /* creds.c */
 int step_mounts_private(struct child *c, struct error *err); /* mounts.c */
+int step_attach_layers(struct child *c, struct error *err);  /* idlayers.c */
+int step_overlay(struct child *c, struct error *err);        /* overlay.c */
+int step_detach_layers(struct child *c, struct error *err);  /* idlayers.c */
 int step_bind_rootfs(struct child *c, struct error *err);    /* mounts.c */
 int step_mounts(struct child *c, struct error *err);         /* mounts.c */
 int step_pivot_root(struct child *c, struct error *err);     /* pivot.c */

@@ -7,9 +7,13 @@
  *
  *   parent -> child   SYNC_ROOTFS the rootfs as an idmapped mount tree, as SCM_RIGHTS (root's
  *                                 containers whose rootfs host root owns; before SYNC_GO)
+ *                     SYNC_LAYER  one layer of an image as an idmapped mount tree, as
+ *                                 SCM_RIGHTS, with its number, l/0 first (root's containers
+ *                                 of a store image in a user namespace; before SYNC_GO)
  *                     SYNC_GO     the id maps are written; go on with the setup (with the
  *                                 setup process's pid as crib sees it: crib create's hooks
  *                                 read it)
+ *                     SYNC_STEP_GO  crib run --step: run the step just announced
  *   child -> parent   SYNC_TRACE  a --trace line
  *                     SYNC_WARN   a warning for the user (say, an escapable chroot fallback)
  *                     SYNC_PTY    the terminal's master side, as SCM_RIGHTS
@@ -20,6 +24,8 @@
  *                                 container's pid namespace by the process that joined it)
  *                     SYNC_CREATED `crib create` only (start.c): set up, waiting for `crib
  *                                 start`; the last message (crib create exits)
+ *                     SYNC_STEP   crib run --step (step.c): "N/M NAME", the step about to
+ *                                 run; the sender waits for SYNC_STEP_GO
  *
  * crib-image's id-map helper speaks it too (image/import.c): SYNC_GO from the parent once it
  * has unshared, SYNC_ERROR back when newuidmap or newgidmap failed, EOF when the ids are mapped.
@@ -51,6 +57,9 @@ enum sync_type {
         SYNC_ROOTFS,
         SYNC_PID,
         SYNC_CREATED,
+        SYNC_STEP,
+        SYNC_STEP_GO,
+        SYNC_LAYER,
 };
 
 struct sync_msg {
@@ -60,6 +69,7 @@ struct sync_msg {
                 struct error err;
                 char text[1024];
                 int32_t pid;
+                uint32_t layer; /* SYNC_LAYER: its number, 0 the topmost */
         } u;
 };
 

@@ -49,6 +49,7 @@
 #include "rlimits.h"
 #include "step.h"
 #include "host/subids.h"
+#include "idlayers.h"
 
 /* procfile_write, traced, with the error for the user */
 static int write_file(const struct trace *t, const char *path, const char *text, struct error *err)
@@ -210,8 +211,24 @@ int step_not_dumpable(struct child *c, struct error *err)
         return 0;
 }
 
+/* Child: a tree the parent sends before SYNC_GO: the idmapped rootfs (SYNC_ROOTFS), or a layer
+ * of an image (SYNC_LAYER, idlayers.c); anything else is out of place */
+static int take_tree(struct child *c, const struct sync_msg *m, int fd, struct error *err)
+{
+        if (m->type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs && c->rootfs_tree < 0) {
+                c->rootfs_tree = fd;
+                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
+                return 0;
+        }
+        if (m->type == SYNC_LAYER && c->plan->overlay_idmapped)
+                return idlayers_take(c, m->u.layer, fd, err);
+        if (fd >= 0)
+                close(fd);
+        return error_set(err, EPROTO, "expected the go-ahead, got message %u", m->type);
+}
+
 /* Child: before anything, write our own maps (and limits), or wait for the parent's SYNC_GO
- * that says it wrote them; EOF means crib died. */
+ * that says it wrote them, taking the trees it sends before; EOF means crib died. */
 int step_id_maps(struct child *c, struct error *err)
 {
         if (c->plan->self_maps) {
@@ -221,21 +238,21 @@ int step_id_maps(struct child *c, struct error *err)
                 return 0;
         }
         struct sync_msg m;
-        int fd = -1;
-        int r = sync_recv(&c->chan, &m, &fd, err);
-        if (r > 0 && m.type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs) {
-                c->rootfs_tree = fd;
-                trace_line(&c->trace, "  read(sync) = ROOTFS (the idmapped rootfs, fd %d)", fd);
-                r = sync_recv(&c->chan, &m, NULL, err);
-        } else if (fd >= 0) {
-                close(fd);
+        for (;;) {
+                int fd = -1;
+                int r = sync_recv(&c->chan, &m, &fd, err);
+                if (r == 0)
+                        _exit(125); /* crib is gone */
+                if (r < 0)
+                        return -1;
+                if (m.type == SYNC_GO) {
+                        if (fd >= 0)
+                                close(fd);
+                        break;
+                }
+                if (take_tree(c, &m, fd, err) < 0)
+                        return -1;
         }
-        if (r == 0)
-                _exit(125); /* crib is gone */
-        if (r < 0)
-                return -1;
-        if (m.type != SYNC_GO)
-                return error_set(err, EPROTO, "expected the go-ahead, got message %u", m.type);
         c->host_pid = m.u.pid;
         trace_line(&c->trace, "  read(sync) = GO (maps written; we are pid %d to crib)",
                    (int)c->host_pid);

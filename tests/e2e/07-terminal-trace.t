@@ -76,6 +76,17 @@ args = /bin/true
 [security]
 capabilities = default +SYS_ADMIN
 EOF2
+# --trace=explain: under each step, parent's and container's, why it stands there and where its
+# code is (file:function; tools/check-steps checks each names a file that defines it)
+run_crib run --trace=explain "$T/t.ini"
+assert_eq "$rc" 0 "--trace=explain runs"
+nsteps=$(echo "$err" | grep -c -e '^crib: trace: parent: step ' -e '^crib: trace: step ')
+nwhy=$(echo "$err" | grep -A1 -e '^crib: trace: parent: step ' -e '^crib: trace: step ' | grep -c '^crib: trace:   why: .\{12,\}  \[runtime/[a-z]*/[a-z_]*\.c:[a-z_0-9]*\]$')
+assert_eq "$nwhy" "$nsteps" "each of the $nsteps steps is followed by its why and its file:function"
+assert_contains "$err" "[runtime/steps/pivot.c:step_pivot_root]" "pivot_root's row names runtime/steps/pivot.c"
+run_crib run --trace "$T/t.ini"
+assert_eq "$(echo "$err" | grep -c '^crib: trace:   why: ')" 0 "plain --trace prints no why"
+
 run_crib run --trace "$T/ro.ini"
 assert_eq "$(after "remount the root read-only")" "done" "readonly_rootfs = yes: the step runs and says done"
 assert_eq "$(after "lock the mounts in a user namespace")" "done" "+SYS_ADMIN: the mounts are locked, done"
