@@ -1,4 +1,5 @@
-/* check.c - `crib check`: what this kernel really supports, as a table or as INI. */
+/* check.c - `crib check`: what this kernel really supports, as a table or as INI; with
+ * --report, as a report for a bug report (checkreport.c), and --compare, two such reports. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "base/cleanup.h"
 #include "plan/plan.h"
 #include "spec/spec.h"
+#include "checkreport.h"
 #include "specfile.h"
 #include "base/termsafe.h"
 #include "output.h"
@@ -89,10 +91,21 @@ static void print_table(const struct check_row *rows, size_t n, int code)
                                    "above)");
 }
 
+static int check_usage(const char *fmt, const char *arg)
+{
+        struct error err;
+        error_set(&err, 0, fmt, arg);
+        error_hint(&err, "crib check [--spec SPEC] [--rootfs DIR] [--format=table|ini]\n"
+                         "crib check --report [--format=markdown|json] [--spec SPEC] [--rootfs "
+                         "DIR]\n"
+                         "crib check --compare A.json B.json");
+        return output_error(&err);
+}
+
 int cmd_check(int argc, char **argv)
 {
-        const char *spec_path = NULL, *rootfs = NULL;
-        bool ini = false;
+        const char *spec_path = NULL, *rootfs = NULL, *format = NULL;
+        bool ini = false, report = false;
         struct error err;
         struct spec spec;
         bool have_spec = false;
@@ -104,17 +117,21 @@ int cmd_check(int argc, char **argv)
                         spec_path = argv[++i];
                 else if (!strcmp(argv[i], "--rootfs") && i + 1 < argc)
                         rootfs = argv[++i];
-                else if (!strcmp(argv[i], "--format=ini"))
-                        ini = true;
-                else if (!strcmp(argv[i], "--format=table"))
-                        ini = false;
-                else {
-                        error_set(&err, 0, "unknown argument '%s' for 'crib check'", argv[i]);
-                        error_hint(&err, "crib check [--spec SPEC] [--rootfs DIR] "
-                                         "[--format=table|ini]");
-                        return output_error(&err);
-                }
+                else if (!strncmp(argv[i], "--format=", 9))
+                        format = argv[i] + 9;
+                else if (!strcmp(argv[i], "--report"))
+                        report = true;
+                else if (!strcmp(argv[i], "--compare") && argc == 3 && i == 0) {
+                        int r = check_compare(argv[1], argv[2], &err);
+                        return r < 0 ? output_error(&err) : r;
+                } else
+                        return check_usage("unknown argument '%s' for 'crib check'", argv[i]);
         }
+        if (format && !strcmp(format, "ini") && !report)
+                ini = true;
+        else if (format && strcmp(format, report ? "markdown" : "table") &&
+                 strcmp(format, report ? "json" : "table"))
+                return check_usage("'--format=%s' is not one crib check writes here", format);
         if (spec_path) {
                 char path[4096]; /* SPEC, or DIR/crib.ini */
                 _cleanup_fclose_ FILE *f = specfile_open(spec_path, path, sizeof path, &err);
@@ -139,7 +156,14 @@ int cmd_check(int argc, char **argv)
         struct check_row rows[CHECK_MAX_ROWS];
         size_t n = check_run(have_spec ? &spec : NULL, rootfs, rows);
         int code = check_exit_code(rows, n);
-        if (ini)
+        struct check_machine m;
+        if (report)
+                check_machine(&m);
+        if (report && format && !strcmp(format, "json"))
+                check_report_json(&m, rows, n, code);
+        else if (report)
+                check_report_markdown(&m, rows, n, code);
+        else if (ini)
                 print_ini(rows, n, code);
         else
                 print_table(rows, n, code);

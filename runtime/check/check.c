@@ -21,6 +21,29 @@ const char *check_status_name(enum check_status s)
         return names[s];
 }
 
+const char *check_need_name(enum check_need n)
+{
+        return n == NEED_ESSENTIAL ? "essential" : n == NEED_DEFAULT ? "default" : "optional";
+}
+
+const char *check_meaning(const struct check_row *r)
+{
+        if (r->status == CHECK_OK)
+                return "works: crib uses it where a spec asks for it";
+        if (r->status == CHECK_NOT_TRIED)
+                return "not tried: nothing to try it on, or not needed for this spec";
+        switch (r->need) {
+        case NEED_ESSENTIAL:
+                return "crib cannot run a container here without it";
+        case NEED_DEFAULT:
+                return "the default level uses it: a container that needs it fails to "
+                       "start, with the reason (seccomp and AppArmor with `prefer` in "
+                       "crib.ini(5): it runs without them and says so)";
+        default:
+                return "informative: no security level needs it";
+        }
+}
+
 struct check_row *row(struct check_row *rows, size_t *n, const char *id, const char *feature,
                       enum check_need need)
 {

@@ -39,5 +39,30 @@ struct check_row {
 /* Run every probe (or those `spec` needs, when given); rootfs: where to try pivot_root. */
 size_t check_run(const struct spec *spec, const char *rootfs, struct check_row *rows);
 const char *check_status_name(enum check_status s);
+const char *check_need_name(enum check_need n);
+/* What a row's status means for crib on this kernel, in a sentence */
+const char *check_meaning(const struct check_row *r);
+
+/* The machine a report describes (machine.c): nothing of who ran it */
+#define CHECK_MACHINE_CONFIG 24
+struct check_machine {
+        char kernel[320]; /* uname -srvm: no host name */
+        char release[96]; /* uname -r */
+        char arch[65];    /* uname -m */
+        char board[128];  /* the device tree's model; "" without one (a PC, most VMs) */
+        char distribution[128];
+        char cmdline[1024];      /* /proc/cmdline, scrubbed */
+        char config_source[128]; /* "" without a kernel config */
+        struct {
+                char key[40];
+                char value[40];
+        } config[CHECK_MACHINE_CONFIG];
+        size_t nconfig;
+};
+void check_machine(struct check_machine *m);
+/* Remove who ran crib from `text` (NUL-terminated, in a buffer of len): the caller's home
+ * directory (and sudo's user's) as "~", any /home/NAME as /home/USER, their user names as USER.
+ * root's name is no one's and stays. */
+void check_scrub(char *text, size_t len);
 
 #endif

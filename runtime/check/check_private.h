@@ -34,6 +34,9 @@ void put(char *buf, size_t len, const char *fmt, ...) CRIB_PRINTF(3, 4);
  * which wins */
 void kconfig_set(struct kconfig *kc, struct check_row *r, const char *key, bool works);
 void kconfig_free(struct kconfig *kc);
+/* kconfig.c: the value of `key` ("y", "m", a number, or "is not set") into buf; returns where
+ * the config was read from, or NULL when there is none */
+const char *kconfig_value(struct kconfig *kc, const char *key, char *buf, size_t len);
 
 /* attempt.c: run fn in a child; returns its errno (0: it worked), *value what it reported */
 int attempt(int (*fn)(const void *, long *), const void *arg, long *value);

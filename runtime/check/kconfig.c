@@ -100,3 +100,19 @@ void kconfig_set(struct kconfig *kc, struct check_row *r, const char *key, bool 
                  : !built && works ? " (the attempt works: it wins)"
                                    : "");
 }
+
+const char *kconfig_value(struct kconfig *kc, const char *key, char *buf, size_t len)
+{
+        char line[96];
+        load_config(kc);
+        if (!kc->text)
+                return NULL;
+        snprintf(line, sizeof line, "\n%s=", key);
+        const char *at = strstr(kc->text, line);
+        snprintf(buf, len, "%s", "is not set");
+        if (at) {
+                at += strlen(line);
+                snprintf(buf, len, "%.*s", (int)strcspn(at, "\n"), at);
+        }
+        return kc->src;
+}

@@ -13,6 +13,7 @@
 #include "host/bootline.h"
 #include "cgroup/cgroup.h"
 #include "base/error.h"
+#include "base/procfile.h"
 
 /* what each cgroup_host lack says in a row's status */
 static const enum check_status status_of[] = {
@@ -30,13 +31,14 @@ static void hierarchy_row(struct check_row *rows, size_t *n, const struct check_
         FILE *f = fopen("/proc/self/mountinfo", "re");
         while (f && fgets(line, sizeof line, f)) {
                 char mnt[512], fstype[64];
+                unsigned long id;
                 const char *dash = strstr(line, " - ");
                 if (!dash || sscanf(dash + 3, "%63s", fstype) != 1 ||
-                    sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1)
+                    sscanf(line, "%lu %*s %*s %*s %511s", &id, mnt) != 2)
                         continue;
                 if (!strcmp(fstype, "cgroup"))
                         v1 = true;
-                if (!strcmp(fstype, "cgroup2")) {
+                if (!strcmp(fstype, "cgroup2") && procfile_mount_seen(id, mnt)) {
                         v2 = true;
                         snprintf(v2mount, sizeof v2mount, "%s", mnt);
                 }

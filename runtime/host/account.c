@@ -37,3 +37,10 @@ void account_of(uid_t uid, struct account *ret)
         if (home && home[0] == '/')
                 snprintf(ret->home, sizeof ret->home, "%s", home);
 }
+
+void account_data_dirs(struct data_dirs *ret)
+{
+        ret->crib_store = getenv("CRIB_STORE");
+        ret->xdg_data_home = getenv("XDG_DATA_HOME");
+        ret->home = getenv("HOME");
+}

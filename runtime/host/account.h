@@ -25,4 +25,11 @@ bool account_read(FILE *f, uid_t uid, struct account *ret);
  * gives is left empty. */
 void account_of(uid_t uid, struct account *ret);
 
+/* Where the image store is, as the environment says (docs/store.md): $CRIB_STORE,
+ * $XDG_DATA_HOME and $HOME, NULL when unset. */
+struct data_dirs {
+        const char *crib_store, *xdg_data_home, *home;
+};
+void account_data_dirs(struct data_dirs *ret);
+
 #endif

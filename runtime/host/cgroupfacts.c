@@ -28,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "bootline.h"
 #include "base/cleanup.h"
+#include "base/procfile.h"
 
 static const char *const names[CGROUP_NCTRL] = {"memory", "cpu", "pids", "io", "cpuset"};
 
@@ -60,16 +62,21 @@ unsigned cgroup_controllers(const char *dir)
         return got;
 }
 
-/* the cgroup2 mount point and the cgroup its root shows (field 4 of mountinfo) */
+/* the cgroup2 mount point and the cgroup its root shows (field 4 of mountinfo): the one seen
+ * at its path, not the first line that names a cgroup2 (podman's and some engines' mount
+ * namespaces mount one over /sys/fs/cgroup and leave the host's /sys/fs/cgroup/unified listed
+ * beneath it, hidden) */
 bool cgroup_find_mount(char *mnt, size_t len, char *root, size_t rlen)
 {
         char line[1024];
         _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
         while (f && fgets(line, sizeof line, f)) {
                 char r[512], m[512], fstype[64];
+                unsigned long id;
                 const char *dash = strstr(line, " - ");
                 if (!dash || sscanf(dash + 3, "%63s", fstype) != 1 || strcmp(fstype, "cgroup2") ||
-                    sscanf(line, "%*s %*s %*s %511s %511s", r, m) != 2)
+                    sscanf(line, "%lu %*s %*s %511s %511s", &id, r, m) != 3 ||
+                    !procfile_mount_seen(id, m))
                         continue;
                 snprintf(mnt, len, "%s", m);
                 snprintf(root, rlen, "%s", r);
@@ -191,16 +198,9 @@ static void explain(struct cgroup_host *h, int c, const struct cgroup_facts *f)
         }
 }
 
-/* The parent of cgroup `own` as a path under the mount: a mount of a cgroup (root, field 4 of
- * mountinfo, not "/") shows paths relative to it. "" when it does not fit: unknown, not cut
- * short, as it bounds a user's paths. */
-static void parent_path(const char *mount, const char *root, const char *own, char *buf, size_t len)
+/* cgroup `up` (as /proc/self/cgroup names it) as a path under the mount, as parent_path */
+static void own_path(const char *mount, const char *root, const char *up, char *buf, size_t len)
 {
-        char up[1024];
-        snprintf(up, sizeof up, "%s", own);
-        char *slash = strrchr(up, '/');
-        if (slash)
-                *slash = '\0';
         const char *rel = up;
         size_t rl = strcmp(root, "/") ? strlen(root) : 0;
         if (rl && !strncmp(up, root, rl) && (up[rl] == '/' || !up[rl]))
@@ -212,6 +212,55 @@ static void parent_path(const char *mount, const char *root, const char *own, ch
                 memcpy(buf, mount, ml);
                 memcpy(buf + ml, rel, n + 1);
         }
+}
+
+/* crib's own cgroup is a service's that systemd delegated to it (Delegate=yes,
+ * systemd.resource-control(5)): its name ends in .service, it is the caller's and the caller
+ * may write its cgroup.subtree_control, and systemd marked it with the trusted.delegate
+ * extended attribute (the system's manager, systemd 251 and later) or user.delegate. A user's
+ * manager cannot set trusted.* and marks nothing before systemd 253 (bookworm has 252), where
+ * every cgroup of the user's tree is the user's alike: there a .service of the user's own
+ * manager that runs crib as its Type=notify main process ($NOTIFY_SOCKET set), as the units of
+ * `crib generate systemd --user` do, is taken for delegated. Its path under the mount in buf,
+ * else "". */
+static bool delegated_unit(const char *mount, const char *root, const char *own, char *buf,
+                           size_t len)
+{
+        char path[1024], ctl[1100], v[8];
+        struct stat st;
+        size_t n = strlen(own);
+        buf[0] = '\0';
+        if (n < 8 || strcmp(own + n - 8, ".service"))
+                return false;
+        own_path(mount, root, own, path, sizeof path);
+        snprintf(ctl, sizeof ctl, "%s/cgroup.subtree_control", path);
+        ssize_t t = getxattr(path, "trusted.delegate", v, sizeof v);
+        ssize_t u = t == 1 ? t : getxattr(path, "user.delegate", v, sizeof v);
+        bool marked = (t == 1 || u == 1) && v[0] == '1';
+        char mine[128];
+        snprintf(mine, sizeof mine, "/user.slice/user-%u.slice/user@%u.service/",
+                 (unsigned)geteuid(), (unsigned)geteuid());
+        const char *notify = getenv("NOTIFY_SOCKET");
+        bool user_unit = geteuid() != 0 && !strncmp(own, mine, strlen(mine)) && notify &&
+                         notify[0] && !strstr(own, "/..");
+        if (!path[0] || !(marked || user_unit) || stat(path, &st) < 0 || st.st_uid != geteuid() ||
+            access(ctl, W_OK) < 0 || strlen(path) >= len)
+                return false;
+        memcpy(buf, path, strlen(path) + 1);
+        return true;
+}
+
+/* The parent of cgroup `own` as a path under the mount: a mount of a cgroup (root, field 4 of
+ * mountinfo, not "/") shows paths relative to it. "" when it does not fit: unknown, not cut
+ * short, as it bounds a user's paths. */
+static void parent_path(const char *mount, const char *root, const char *own, char *buf, size_t len)
+{
+        char up[1024];
+        snprintf(up, sizeof up, "%s", own);
+        char *slash = strrchr(up, '/');
+        if (slash)
+                *slash = '\0';
+        own_path(mount, root, up, buf, len);
 }
 
 void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f)
@@ -233,7 +282,12 @@ void cgroup_host_decide(struct cgroup_host *h, const struct cgroup_facts *f)
                 if (f->own[0])
                         parent_path(f->mount, f->mount_root, f->own, h->own_parent,
                                     sizeof h->own_parent);
-                if (f->root) {
+                if (f->unit[0]) {
+                        /* a unit's, Delegate=yes: the container's cgroup inside it */
+                        h->unit = true;
+                        snprintf(h->base, sizeof h->base, "%s", f->unit);
+                        h->available = f->unit_ctrls;
+                } else if (f->root) {
                         snprintf(h->base, sizeof h->base, "%s/crib", f->mount);
                         h->available = f->top;
                 } else if (!f->own[0]) {
@@ -330,6 +384,8 @@ void cgroup_facts_gather(struct cgroup_facts *f)
         f->top = cgroup_controllers(f->mount);
         if (!own_cgroup(f->own, sizeof f->own))
                 f->own[0] = '\0';
+        if (f->own[0] && delegated_unit(f->mount, f->mount_root, f->own, f->unit, sizeof f->unit))
+                f->unit_ctrls = cgroup_controllers(f->unit);
         if (f->root || !f->own[0])
                 return;
         char parent[1024], ctl[1100];

@@ -23,6 +23,8 @@ struct cgroup_host {
         unsigned available;      /* controllers crib may enable there (CGROUP_BIT) */
         bool clone_into;         /* the kernel has clone3(2) with CLONE_INTO_CGROUP (Linux 5.7) */
         bool systemd;            /* base is user@UID.service: crib asks systemd for a scope in it */
+        bool unit;               /* base is crib's own cgroup, a service's delegated to it
+                                  * (Delegate=yes): crib moves to base/supervisor first */
         char own_parent[1024];   /* the parent of crib's own cgroup, where a relative cgroupsPath
                                   * goes ("" when unknown) */
         char helper[512];        /* crib-scope, which asks (systemd.c) */
@@ -63,6 +65,8 @@ struct cgroup_facts {
         char systemd_base[1024];          /* else the user's systemd's (cgroup_systemd_gather) */
         char systemd_helper[512];
         unsigned systemd_ctrls;
+        char unit[1024];     /* crib's own cgroup, when it is a service's delegated to crib */
+        unsigned unit_ctrls; /* and its controllers */
 };
 void cgroup_facts_gather(struct cgroup_facts *f);
 /* Pure: the host facts into *h (why and fix for what is missing). */

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -81,4 +83,23 @@ bool userns_idmap_supported(void)
 #else
         return false;
 #endif
+}
+
+void host_machine_facts(struct host_machine *ret)
+{
+        struct utsname u;
+        char line[256];
+        memset(ret, 0, sizeof *ret);
+        snprintf(ret->machine, sizeof ret->machine, "%s", uname(&u) == 0 ? u.machine : "unknown");
+        const char *plat = (const char *)getauxval(AT_PLATFORM);
+        if (plat)
+                snprintf(ret->at_platform, sizeof ret->at_platform, "%s", plat);
+        FILE *f = fopen("/proc/cpuinfo", "re");
+        while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "CPU part", 8) && strchr(line, ':')) {
+                        snprintf(ret->cpu_part, sizeof ret->cpu_part, "%s", strchr(line, ':') + 1);
+                        break;
+                }
+        if (f)
+                fclose(f);
 }

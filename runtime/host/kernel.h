@@ -19,4 +19,14 @@ bool userns_idmap_supported(void);
 /* Whether we run in the host's user namespace (uid_map is the whole identity map). */
 bool userns_is_initial(void);
 
+/* What says which CPU this is, for the image platform it runs (image/platform.c's
+ * platform_detect): uname(2)'s machine, the auxiliary vector's AT_PLATFORM ("" when absent)
+ * and /proc/cpuinfo's first "CPU part" ("" when absent). */
+struct host_machine {
+        char machine[65];
+        char at_platform[32];
+        char cpu_part[32];
+};
+void host_machine_facts(struct host_machine *ret);
+
 #endif
