@@ -30,8 +30,10 @@ static const char usage[] =
         "PROFILE is a built-in profile (default, strict) or a file. CAPS is the whole bounding\n"
         "set (Docker's 14 by default); ARCH a libseccomp name (x86_64, aarch64, arm, ...).\n"
         "The built-in profiles are compiled when crib is built, for the capability sets of the\n"
-        "levels and each one added capability; 'builtin' lists those programs, and with --check\n"
-        "compares each with what libseccomp compiles now. Anything else is compiled when a\n"
+        "levels and each one added capability, and as an engine resolves them for the default\n"
+        "level's set (found by their canonical form in an OCI config); 'builtin' lists those\n"
+        "programs, and with --check compares each with what libseccomp compiles now.\n"
+        "Anything else is compiled when a\n"
         "container starts; no compiled program is ever read from a file.\n";
 
 struct opts {
@@ -191,34 +193,11 @@ static int show(struct opts *o, struct error *err)
         return 0;
 }
 
-/* What a seccomp return value does to the call, in words */
-static const char *action_text(uint32_t a, char *buf, size_t len)
-{
-        switch (a & SECCOMP_RET_ACTION_FULL) {
-        case SECCOMP_RET_ALLOW:
-                return "allowed";
-        case SECCOMP_RET_LOG:
-                return "allowed, and logged by the kernel";
-        case SECCOMP_RET_ERRNO:
-                snprintf(buf, len, "fails with %s", strerrorname_np((int)(a & SECCOMP_RET_DATA)));
-                return buf;
-        case SECCOMP_RET_KILL_PROCESS:
-                return "kills the process (SIGSYS)";
-        case SECCOMP_RET_KILL_THREAD:
-                return "kills the thread (SIGSYS)";
-        case SECCOMP_RET_TRAP:
-                return "raises SIGSYS, which the process may catch";
-        default:
-                snprintf(buf, len, "action %#x", a);
-                return buf;
-        }
-}
-
 /* What a profile's action does, as explain has said it: an errno by its name alone */
 static const char *verdict(const struct profile_action *a, char *buf, size_t len)
 {
         return a->act == PROFILE_ERRNO ? strerrorname_np(a->errnum)
-                                       : action_text(profile_action_ret(a), buf, len);
+                                       : bpf_action_text(profile_action_ret(a), buf, len);
 }
 
 static int explain(struct opts *o, struct error *err)
@@ -293,7 +272,7 @@ static int explain(struct opts *o, struct error *err)
         memcpy(d.args, args, sizeof args);
         uint32_t a = bpf_run(prog.insns, prog.n, &d);
         printf("the compiled program (%zu instructions): %s\n", prog.n,
-               action_text(a, b1, sizeof b1));
+               bpf_action_text(a, b1, sizeof b1));
         printf("  the program: %s\n", how);
         seccomp_program_free(&prog);
         return 0;
@@ -334,6 +313,44 @@ static int builtin(int argc, char **argv, struct error *err)
                         printf("  %s", same ? "same" : "DIFFERENT");
                         differ += !same;
                         seccomp_program_free(&prog);
+                }
+                printf("\n");
+        }
+        printf("# known engine profiles: a built-in profile as an engine resolves it for a\n"
+               "# bounding set, found by its canonical form when an OCI config carries it\n");
+        const struct seccomp_known *k;
+        for (size_t i = 0; (k = seccomp_known_at(i)); i++) {
+                char names[1400];
+                capname_list(k->caps, ",", names, sizeof names);
+                printf("known %-8s %-8s %6zu insns, %zu bytes canonical, caps %s", k->profile,
+                       k->arch, k->n, k->len, names);
+                if (check) {
+                        struct profile p, r;
+                        struct seccomp_program prog;
+                        char *canon = NULL;
+                        size_t len = 0;
+                        if (profile_builtin(k->profile, &p, err) < 0)
+                                return -1;
+                        int rc = profile_resolve(&p, k->caps, k->arch, k->kmaj, k->kmin, &r, err);
+                        profile_free(&p);
+                        if (rc < 0)
+                                return -1;
+                        int canonical = profile_canonical(&r, &canon, &len, err);
+                        rc = canonical == 1 ? seccomp_compile(&r, k->arch, 0, 0, 0, &prog, err)
+                                            : canonical;
+                        profile_free(&r);
+                        if (rc < 0) {
+                                free(canon);
+                                return -1;
+                        }
+                        bool same = canonical == 1 && len == k->len &&
+                                    !memcmp(canon, k->canonical, len) && prog.n == k->n &&
+                                    !memcmp(prog.insns, k->insns, k->n * sizeof *k->insns);
+                        printf("  %s", same ? "same" : "DIFFERENT");
+                        differ += !same;
+                        free(canon);
+                        if (canonical == 1)
+                                seccomp_program_free(&prog);
                 }
                 printf("\n");
         }

@@ -14,6 +14,12 @@
  *   - no capability (the strict level, or `capabilities = none`),
  *   - LEVEL's set plus any one capability a rule tests (`capabilities = default +SYS_PTRACE`).
  * Identical programs are written once. Any other key is compiled when a container starts.
+ *
+ * And, for each PROFILE, the "known" program: the profile resolved (profile_resolve) for
+ * LEVEL's bounding set with every kernel threshold reached, which is what an engine writes into
+ * config.json for its default (profiles/seccomp/default is Docker's profile rule for rule, and
+ * LEVEL's set Docker's default capabilities), with its canonical form (profile_canonical). An
+ * OCI `create` whose profile has that form gets this program (seccomp_builtin.c).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -39,6 +45,17 @@ static struct seccomp_program progs[MAX_PROGRAMS];
 static size_t nprogs;
 static struct out outs[MAX_PROGRAMS];
 static size_t nouts;
+
+struct known {
+        const char *profile;
+        uint64_t caps;
+        unsigned kmaj, kmin;
+        char *canonical;
+        size_t len;
+        size_t prog;
+};
+static struct known knowns[16];
+static size_t nknowns;
 
 static int die(const char *what, const char *detail)
 {
@@ -125,6 +142,29 @@ static void generate(const char *name, const char *arch, uint64_t level)
         for (size_t i = 0; i < nt; i++)
                 printf("%s{%u, %u}", i ? ", " : "", t[i][0], t[i][1]);
         printf("}},\n");
+
+        /* the profile as an engine resolves it for the level's set, on a kernel that reaches
+         * every threshold */
+        struct profile resolved;
+        struct seccomp_program prog;
+        unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
+        struct known *k = &knowns[nknowns];
+        if (nknowns == sizeof knowns / sizeof knowns[0])
+                die("too many known profiles", NULL);
+        if (profile_resolve(&p, level, arch, kmaj, kmin, &resolved, &err) < 0 ||
+            profile_canonical(&resolved, &k->canonical, &k->len, &err) != 1)
+                die("cannot resolve profile", name);
+        if (seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) < 0)
+                die(err.msg, name);
+        k->prog = keep(&prog);
+        if (progs[k->prog].insns != prog.insns)
+                seccomp_program_free(&prog);
+        k->profile = name;
+        k->caps = level;
+        k->kmaj = kmaj;
+        k->kmin = kmin;
+        nknowns++;
+        profile_free(&resolved);
         profile_free(&p);
 }
 
@@ -159,6 +199,24 @@ int main(int argc, char **argv)
                        "%zu},\n",
                        o->profile, arch, (unsigned long long)o->caps, o->level, o->kmaj, o->kmin,
                        o->prog, progs[o->prog].n, progs[o->prog].unfolded);
+        }
+        printf("};\n\n");
+        printf("static const struct seccomp_known known_programs[] = {\n");
+        for (size_t i = 0; i < nknowns; i++) {
+                const struct known *k = &knowns[i];
+                printf("        {\"%s\", %#llxULL, %u, %u,\n         \"", k->profile,
+                       (unsigned long long)k->caps, k->kmaj, k->kmin);
+                for (size_t j = 0; j < k->len; j++) {
+                        unsigned char ch = (unsigned char)k->canonical[j];
+                        if (ch == '\n')
+                                printf(j + 1 < k->len ? "\\n\"\n         \"" : "\\n");
+                        else if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+                                putchar(ch);
+                        else
+                                die("unexpected byte in a canonical form", k->profile);
+                }
+                printf("\",\n         %zu, \"%s\", builtin_prog_%zu, %zu, %zu},\n", k->len, arch,
+                       k->prog, progs[k->prog].n, progs[k->prog].unfolded);
         }
         printf("};\n");
         if (fflush(stdout) != 0)

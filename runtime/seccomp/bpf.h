@@ -13,6 +13,9 @@
 /* Run the program on one call; returns the seccomp action value (SECCOMP_RET_*|data), or
  * SECCOMP_RET_KILL_PROCESS for a malformed program. */
 uint32_t bpf_run(const struct sock_filter *prog, size_t n, const struct seccomp_data *d);
+/* What a seccomp action value does to the call, in words ("allowed", "fails with EPERM"...):
+ * a constant, or `buf` */
+const char *bpf_action_text(uint32_t action, char *buf, size_t len);
 
 struct bpf_guard_arch {
         uint32_t audit_arch;   /* AUDIT_ARCH_* (= libseccomp's SCMP_ARCH_* token) */

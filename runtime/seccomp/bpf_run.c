@@ -6,11 +6,13 @@
  * The kernel is never asked: `crib seccomp explain` answers with it, the folded program is
  * checked against the unfolded one with it (bpf_fold.c), and the tests compare programs with it.
  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include "bpf.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 uint32_t bpf_run(const struct sock_filter *prog, size_t n, const struct seccomp_data *d)
@@ -131,4 +133,27 @@ uint32_t bpf_run(const struct sock_filter *prog, size_t n, const struct seccomp_
                 }
         }
         return SECCOMP_RET_KILL_PROCESS; /* fell off the end */
+}
+
+/* What a seccomp return value does to the call, in words */
+const char *bpf_action_text(uint32_t a, char *buf, size_t len)
+{
+        switch (a & SECCOMP_RET_ACTION_FULL) {
+        case SECCOMP_RET_ALLOW:
+                return "allowed";
+        case SECCOMP_RET_LOG:
+                return "allowed, and logged by the kernel";
+        case SECCOMP_RET_ERRNO:
+                snprintf(buf, len, "fails with %s", strerrorname_np((int)(a & SECCOMP_RET_DATA)));
+                return buf;
+        case SECCOMP_RET_KILL_PROCESS:
+                return "kills the process (SIGSYS)";
+        case SECCOMP_RET_KILL_THREAD:
+                return "kills the thread (SIGSYS)";
+        case SECCOMP_RET_TRAP:
+                return "raises SIGSYS, which the process may catch";
+        default:
+                snprintf(buf, len, "action %#x", a);
+                return buf;
+        }
 }

@@ -1,6 +1,7 @@
 /* seccomp.h - seccomp programs: the built-in profiles compiled at build time, others at run time.
  *
- * One job a file: the profile format (seccomp_profile.h), the architectures a filter covers
+ * One job a file: the profile format (seccomp_profile.h), a profile as an engine resolves it
+ * and its canonical form (seccomp_canonical.c), the architectures a filter covers
  * (seccomp_arch.c), compiling a profile with libseccomp (seccomp_compile.c), the programs
  * built into crib and the choice between them and a compile now (seccomp_builtin.c), and
  * loading a program into the kernel (seccomp_load.c). What the kernel offers is a host fact
@@ -68,10 +69,29 @@ const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const ch
 /* The i-th embedded program, NULL past the last (for `crib seccomp builtin` and the tests). */
 const struct seccomp_builtin *seccomp_builtin_at(size_t i);
 
+/* A profile an engine hands crib in config.json that crib knows, compiled at build time: a
+ * built-in profile resolved for a bounding set (profile_resolve), found by its canonical form
+ * (profile_canonical), compared whole. */
+struct seccomp_known {
+        const char *profile;   /* the built-in profile ("default") */
+        uint64_t caps;         /* the bounding set it is resolved for (the default level's) */
+        unsigned kmaj, kmin;   /* a kernel version that reaches all its thresholds */
+        const char *canonical; /* its canonical form, `len` bytes */
+        size_t len;
+        const char *arch;
+        const struct sock_filter *insns;
+        size_t n, unfolded;
+};
+/* The embedded program whose profile has canonical form text[0..len) on `arch`, or NULL. */
+const struct seccomp_known *seccomp_known_find(const char *text, size_t len, const char *arch);
+/* The i-th one, NULL past the last. */
+const struct seccomp_known *seccomp_known_at(size_t i);
+
 /* The program for a container: when `builtin` names a built-in profile and crib embeds a
  * program for this key, a copy of that one; otherwise `text` (the profile as read, `label`
- * naming it in errors) compiled now. Nothing is read from or written to disk. *how tells the
- * trace which path was taken and what it cost. */
+ * naming it in errors) parsed, and when its canonical form is one crib embeds a program for (a
+ * known engine profile, seccomp_known_find), a copy of that one, else compiled now. Nothing is read
+ * from or written to disk. *how tells the trace which path was taken and what it cost. */
 int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err);

@@ -11,6 +11,15 @@
  * Feature: none of the kernel's; the programs are data in crib's binary, found by their key
  * and copied, in microseconds. capname.c names the capabilities in the trace.
  *
+ * The profiles engines hand over in an OCI config are built in too, as far as crib has them:
+ * profiles/seccomp/default is Docker's default rule for rule, and Docker writes it into the
+ * config resolved for the container's capabilities. The build embeds each built-in profile
+ * resolved for the default level's set (Docker's default capabilities) with its canonical form
+ * (seccomp_canonical.c); a profile from a config whose canonical form is the same, byte for
+ * byte, gets that program, which is what compiling it would give (the same form is the same
+ * compiler input). The form is compared whole, not hashed: a few kB of memcmp. podman's
+ * profile (containers-common's seccomp.json) is not crib's to carry, and is compiled.
+ *
  * Anything else (a profile of one's own, a bounding set with two added capabilities) is
  * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
  * not kept. Why no cache: crib used to keep compiled programs in ~/.cache/crib
@@ -72,6 +81,35 @@ const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const ch
         return NULL;
 }
 
+const struct seccomp_known *seccomp_known_at(size_t i)
+{
+        return i < COUNT(known_programs) ? &known_programs[i] : NULL;
+}
+
+const struct seccomp_known *seccomp_known_find(const char *text, size_t len, const char *arch)
+{
+        /* the whole form, byte for byte: no hash to collide, and a memcmp of a few kB costs
+         * about what hashing them would */
+        for (size_t i = 0; i < COUNT(known_programs); i++) {
+                const struct seccomp_known *k = &known_programs[i];
+                if (k->len == len && !strcmp(k->arch, arch) && !memcmp(k->canonical, text, len))
+                        return k;
+        }
+        return NULL;
+}
+
+static int copy_program(const struct sock_filter *insns, size_t n, size_t unfolded,
+                        struct seccomp_program *ret, struct error *err)
+{
+        ret->insns = malloc(n * sizeof *insns);
+        if (!ret->insns)
+                return error_set(err, ENOMEM, "cannot allocate");
+        memcpy(ret->insns, insns, n * sizeof *insns);
+        ret->n = n;
+        ret->unfolded = unfolded;
+        return 0;
+}
+
 int seccomp_prepare(const char *builtin, const char *text, const char *label, const char *arch,
                     uint64_t caps, struct seccomp_program *ret, char *how, size_t howlen,
                     struct error *err)
@@ -86,12 +124,8 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                 const struct seccomp_builtin *b =
                         seccomp_builtin_find(builtin, arch, caps, kmaj, kmin);
                 if (b) {
-                        ret->insns = malloc(b->n * sizeof *b->insns);
-                        if (!ret->insns)
-                                return error_set(err, ENOMEM, "cannot allocate");
-                        memcpy(ret->insns, b->insns, b->n * sizeof *b->insns);
-                        ret->n = b->n;
-                        ret->unfolded = b->unfolded;
+                        if (copy_program(b->insns, b->n, b->unfolded, ret, err) < 0)
+                                return -1;
                         uint64_t took = trace_now_us() - t0;
                         capname_list(b->caps, " ", names, sizeof names);
                         snprintf(how, howlen,
@@ -105,6 +139,7 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                 why = "no built-in program for this bounding set";
         }
         struct profile prof;
+        uint64_t t0 = trace_now_us();
         FILE *f = fmemopen((void *)text, strlen(text), "r");
         if (!f)
                 return error_set(err, errno, "cannot read seccomp profile '%s'", label);
@@ -112,7 +147,32 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
         fclose(f);
         if (r < 0)
                 return -1;
-        uint64_t t0 = trace_now_us();
+        /* A profile whose canonical form is one crib compiled at build time (an engine's
+         * resolved default) gets that program: the same form compiles to the same program, so
+         * this is what the compile below would give, without libseccomp's milliseconds. */
+        char *canon = NULL;
+        size_t clen = 0;
+        r = builtin ? 0 : profile_canonical(&prof, &canon, &clen, err);
+        if (r < 0) {
+                profile_free(&prof);
+                return -1;
+        }
+        const struct seccomp_known *k = r ? seccomp_known_find(canon, clen, arch) : NULL;
+        free(canon);
+        if (k) {
+                profile_free(&prof);
+                if (copy_program(k->insns, k->n, k->unfolded, ret, err) < 0)
+                        return -1;
+                capname_list(k->caps, " ", names, sizeof names);
+                snprintf(how, howlen,
+                         "known profile compiled at build time (profiles/seccomp/%s as an engine "
+                         "resolves it for capabilities %s, on %s; canonical form of %zu bytes "
+                         "equal; %zu instructions), found in %llu us",
+                         k->profile, names, arch, clen, k->n,
+                         (unsigned long long)(trace_now_us() - t0));
+                return 0;
+        }
+        t0 = trace_now_us();
         r = seccomp_compile(&prof, arch, caps, kmaj, kmin, ret, err);
         profile_free(&prof);
         if (r < 0)

@@ -105,6 +105,18 @@ bool profile_rule_names(const struct profile_rule *r, const char *syscall);
 const struct profile_rule *profile_decide(const struct profile *p, const char *syscall,
                                           const uint64_t args[6], uint64_t caps, const char *arch,
                                           unsigned kmajor, unsigned kminor);
+/* The profile as resolved for a container with bounding set `caps` on native `arch`, kernel
+ * kmajor.kminor: the rules that apply, in order, without their "when" conditions, which is
+ * the profile an engine (Docker, podman) hands a runtime in config.json. */
+int profile_resolve(const struct profile *p, uint64_t caps, const char *arch, unsigned kmajor,
+                    unsigned kminor, struct profile *ret, struct error *err);
+/* The canonical form of a profile with no "when" condition (resolved): one line per item of
+ * everything seccomp_compile() reads from it (the default, each rule's action, conditions and
+ * names, in order), numbers in decimal, so that two profiles with the same form compile to the
+ * same program and two that differ in anything the compiler reads have different forms.
+ * 1: *ret (malloc'd, *ret_len bytes, NUL-terminated) holds it; 0: the profile has a "when"
+ * condition (its program depends on the container: no canonical form); -1: out of memory. */
+int profile_canonical(const struct profile *p, char **ret, size_t *ret_len, struct error *err);
 /* Text of one rule's header, as the format writes it ("allow if arg0 < 38 when cap X"). */
 void profile_rule_text(const struct profile_rule *r, char *buf, size_t len);
 

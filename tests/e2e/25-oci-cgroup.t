@@ -210,6 +210,30 @@ assert_contains "$out" " /sys/fs/cgroup ro," "a read-only mount at /sys/fs/cgrou
 assert_contains "$(grep 'crib: trace:   .*cgroup' "$T/.stderr" | grep -v 'mount(\|mkdir\|clone\|skipped')" "/sys/fs/cgroup" \
 	"--trace says what crib put at /sys/fs/cgroup, and why" || grep cgroup "$T/.stderr" | sed 's/^/#   /'
 
+# --- a cgroup2 mounted over /sys/fs/cgroup in a mount namespace of its own (as some engines
+# do on a hybrid host): the host's /sys/fs/cgroup/unified line stays in mountinfo, hidden
+# beneath it. crib uses the mount seen at the path (issue 38's bug: it took the hidden line and
+# failed with "cannot make the cgroup '/sys/fs/cgroup/unified/...'").
+if [ "$ROLE" = root ] && [ $unified = no ] && [ -n "$cgmnt" ]; then
+	config '{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"}'
+	sed -i "s|\"cgroupsPath\":\"[^\"]*\"|\"cgroupsPath\":\"/$name-over\"|" "$B/config.json"
+	cat >"$T/over.sh" <<EOF
+mount -t cgroup2 none /sys/fs/cgroup || exit 9
+"$T/crib-runc" --root "$S" run --bundle "$B" over >"$T/over.out" 2>"$T/over.err" </dev/null
+echo "rc=\$?" >>"$T/over.out"
+[ -d /sys/fs/cgroup/$name-over ] && echo MADE >>"$T/over.out"
+"$T/crib-runc" --root "$S" delete -f over 2>/dev/null
+rmdir /sys/fs/cgroup/$name-over 2>/dev/null
+true
+EOF
+	timeout 60 unshare -m sh "$T/over.sh"
+	assert_contains "$(cat "$T/over.out")" "rc=0" "cgroup2 over /sys/fs/cgroup: the container runs" || sed 's/^/#   /' "$T/over.err"
+	assert_contains "$(cat "$T/over.out")" "/$name-over" "its cgroup is the config's, in the cgroup2 seen at /sys/fs/cgroup"
+	assert_eq "$(grep -c "unified/$name-over" "$T/over.err")" 0 "not in the hidden /sys/fs/cgroup/unified"
+else
+	skip "cgroup2 over /sys/fs/cgroup: a hybrid host and root only (this is $ROLE, cgroup2 at '${cgmnt:-none}')"
+fi
+
 # nothing the test made is left in the hierarchy
 assert_eq "$([ -e "$parent/$name" ] && echo left || echo gone)" gone "the container's cgroup is gone after delete"
 

@@ -356,7 +356,9 @@ R delete c9
 
 # --- pause and resume: the cgroup v2 freezer on the container's own cgroup (as root crib makes
 # one for the device program; a user's container without limits has none, and pause says so)
-config '["/bin/sh","-c","i=0; while :; do i=$((i+1)); echo $i > /tmp/tick; sleep 0.1; done"]'
+# (the counter renamed into place: a read between echo's truncation and its write saw an empty
+# file, which ended the armhf guest's wait for the count to move at once)
+config '["/bin/sh","-c","i=0; while :; do i=$((i+1)); echo $i > /tmp/tick.new; mv /tmp/tick.new /tmp/tick; sleep 0.1; done"]'
 R create --bundle "$B" --pid-file "$T/pidp" p1 </dev/null >/dev/null 2>&1
 R start p1
 ppid=$(cat "$T/pidp")

@@ -1,10 +1,12 @@
 /* equiv - is crib's compiled seccomp program equivalent to Docker's profile?
  *
- *   docker-rules.py JSON ARCH CAPS KERNEL | equiv PROFILE ARCH CAPMASK KMAJ KMIN [BUILTIN]
+ *   docker-rules.py JSON ARCH CAPS KERNEL | equiv PROFILE ARCH CAPMASK KMAJ KMIN [BUILTIN|known]
  *
  * Compiles PROFILE (crib's format) with crib's own compiler for native ARCH, bounding set
  * CAPMASK (hex) and kernel KMAJ.KMIN, or, with BUILTIN, takes the program compiled into crib at
- * build time for built-in profile BUILTIN and that key (failing when crib has none), then
+ * build time for built-in profile BUILTIN and that key (failing when crib has none), or with
+ * `known` the known engine profile's program PROFILE resolved for that key finds (the one an OCI
+ * config carrying that profile gets; failing when crib has none), then
  * runs the program (with crib's BPF interpreter) for
  * every system call number of every architecture the filter covers, with the argument values
  * that matter to the conditional rules, and compares each answer with what Docker's rules
@@ -141,7 +143,29 @@ int main(int argc, char **argv)
         fclose(f);
         struct seccomp_program prog;
         const char *what = "compiled";
-        if (argc == 7) {
+        if (argc == 7 && !strcmp(argv[6], "known")) {
+                /* the known engine profile's program: PROFILE resolved as an engine resolves it
+                 * for CAPMASK, found by its canonical form, as an OCI create finds it */
+                struct profile r;
+                char *canon = NULL;
+                size_t len = 0;
+                const struct seccomp_known *k = NULL;
+                if (profile_resolve(&p, caps, arch, kmaj, kmin, &r, &err) == 0) {
+                        if (profile_canonical(&r, &canon, &len, &err) == 1)
+                                k = seccomp_known_find(canon, len, arch);
+                        profile_free(&r);
+                }
+                free(canon);
+                if (!k) {
+                        printf("not ok 1 - crib has no known program for %s resolved on %s with "
+                               "caps %#llx, kernel %u.%u\n1..1\n",
+                               argv[1], arch, (unsigned long long)caps, kmaj, kmin);
+                        return 1;
+                }
+                prog.insns = (struct sock_filter *)k->insns;
+                prog.n = k->n;
+                what = "known engine profile (compiled at build time, found by canonical form)";
+        } else if (argc == 7) {
                 const struct seccomp_builtin *b =
                         seccomp_builtin_find(argv[6], arch, caps, kmaj, kmin);
                 if (!b) {

@@ -5,6 +5,8 @@
 # highest named number) is part of the expectation. TAP: one line per (arch, caps, kernel, sub-arch).
 # On the build's own architecture the programs checked are the ones compiled into crib at build
 # time (and must be there) for every key crib embeds; the other keys and arches are compiled.
+# And the known engine profile's program (the profile as Docker resolves it for its default
+# capabilities, which an OCI config carrying it gets) answers as Docker's rules do.
 : "${EQUIV:?set by tests/run-all}" "${DOCKER_JSON:?}" "${PROFILES:?}"
 n=0
 failed=0
@@ -41,6 +43,13 @@ for arch in x86_64 aarch64 arm; do
 			done
 			n=$((n + $(echo "$out" | grep -c '^\(not \)\{0,1\}ok')))
 			[ $rc = 0 ] || failed=1
+			# the known engine profile's program (what an OCI config carrying Docker's default
+			# as Docker resolves it gets): the default level's set, on the build's arch
+			if [ "$arch:$caps:$kernel" = "$native:$DOCKER:6.1" ]; then
+				python3 "$(dirname "$0")/docker-rules.py" "$DOCKER_JSON" $arch "$caps" $kernel |
+					"$EQUIV" "$PROFILES/default" $arch "$(mask "$caps")" 6 1 known | grep -v '^1\.\.' |
+					sed "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 N - known engine profile, $label: /"
+			fi
 		done
 	done
 done | awk '/^(not )?ok N/ {c++; sub(/ N /, " " c " ")} {print} END {print "1.." c}'
