@@ -3,14 +3,17 @@
 #   make            build build/crib
 #   make check      build and run every test (unit, end-to-end as root and as a user, and the
 #                   VM guests under QEMU when it is installed)
-#   make check-vm   only the VM guests (x86_64, armhf, arm64, armel: a Raspberry Pi Zero)
+#   make check-vm   only the VM guests (x86_64, armhf, arm64, armel: a Raspberry Pi Zero), and
+#                   the kernel matrix of their crib check reports: build/kernel-matrix.md, .json
+#   make kernel-matrix-readme  README's kernel matrix rewritten from build/kernel-matrix.md
 #   make conformance  as root: the OCI runtime cases (tests/conformance) against crib, runc and
 #                   crun where installed, in a table (not part of make check)
 #   make demo       build a busybox rootfs and run the example spec in it, as you
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make format     apply .clang-format to every C file
-#   make bench      start-up time of crib against `unshare`, and image import time against
-#                   umoci and podman, side by side
+#   make bench      start-up time of crib against `unshare`, image import time against
+#                   umoci and podman, pull + first run and the store's disk use against
+#                   podman, side by side
 #   make deb        Debian packages of crib for amd64, arm64, armhf and armel (build/deb/)
 
 CROSS      ?=
@@ -27,7 +30,7 @@ DEB        ?=
 # is pointed there; libc is the cross compiler's own. With DEB=yes the sysroot holds the
 # helpers' libraries too (cross-sysroot --helpers); where apt cannot fetch them (cross-sysroot
 # says why), crib's alone, and make deb says which helper its package lacks.
-CROSS_PC   := libseccomp $(if $(filter yes,$(DEB)),libarchive libcrypto libzstd liblzma libsystemd)
+CROSS_PC   := libseccomp $(if $(filter yes,$(DEB)),libarchive libcrypto libzstd liblzma libsystemd libcurl)
 ifeq ($(CROSS),)
 PKG_CONFIG ?= pkg-config
 else ifeq ($(words $(wildcard $(CROSS_PC:%=/usr/lib/$(TRIPLET)/pkgconfig/%.pc))),$(words $(CROSS_PC)))
@@ -70,7 +73,8 @@ ifneq ($(SAN_CFLAGS),)
 CC           := clang
 endif
 # `make check` = the plain build with the fuzz targets (tests/run-all runs them), then the whole
-# unit and e2e suite again with SANITIZE=1; SANITIZE=1 runs only that pass, SANITIZE=0 skips it
+# unit and e2e suite again with SANITIZE=1 (each e2e test in one role), while the VM guests boot
+# (tests/run-all's CHECK_BESIDE_VM); SANITIZE=1 runs only that pass, SANITIZE=0 skips it
 CHECK_EXTRA     = $(if $(filter 1 fuzz,$(SANITIZE)),,fuzz-bin)
 CHECK_SANITIZE  = $(if $(SANITIZE),,$(MAKE) check SANITIZE=1 BUILD=$(BUILD)/asan)
 # the plain pass makes the host's Debian packages, which tests/e2e/19-deb.t installs and runs
@@ -106,13 +110,27 @@ LDLIBS   := $(LIBS)
 endif
 CFLAGS   += $(shell $(PKG_CONFIG) --cflags libseccomp libapparmor zlib json-c)
 
+# BUILD/.config: how this build directory's objects were made. When a make's compiler, flags,
+# DEB= or CROSS= differ from the last one's there, it is rewritten, and every object, which
+# depends on it, is made again: a build directory is never a mix (an armel crib linked from
+# objects of a DEB=yes make and of a plain one died of SIGSEGV)
+BUILD_CONFIG := $(BUILD)/.config
+build_config := CC=$(CC) CROSS=$(CROSS) DEB=$(DEB) CFLAGS=$(CFLAGS) $(SAN_CFLAGS) LDFLAGS=$(LDFLAGS) LIBS=$(LIBS)
+ifneq ($(build_config),$(file <$(BUILD_CONFIG)))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD_CONFIG),$(build_config))
+endif
+
 # runtime/ is grouped by layer in subdirectories (docs/architecture.md); a file names a header
 # of another folder by its folder ("plan/plan.h"), one of its own by its name alone
 RUNTIME_DIRS := runtime $(patsubst %/,%,$(sort $(dir $(wildcard runtime/*/*.c runtime/*/*.h))))
 # runtime/image/'s parts that read archives (libarchive) and hash (libcrypto) are crib-image's
 # alone (below); its pure parts (platform, names, spec) are in libcrib.a, unit tested
-IMAGE_SRC   := $(addprefix runtime/image/,layer.c source.c import.c archive.c digest.c ocilayout.c dockersave.c)
-RUNTIME_SRC := $(filter-out $(IMAGE_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
+IMAGE_SRC   := $(addprefix runtime/image/,layer.c storewrite.c storeremove.c source.c import.c archive.c digest.c ocilayout.c dockersave.c)
+# and its parts that speak HTTP (libcurl) and hash (libcrypto) are crib-pull's alone (below);
+# the references, the credentials and the manifests' JSON are pure, in libcrib.a
+PULL_SRC    := $(addprefix runtime/image/,registry.c fetch.c pull.c)
+RUNTIME_SRC := $(filter-out $(IMAGE_SRC) $(PULL_SRC),$(wildcard $(addsuffix /*.c,$(RUNTIME_DIRS))))
 INCLUDES    := -iquote runtime
 # runtime_obj NAME: the object of runtime's NAME.c, wherever its layer puts it
 runtime_obj = $(patsubst %.c,$(BUILD)/%.o,$(filter %/$(1).c,$(RUNTIME_SRC)))
@@ -122,7 +140,7 @@ CMD_OBJ     := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all check check-unit check-e2e check-vm conformance demo install uninstall install-apparmor uninstall-apparmor \
+.PHONY: all check check-unit check-e2e check-vm kernel-matrix-readme conformance demo install uninstall install-apparmor uninstall-apparmor \
         format bench deps clean
 
 all: $(BUILD)/crib
@@ -168,14 +186,31 @@ endif
 ifeq ($(HAVE_LIBARCHIVE),yes)
 all: $(BUILD)/crib-image
 endif
-IMAGE_OBJ := $(IMAGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/image/crib-image.o $(BUILD)/cmd/output.o
+IMAGE_OBJ := $(IMAGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/image/crib-image.o $(BUILD)/cmd/image/storecmd.o $(BUILD)/cmd/output.o
 # (a sysroot's multiarch headers: OpenSSL's configuration is there)
 $(IMAGE_OBJ): CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive libcrypto 2>/dev/null) -iquote cmd \
 		$(if $(SYSROOT),-I$(SYSROOT)/usr/include/$(TRIPLET))
 $(BUILD)/crib-image: $(IMAGE_OBJ) $(BUILD)/libcrib.a
 	$(IMAGE_LINK)
 
-$(BUILD)/%.o: %.c
+# crib-pull (`crib pull`) fetches images from registries with libcurl (HTTP, TLS) and checks
+# their digests with libcrypto: a program of its own, as crib-scope is, dynamic, since Debian
+# ships libcurl only as a shared library (its TLS, its resolver and their libraries would not
+# link statically); built where libcurl4-openssl-dev and libssl-dev are installed
+# (rootfs-tools/install-deps), found by crib beside itself or in ../lib/crib/, and it runs
+# crib-image store-add from beside itself. Bound now and relro, as crib-scope.
+HAVE_LIBCURL := $(shell $(PKG_CONFIG) --exists libcurl libcrypto 2>/dev/null && echo yes)
+ifeq ($(HAVE_LIBCURL),yes)
+all: $(BUILD)/crib-pull
+endif
+PULL_OBJ := $(PULL_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/pull/crib-pull.o $(BUILD)/cmd/output.o
+$(PULL_OBJ): CFLAGS += $(shell $(PKG_CONFIG) --cflags libcurl libcrypto 2>/dev/null) -iquote cmd \
+		$(if $(SYSROOT),-I$(SYSROOT)/usr/include/$(TRIPLET))
+$(BUILD)/crib-pull: $(PULL_OBJ) $(BUILD)/libcrib.a
+	$(CC) $(filter-out -static,$(LDFLAGS)) -o $@ $^ -Wl,-z,relro,-z,now$(if $(SYSROOT),$(comma)--allow-shlib-undefined) \
+		-Wl,-Bstatic $(LIBS) -Wl,-Bdynamic $(shell $(PKG_CONFIG) --libs libcurl libcrypto)
+
+$(BUILD)/%.o: %.c $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(BUILD) $(INCLUDES) -c -o $@ $<
 
@@ -221,7 +256,7 @@ HOSTCC          ?= gcc
 HOST_PKG_CONFIG ?= pkg-config
 SECCOMP_ARCH    ?= $(patsubst i%86,x86,$(patsubst arm%,arm,$(patsubst powerpc64le,ppc64le,\
                    $(firstword $(subst -, ,$(shell $(CC) -dumpmachine))))))
-SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c seccomp_arch.c \
+SECCOMP_GEN_SRC := tools/seccomp-gen.c $(filter $(addprefix %/,seccomp_profile.c seccomp_canonical.c seccomp_arch.c \
                    seccomp_compile.c bpf_run.c bpf_guard.c bpf_fold.c words.c error.c capname.c),\
                    $(RUNTIME_SRC))
 $(BUILD)/host/%.o: %.c
@@ -254,9 +289,9 @@ $(BUILD)/crib: $(CMD_OBJ) $(BUILD)/libcrib.a
 # into the test tools that drive the same steps (tests/tools/enter). BUILD/crib, which make
 # builds and installs, has no hook: `strings BUILD/crib | grep CRIB_TEST` prints nothing.
 # tests/run-all gives the tests the test build as CRIB_HOOKS; they skip without it.
-HOOK_SRC := $(filter %/step.c %/seccomp_template.c %/nsfiles.c,$(RUNTIME_SRC))
+HOOK_SRC := $(filter %/step.c %/seccomp_template.c %/nsfiles.c %/imgrootfs.c,$(RUNTIME_SRC))
 HOOK_OBJ := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)
-$(BUILD)/hooks/%.o: %.c
+$(BUILD)/hooks/%.o: %.c $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DCRIB_TEST_HOOKS -I$(BUILD) $(INCLUDES) -c -o $@ $<
 $(BUILD)/tests/crib-hooks: $(CMD_OBJ) $(HOOK_OBJ) $(BUILD)/libcrib.a
@@ -279,6 +314,12 @@ $(BUILD)/tests/tools/swap-race: $(BUILD)/tests/tools/swap-race.o
 	$(CC) $(LDFLAGS) -o $@ $^
 $(BUILD)/tests/tools/old-kernel: $(BUILD)/tests/tools/old-kernel.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# a container's sd_notify, for tests/e2e/43-notify.t and the systemd VM guest's notify =
+# container tests: it runs inside containers, so static and uninstrumented as the probe is (the
+# sanitizer pass's dynamic ASan build of it could not start in the busybox rootfs)
+$(BUILD)/tests/tools/notify-send: tests/tools/notify-send.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $<
 # the OCI front end's seccomp translation, for tests/seccomp/oci-podman.t
 $(BUILD)/tests/tools/oci-profile: $(BUILD)/tests/tools/oci-profile.o $(BUILD)/libcrib.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -317,10 +358,9 @@ deps:
 check: deps
 	$(MAKE) all $(UNIT_BIN) $(BUILD)/tests/seccomp/equiv $(BUILD)/tests/tools/oci-profile $(BUILD)/tests/tools/ini-dump \
 		$(BUILD)/tests/tools/swap-race $(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(TEST_ROOTFS)/.done \
-		$(BUILD)/tests/crib-hooks $(CHECK_EXTRA)
+		$(BUILD)/tests/crib-hooks $(BUILD)/tests/tools/notify-send $(CHECK_EXTRA)
 	$(CHECK_DEB)
-	tests/run-all $(BUILD)
-	$(CHECK_SANITIZE)
+	CHECK_BESIDE_VM='$(CHECK_SANITIZE)' tests/run-all $(BUILD)
 
 check-unit: $(UNIT_BIN)
 	prove -f -e '' $(UNIT_BIN)
@@ -328,12 +368,18 @@ check-unit: $(UNIT_BIN)
 check-vm: all $(BUILD)/probe $(TEST_ROOTFS)/.done
 	prove -f --comments -e '' tests/vm/run :: $(BUILD)
 
+# README's kernel matrix from the last VM run's build/kernel-matrix.md (the columns that run
+# booted; tests/vm/run's last test fails while README's differ)
+kernel-matrix-readme:
+	tests/vm/matrix readme $(BUILD)
+
 # the OCI runtime conformance table: crib (as crib-runc) beside the peers this host has
 conformance: all
 	tests/conformance/run $(BUILD)/crib $(wildcard /usr/sbin/runc /usr/bin/crun)
 
 check-e2e: all $(TEST_ROOTFS)/.done $(BUILD)/tests/tools/ini-dump $(BUILD)/tests/tools/swap-race \
-		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/tests/crib-hooks
+		$(BUILD)/tests/tools/old-kernel $(BUILD)/tests/tools/enter $(BUILD)/tests/crib-hooks \
+		$(BUILD)/tests/tools/notify-send
 	tests/run-all --e2e-only $(BUILD)
 
 demo:
@@ -355,13 +401,15 @@ bench: all $(TEST_ROOTFS)/.done $(BUILD)/tests/bench/floor
 		tests/bench/start-time $(BUILD)
 	-tests/bench/phases $(BUILD)
 	tests/bench/image-import $(BUILD)
+	tests/bench/image-store $(BUILD)
 	tests/bench/network $(BUILD)
-	tests/bench/oci-engines $(BUILD)
+	DOCKER_JSON=$(CURDIR)/../shared/reference/docker-default-seccomp.json BASELINE=$(BASELINE) tests/bench/oci-engines $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/crib $(DESTDIR)$(PREFIX)/bin/crib
 	if [ -x $(BUILD)/crib-scope ]; then install -D -m 0755 $(BUILD)/crib-scope $(DESTDIR)$(PREFIX)/lib/crib/crib-scope; fi
 	if [ -x $(BUILD)/crib-image ]; then install -D -m 0755 $(BUILD)/crib-image $(DESTDIR)$(PREFIX)/lib/crib/crib-image; fi
+	if [ -x $(BUILD)/crib-pull ]; then install -D -m 0755 $(BUILD)/crib-pull $(DESTDIR)$(PREFIX)/lib/crib/crib-pull; fi
 	install -D -m 0644 cmd/crib.1 $(DESTDIR)$(PREFIX)/share/man/man1/crib.1
 	install -D -m 0644 cmd/crib.ini.5 $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5
 
@@ -383,7 +431,8 @@ uninstall-apparmor:
 
 # Debian packages (rootfs-tools/mkdeb says what is in them, and why): for each architecture a
 # build in build/deb-ARCH with DEB=yes (a cross build but for the host's own), packed into
-# build/deb/ as crib_VERSION_ARCH.deb and crib-scope_VERSION_ARCH.deb; lintian checks them.
+# build/deb/ as crib_VERSION_ARCH.deb, crib-scope_VERSION_ARCH.deb and crib-pull_VERSION_ARCH.deb;
+# lintian checks them.
 # DEB_ARCHES=amd64 builds one; make check builds the host's, which tests/e2e/19-deb.t installs.
 DEB_VERSION := $(VERSION)-1
 DEB_ARCHES  ?= amd64 arm64 armhf armel
@@ -410,17 +459,19 @@ deb-packages:
 # one architecture's packages (from deb-packages: DEB=yes, its BUILD and CROSS): crib, and each
 # helper whose libraries this build has; a helper that cannot be built is named, and left out
 DEB_HELPERS := $(if $(filter yes,$(HAVE_LIBARCHIVE)),$(BUILD)/crib-image) \
-               $(if $(filter yes,$(HAVE_LIBSYSTEMD)),$(BUILD)/crib-scope)
+               $(if $(filter yes,$(HAVE_LIBSYSTEMD)),$(BUILD)/crib-scope) \
+               $(if $(filter yes,$(HAVE_LIBCURL)),$(BUILD)/crib-pull)
 deb-arch: $(BUILD)/crib $(DEB_HELPERS)
 	$(if $(filter yes,$(DEB)),,$(error deb-arch is make deb-packages' step; run make deb))
 	@[ "$(HAVE_LIBARCHIVE)" = yes ] || { rm -f $(BUILD)/crib-image; echo "make deb: $(DEB_ARCH): no crib-image, so this package cannot import images: the $(DEB_ARCH) libraries of libarchive, libcrypto, libzstd or liblzma are missing (as root: rootfs-tools/install-deps deb)" >&2; }
 	@[ "$(HAVE_LIBSYSTEMD)" = yes ] || { rm -f $(BUILD)/crib-scope; echo "make deb: $(DEB_ARCH): no crib-scope package: the $(DEB_ARCH) library of libsystemd is missing (as root: rootfs-tools/install-deps deb)" >&2; }
+	@[ "$(HAVE_LIBCURL)" = yes ] || { rm -f $(BUILD)/crib-pull; echo "make deb: $(DEB_ARCH): no crib-pull package, so crib pull is missing: the $(DEB_ARCH) libraries of libcurl or libcrypto are missing (as root: rootfs-tools/install-deps deb)" >&2; }
 	STRIP=$(CROSS)strip SHLIBS_ROOT=$(SYSROOT) rootfs-tools/mkdeb $(BUILD) $(DEB_ARCH) $(DEB_VERSION) $(DEB_OUT)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crib $(DESTDIR)$(PREFIX)/share/man/man1/crib.1 \
 	      $(DESTDIR)$(PREFIX)/share/man/man5/crib.ini.5 $(DESTDIR)$(PREFIX)/lib/crib/crib-scope \
-	      $(DESTDIR)$(PREFIX)/lib/crib/crib-image
+	      $(DESTDIR)$(PREFIX)/lib/crib/crib-image $(DESTDIR)$(PREFIX)/lib/crib/crib-pull
 
 format:
 	clang-format -i $(wildcard cmd/*.c cmd/*.h cmd/scope/*.c cmd/image/*.c $(addsuffix /*.[ch],$(RUNTIME_DIRS)) tools/*.c \

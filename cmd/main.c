@@ -3,13 +3,16 @@
  * command is told.
  *
  *   crib run [--trace] [-d] [--name NAME] [--count N] SPEC [-- PROGRAM ARGS...]   (run.c)
+ *   crib run [-d] [--name NAME] [--rm] [--print-spec] [FLAGS] IMAGE [PROGRAM ARGS...]
  *   crib ps | exec | stop | kill | rm | wait | logs ...   (lifecycle.c)
  *   crib spec | levels | version | help
  *   crib check ...    (check.c)
  *   crib bench ...    (bench.c)
  *   crib seccomp ...  (seccomp.c)
+ *   crib pull ...     (the crib-pull program beside crib: cmd/pull/crib-pull.c)
  *   crib image ...    (the crib-image program beside crib: cmd/image/crib-image.c)
  *   crib oci ...      (oci.c: runc's command line; also as crib-runc or runc, a link to crib)
+ *   crib generate systemd SPEC [--name NAME] [--user]   (unit.c)
  */
 #define _GNU_SOURCE
 #include <libgen.h>
@@ -35,13 +38,25 @@ static const char example_spec[] =
         ;
 
 static const char usage[] =
-        "usage: crib run [--trace] [-d] [--name NAME] [--log-size BYTES] [--count N]\n"
+        "usage: crib run [--trace[=explain]|--trace=svg FILE] [--step] [-d] [--name NAME] "
+        "[--log-size BYTES] "
+        "[--count N]\n"
         "                SPEC.ini|DIR [-- PROGRAM ARGS...]\n"
         "                          run a container; DIR: the DIR/crib.ini of 'crib image\n"
         "                          import'; -d: in the background, print its name;\n"
         "                          --count N: N containers one after the other, from one\n"
         "                          plan (their seccomp filter cloned from a template where\n"
         "                          the kernel has SECCOMP_CLONE_FILTER)\n"
+        "       crib run [--trace[=explain]] [-d] [--name NAME] [--rm] [--print-spec] [-e K=V]\n"
+        "                [--env-file FILE] [-v SRC:DST[:ro]] [-p [ADDR:]HOST:CTR[/udp]]\n"
+        "                [-u UID[:GID]] [-w DIR] [--network none|pasta|slirp4netns|host]\n"
+        "                [--memory BYTES] [--cpus N] [--pids-limit N] [--level LEVEL]\n"
+        "                [--cap-add CAP] [--cap-drop CAP] [--read-only] [-i] [-t]\n"
+        "                [--restart no|on-failure[:N]|always|unless-stopped]\n"
+        "                IMAGE [PROGRAM ARGS...]\n"
+        "                          run a container of an image of the store, with a\n"
+        "                          writable layer of its own (crib rm or --rm removes it);\n"
+        "                          the flags are crib.ini keys: --print-spec prints them\n"
         "       crib ps [-a] [--format=table|ini|json]\n"
         "                          list the running (-a: all) containers\n"
         "       crib exec [-t] [-u UID:GID] [-e K=V]... [-w DIR] NAME -- PROGRAM ARGS...\n"
@@ -54,7 +69,12 @@ static const char usage[] =
         "                          a detached container's output\n"
         "       crib spec          print an annotated example spec that runs as is\n"
         "       crib levels        print the security levels side by side\n"
+        "       crib plan SPEC [-- PROGRAM ARGS...]\n"
+        "       crib plan [FLAGS] IMAGE [PROGRAM ARGS...]\n"
+        "                          print what crib run would do with these, making nothing\n"
         "       crib check [--spec SPEC] [--rootfs DIR] [--format=ini]\n"
+        "       crib check --report [--format=markdown|json] [--spec SPEC] [--rootfs DIR]\n"
+        "       crib check --compare A.json B.json\n"
         "                          test what this kernel supports, end to end\n"
         "       crib bench --rootfs DIR [--quick] [--levels] [--format=csv]\n"
         "       crib bench --seccomp [--format=csv]\n"
@@ -63,16 +83,27 @@ static const char usage[] =
         "                          time crib run's work before the clone, cold and warm\n"
         "       crib seccomp export|show|explain|builtin ...\n"
         "                          the seccomp programs ('crib seccomp help')\n"
+        "       crib pull [--platform P] [--quiet] [--tls-verify=false] [--authfile FILE]\n"
+        "                 [--cert-dir DIR] REF\n"
+        "                          fetch an image from a registry into crib's store\n"
         "       crib image import [--platform P] [--max-size SIZE] SOURCE DIR\n"
         "                          a saved image (docker save, OCI layout, docker export)\n"
         "                          made into DIR/rootfs and DIR/crib.ini ('crib image help')\n"
+        "       crib image import [--name REF] SOURCE\n"
+        "                          put a saved image in the image store\n"
         "       crib image rm DIR             remove an import\n"
         "       crib image platform           this machine's platform, as images name it\n"
+        "       crib image prune              remove from the store what nothing uses\n"
+        "       crib images [--format json]   the images of the store\n"
+        "       crib rmi NAME|ID              remove an image's name, or the image\n"
+        "       crib system df                what the image store holds\n"
         "       crib oci [--root DIR] [--log FILE] [--log-format text|json] COMMAND ...\n"
         "                          runc's command line, for podman and containerd (also\n"
         "                          as crib-runc or runc, a link to crib; see crib(1));\n"
         "                          COMMAND: create, start, run, state, list, kill, delete,\n"
         "                          ps, exec, pause, resume, update, spec, features, version\n"
+        "       crib generate systemd SPEC [--name NAME] [--user]\n"
+        "                          print a systemd unit (Type=notify) that runs SPEC\n"
         "       crib --root DIR COMMAND ...   keep the containers' state in DIR\n"
         "       crib version\n"
         "       crib help\n"
@@ -92,38 +123,103 @@ static int usage_error(const char *fmt, const char *arg)
 
 char **crib_argv; /* lifecycle.h */
 
-/* `crib image ...` is crib-image's (it links libarchive, which crib does not: crib stays
- * static); run it from beside crib, or from ../lib/crib/ (make install). argv[-1] is the word
- * "image" of crib's command line: it becomes crib-image's argv[0]. */
-static int cmd_image(int argc, char **argv)
+/* Run the helper program `name` from beside crib, or from ../lib/crib/ (make install, the
+ * package); argv[-1] is crib's word for the command ("pull"): it becomes the helper's
+ * argv[0]. Returns only when there is none. */
+static void exec_helper(const char *name, char **argv)
 {
-        (void)argc;
         char exe[1024], path[1100];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n > 0 && exe[0] == '/') {
+        if (n <= 0 || exe[0] != '/')
+                return;
+        exe[n] = '\0';
+        const char *dir = dirname(exe);
+        const char *const tries[] = {"%s/%s", "%s/../lib/crib/%s"};
+        for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+                snprintf(path, sizeof path, tries[i], dir, name);
+                if (access(path, X_OK) == 0) {
+                        argv[-1] = path;
+                        execv(path, argv - 1);
+                        return;
+                }
+        }
+}
+
+/* crib-image, run from beside crib, or from ../lib/crib/ (make install), with `word` (when not
+ * NULL) and then argv as its arguments; returns only when it cannot be run. */
+static int exec_image(const char *word, int argc, char **argv)
+{
+        char exe[1024], path[1100];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        char **args = calloc((size_t)argc + 3, sizeof *args);
+        if (args && n > 0 && exe[0] == '/') {
                 exe[n] = '\0';
                 const char *dir = dirname(exe);
                 const char *const tries[] = {"%s/crib-image", "%s/../lib/crib/crib-image"};
+                size_t k = 0;
+                args[k++] = path;
+                if (word)
+                        args[k++] = (char *)word;
+                for (int i = 0; i < argc; i++)
+                        args[k++] = argv[i];
                 for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
                         snprintf(path, sizeof path, tries[i], dir);
                         if (access(path, X_OK) == 0) {
-                                argv[-1] = path;
-                                execv(path, argv - 1);
+                                execv(path, args);
                                 break;
                         }
                 }
         }
+        free(args);
         struct error err;
-        error_set(&err, 0, "'crib image' needs crib-image, which is not installed beside crib");
+        error_set(&err, 0, "'crib %s' needs crib-image, which is not installed beside crib",
+                  word ? word : "image");
         error_hint(&err, "it is built by 'make' where libarchive and libcrypto are: sudo apt-get "
                          "install libarchive-dev libssl-dev, then make (and make install)");
         return output_error(&err);
 }
 
+/* `crib pull ...` is crib-pull's (it links libcurl, which Debian has only as a shared
+ * library) */
+static int cmd_pull(int argc, char **argv)
+{
+        (void)argc;
+        exec_helper("crib-pull", argv);
+        struct error err;
+        error_set(&err, 0, "'crib pull' needs crib-pull, which is not installed beside crib");
+        error_hint(&err, "it is built by 'make' where libcurl and libcrypto are: sudo apt-get "
+                         "install libcurl4-openssl-dev libssl-dev, then make (and make install); "
+                         "the Debian package is crib-pull");
+        error_hint(&err, "without it: podman save -o image.tar IMAGE (or docker save), then crib "
+                         "image import image.tar DIR");
+        return output_error(&err);
+}
+
+/* `crib image ...` is crib-image's (it links libarchive, which crib does not: crib stays
+ * static); so are the image store's commands, crib images, crib rmi and crib system */
+static int cmd_image(int argc, char **argv)
+{
+        return exec_image(NULL, argc, argv);
+}
+static int cmd_images(int argc, char **argv)
+{
+        return exec_image("images", argc, argv);
+}
+static int cmd_rmi(int argc, char **argv)
+{
+        return exec_image("rmi", argc, argv);
+}
+static int cmd_system(int argc, char **argv)
+{
+        return exec_image("system", argc, argv);
+}
+
 int cmd_run(int argc, char **argv);
 int cmd_levels(int argc, char **argv);
 int cmd_seccomp(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 static int cmd_spec(int argc, char **argv)
@@ -154,23 +250,29 @@ static const struct command {
         int (*run)(int argc, char **argv); /* the arguments after the command's name */
         bool no_args;                      /* 'crib NAME' takes no arguments */
 } commands[] = {
-        {"run", cmd_run, false},         /* run.c */
-        {"ps", cmd_ps, false},           /* lifecycle.c */
-        {"exec", cmd_exec, false},       /* lifecycle.c */
-        {"stop", cmd_stop, false},       /* lifecycle.c */
-        {"kill", cmd_kill, false},       /* lifecycle.c */
-        {"rm", cmd_rm, false},           /* lifecycle.c */
-        {"wait", cmd_wait, false},       /* lifecycle.c */
-        {"logs", cmd_logs, false},       /* lifecycle.c */
-        {"spec", cmd_spec, true},        /* this file */
-        {"levels", cmd_levels, true},    /* levels.c */
-        {"check", cmd_check, false},     /* check.c */
-        {"bench", cmd_bench, false},     /* bench.c */
-        {"seccomp", cmd_seccomp, false}, /* seccomp.c */
-        {"image", cmd_image, false},     /* crib-image, beside crib */
-        {"oci", cmd_oci, false},         /* oci.c; also before --root, above */
-        {"version", cmd_version, true},  /* this file */
-        {"help", cmd_help, true},        /* this file */
+        {"run", cmd_run, false},           /* run.c */
+        {"ps", cmd_ps, false},             /* lifecycle.c */
+        {"exec", cmd_exec, false},         /* lifecycle.c */
+        {"stop", cmd_stop, false},         /* lifecycle.c */
+        {"kill", cmd_kill, false},         /* lifecycle.c */
+        {"rm", cmd_rm, false},             /* lifecycle.c */
+        {"wait", cmd_wait, false},         /* lifecycle.c */
+        {"logs", cmd_logs, false},         /* lifecycle.c */
+        {"spec", cmd_spec, true},          /* this file */
+        {"levels", cmd_levels, true},      /* levels.c */
+        {"check", cmd_check, false},       /* check.c */
+        {"plan", cmd_plan, false},         /* plan.c */
+        {"bench", cmd_bench, false},       /* bench.c */
+        {"seccomp", cmd_seccomp, false},   /* seccomp.c */
+        {"generate", cmd_generate, false}, /* unit.c */
+        {"pull", cmd_pull, false},         /* crib-pull, beside crib */
+        {"image", cmd_image, false},       /* crib-image, beside crib */
+        {"images", cmd_images, false},     /* crib-image */
+        {"rmi", cmd_rmi, false},           /* crib-image */
+        {"system", cmd_system, false},     /* crib-image: system df */
+        {"oci", cmd_oci, false},           /* oci.c; also before --root, above */
+        {"version", cmd_version, true},    /* this file */
+        {"help", cmd_help, true},          /* this file */
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -178,8 +280,6 @@ static const struct command {
 static const struct {
         const char *word, *instead;
 } elsewhere[] = {
-        {"pull", "crib does not fetch images yet: save one (podman save -o image.tar IMAGE, or "
-                 "docker save), then crib image import image.tar DIR and crib run DIR"},
         {"start", "'crib run -d SPEC' starts a container in the background ('crib oci start' is "
                   "runc's, for engines)"},
         {"create", "'crib run -d SPEC' starts a container in the background ('crib oci create' "

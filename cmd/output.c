@@ -9,9 +9,11 @@
 #include "output.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/termsafe.h"
 
@@ -121,4 +123,18 @@ void output_usage_error(const char *fmt, const char *arg)
         output_line(stderr, "crib: %s", text);
         output_line(stderr, "crib: hint: run 'crib help' for the usage");
         free(text);
+}
+
+bool output_progress_due(size_t step)
+{
+        static size_t last_step = (size_t)-1;
+        static uint64_t last_us;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
+        if (step == last_step && us - last_us < 200000)
+                return false;
+        last_step = step;
+        last_us = us;
+        return true;
 }

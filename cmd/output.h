@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -26,5 +27,9 @@ void output_text(FILE *f, const char *s, size_t n);
 /* JSON text from json-c, then a newline: what json-c leaves raw (DEL, C1, bytes not UTF-8)
  * escaped as JSON escapes, so the document reads the same and holds no control character. */
 void output_json(FILE *f, const char *json);
+
+/* Whether a progress line for `step` (a layer's number) is due: at the first report of each
+ * step, else a few times a second at most (a Raspberry Pi's serial console is slow) */
+bool output_progress_due(size_t step);
 
 #endif

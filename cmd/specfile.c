@@ -9,6 +9,7 @@
 #include "specfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
@@ -40,6 +41,43 @@ static bool looks_like_image(const char *s)
                 return false;
         size_t k = (size_t)(slash - s);
         return memchr(s, '.', k) || memchr(s, ':', k) || (k == 9 && !strncmp(s, "localhost", 9));
+}
+
+/* Whether the relative path `arg` is the caller's own from the working directory on: each
+ * component root's or the caller's, no symlink, writable by no one else, and the working
+ * directory one where no one else may put or replace a name (not writable by others, or
+ * sticky). Another user's file of an image's name in /tmp is not. */
+static bool own_path(const char *arg)
+{
+        uid_t me = geteuid();
+        struct stat st;
+        char part[PATH_MAX];
+        if (stat(".", &st) < 0 || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+                return false;
+        if (strlen(arg) >= sizeof part)
+                return false;
+        for (const char *p = arg; p;) {
+                p = strchr(p + 1, '/');
+                snprintf(part, sizeof part, "%.*s", p ? (int)(p - arg) : (int)strlen(arg), arg);
+                if (lstat(part, &st) < 0 || S_ISLNK(st.st_mode) ||
+                    (st.st_uid != me && st.st_uid != 0) || (st.st_mode & 022))
+                        return false;
+        }
+        return true;
+}
+
+bool specfile_is_image(const char *arg)
+{
+        struct stat st;
+        /* a file or directory of that name wins where it is a path ('/', '.', '~'), or the
+         * caller's own: root's `crib run debian:12` in /tmp runs no other user's spec */
+        if (stat(arg, &st) == 0 && (strchr("/.~", arg[0]) || own_path(arg)))
+                return false;
+        size_t n = strlen(arg);
+        if (!n || strchr("/.~", arg[0]) || (n >= 4 && !strcmp(arg + n - 4, ".ini")))
+                return false;
+        return strspn(arg,
+                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@") == n;
 }
 
 FILE *specfile_open(const char *arg, char *ret_path, size_t len, struct error *err)

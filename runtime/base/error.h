@@ -22,6 +22,9 @@ enum {
         EXIT_CRIB_ERROR = 125,     /* crib failed: spec, command line or container setup */
         EXIT_CANNOT_EXECUTE = 126, /* the program exists but could not be executed */
         EXIT_NOT_FOUND = 127,      /* the program is not in the container */
+        /* crib run under a unit: on_unhealthy = kill killed the workload; the unit crib
+         * generate systemd writes says RestartPreventExitStatus= for it, so kill is not undone */
+        EXIT_UNHEALTHY_KILLED = 124,
 };
 
 struct error {

@@ -1,4 +1,5 @@
 /* procfile.c - see procfile.h. */
+#define _GNU_SOURCE
 #include "procfile.h"
 
 #include <dirent.h>
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -52,4 +54,14 @@ size_t procfile_children(pid_t parent, pid_t *ret, size_t max)
                         }
         }
         return n;
+}
+
+bool procfile_mount_seen(unsigned long mount_id, const char *path)
+{
+        struct statx stx;
+        if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) < 0)
+                return false;
+        if (!(stx.stx_mask & STATX_MNT_ID))
+                return true;
+        return stx.stx_mnt_id == mount_id;
 }

@@ -4,6 +4,7 @@
 #ifndef CRIB_PROCFILE_H
 #define CRIB_PROCFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,5 +17,11 @@ int procfile_write(const char *path, const char *text);
 /* The pids whose parent is `parent` (the 'PPid:' line of /proc/PID/status), at most `max`;
  * how many. */
 size_t procfile_children(pid_t parent, pid_t *ret, size_t max);
+
+/* Whether the mount a line of /proc/self/mountinfo names (its first field, `mount_id`) is the
+ * one seen at its mount point `path`, not one a later mount over it or above it hides (a
+ * cgroup2 at /sys/fs/cgroup/unified under a cgroup2 mounted on /sys/fs/cgroup). statx(2)'s
+ * STATX_MNT_ID (Linux 5.8) tells; where the kernel has none, every line counts as seen. */
+bool procfile_mount_seen(unsigned long mount_id, const char *path);
 
 #endif

@@ -87,7 +87,9 @@ int plan_build(const struct spec *s, const struct plan_host *h, const struct pla
         int r = 0;
         memset(p, 0, sizeof *p);
         /* what the front end asks */
-        p->trace = o->trace;
+        p->trace = o->trace || o->explain;
+        p->explain = o->explain;
+        p->step_mode = o->step;
         p->wait_start = o->wait_start;
         snprintf(p->cgroup_name, sizeof p->cgroup_name, "%s", o->name ? o->name : "");
         p->spec_path = s->path;

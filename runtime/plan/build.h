@@ -96,8 +96,8 @@ int plan_file(struct plan *p, const struct spec *s, const char *dst, char *text,
 /* setuid.c: who else on the host reaches what the container writes, for the rootfs (root's
  * container, a user's) and for each read-write bind, with one warning for the binds */
 int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h, int fd,
-                     const struct stat *st, unsigned line, struct error *err);
-int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line,
+                     bool unmade, const struct stat *st, unsigned line, struct error *err);
+int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, bool unmade, unsigned line,
                      struct error *err);
 int plan_bind_reach(struct plan *p, const struct spec *s, const struct spec_mount *m,
                     const char *src, struct bind_reach *b, struct error *err);

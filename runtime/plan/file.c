@@ -110,6 +110,10 @@ static const struct spec_paths *pack_paths(struct packer *k, const struct spec_p
 void plan_walk(struct plan *p, const struct plan_walker *w)
 {
         p->rootfs = w->str(w->ctx, p->rootfs);
+        p->overlay_lower = w->str(w->ctx, p->overlay_lower);
+        p->overlay_upper = w->str(w->ctx, p->overlay_upper);
+        p->overlay_work = w->str(w->ctx, p->overlay_work);
+        p->image_dir = w->str(w->ctx, p->image_dir);
         p->spec_path = w->str(w->ctx, p->spec_path);
         p->cwd = w->str(w->ctx, p->cwd);
         p->hostname = w->str(w->ctx, p->hostname);
@@ -125,6 +129,7 @@ void plan_walk(struct plan *p, const struct plan_walker *w)
         p->argv = w->strv(w->ctx, p->argv);
         p->envp = w->strv(w->ctx, p->envp);
         p->sysctl = w->strv(w->ctx, p->sysctl);
+        p->health.argv = w->strv(w->ctx, p->health.argv);
         p->groups = w->blob(w->ctx, p->groups, p->ngroups * sizeof *p->groups);
         p->masked = w->paths(w->ctx, p->masked);
         p->readonly = w->paths(w->ctx, p->readonly);

@@ -60,6 +60,100 @@ int plan_add_op(struct plan *p, struct mount_op op, struct error *err)
         return 0;
 }
 
+/* A directory of the overlay (`dir`/`name`), checked to be one; a path overlayfs's options can
+ * hold (its separators ',' and ':', and '\\', which escapes them, are refused) */
+static int overlay_path(const struct planning *pl, const char *name, char **ret, struct error *err)
+{
+        const struct spec *s = pl->s;
+        struct stat st;
+        if (asprintf(ret, "%s/%s", s->image_dir, name) < 0)
+                return *ret = NULL, error_set(err, ENOMEM, "cannot allocate");
+        if (strpbrk(*ret, ",:\\")) {
+                error_set(err, EINVAL,
+                          "the image store's path '%s' has a ',', ':' or '\\', which "
+                          "overlayfs's options cannot hold",
+                          s->image_dir);
+                return error_hint(err, "keep the store in a directory whose path has none of "
+                                       "them: CRIB_STORE=DIR, or XDG_DATA_HOME for "
+                                       "$XDG_DATA_HOME/crib");
+        }
+        if (pl->o->unmade_at) /* crib plan: crib run makes it */
+                return 0;
+        if (stat(*ret, &st) < 0)
+                return error_set(err, errno, "cannot use the container's layer '%s'", *ret);
+        if (!S_ISDIR(st.st_mode))
+                return error_set(err, ENOTDIR, "the container's layer '%s' is not a directory",
+                                 *ret);
+        return 0;
+}
+
+/* `abs`, or its form relative to the rootfs's mountpoint merged/ ("../NAME"), where `abs` is
+ * longer than fsconfig(2) takes a value (255 bytes) or `relative` says so: the setup mounts the
+ * overlay from merged/, its working directory, and overlayfs resolves a relative path from
+ * there */
+static char *overlay_value(char *abs, const char *name, bool relative)
+{
+        char *rel = NULL;
+        if (!abs || (!relative && strlen(abs) <= PLAN_FSCONFIG_MAX))
+                return abs;
+        free(abs);
+        return asprintf(&rel, "../%s", name) < 0 ? NULL : rel;
+}
+
+/* A container of a store image: overlayfs's lowerdir (l/0, the topmost layer, first), upperdir
+ * and workdir, each checked. fsconfig(2) takes a value of 255 bytes at most: the absolute paths
+ * where they fit, else "../l/0:../l/1:..." (36 layers), else no lowerdir and the setup gives
+ * the layers one by one as "lowerdir+" (Linux 6.8; imgrootfs.c copies where the kernel is
+ * older). Root's container in a user namespace gets its layers as idmapped mounts at m/N
+ * (steps/idlayers.c), and only the relative forms: its root is not host root, and cannot walk
+ * root's 0700 store from / (EACCES). */
+static int plan_overlay(struct planning *pl, struct error *err)
+{
+        const struct spec *s = pl->s;
+        struct plan *p = pl->p;
+        bool idm = s->overlay_idmapped;
+        char abs[PLAN_FSCONFIG_MAX + 1] = "", rel[PLAN_FSCONFIG_MAX + 1] = "";
+        size_t size = idm ? sizeof abs : 0, rsize = 0;
+        if (s->overlay_layers > PLAN_MAX_LAYERS)
+                return error_set(err, E2BIG, "the image has %u layers, more than %d",
+                                 s->overlay_layers, PLAN_MAX_LAYERS);
+        if (idm && !(p->privileged && p->userns))
+                return error_set(err, EINVAL,
+                                 "idmapped layers are for root's containers in a user namespace");
+        for (unsigned i = 0; i < s->overlay_layers; i++) {
+                char name[32];
+                _cleanup_free_ char *path = NULL;
+                snprintf(name, sizeof name, "%s/%u", idm ? "m" : "l", i);
+                if (overlay_path(pl, name, &path, err) < 0)
+                        return -1;
+                if (size <= PLAN_FSCONFIG_MAX)
+                        size += (size_t)snprintf(abs + size, sizeof abs - size, "%s%s",
+                                                 i ? ":" : "", path);
+                if (rsize <= PLAN_FSCONFIG_MAX)
+                        rsize += (size_t)snprintf(rel + rsize, sizeof rel - rsize, "%s../%s",
+                                                  i ? ":" : "", name);
+        }
+        const char *lower = size <= PLAN_FSCONFIG_MAX    ? abs
+                            : rsize <= PLAN_FSCONFIG_MAX ? rel
+                                                         : NULL;
+        if (lower && !(p->overlay_lower = plan_keep(&pl->sc, strdup(lower))))
+                return error_set(err, ENOMEM, "cannot allocate");
+        p->overlay_layers = s->overlay_layers;
+        p->overlay_idmapped = idm;
+        p->overlay_volatile = s->overlay_volatile;
+        char *upper = NULL, *work = NULL;
+        int r = overlay_path(pl, "upper", &upper, err);
+        upper = plan_keep(&pl->sc, overlay_value(upper, "upper", idm));
+        if (r < 0 || (r = overlay_path(pl, "work", &work, err)) < 0)
+                return free(work), -1;
+        work = plan_keep(&pl->sc, overlay_value(work, "work", idm));
+        if (!upper || !work)
+                return error_set(err, ENOMEM, "cannot allocate");
+        p->overlay_upper = upper;
+        p->overlay_work = work;
+        return 0;
+}
+
 /* The rootfs is opened once, by name, and everything is checked on that descriptor; the
  * child opens the name once more and refuses anything but this directory (step_bind_rootfs). */
 int plan_rootfs(struct planning *pl, struct error *err)
@@ -67,13 +161,22 @@ int plan_rootfs(struct planning *pl, struct error *err)
         struct plan *p = pl->p;
         const struct spec *s = pl->s;
         const struct plan_host *h = pl->h;
+        if (!s->rootfs)
+                return error_at(err, s->path, spec_line(s, SPEC_KEY_CONTAINER_IMAGE),
+                                "image '%s' is for 'crib run', which makes its rootfs", s->image);
+        if (s->image_dir && !(p->image_dir = plan_keep(&pl->sc, strdup(s->image_dir))))
+                return error_set(err, ENOMEM, "cannot allocate");
+        if (s->overlay_layers && plan_overlay(pl, err) < 0)
+                return -1;
         _cleanup_free_ char *path = plan_spec_relative(s, s->rootfs);
         unsigned line = spec_line(s, SPEC_KEY_CONTAINER_ROOTFS);
         struct stat st, root;
         char self[64], resolved[PATH_MAX];
         if (!path)
                 return error_set(err, ENOMEM, "cannot allocate");
-        _cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+        /* crib plan of an image: the store's root stands in for the rootfs not made */
+        const char *unmade = pl->o->unmade_at && s->image_dir ? pl->o->unmade_at : NULL;
+        _cleanup_close_ int fd = open(unmade ? unmade : path, O_PATH | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) < 0) {
                 int e = errno;
                 error_at_errno(err, e, s->path, line, "rootfs '%s' %s", path,
@@ -99,7 +202,7 @@ int plan_rootfs(struct planning *pl, struct error *err)
          * /, and root's. Who else can reach it is asked of the descriptor, not of the name
          * (reachable_by_others walks up from it by ".."), so a symlink on the way cannot hide
          * an open directory. */
-        if (path[0] == '/' && !p->privileged) {
+        if (unmade || (path[0] == '/' && !p->privileged)) {
                 snprintf(resolved, sizeof resolved, "%s", path);
         } else {
                 snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
@@ -112,9 +215,11 @@ int plan_rootfs(struct planning *pl, struct error *err)
         p->rootfs = plan_keep(&pl->sc, strdup(resolved));
         if (!p->rootfs)
                 return error_set(err, ENOMEM, "cannot allocate");
-        if (p->privileged && p->userns && plan_root_rootfs(p, s, h, fd, &st, line, err) < 0)
+        if (p->privileged && p->userns &&
+            plan_root_rootfs(p, s, h, fd, unmade != NULL, &st, line, err) < 0)
                 return -1;
-        if (!p->privileged && p->userns && plan_user_rootfs(p, s, fd, line, err) < 0)
+        if (!p->privileged && p->userns &&
+            plan_user_rootfs(p, s, fd, unmade != NULL, line, err) < 0)
                 return -1;
         p->rootfs_dev = st.st_dev;
         p->rootfs_ino = st.st_ino;
@@ -340,6 +445,8 @@ static int plan_spec_mount(struct plan *p, const struct spec *s, const struct sp
                 if (plan_bind_reach(p, s, m, op.src, reach, err) < 0)
                         return -1;
                 op.src_is_dir = S_ISDIR(st.st_mode);
+                op.src_dev = st.st_dev;
+                op.src_ino = st.st_ino;
                 /* a directory's device nodes do not open; a device the spec binds by name
                  * (/dev/ttyUSB0) does */
                 if (op.src_is_dir)

@@ -71,11 +71,20 @@ struct mount_op {
         bool cgroup_v1;      /* MOP_CGROUP: the host's controllers are on cgroup v1 (a hybrid or v1
                               * host): a read-only tmpfs on dst, the cgroup v2 in its unified/ */
         dev_t dev;           /* MOP_DEV_NODE, MOP_DEVICE */
-        mode_t mode;         /* MOP_DEVICE: S_IFCHR, S_IFBLK or S_IFIFO, and the permissions */
-        uid_t uid;           /* MOP_DEVICE: the node's owner */
+        /* MOP_BIND of the spec's [mounts]: the source as planning found it; the setup binds it
+         * or nothing (mounts.c): a file put in its place since, say between two runs of a
+         * restart policy, is refused (0: not pinned, crib's own binds) */
+        dev_t src_dev;
+        ino_t src_ino;
+        mode_t mode; /* MOP_DEVICE: S_IFCHR, S_IFBLK or S_IFIFO, and the permissions */
+        uid_t uid;   /* MOP_DEVICE: the node's owner */
         gid_t gid;
 };
 
+/* the longest value fsconfig(2) FSCONFIG_SET_STRING takes (strndup_user's 256, NUL included) */
+#define PLAN_FSCONFIG_MAX 255
+/* an image's layers at most (the store's STORE_MAX_LAYERS, image/imgstore.h) */
+#define PLAN_MAX_LAYERS 128
 #define PLAN_MAX_MOUNTS (SPEC_MAX_MOUNTS + SPEC_MAX_DEVICES + 32)
 
 /* The helpers' addresses inside the container: slirp4netns's built-in DNS forwarder and the
@@ -104,6 +113,8 @@ struct plan_hook {
 
 struct plan {
         bool trace;            /* plan_opts.trace */
+        bool explain;          /* plan_opts.explain */
+        bool step_mode;        /* plan_opts.step: each step from the third waits for crib */
         bool wait_start;       /* crib create: the workload waits for crib start (steps/start.c) */
         const char *spec_path; /* the spec file, for FILE:LINE in the child's errors */
         enum spec_front front; /* whose words a remedy uses: crib.ini's or an engine's (phrase.h) */
@@ -143,6 +154,24 @@ struct plan {
         /* root's container, rootfs owned by host root: the parent hands the child an idmapped
          * copy of its mount tree (userns.c), so container root owns it inside */
         bool idmap_rootfs;
+        /* a container of a store image: overlayfs's options (paths with no ',', ':' or '\\',
+         * absolute, or relative to the rootfs, its mountpoint, where longer than fsconfig(2)
+         * takes), mounted in the container's namespaces (steps/overlay.c); lower NULL with
+         * overlay_layers: each layer as "lowerdir+" "../l/N" (Linux 6.8). NULL and 0 for a
+         * plain directory */
+        char *overlay_lower, *overlay_upper, *overlay_work;
+        unsigned overlay_layers;
+        /* root's container of a store image in a user namespace: the parent hands the child
+         * each layer as an idmapped mount (steps/idlayers.c), attached at m/0..m/N-1 while the
+         * overlay is made; every overlay path is relative to the rootfs's mountpoint, since
+         * container root cannot walk root's 0700 store from / */
+        bool overlay_idmapped;
+        /* --rm: the container's directory is removed when it ends, so overlayfs need not sync
+         * upper/ to disk, as it does on every unmount otherwise (its `volatile` option) */
+        bool overlay_volatile;
+        /* a container of a store image: ROOT/containers/ID, which `crib rm` and --rm remove
+         * (runtime/container/imgrootfs.c); NULL otherwise */
+        char *image_dir;
         struct mount_op mounts[PLAN_MAX_MOUNTS];
         size_t nmounts;
 
@@ -159,6 +188,13 @@ struct plan {
         const char *hostname;
         bool terminal;
         bool init;
+        /* [service] restart: what crib's monitor does when a detached container's workload
+         * ends (runtime/launch/monitor.c); restart_max: on-failure's most restarts, 0: none */
+        enum spec_restart restart;
+        unsigned restart_max;
+        /* [service] healthcheck: run by crib's monitor as crib exec runs a program
+         * (runtime/launch/health.c); health.argv NULL: none */
+        struct spec_health health;
         bool loopback; /* private net namespace: bring lo up */
         /* network (runtime/launch/nethelper.c): with a helper, the parent starts it for the
          * container's network namespace and waits until it is ready before GO */
@@ -233,6 +269,8 @@ struct plan {
         char cgroup_path[1024];
         char cgroup_top[1024];
         bool cgroup_systemd; /* base is user@UID.service: a scope from systemd first */
+        bool cgroup_unit;    /* base is crib's own, a unit's (Delegate=yes): crib moves to
+                              * base/supervisor first (cgroup/systemd.c) */
         bool cgroup;         /* the container gets a cgroup: for limits, or for devices */
         /* user = no, or an OCI config run by root: the device program on its cgroup
          * (runtime/cgroup/devices.c, struct cgroup_device_policy): the first ndevices_own of
@@ -271,11 +309,19 @@ struct plan {
  * with the rest, since nothing writes a plan after it. NULL asks for none of it. */
 struct plan_opts {
         bool trace;       /* --trace: the setup says what it does, and what it costs */
+        bool explain;     /* --trace=explain: and why each step stands where it does */
+        bool step;        /* --step: the setup waits before each step (step.c), once the id
+                           * maps are written, for crib's go-ahead (SYNC_STEP_GO) */
         bool wait_start;  /* crib create: the workload waits for crib start (steps/start.c) */
         bool hooks;       /* the front end runs something between the clone and the setup going
                            * on (the OCI hooks): the setup waits for it (self_maps) */
         const char *name; /* the container's name, which its cgroup takes (and `crib exec` finds
                            * it by); NULL or "" for none */
+        /* crib plan of a store image: its container's directory (the spec's image_dir) is not
+         * made. Its paths are planned as crib run would plan them, without looking for them, and
+         * this directory, the store's root it would be made in (the same owner, the same
+         * reach), stands in for the rootfs where its owner and who else can reach it are asked */
+        const char *unmade_at;
         /* the hooks the container's processes run (the plan copies them: struct plan's
          * hooks), and the state they read, without "status", "pid" and "rootfs"; with any,
          * `hooks` must be set too (the setup learns its pid from SYNC_GO) */

@@ -229,6 +229,7 @@ static void plan_cgroup_path(struct plan *p, const struct spec *s, const struct 
                  p->privileged ? c->mount : c->own_parent);
         p->cgroup = true;
         p->cgroup_systemd = false;
+        p->cgroup_unit = false;
 }
 
 /* user = no: a level's bound on processes (nproc_as_pids) as the pids.max of the cgroup the
@@ -271,6 +272,7 @@ int plan_cgroup(struct planning *pl, struct error *err)
         if (p->cgroup) {
                 snprintf(p->cgroup_base, sizeof p->cgroup_base, "%s", c->base);
                 p->cgroup_systemd = c->systemd;
+                p->cgroup_unit = c->unit;
         }
         if (s->cgroups_path)
                 plan_cgroup_path(p, s, h);

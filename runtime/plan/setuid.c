@@ -24,14 +24,16 @@
 /* Whether a host user other than root and `uid` can walk to the rootfs, whose descriptor is
  * `fd`: no directory above it shuts them out. Walked up by "..", from the directory itself, so
  * a symlink on the way does not matter. The rootfs does not count: the container owns it, and
- * may chmod it. */
-static bool reachable_by_others(int fd, uid_t uid)
+ * may chmod it. `from` (crib plan of an image, whose rootfs is not made: `fd` is the store's
+ * root, which stands in for it) makes the walk start at `fd` itself: the store's root is above
+ * the rootfs crib run would make (ROOT/containers/ID/merged), and it counts. */
+static bool reach_from(int fd, uid_t uid, bool from)
 {
         struct stat st, top;
         struct reach_cache cache = {.asked = false};
         if (stat("/", &top) < 0)
                 return true;
-        _cleanup_close_ int dir = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        _cleanup_close_ int dir = openat(fd, from ? "." : "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
         for (int depth = 0; dir >= 0 && depth < 256; depth++) {
                 if (fstat(dir, &st) < 0)
                         return true;
@@ -44,6 +46,11 @@ static bool reachable_by_others(int fd, uid_t uid)
                 dir = up;
         }
         return true;
+}
+
+static bool reachable_by_others(int fd, uid_t uid)
+{
+        return reach_from(fd, uid, false);
 }
 
 /* Whether the container may write where crib gives it a read-only (`ro`) or writable mount of a
@@ -122,9 +129,11 @@ static int rootfs_reach_error(const struct plan *p, const struct spec *s, unsign
  * first id and killed a root container's workload): refuse a writable rootfs others can reach,
  * whoever owns it. */
 int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_host *h, int fd,
-                     const struct stat *st, unsigned line, struct error *err)
+                     bool unmade, const struct stat *st, unsigned line, struct error *err)
 {
-        if (st->st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0) {
+        /* an image's overlay is a tree of its own: its layers are idmapped one by one
+         * (steps/idlayers.c), and what the container writes goes to upper/, its root's */
+        if (st->st_uid == 0 && idmap_outside(&p->uidmap, 0) > 0 && !p->overlay_upper) {
                 if (h->idmapped_mounts)
                         p->idmap_rootfs = true;
                 else /* nothing host root's to write through: the files show as nobody's */
@@ -138,7 +147,7 @@ int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_hos
                                   p->rootfs, (unsigned)idmap_outside(&p->uidmap, 0),
                                   (unsigned)idmap_outside(&p->gidmap, 0), p->rootfs);
         }
-        if (!may_write(p, s, s->readonly_rootfs) || !reachable_by_others(fd, 0))
+        if (!may_write(p, s, s->readonly_rootfs) || !reach_from(fd, 0, unmade))
                 return 0;
         if (p->idmap_rootfs) {
                 error_at(err, s->path, line,
@@ -156,9 +165,10 @@ int plan_root_rootfs(struct plan *p, const struct spec *s, const struct plan_hos
  * as for root's (plan_root_rootfs), unless no other user can reach the rootfs (a directory
  * above it shut, or reachable by the user's private group alone) or the container cannot write
  * it. */
-int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, unsigned line, struct error *err)
+int plan_user_rootfs(struct plan *p, const struct spec *s, int fd, bool unmade, unsigned line,
+                     struct error *err)
 {
-        if (!may_write(p, s, s->readonly_rootfs) || !reachable_by_others(fd, p->host_uid))
+        if (!may_write(p, s, s->readonly_rootfs) || !reach_from(fd, p->host_uid, unmade))
                 return 0;
         return rootfs_reach_error(p, s, line, err);
 }

@@ -120,6 +120,9 @@ int plan_process(struct planning *pl, struct error *err)
         p->hostname = s->hostname;
         p->readonly_rootfs = s->readonly_rootfs;
         p->init = s->init;
+        p->restart = s->restart;
+        p->restart_max = s->restart_max;
+        p->health = s->health;
         /* a joined network namespace is its maker's to set up */
         p->loopback = s->ns_net && !s->ns_path[SPEC_NS_NET];
         p->terminal =

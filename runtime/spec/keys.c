@@ -17,6 +17,7 @@
         [SPEC_KEY_##id] = {section, name, parse, offset, flags}
 const struct key spec_keys[] = {
         KEY(CONTAINER_ROOTFS, "container", "rootfs", parse_string, F(rootfs), 0),
+        KEY(CONTAINER_IMAGE, "container", "image", parse_string, F(image), 0),
         KEY(CONTAINER_HOSTNAME, "container", "hostname", parse_hostname, F(hostname), 0),
         KEY(CONTAINER_READONLY_ROOTFS, "container", "readonly_rootfs", parse_bool,
             F(readonly_rootfs), 0),
@@ -92,6 +93,18 @@ const struct key spec_keys[] = {
         KEY(NETWORK_PUBLISH, "network", "publish", parse_publish, 0, KEY_REPEAT),
         KEY(NETWORK_DNS, "network", "dns", parse_dns, 0, KEY_REPEAT),
         KEY(NETWORK_HOST_LOOPBACK, "network", "host_loopback", parse_bool, F(host_loopback), 0),
+        KEY(SERVICE_RESTART, "service", "restart", parse_restart, 0, 0),
+        KEY(SERVICE_HEALTHCHECK, "service", "healthcheck", parse_healthcheck, 0, 0),
+        KEY(SERVICE_HEALTHCHECK_INTERVAL, "service", "healthcheck_interval", parse_duration,
+            F(health.interval_ms), 0),
+        KEY(SERVICE_HEALTHCHECK_TIMEOUT, "service", "healthcheck_timeout", parse_duration,
+            F(health.timeout_ms), 0),
+        KEY(SERVICE_HEALTHCHECK_RETRIES, "service", "healthcheck_retries", parse_retries,
+            F(health.retries), 0),
+        KEY(SERVICE_HEALTHCHECK_START_PERIOD, "service", "healthcheck_start_period", parse_duration,
+            F(health.start_period_ms), 0),
+        KEY(SERVICE_ON_UNHEALTHY, "service", "on_unhealthy", parse_on_unhealthy, 0, 0),
+        KEY(SERVICE_NOTIFY, "service", "notify", parse_notify, 0, 0),
 };
 #undef KEY
 _Static_assert(sizeof spec_keys / sizeof spec_keys[0] == SPEC_NKEYS,
@@ -118,8 +131,8 @@ SAME_ORDER(RTTIME);
 _Static_assert(SPEC_KEY_LIMITS_RTTIME - SPEC_KEY_LIMITS_CPU == SPEC_NLIMITS - 1,
                "one [limits] key per RLIMIT_*");
 
-const char *const spec_sections[] = {"container", "process", "namespaces", "idmap",  "mounts",
-                                     "security",  "limits",  "resources",  "network"};
+const char *const spec_sections[] = {"container", "process", "namespaces", "idmap",   "mounts",
+                                     "security",  "limits",  "resources",  "network", "service"};
 const size_t spec_nsections = sizeof spec_sections / sizeof spec_sections[0];
 
 bool spec_key_at(size_t i, const char **ret_section, const char **ret_key)

@@ -10,6 +10,7 @@
  *   security.c    [security]
  *   limits.c      [limits], [resources]
  *   network.c     [network]
+ *   service.c     [service]
  *
  * A parser reads one entry of the tokenized file (ini.h) into the spec; the generic ones write
  * the field at the key's offset. Every error about a value names the file, the line and the key.
@@ -111,6 +112,19 @@ int parse_net_mode(struct spec *s, const struct key *k, const struct ini_entry *
 int parse_publish(struct spec *s, const struct key *k, const struct ini_entry *e,
                   struct error *err);
 int parse_dns(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
+/* service.c */
+int parse_restart(struct spec *s, const struct key *k, const struct ini_entry *e,
+                  struct error *err);
+int parse_healthcheck(struct spec *s, const struct key *k, const struct ini_entry *e,
+                      struct error *err);
+int parse_duration(struct spec *s, const struct key *k, const struct ini_entry *e,
+                   struct error *err);
+int parse_retries(struct spec *s, const struct key *k, const struct ini_entry *e,
+                  struct error *err);
+int parse_on_unhealthy(struct spec *s, const struct key *k, const struct ini_entry *e,
+                       struct error *err);
+int parse_notify(struct spec *s, const struct key *k, const struct ini_entry *e, struct error *err);
+
 /* The network keys against each other and [namespaces] net, and against the capabilities. */
 int validate_network(struct spec *s, struct error *err);
 

@@ -32,7 +32,7 @@ static int unknown_section(const struct spec *s, const struct ini_entry *e, stru
                                 e->section, best);
         return error_at(err, s->path, e->line,
                         "unknown section [%s] (known: container, process, namespaces, idmap, "
-                        "mounts, security, limits, resources, network)",
+                        "mounts, security, limits, resources, network, service)",
                         e->section);
 }
 
@@ -83,14 +83,20 @@ void spec_init(struct spec *s)
         s->no_new_privileges = true;
         s->ns_user = s->ns_pid = s->ns_ipc = s->ns_uts = s->ns_net = s->ns_cgroup = true;
         s->resources_require = true;
+        s->health = (struct spec_health){
+                .interval_ms = 30000, .timeout_ms = 30000, .retries = 3}; /* docker's */
         s->resources.memory_max = s->resources.memory_high = s->resources.memory_swap =
                 s->resources.memory_low = s->resources.pids_max = CGROUP_UNSET;
 }
 
 static int spec_validate(struct spec *s, bool args_from_cli, struct error *err)
 {
-        if (!s->rootfs)
-                return error_at(err, s->path, 0, "no rootfs: add 'rootfs = DIR' to [container]");
+        if (s->rootfs && s->image && !s->image_dir)
+                return error_at(err, s->path, spec_line(s, SPEC_KEY_CONTAINER_IMAGE),
+                                "both 'rootfs' and 'image' in [container]: give one");
+        if (!s->rootfs && !s->image)
+                return error_at(err, s->path, 0,
+                                "no rootfs: add 'rootfs = DIR' or 'image = REF' to [container]");
         if (!s->args && !args_from_cli)
                 return error_at(err, s->path, 0,
                                 "no program to run: add 'args = PROGRAM ARGS...' to [process] or "
@@ -268,12 +274,15 @@ void spec_free(struct spec *s)
         paths_clear(&s->masked);
         paths_clear(&s->readonly);
         free(s->rootfs);
+        free(s->image);
+        free(s->image_dir);
         free(s->hostname);
         free(s->cwd);
         for (size_t i = 0; i < SPEC_NNS; i++)
                 free(s->ns_path[i]);
         words_free(s->args);
         words_free(s->env);
+        words_free(s->health.argv);
         for (size_t i = 0; i < s->nmounts; i++) {
                 free(s->mounts[i].src);
                 free(s->mounts[i].dst);

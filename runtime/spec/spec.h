@@ -39,6 +39,7 @@ enum spec_terminal { TERMINAL_NO, TERMINAL_YES, TERMINAL_AUTO };
  * stay in step; a key is looked up by its enum, never by its name. */
 enum spec_key {
         SPEC_KEY_CONTAINER_ROOTFS,
+        SPEC_KEY_CONTAINER_IMAGE,
         SPEC_KEY_CONTAINER_HOSTNAME,
         SPEC_KEY_CONTAINER_READONLY_ROOTFS,
         SPEC_KEY_PROCESS_ARGS,
@@ -105,6 +106,15 @@ enum spec_key {
         SPEC_KEY_NETWORK_PUBLISH,
         SPEC_KEY_NETWORK_DNS,
         SPEC_KEY_NETWORK_HOST_LOOPBACK,
+        /* [service]: runtime/launch/monitor.c */
+        SPEC_KEY_SERVICE_RESTART,
+        SPEC_KEY_SERVICE_HEALTHCHECK,
+        SPEC_KEY_SERVICE_HEALTHCHECK_INTERVAL,
+        SPEC_KEY_SERVICE_HEALTHCHECK_TIMEOUT,
+        SPEC_KEY_SERVICE_HEALTHCHECK_RETRIES,
+        SPEC_KEY_SERVICE_HEALTHCHECK_START_PERIOD,
+        SPEC_KEY_SERVICE_ON_UNHEALTHY,
+        SPEC_KEY_SERVICE_NOTIFY,
         SPEC_NKEYS
 };
 
@@ -182,6 +192,33 @@ struct spec_sysctl {
 };
 
 /* [network] mode: loopback only, the host's network, or a user-mode helper's */
+/* [service] restart: what crib's monitor does when a detached container's workload ends
+ * (runtime/launch/monitor.c), docker's and podman's policies */
+enum spec_restart {
+        SPEC_RESTART_NO,             /* never (the default) */
+        SPEC_RESTART_ON_FAILURE,     /* when it exits with a status other than 0 */
+        SPEC_RESTART_ALWAYS,         /* whatever the status, until crib stop */
+        SPEC_RESTART_UNLESS_STOPPED, /* as always: the two differ only at boot (crib.ini(5)) */
+};
+
+/* [service] on_unhealthy: what crib's monitor does once a health check made it unhealthy */
+enum spec_on_unhealthy {
+        SPEC_UNHEALTHY_NONE,    /* only reported (the default, as docker's) */
+        SPEC_UNHEALTHY_KILL,    /* killed, and no restart policy starts it again */
+        SPEC_UNHEALTHY_RESTART, /* killed and started again, a restart counted */
+};
+
+/* [service] healthcheck and its timing (runtime/launch/health.c): docker's HEALTHCHECK */
+struct spec_health {
+        char **argv; /* NULL: none */
+        uint32_t interval_ms, timeout_ms, start_period_ms;
+        uint32_t retries;
+        enum spec_on_unhealthy on_unhealthy;
+};
+/* [service] notify: crib says READY=1 when the workload runs, or the container says it itself
+ * through crib's socket (runtime/launch/notify.c) */
+enum spec_notify { SPEC_NOTIFY_CRIB, SPEC_NOTIFY_CONTAINER };
+
 enum spec_net_mode { SPEC_NET_NONE, SPEC_NET_HOST, SPEC_NET_SLIRP4NETNS, SPEC_NET_PASTA };
 
 /* One [network] publish line: host ADDR:HOSTPORT to the container's PORT. */
@@ -268,6 +305,17 @@ struct spec {
 
         /* [container] */
         char *rootfs;
+        char *image; /* image = REF: crib run makes the rootfs from the store's image */
+        /* Not keys: a container of a store image (crib run IMAGE, or image = REF), filled by
+         * cmd/ after loading (runtime/container/imgrootfs.c): ROOT/containers/ID, removed
+         * with the container. With overlay_layers, its l/0..l/N-1 (l/0 the topmost layer),
+         * upper/ and work/ make an overlay on merged/, the rootfs; with 0, rootfs/ is a copy.
+         * overlay_idmapped: root's container in a user namespace, its layers shown through
+         * idmapped mounts at m/0..m/N-1 */
+        char *image_dir;
+        unsigned overlay_layers;
+        bool overlay_idmapped;
+        bool overlay_volatile; /* --rm: the directory goes with the container, unsynced */
         char *hostname;
         bool readonly_rootfs;
 
@@ -356,6 +404,14 @@ struct spec {
         bool oom_score_adj_set;
         int oom_score_adj;
 
+        /* [service] restart, and on-failure's most restarts (0: no limit, as docker's) */
+        enum spec_restart restart;
+        unsigned restart_max;
+        /* [service] healthcheck, its timing and on_unhealthy */
+        struct spec_health health;
+        /* [service] notify: who tells systemd READY under a Type=notify unit (cmd/run.c) */
+        enum spec_notify notify;
+
         /* [mounts] */
         struct spec_mount mounts[SPEC_MAX_MOUNTS];
         size_t nmounts;
@@ -397,6 +453,10 @@ const char *spec_level_name(size_t i);
 const char *spec_limit_name(int resource);
 /* The [limits] key of RLIMIT_* `resource` (0 <= resource < SPEC_NLIMITS). */
 enum spec_key spec_limit_key(int resource);
+
+/* The policy's name as crib.ini(5) spells it ("on-failure"). */
+const char *spec_restart_name(enum spec_restart r);
+const char *spec_on_unhealthy_name(enum spec_on_unhealthy u);
 
 /* The mode's name as crib.ini(5) spells it. */
 const char *spec_net_mode_name(enum spec_net_mode m);

@@ -74,12 +74,7 @@ kill_at() {
 	: >"$T/err"
 	CRIB_TEST_STOP_AT="$2" "$CRIB_HOOKS" run --trace "$1" </dev/null >/dev/null 2>"$T/err" &
 	_crib=$!
-	_i=0
-	while ! grep -q 'CRIB_TEST_STOP_AT: waiting' "$T/err" && [ $_i -lt 200 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	if ! grep -q 'CRIB_TEST_STOP_AT: waiting' "$T/err"; then
+	if ! wait_stopped "$T/err"; then
 		kill -KILL $_crib 2>/dev/null
 		wait $_crib 2>/dev/null
 		echo "never stopped: $(tail -n 3 "$T/err" | tr '\n' ' ')"

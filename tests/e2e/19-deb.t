@@ -4,7 +4,8 @@
 # Each architecture's crib_VERSION_ARCH.deb: its fields; it recommends what crib runs on the host
 # (newuidmap from uidmap, pasta or slirp4netns, nft) and crib-scope, and depends on nothing;
 # crib, crib-image (`crib image`, issue 32: it was missing) and the copyright file are in it.
-# crib-scope_VERSION_ARCH.deb: crib-scope, Depends from dpkg-shlibdeps. Their programs are the
+# crib-scope_VERSION_ARCH.deb and crib-pull_VERSION_ARCH.deb: crib-scope, crib-pull, Depends from
+# dpkg-shlibdeps. Their programs are the
 # architecture's (readelf: machine, float ABI, armel's crib ARMv5TE, crib-scope's dynamic
 # linker), crib and crib-image static; with qemu-user, crib and crib-image run on the board's
 # CPU (armel: a Pi Zero's ARM1176). The host's: dpkg installs crib into a scratch root (as root,
@@ -52,8 +53,8 @@ for deb in "$DEBS"/crib_*.deb; do
 	v=${v%_*}
 	assert_eq "$(dpkg-deb -f "$deb" Package Version Architecture | tr '\n' ' ')" \
 		"Package: crib Version: $v Architecture: $a " "$a: crib's control fields"
-	assert_eq "$(dpkg-deb -f "$deb" Recommends)" "uidmap, passt | slirp4netns, nftables, crib-scope (= $v)" \
-		"$a: crib recommends newuidmap's, the network helpers' and nft's packages, and crib-scope"
+	assert_eq "$(dpkg-deb -f "$deb" Recommends)" "uidmap, passt | slirp4netns, nftables, crib-scope (= $v), crib-pull (= $v)" \
+		"$a: crib recommends newuidmap's, the network helpers' and nft's packages, crib-scope and crib-pull"
 	assert_eq "$(dpkg-deb -f "$deb" Depends Pre-Depends)" "" "$a: crib depends on nothing (its programs are static)"
 	files=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort | tr '\n' ' ')
 	for f in ./usr/bin/crib ./usr/lib/crib/crib-image ./usr/share/doc/crib/copyright \
@@ -71,6 +72,17 @@ for deb in "$DEBS"/crib_*.deb; do
 	assert_contains "$deps" "crib (= $v)" "$a: ... and on this crib"
 	assert_contains "$(dpkg-deb -c "$scope" 2>&1 | awk '{print $6}' | tr '\n' ' ')" \
 		"./usr/lib/crib/crib-scope " "$a: crib-scope has ./usr/lib/crib/crib-scope"
+
+	pull=$DEBS/crib-pull_${v}_$a.deb
+	if [ -e "$pull" ]; then
+		deps=$(dpkg-deb -f "$pull" Depends 2>&1)
+		assert_eq "$(echo "$deps" | sed 's/([>=]* [^)]*)/(V)/g')" "libc6 (V), libcurl4 (V), libssl3 (V), crib (V)" \
+			"$a: crib-pull depends on libc6, libcurl4 and libssl3 (dpkg-shlibdeps's versions) and crib ($deps)"
+		assert_contains "$(dpkg-deb -c "$pull" 2>&1 | awk '{print $6}' | tr '\n' ' ')" \
+			"./usr/lib/crib/crib-pull " "$a: crib-pull has ./usr/lib/crib/crib-pull"
+	else
+		skips 2 "$a: no crib-pull package (make deb says why: the $a libcurl was missing)"
+	fi
 
 	x=$T/x-$a
 	mkdir -p "$x"
@@ -199,6 +211,29 @@ mkdir -p "$T/scope"
 dpkg-deb -x "$scope" "$T/scope"
 out=$("$T/scope/usr/lib/crib/crib-scope" 2>&1)
 assert_eq "$?:$out" "125:usage: crib-scope UNIT PID DESCRIPTION" "crib-scope runs with this machine's libraries"
+
+# issue 35's "done when" with the packages: crib and crib-pull installed, a new user's first
+# service from the test registry (tests/e2e/35-image-web.t, run with the installed crib, which
+# finds crib-pull and crib-image in /usr/lib/crib); crib-pull's libraries are the host's
+# (--force-depends: this scratch root's database has none of them)
+pull=$DEBS/crib-pull_${v}_$host.deb
+if [ ! -f "$(dirname "$0")/35-image-web.t" ]; then
+	skip "35-image-web.t is not beside this test (a run of some tests only)"
+elif [ -e "$pull" ] && pkg --force-depends -i "$pull" >"$T/dpkg-pull.out" 2>&1; then
+	CRIB=$crib sh "$(dirname "$0")/35-image-web.t" >"$T/web.tap" 2>&1
+	web_rc=$?
+	nok=$(grep -c '^ok ' "$T/web.tap")
+	if grep -q '^1\.\.0 # SKIP' "$T/web.tap"; then
+		skip "the packages' first service: $(sed -n 's/^1\.\.0 # SKIP //p' "$T/web.tap")"
+	else
+		assert_eq "$web_rc:$(grep -c '^not ok' "$T/web.tap"):$([ "$nok" -ge 15 ] && echo many)" "0:0:many" \
+			"the installed crib and crib-pull pull, run -d -p --name web IMAGE and serve the page ($nok checks of 35-image-web.t)" ||
+			{ grep -A3 "^not ok" "$T/web.tap"; tail -n 5 "$T/web.tap"; } | sed "s/^/#   /"
+	fi
+	pkg -r crib-pull >/dev/null 2>&1
+else
+	skip "no crib-pull package to install ($(tail -n 1 "$T/dpkg-pull.out" 2>/dev/null))"
+fi
 
 pkg -r crib >/dev/null 2>&1
 assert_eq "$?:$(ls "$R/usr/bin" "$R/usr/lib/crib" 2>/dev/null)" "0:" "removing it takes the programs away"

@@ -26,22 +26,27 @@
 #   pid        yes, no                         ([namespaces] pid)
 #   user       yes, no                         ([namespaces] user; no is root's only: as a user
 #                                               the scenario runs with user = yes, and says so)
+#   restart    yes (restart = always), no       ([service] restart; yes: the workload is killed
+#                                               from the host and must come back whole: a new
+#                                               run, its page served again through the port,
+#                                               exec joining it, the limits on its new cgroup,
+#                                               a helper, and nothing of the old run left)
 #   exec       every scenario runs `crib exec` and `crib exec -t`: exec meets every value
 # Twelve scenarios in which every pair of values of two features meets at least once (a
 # pairwise table, not the 96 of the full product):
-#   #   network      level       resources  pid  user
-#   1   none         default     yes        yes  yes
-#   2   none         strict      no         no   yes
-#   3   none         unconfined  yes        no   no
-#   4   host         default     no         yes  no
-#   5   host         strict      yes        no   yes
-#   6   host         unconfined  no         yes  yes
-#   7   pasta        default     yes        yes  yes   (the README's service: a published
-#   8   pasta        strict      no         yes  no     port, a memory limit, exec, logs)
-#   9   pasta        unconfined  yes        no   no
-#   10  slirp4netns  default     no         no   yes
-#   11  slirp4netns  strict      yes        yes  no
-#   12  slirp4netns  unconfined  no         yes  yes
+#   #   network      level       resources  pid  user  restart
+#   1   none         default     yes        yes  yes   yes
+#   2   none         strict      no         no   yes   no
+#   3   none         unconfined  yes        no   no    no
+#   4   host         default     no         yes  no    yes
+#   5   host         strict      yes        no   yes   yes
+#   6   host         unconfined  no         yes  yes   no
+#   7   pasta        default     yes        yes  yes   no    (the README's service: a published
+#   8   pasta        strict      no         yes  no    yes    port, a memory limit, exec, logs)
+#   9   pasta        unconfined  yes        no   no    yes
+#   10  slirp4netns  default     no         no   yes   yes
+#   11  slirp4netns  strict      yes        yes  no    no
+#   12  slirp4netns  unconfined  no         yes  yes   yes
 # The pairs, and the scenarios where they meet (the test prints this table with each
 # scenario's result, and checks that every pair met in a scenario that passed):
 #   network x level      every one of the 12 once: the row of each
@@ -60,6 +65,8 @@
 #   resources x pid      yes/yes 1 7 11, yes/no 3 5 9, no/yes 4 6 8 12, no/no 2 10
 #   resources x user     yes/yes 1 5 7, yes/no 3 9 11, no/yes 2 6 10 12, no/no 4 8
 #   pid x user           yes/yes 1 6 7 12, yes/no 4 8 11, no/yes 2 5 10, no/no 3 9
+#   restart x each       yes: 1 4 5 8 9 10 12, no: 2 3 6 7 11: each value of every other
+#                        feature meets both (the test's pair table checks it)
 #   exec, exec -t x each value: every scenario
 # Not in the table, because crib refuses it with the reason (23-network.t tests the refusal):
 # a helper with pid = no and SYS_PTRACE (unconfined) as root in a user namespace, where the
@@ -98,6 +105,19 @@ if command -v wget >/dev/null 2>&1; then WGET=wget; else WGET="$BB wget"; fi
 # fetch PORT: the page at 127.0.0.1:PORT, bounded (busybox wget -T dies of SIGSEGV: timeout(1))
 # shellcheck disable=SC2086 # WGET may be two words
 fetch() { timeout 10 $WGET -q -O - "http://127.0.0.1:$1/" 2>&1; }
+# page PORT: the page once it is served (a workload just started, or restarted, may not be
+# listening yet: with mode = host the port is its own, with a helper the helper's answers before
+# the workload's): tries for at most 10 s, then what the last try got
+page() {
+	_t=0
+	while :; do
+		_pg=$(fetch "$1")
+		[ "$_pg" = "$TOKEN" ] || [ $_t -ge 50 ] && break
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	echo "$_pg"
+}
 TOKEN="scenario page $$"
 # a port no one uses now, from a range of this test's own (its pid spreads concurrent runs)
 _port=$((30000 + ($$ % 3000) * 8))
@@ -274,9 +294,9 @@ check_known() {
 	TODO=""
 }
 
-# scenario ID NETWORK LEVEL RESOURCES PID USER
+# scenario ID NETWORK LEVEL RESOURCES PID USER RESTART
 scenario() {
-	id=$1 net=$2 level=$3 res=$4 pidns=$5 userns=$6
+	id=$1 net=$2 level=$3 res=$4 pidns=$5 userns=$6 restart=$7
 	# shellcheck disable=SC2154 # libtest.sh's count of failures
 	failed0=$_failed
 	todo_seen=no
@@ -284,7 +304,7 @@ scenario() {
 		echo "# s$id: user = no needs root: as $(id -un) it runs with user = yes"
 		userns=yes
 	fi
-	label="s$id $net/$level/res=$res/pid=$pidns/user=$userns"
+	label="s$id $net/$level/res=$res/pid=$pidns/user=$userns/restart=$restart"
 	helper=no
 	case $net in pasta | slirp4netns) helper=yes ;; esac
 	if [ $helper = yes ] && ! [ -x "/usr/bin/$net" ]; then
@@ -316,6 +336,10 @@ scenario() {
 			echo "pids = 64"
 			[ $RES_OK = yes ] || echo "resources_mode = prefer"
 		fi
+		if [ "$restart" = yes ]; then
+			echo "[service]"
+			echo "restart = always"
+		fi
 	} >"$sp"
 	# with the host's network the image's port 8080 would be the host's: the command names one
 	# that is free, as a user would
@@ -330,7 +354,7 @@ scenario() {
 
 	# fetch through the port, from the host (mode = none: from inside, below)
 	if [ $net != none ]; then
-		page=$(fetch "$port")
+		page=$(page "$port")
 		[ "$page:$(listening "$port")" = "$TOKEN:yes" ]
 		check_known $? "$label: the host fetches the page through 127.0.0.1:$port, which /proc/net/tcp shows listening"
 		[ "$page" = "$TOKEN" ] || echo "#   got: '$page'"
@@ -378,6 +402,8 @@ $(readlink "/proc/$work/ns/mnt")" "$label: exec -t gets a terminal of the contai
 		[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
 	fi
 
+	[ "$restart" = yes ] && restarted "$@"
+
 	# logs: httpd's line for each fetch
 	cr logs "$name"
 	assert_contains "$out" "response:200" "$label: logs show httpd's answers"
@@ -398,7 +424,7 @@ $(readlink "/proc/$work/ns/mnt")" "$label: exec -t gets a terminal of the contai
 	assert_eq "$rc:$([ -e "$S/$name" ] && echo kept)" "0:" "$label: rm of the stopped one: its state directory is gone"
 	start "$@" || return
 	if [ $net != none ]; then
-		page=$(fetch "$port")
+		page=$(page "$port")
 		[ "$page" = "$TOKEN" ]
 		check_known $? "$label: run again: the page is served again"
 	fi
@@ -413,6 +439,70 @@ $(readlink "/proc/$work/ns/mnt")" "$label: exec -t gets a terminal of the contai
 	else
 		echo "$id pass" >>"$T/results"
 	fi
+}
+
+# restarted: the workload killed from the host (restart = always): it must come back whole, a
+# run of its own, and nothing of the old run may stay (the worker exec left in it included:
+# docker's restart ends every process of the container, whatever its pid namespace)
+restarted() {
+	_old=$pid _oldwork=$work _oldlife=$life _oldworker=$worker _oldhp=$hp
+	kill -KILL "$work"
+	_i=0
+	while { _new=$(pid_of "$name"); [ -z "$_new" ] || [ "$_new" = "$_old" ] || [ -z "$(children_of "$_new")" ]; } && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -n "$_new" ] && [ "$_new" != "$_old" ]
+	check_known $? "$label: the workload ($work) killed from the host: restart = always runs it again (pid $_old -> ${_new:-none}, after $((_i * 100)) ms)"
+	assert_eq "$(C ps -a --format=ini | awk -v n="[container $name]" '$0 == n {f = 1} f && /^restarts = / {print $3; exit}')" 1 "$label: crib ps counts 1 restart"
+	# the new run, as start found the first: its pids, helper, cgroup, namespaces
+	pid=$_new
+	work=$(children_of "$pid" | head -n 1)
+	[ $helper = yes ] && hp=$(helper_of "$mon")
+	cg=$(sed -n 's/^0:://p' "/proc/$work/cgroup")
+	cgdir=""
+	[ "$cg" != "$mycg" ] && [ -n "$cg2" ] && cgdir=$cg2${cg%/container}
+	life=$(readlink "/proc/$work/ns/mnt")
+	[ $net = host ] || life="$life $(readlink "/proc/$work/ns/net")"
+	[ "$pidns" = no ] || life="$life $(readlink "/proc/$work/ns/pid")"
+	pids="$mon $pid $work $hp"
+	worker=""
+	if [ $net != none ]; then
+		page=$(page "$port")
+		[ "$page:$(listening "$port")" = "$TOKEN:yes" ]
+		check_known $? "$label: after the restart the host fetches the page through 127.0.0.1:$port again"
+		[ "$page" = "$TOKEN" ] || echo "#   got: '$page'"
+	fi
+	if [ $helper = yes ]; then
+		assert_eq "$(echo "$hp" | wc -w)" 1 "$label: after the restart one $net helper runs ($_oldhp -> $hp), a child of its monitor"
+	fi
+	if [ "$res" = yes ] && [ $RES_OK = yes ]; then
+		assert_eq "$(cat "$cgdir/memory.max" "$cgdir/pids.max" 2>&1 | tr '\n' ' ')" "67108864 64 " \
+			"$label: after the restart its cgroup ${cgdir:-(none)} holds memory.max = 64M and pids.max = 64"
+	fi
+	cr exec "$name" -- /bin/sh -c "readlink /proc/self/ns/mnt; grep -E '^(CapEff|Seccomp):' /proc/self/status | tr -s '\t ' ' '; wget -q -O - http://127.0.0.1:$inport/"
+	assert_eq "$rc:$out" "0:$(readlink "/proc/$work/ns/mnt")
+$(grep -E '^(CapEff|Seccomp):' "/proc/$work/status" | tr -s '\t ' ' ')
+$TOKEN" "$label: exec after the restart joins the new run (its mount namespace, capabilities and filter) and reaches the service"
+	[ "$rc" = 0 ] || echo "$err" | sed 's/^/#   /'
+	# nothing of the old run: the old workload, the worker exec left in it, the old helper
+	# (when a new one runs), nothing in or holding its namespaces but the new run's own
+	_i=0
+	while [ $_i -lt 50 ]; do
+		_left=""
+		for _p in $_oldwork $_oldworker; do alive "$_p" && _left="$_left $_p($(cat "/proc/$_p/comm" 2>/dev/null))"; done
+		[ -n "$_oldhp" ] && [ "$_oldhp" != "$hp" ] && alive "$_oldhp" && _left="$_left helper $_oldhp"
+		for _ons in $_oldlife; do
+			case " $life " in *" $_ons "*) continue ;; esac
+			for _p in $(holders "$_ons"); do _left="$_left $_p(in the old run's $_ons)"; done
+		done
+		[ -z "$_left" ] && break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -z "$_left" ]
+	check_known $? "$label: nothing of the old run is left: its workload, the worker exec left in it${_oldhp:+, its helper}, nothing in its namespaces"
+	[ -z "$_left" ] || echo "#   left:$_left"
 }
 
 # serve_again PORT: "served" when a busybox httpd of the host's own can listen on PORT (as a
@@ -536,20 +626,20 @@ gone_life() {
 }
 mounts_before=$(grep -c "$T" /proc/self/mountinfo)
 t0=$(date +%s)
-# the table of the header: ID NETWORK LEVEL RESOURCES PID USER
+# the table of the header: ID NETWORK LEVEL RESOURCES PID USER RESTART
 cat >"$T/table" <<'EOF'
-1 none default yes yes yes
-2 none strict no no yes
-3 none unconfined yes no no
-4 host default no yes no
-5 host strict yes no yes
-6 host unconfined no yes yes
-7 pasta default yes yes yes
-8 pasta strict no yes no
-9 pasta unconfined yes no no
-10 slirp4netns default no no yes
-11 slirp4netns strict yes yes no
-12 slirp4netns unconfined no yes yes
+1 none default yes yes yes yes
+2 none strict no no yes no
+3 none unconfined yes no no no
+4 host default no yes no yes
+5 host strict yes no yes yes
+6 host unconfined no yes yes no
+7 pasta default yes yes yes no
+8 pasta strict no yes no yes
+9 pasta unconfined yes no no yes
+10 slirp4netns default no no yes yes
+11 slirp4netns strict yes yes no no
+12 slirp4netns unconfined no yes yes yes
 EOF
 _rows=$(cat "$T/table")
 _ifs=$IFS
@@ -567,12 +657,12 @@ assert_eq "$(ls -A "$S" 2>/dev/null)" "" "the state root is empty"
 
 # --- the pairs: which scenario ran each, and its result here (as a user, user = no is yes)
 awk -v role="$ROLE" '
-	BEGIN { split("network level resources pid user", f) }
-	FNR == NR { n++; for (c = 2; c <= 6; c++) val[n, c - 1] = $c; if (role != "root") val[n, 5] = "yes"; next }
+	BEGIN { split("network level resources pid user restart", f) }
+	FNR == NR { n++; for (c = 2; c <= 7; c++) val[n, c - 1] = $c; if (role != "root") val[n, 5] = "yes"; next }
 	{ r[$1] = $2 }
 	END {
 		missing = 0; known = 0
-		for (a = 1; a <= 5; a++) for (b = a + 1; b <= 5; b++) {
+		for (a = 1; a <= 6; a++) for (b = a + 1; b <= 6; b++) {
 			delete seen
 			m = 0
 			for (i = 1; i <= n; i++) {

@@ -87,6 +87,17 @@ has_subids() {
 	grep -q "^$(id -un):" /etc/subuid 2>/dev/null && grep -q "^$(id -un):" /etc/subgid 2>/dev/null
 }
 
+# wait_stopped FILE: wait (10 s at most) until the child of crib run --trace, with
+# CRIB_TEST_STOP_AT set and its trace going to FILE, waits before its step; false if it never did
+wait_stopped() {
+	_ws=0
+	while ! grep -q 'CRIB_TEST_STOP_AT: waiting' "$1" && [ $_ws -lt 200 ]; do
+		sleep 0.05
+		_ws=$((_ws + 1))
+	done
+	grep -q 'CRIB_TEST_STOP_AT: waiting' "$1"
+}
+
 # has_hooks: CRIB_HOOKS is there, crib built with the test hooks (tests/run-all stages it)
 has_hooks() {
 	[ -x "${CRIB_HOOKS:-}" ]
@@ -182,6 +193,17 @@ wait_for() {
 # the host's mount table, without the fields that change by themselves
 host_mounts() {
 	awk '{print $5, $9, $10}' /proc/self/mountinfo | sort
+}
+
+# wait_until CMD [TENTHS]: until CMD (eval) succeeds, at most TENTHS tenths of a second
+# (default 10 s); its status is the last try's
+wait_until() {
+	_i=0
+	while ! eval "$1" && [ $_i -lt "${2:-100}" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	eval "$1"
 }
 
 # crib_procs: processes of crib or of its containers: crib's own binary, or this user's

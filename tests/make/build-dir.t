@@ -49,4 +49,25 @@ args = /bin/sh -c 'echo in-the-build-rootfs'
 EOF
 run_crib run "$T/s.ini"
 assert_eq "$rc:$out:$err" "0:in-the-build-rootfs:" "crib runs a container on BUILD's rootfs (not refused as reachable)"
+
+# a build directory is never a mix of two makes' flags (BUILD/.config): an object made by a
+# plain make is made again by a make with DEB=yes or other CFLAGS, and not by the same make
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if command -v make >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1; then
+	mk() { make -s -C "$top" BUILD="$T/b" "$@" "$T/b/runtime/base/words.o" >"$T/make.out" 2>&1; }
+	mk
+	assert_eq "$?:$(grep -c '^CC=.* DEB= ' "$T/b/.config" 2>/dev/null)" 0:1 "make records its flags in BUILD/.config"
+	mk -q
+	a=$?
+	mk -q DEB=yes
+	b=$?
+	mk DEB=yes
+	mk -q DEB=yes
+	c=$?
+	mk -q CFLAGS=-O0
+	d=$?
+	assert_eq "$a $b $c $d" "0 1 0 1" "make -q: the same flags: up to date; DEB=yes after a plain make: to be made again; made so, DEB=yes: up to date; other CFLAGS: made again"
+else
+	skip "no make and gcc here: the build directory's flags are checked where they are"
+fi
 done_testing

@@ -1,13 +1,14 @@
 #!/bin/sh
 # The house rules of docs/architecture.md, checked on every make check: tools/check-layers (an
 # #include that runs against the layer order), tools/check-sizes (a file over 700 lines, a
-# function over 80) and tools/check-layout-doc (the layout table against the tree). Each must
+# function over 80), tools/check-layout-doc (the layout table against the tree) and
+# tools/check-steps (each step's row names the file of its function, which --trace=explain prints). Each must
 # pass on the checkout, and each must fail, naming the place, on a copy of the tree with one
 # deliberate break - or a check that cannot fail would pass here forever. TOP is the checkout.
 . "$(dirname "$0")/../lib/libtest.sh"
 
 : "${TOP:?set by tests/run-all}"
-for t in check-layers check-sizes check-layout-doc; do
+for t in check-layers check-sizes check-layout-doc check-steps; do
 	out=$("$TOP/tools/$t" "$TOP" 2>&1)
 	assert_eq "$?:$out" "0:" "$t passes on the checkout"
 done
@@ -65,5 +66,16 @@ fresh
 out=$("$TOP/tools/check-layout-doc" "$copy/t" 2>&1)
 assert_eq "$?" 1 "check-layout-doc fails on a file the table leaves out"
 assert_contains "$out" "runtime/base/newfile.c is not named in runtime/base/'s row" "... and names it"
+
+# a step's row that names the wrong file for its function, and one that says no why
+fresh
+sed -i 's|step_close_inherited, "runtime/steps/fds.c"|step_close_inherited, "runtime/steps/oom.c"|' "$copy/t/runtime/launch/child.c"
+out=$("$TOP/tools/check-steps" "$copy/t" 2>&1)
+assert_eq "$?" 1 "check-steps fails on a row that names another file"
+assert_contains "$out" "step_close_inherited's row names runtime/steps/oom.c, which does not define step_close_inherited" "... and names it"
+fresh
+sed -i 's|"runtime/steps/uts.c", "in the new uts namespace"|"runtime/steps/uts.c", ""|' "$copy/t/runtime/launch/child.c"
+out=$("$TOP/tools/check-steps" "$copy/t" 2>&1)
+assert_eq "$?:$(echo "$out" | grep -c "step_hostname's row says no why")" "1:1" "check-steps fails on a row without its why" || echo "$out" | sed 's/^/#   /'
 
 done_testing

@@ -36,6 +36,7 @@ static bool has_env_a1(const struct spec *s)
                 return (expr);                                                                     \
         }
 HOLDS(rootfs_set, !strcmp(s->rootfs, "/srv/root"))
+HOLDS(image_set, s->image && !strcmp(s->image, "busybox:1.36") && !s->rootfs)
 HOLDS(hostname_set, s->hostname && !strcmp(s->hostname, "box"))
 HOLDS(ro_set, s->readonly_rootfs)
 HOLDS(args_set, !strcmp(s->args[0], "/bin/echo") && !strcmp(s->args[2], "b") && !s->args[3])
@@ -92,10 +93,20 @@ HOLDS(publish_set, s->nports == 1 && !strcmp(s->ports[0].addr, "127.0.0.1") &&
                            s->ports[0].udp)
 HOLDS(dns_set, s->ndns == 1 && !strcmp(s->dns[0], "192.0.2.53"))
 HOLDS(host_loopback_set, s->host_loopback && (s->caps & (1ULL << 13)))
+HOLDS(restart_set, s->restart == SPEC_RESTART_ON_FAILURE && s->restart_max == 5)
+HOLDS(healthcheck_set, s->health.argv && !strcmp(s->health.argv[0], "/bin/sh") &&
+                               !strcmp(s->health.argv[2], "test -e /ok") && !s->health.argv[3])
+HOLDS(hc_interval_set, s->health.interval_ms == 500 && s->health.timeout_ms == 30000)
+HOLDS(hc_timeout_set, s->health.timeout_ms == 90000 && s->health.interval_ms == 30000)
+HOLDS(hc_retries_set, s->health.retries == 7)
+HOLDS(hc_start_period_set, s->health.start_period_ms == 2 * 3600 * 1000)
+HOLDS(on_unhealthy_set, s->health.on_unhealthy == SPEC_UNHEALTHY_RESTART)
+HOLDS(notify_set, s->notify == SPEC_NOTIFY_CONTAINER)
 #undef HOLDS
 
 static const struct key_sample samples[] = {
         [SPEC_KEY_CONTAINER_ROOTFS] = {"/srv/root", rootfs_set},
+        [SPEC_KEY_CONTAINER_IMAGE] = {"busybox:1.36", image_set},
         [SPEC_KEY_CONTAINER_HOSTNAME] = {"box", hostname_set},
         [SPEC_KEY_CONTAINER_READONLY_ROOTFS] = {"yes", ro_set},
         [SPEC_KEY_PROCESS_ARGS] = {"/bin/echo a b", args_set},
@@ -143,6 +154,14 @@ static const struct key_sample samples[] = {
         [SPEC_KEY_NETWORK_PUBLISH] = {"127.0.0.1:8080:80/udp", publish_set},
         [SPEC_KEY_NETWORK_DNS] = {"192.0.2.53", dns_set},
         [SPEC_KEY_NETWORK_HOST_LOOPBACK] = {"yes", host_loopback_set},
+        [SPEC_KEY_SERVICE_RESTART] = {"on-failure:5", restart_set},
+        [SPEC_KEY_SERVICE_HEALTHCHECK] = {"/bin/sh -c \"test -e /ok\"", healthcheck_set},
+        [SPEC_KEY_SERVICE_HEALTHCHECK_INTERVAL] = {"500ms", hc_interval_set},
+        [SPEC_KEY_SERVICE_HEALTHCHECK_TIMEOUT] = {"90s", hc_timeout_set},
+        [SPEC_KEY_SERVICE_HEALTHCHECK_RETRIES] = {"7", hc_retries_set},
+        [SPEC_KEY_SERVICE_HEALTHCHECK_START_PERIOD] = {"2h", hc_start_period_set},
+        [SPEC_KEY_SERVICE_ON_UNHEALTHY] = {"restart", on_unhealthy_set},
+        [SPEC_KEY_SERVICE_NOTIFY] = {"container", notify_set},
 };
 
 /* `key` set to its sample, alone in its section (with the rootfs and args every spec needs):
@@ -162,9 +181,10 @@ static void key_value_check(enum spec_key k, const char *sec, const char *key)
                 return;
         }
         int n = 0;
-        if (k != SPEC_KEY_CONTAINER_ROOTFS && k != SPEC_KEY_PROCESS_ARGS)
+        if (k != SPEC_KEY_CONTAINER_ROOTFS && k != SPEC_KEY_CONTAINER_IMAGE &&
+            k != SPEC_KEY_PROCESS_ARGS)
                 n = snprintf(text, sizeof text, "[container]\nrootfs = r\n[process]\nargs = x\n");
-        else if (k == SPEC_KEY_CONTAINER_ROOTFS)
+        else if (k == SPEC_KEY_CONTAINER_ROOTFS || k == SPEC_KEY_CONTAINER_IMAGE)
                 n = snprintf(text, sizeof text, "[process]\nargs = x\n");
         else
                 n = snprintf(text, sizeof text, "[container]\nrootfs = r\n");
