@@ -27,21 +27,7 @@ PUB= # a directory other users can reach, outside $T
 # files of the caller's subordinate ids are not the caller's to remove: crib image rm does it
 # shellcheck disable=SC2154 # d is the trap's loop variable
 trap 'for d in "$OUT"/*; do [ -e "$d/crib.ini" ] && "$CRIB" image rm "$d"; done; umount "$T/small" 2>/dev/null; [ -z "$PUB" ] || rm -rf "$PUB"; rm -rf "$T"' EXIT
-PLATFORM=$("$CRIB" image platform)
-OS=${PLATFORM%%/*}
-rest=${PLATFORM#*/}
-ARCH=${rest%%/*}
-VARIANT=
-[ "$rest" != "$ARCH" ] && VARIANT=${rest#*/}
-
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-size() { wc -c <"$1" | tr -d ' '; }
-# tarit OUT DIR [TAR OPTIONS]: a layer: DIR's content, owned by root unless told
-tarit() {
-	_o=$1 _d=$2
-	shift 2
-	tar --numeric-owner --owner=0 --group=0 --sort=name "$@" -cf "$_o" -C "$_d" .
-}
+. "$(dirname "$0")/../lib/imglayers.sh"
 
 # --- the image content: the test's busybox, and what the layers do to it
 L1=$T/l1 L2=$T/l2

@@ -24,20 +24,7 @@ S=$T/store
 export CRIB_STORE="$S"
 # the layers hold files of the caller's subordinate ids: prune after rmi removes them
 trap '"$CRIB" rmi x >/dev/null 2>&1; for i in $("$CRIB" images --format json 2>/dev/null | tr "," "\n" | sed -n "s/.*\"id\":\"sha256:\([0-9a-f]*\)\".*/\1/p"); do "$CRIB" rmi "$i" >/dev/null 2>&1; done; "$CRIB" image prune >/dev/null 2>&1; rm -rf "$T"' EXIT
-PLATFORM=$("$CRIB" image platform)
-OS=${PLATFORM%%/*}
-rest=${PLATFORM#*/}
-ARCH=${rest%%/*}
-VARIANT=
-[ "$rest" != "$ARCH" ] && VARIANT=${rest#*/}
-
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-size() { wc -c <"$1" | tr -d ' '; }
-tarit() { # tarit OUT DIR [TAR OPTIONS]: a layer of DIR's content, owned by root unless told
-	_o=$1 _d=$2
-	shift 2
-	tar --numeric-owner --owner=0 --group=0 --sort=name "$@" -cf "$_o" -C "$_d" .
-}
+. "$(dirname "$0")/../lib/imglayers.sh"
 CONFIG_JSON() { # CONFIG_JSON DIFF...: an image config of those layers' diff_ids
 	_ids=
 	for _x in "$@"; do _ids="$_ids${_ids:+,}\"sha256:$_x\""; done
