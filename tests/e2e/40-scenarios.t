@@ -31,6 +31,8 @@
 #                                               run, its page served again through the port,
 #                                               exec joining it, the limits on its new cgroup,
 #                                               a helper, and nothing of the old run left)
+#   health     every scenario with restart = yes has a health check that fetches the page
+#              inside (crib ps says running (healthy), after the restart too)
 #   exec       every scenario runs `crib exec` and `crib exec -t`: exec meets every value
 # Twelve scenarios in which every pair of values of two features meets at least once (a
 # pairwise table, not the 96 of the full product):
@@ -136,7 +138,10 @@ listening() {
 	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
 		awk -v p=":$_hex" '$4 == "0A" && substr($2, length($2) - 4) == p {f = 1} END {print f ? "yes" : "no"}'
 }
-pid_of() { C ps | awk -v n="$1" '$1 == n {print $3}'; }
+# ini_of NAME KEY: KEY of NAME's section in crib ps -a --format=ini (the table's STATE column
+# reads "running (healthy)" where a health check runs)
+ini_of() { C ps -a --format=ini | awk -v n="[container $1]" -v k="$2" '$0 == n {f = 1; next} /^\[/ {f = 0} f && $1 == k {sub(/^[^=]*= /, ""); print; exit}'; }
+pid_of() { ini_of "$1" pid | grep -v '^0$'; }
 state_of() { C ps -a | awk -v n="$1" '$1 == n {print $2}'; }
 # helper_of PID: the network helper among PID's children ("" when none)
 helper_of() {
@@ -190,7 +195,7 @@ echo 12.5 >"$L/etc/debian_version"
 printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n' >"$L/etc/os-release"
 mktar "$T/app.tar" "$L" www etc
 rm -rf "$L"
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+. "$(dirname "$0")/../lib/imglayers.sh"
 OCI=$T/oci
 mkdir -p "$OCI/blobs/sha256"
 echo '{"imageLayoutVersion":"1.0.0"}' >"$OCI/oci-layout"
@@ -205,9 +210,6 @@ d1=$(sha "$T/base.tar")
 d2=$(sha "$T/app.tar")
 # shellcheck disable=SC2046 # blob prints two words: the digest and the size
 set -- $(blob "$T/base.tar") $(blob "$T/app.tar")
-PLATFORM=$("$CRIB" image platform)
-ARCH=$(echo "$PLATFORM" | cut -d/ -f2)
-VARIANT=$(echo "$PLATFORM" | cut -d/ -f3)
 cat >"$T/config" <<EOF
 {"architecture":"$ARCH","os":"linux"${VARIANT:+,"variant":"$VARIANT"},"config":{"Env":["PATH=/usr/sbin:/usr/bin:/sbin:/bin","GREETING=hello from the image"],"Cmd":["/bin/busybox","httpd","-f","-v","-p","8080","-h","/www"],"WorkingDir":"/www","ExposedPorts":{"8080/tcp":{}}},"rootfs":{"type":"layers","diff_ids":["sha256:$d1","sha256:$d2"]}}
 EOF
@@ -320,6 +322,10 @@ scenario() {
 	name=scen$$-$id
 	port=$(next_port)
 	sp=$IMG/s$id.ini
+	# with the host's network the image's port 8080 would be the host's: the command names one
+	# that is free, as a user would
+	inport=8080
+	[ $net = host ] && inport=$port
 	{
 		if [ $net = host ]; then sed '/^net = yes$/d' "$IMG/crib.ini"; else cat "$IMG/crib.ini"; fi
 		echo "[namespaces]"
@@ -337,18 +343,17 @@ scenario() {
 			[ $RES_OK = yes ] || echo "resources_mode = prefer"
 		fi
 		if [ "$restart" = yes ]; then
+			# and a health check that fetches the page inside, as a service's would: the
+			# checker goes exec's way into the workload's namespaces (the helper's network
+			# included), at each level, and comes back with each restart
 			echo "[service]"
 			echo "restart = always"
+			echo "healthcheck = /bin/busybox wget -q -O /dev/null http://127.0.0.1:$inport/"
+			echo "healthcheck_interval = 300ms"
 		fi
 	} >"$sp"
-	# with the host's network the image's port 8080 would be the host's: the command names one
-	# that is free, as a user would
-	inport=8080
 	set --
-	if [ $net = host ]; then
-		inport=$port
-		set -- -- /bin/busybox httpd -f -v -p "$port" -h /www
-	fi
+	[ $net = host ] && set -- -- /bin/busybox httpd -f -v -p "$port" -h /www
 
 	start "$@" || return
 
@@ -359,6 +364,8 @@ scenario() {
 		check_known $? "$label: the host fetches the page through 127.0.0.1:$port, which /proc/net/tcp shows listening"
 		[ "$page" = "$TOKEN" ] || echo "#   got: '$page'"
 	fi
+
+	[ "$restart" = yes ] && healthy "the first run"
 
 	# exec, without a terminal: the workload's namespaces, cgroup, filter, capabilities; its
 	# view of the service and of the level's read-only root
@@ -441,6 +448,18 @@ $(readlink "/proc/$work/ns/mnt")" "$label: exec -t gets a terminal of the contai
 	fi
 }
 
+# healthy WHEN: crib ps says the health check that fetches the page inside passes (within 10 s)
+healthy() {
+	_i=0
+	until [ "$(ini_of "$name" health)" = healthy ] || [ $_i -ge 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	assert_eq "$(ini_of "$name" health)|$(C ps | awk -v n="$name" '$1 == n {print $2, $3}')" "healthy|running (healthy)" \
+		"$label: $1: its health check (wget of the page inside, every 300 ms) passes: crib ps says running (healthy)" ||
+		C ps -a --format=ini | awk -v n="[container $name]" '$0 == n {f = 1; next} /^\[/ {f = 0} f && /^health/' | sed 's/^/#   /'
+}
+
 # restarted: the workload killed from the host (restart = always): it must come back whole, a
 # run of its own, and nothing of the old run may stay (the worker exec left in it included:
 # docker's restart ends every process of the container, whatever its pid namespace)
@@ -454,7 +473,7 @@ restarted() {
 	done
 	[ -n "$_new" ] && [ "$_new" != "$_old" ]
 	check_known $? "$label: the workload ($work) killed from the host: restart = always runs it again (pid $_old -> ${_new:-none}, after $((_i * 100)) ms)"
-	assert_eq "$(C ps -a --format=ini | awk -v n="[container $name]" '$0 == n {f = 1} f && /^restarts = / {print $3; exit}')" 1 "$label: crib ps counts 1 restart"
+	assert_eq "$(ini_of "$name" restarts)" 1 "$label: crib ps counts 1 restart"
 	# the new run, as start found the first: its pids, helper, cgroup, namespaces
 	pid=$_new
 	work=$(children_of "$pid" | head -n 1)
@@ -473,6 +492,7 @@ restarted() {
 		check_known $? "$label: after the restart the host fetches the page through 127.0.0.1:$port again"
 		[ "$page" = "$TOKEN" ] || echo "#   got: '$page'"
 	fi
+	healthy "after the restart"
 	if [ $helper = yes ]; then
 		assert_eq "$(echo "$hp" | wc -w)" 1 "$label: after the restart one $net helper runs ($_oldhp -> $hp), a child of its monitor"
 	fi
