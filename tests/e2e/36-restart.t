@@ -149,6 +149,11 @@ if { [ -z "$p2" ] || [ "$p2" = "$p1" ]; } && [ "$(state_of svc)" = restarting ] 
 	echo "# monitor: timerslack_ns $(cat /proc/"$(monitor_of svc)"/timerslack_ns 2>&1) $(grep -E '^(State|SigBlk|SigPnd|ShdPnd)' /proc/"$(monitor_of svc)"/status | tr '\n\t' '  ')"
 	C logs svc 2>&1 | sed 's/^/# its log: /'
 	sed 's/^/# its restarts record: /' "$S/svc/restarts" 2>/dev/null
+	# the kernel's side, where it can be read (root): the threads' stacks, and the sleepers'
+	# timers still pending (an overdue one, "in -N", is a timer the clock never fired)
+	cat /proc/"$(monitor_of svc)"/task/*/stack 2>/dev/null | sed 's/^/# kernel stack: /'
+	grep -A1 hrtimer_wakeup /proc/timer_list 2>/dev/null | grep -E 'in -' | sed 's/^/# overdue sleeper timer: /'
+	echo "# now: $(awk '{print $1}' /proc/uptime) s since boot"
 	command -v strace >/dev/null && timeout 2 strace -f -p "$(monitor_of svc)" 2>&1 | head -n 12 | sed 's/^/# strace: /'
 
 fi
