@@ -172,9 +172,18 @@ static void exit_text(const struct row *row, char *buf, size_t len)
 
 static void print_table(const struct row *rows, size_t n)
 {
-        printf("%-24s %-10s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8s %s\n", "NAME", "STATE",
-               "PID", "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "PORTS", "RESTARTS",
-               "COMMAND");
+        /* STATE is 10 wide, wider when a health check's "running (unhealthy)" needs it, so
+         * the columns after it stay in line */
+        int sw = 10;
+        for (size_t i = 0; i < n; i++) {
+                char cell[64];
+                int w = (int)strlen(state_cell(&rows[i], cell, sizeof cell));
+                if (w > sw)
+                        sw = w;
+        }
+        printf("%-24s %-*s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8s %s\n", "NAME", sw,
+               "STATE", "PID", "STARTED", "UPTIME", "EXIT", "MEM", "CPU", "PIDS", "PORTS",
+               "RESTARTS", "COMMAND");
         for (size_t i = 0; i < n; i++) {
                 const struct record *r = &rows[i].rec;
                 const struct cgroup_usage *u = &rows[i].use;
@@ -191,10 +200,10 @@ static void print_table(const struct row *rows, size_t n)
                 if (u->pids >= 0)
                         snprintf(pids, sizeof pids, "%lld", (long long)u->pids);
                 /* the command is the container's (a spec's, an image's): escaped, as each cell */
-                output_line(stdout, "%-24s %-10s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8u %s",
-                            r->name, state_cell(&rows[i], state, sizeof state), pid, started, up,
-                            ex, mem, cpu, pids, rows[i].ports[0] ? rows[i].ports : "-", r->restarts,
-                            r->command);
+                output_line(stdout, "%-24s %-*s %-8s %-19s %-7s %-4s %-6s %-8s %-4s %-24s %-8u %s",
+                            r->name, sw, state_cell(&rows[i], state, sizeof state), pid, started,
+                            up, ex, mem, cpu, pids, rows[i].ports[0] ? rows[i].ports : "-",
+                            r->restarts, r->command);
         }
         for (size_t i = 0; i < n; i++)
                 if (rows[i].rec.why)

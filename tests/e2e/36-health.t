@@ -86,6 +86,12 @@ wait_until '[ "$(health_of ok)" = healthy ]' 100
 assert_eq "$(health_of ok)" healthy "crib ps --format=ini: health = healthy"
 row=$(C ps | awk '$1 == "ok"')
 assert_contains "$row" "running (healthy)" "crib ps: the STATE column says 'running (healthy)', as podman's STATUS"
+# the columns after STATE stay in line under their heads: PID's starts where the head's does
+head=$(C ps | head -n 1)
+at_head=${head%%PID *}
+pid=$(pid_of ok)
+at_row=${row%%"$pid"*}
+assert_eq "${#at_row}" "${#at_head}" "crib ps: the STATE column widens for 'running (healthy)', and the pid ($pid) stands under PID"
 assert_eq "$(state_of ok)" running "crib ps --format=ini: state stays running (health apart)"
 if command -v python3 >/dev/null 2>&1; then
 	assert_eq "$(C ps --format=json | python3 -c 'import json,sys; print([c["health"]["status"] for c in json.load(sys.stdin) if c["name"] == "ok"][0])' 2>&1)" healthy "crib ps --format=json: health.status healthy"
