@@ -237,8 +237,9 @@ static void on_signal(struct follow *f)
         }
 }
 
-/* The container's sd_notify messages: passed on (notify.c); one systemd did not take is the
- * warning, never the container's end. */
+/* The container's sd_notify messages: passed on (notify.c); one systemd did not take is a
+ * warning, once (the container sends as often as it likes: a line each would flood crib's
+ * stderr, the unit's journal), never the container's end. */
 static void on_notify(struct follow *f)
 {
         struct error err;
@@ -246,9 +247,13 @@ static void on_notify(struct follow *f)
                 int r = notify_proxy_read(f->notify, &err);
                 if (r == 0)
                         return;
-                if (r < 0 && f->hooks->warn) {
+                if (r < 0 && f->hooks->warn && !f->notify->warned) {
+                        f->notify->warned = true;
                         char line[1200];
-                        snprintf(line, sizeof line, "%s%s%s", err.msg, err.errnum ? ": " : "",
+                        snprintf(line, sizeof line,
+                                 "%s%s%s (said once: the container's later messages that systemd"
+                                 " does not take are dropped without a word)",
+                                 err.msg, err.errnum ? ": " : "",
                                  err.errnum ? strerror(err.errnum) : "");
                         f->hooks->warn(f->hooks->ctx, line);
                 }

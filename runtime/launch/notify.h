@@ -29,6 +29,7 @@ struct notify_proxy {
         char path[300];      /* DIR/notify.sock, bind-mounted into the container */
         const char *forward; /* systemd's socket ($NOTIFY_SOCKET) */
         bool ready;          /* the container said READY=1 */
+        bool warned;         /* a message systemd did not take was said once (follow.c) */
 };
 
 void notify_proxy_init(struct notify_proxy *np);
