@@ -132,32 +132,13 @@ cg=$(awk -F: '$1 == "0" {print $3}' "/proc/$p1/cgroup" 2>/dev/null)
 kill -KILL "$w1"
 # (at most 15 s: the restart is the whole setup again, and CI once took longer than 5 s for it,
 # as the user, beside an emulated guest)
-wait_until '[ -n "$(pid_of svc)" ] && [ "$(pid_of svc)" != "$p1" ]' 150
-p2=$(pid_of svc)
-# A known bug, not found yet (issue 36): now and then the monitor stays 'restarting' with no
-# restart counted, between its "restarting in 100 ms" and the new run (CI once as the user, this
-# host once as root, in about 6 runs; not in 37 tries by hand). Then the checks of this block are
-# TAP's TODO, seen and not counted, and what the monitor's threads wait in is printed; any other
-# failure of the restart (and the restarts of on-failure above, of 40-scenarios and of
-# 36-health) still counts.
-TODO=""
-if { [ -z "$p2" ] || [ "$p2" = "$p1" ]; } && [ "$(state_of svc)" = restarting ] && [ "$(restarts_of svc)" = 0 ]; then
-	TODO="the monitor stuck before a restart (issue 36, not found yet)"
-	for _t in /proc/"$(monitor_of svc)"/task/*; do
-		echo "# monitor thread ${_t##*/}: state $(awk '{print $3}' "$_t/stat" 2>/dev/null), waits in $(cat "$_t/wchan" 2>/dev/null)"
-	done
-	echo "# monitor: timerslack_ns $(cat /proc/"$(monitor_of svc)"/timerslack_ns 2>&1) $(grep -E '^(State|SigBlk|SigPnd|ShdPnd)' /proc/"$(monitor_of svc)"/status | tr '\n\t' '  ')"
-	C logs svc 2>&1 | sed 's/^/# its log: /'
-	sed 's/^/# its restarts record: /' "$S/svc/restarts" 2>/dev/null
-	# the kernel's side, where it can be read (root): the threads' stacks, and the sleepers'
-	# timers still pending (an overdue one, "in -N", is a timer the clock never fired)
-	cat /proc/"$(monitor_of svc)"/task/*/stack 2>/dev/null | sed 's/^/# kernel stack: /'
-	grep -A1 hrtimer_wakeup /proc/timer_list 2>/dev/null | grep -E 'in -' | sed 's/^/# overdue sleeper timer: /'
-	echo "# now: $(awk '{print $1}' /proc/uptime) s since boot"
-	command -v strace >/dev/null && timeout 2 strace -f -p "$(monitor_of svc)" 2>&1 | head -n 12 | sed 's/^/# strace: /'
-
-fi
-assert_eq "$(state_of svc)|$([ -n "$p2" ] && [ "$p2" != "$p1" ] && echo new)" "running|new" "SIGKILL of the workload ($w1) from the host: running again, a new pid ($p1 -> $p2)"
+# One look at crib ps per try, kept: two looks, as this once had, could see the dead run's pid
+# still recorded and then none (the monitor clearing it on its way to the restart), which
+# passed the wait and left the pid empty. Under load that came in half the runs and looked like
+# a monitor that never restarted (issue 36's "stuck monitor"): it was 100 ms from its restart.
+wait_until 'p2=$(pid_of svc); [ -n "$p2" ] && [ "$p2" != "$p1" ]' 150
+assert_eq "$(state_of svc)|$([ -n "$p2" ] && [ "$p2" != "$p1" ] && echo new)" "running|new" "SIGKILL of the workload ($w1) from the host: running again, a new pid ($p1 -> $p2)" ||
+	C logs svc 2>&1 | sed 's/^/#   its log: /'
 assert_eq "$(restarts_of svc)" 1 "crib ps: 1 restart"
 assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$p2/status" 2>/dev/null)" 1 "the new pid is the container's pid 1: the whole setup ran again"
 # crib exec after a restart joins the new run, not the dead one's namespaces
@@ -181,7 +162,6 @@ else
 fi
 cr logs svc
 assert_contains "$out" "'svc' exited with status 143 after crib stop: not restarted" "the log says crib stop ended it"
-TODO=""
 cr rm svc
 
 # --- crib stop while it waits to restart (the backoff grows: 100, 200, 400, 800 ms ...)
