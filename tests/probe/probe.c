@@ -233,7 +233,7 @@ static const struct {
         {"socket", SYS_socket}, {"getpid", SYS_getpid},   {"reboot", SYS_reboot},
         {"bpf", SYS_bpf},       {"add_key", SYS_add_key}, {"chroot", SYS_chroot},
         {"acct", SYS_acct},     {"swapon", SYS_swapon},   {"kexec_load", SYS_kexec_load},
-        {"setuid", SYS_setuid},
+        {"setuid", SYS_setuid}, {"kcmp", SYS_kcmp},
 };
 
 static int cmd_syscall(int argc, char **argv)
