@@ -266,8 +266,31 @@ $(BUILD)/host/%.o: %.c
 $(filter %/seccomp_profile.o,$(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)): $(BUILD)/seccomp-data.h
 $(BUILD)/host/seccomp-gen: $(SECCOMP_GEN_SRC:%.c=$(BUILD)/host/%.o)
 	$(HOSTCC) -o $@ $^ $(shell $(HOST_PKG_CONFIG) --libs libseccomp)
-$(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default
-	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) > $@.tmp
+$(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default $(BUILD)/seccomp-podman
+	$< $(SECCOMP_ARCH) profiles/levels/default $(notdir $(SECCOMP_PROFILES)) \
+		--known podman $(PODMAN_SECCOMP) $(BUILD)/seccomp-podman > $@.tmp
+	mv $@.tmp $@
+
+# podman's seccomp profile, as the build host's podman has it: Debian ships the JSON
+# (golang-github-containers-common), crib's repository carries none of it. tools/seccomp-json2crib
+# writes it in crib's language with podman's default capabilities, and seccomp-gen embeds its
+# program as podman resolves it (runtime/seccomp/seccomp_builtin.c), so that podman's containers
+# skip libseccomp's ~13 ms at create. No file, no python3, or a file the converter cannot say
+# exactly: an empty BUILD/seccomp-podman, and no such program. The files' checksum is kept in
+# BUILD/podman-seccomp.sum, so installing or upgrading the package makes the programs again.
+PODMAN_SECCOMP ?= /usr/share/containers/seccomp.json
+PODMAN_CONF    ?= /usr/share/containers/containers.conf
+podman_seccomp_sum := $(if $(wildcard $(PODMAN_SECCOMP)),$(firstword $(shell cat $(PODMAN_SECCOMP) \
+                      $(wildcard $(PODMAN_CONF)) | sha256sum)),none)
+ifneq ($(podman_seccomp_sum),$(file <$(BUILD)/podman-seccomp.sum))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/podman-seccomp.sum,$(podman_seccomp_sum))
+endif
+$(BUILD)/seccomp-podman: $(BUILD)/podman-seccomp.sum tools/seccomp-json2crib
+	if [ -f $(PODMAN_SECCOMP) ] && command -v python3 >/dev/null; then \
+		tools/seccomp-json2crib $(PODMAN_SECCOMP) $(PODMAN_CONF) > $@.tmp || \
+		{ echo "crib: podman's profile is compiled at each create instead"; : > $@.tmp; }; \
+	else : > $@.tmp; fi
 	mv $@.tmp $@
 $(call runtime_obj,seccomp_builtin): $(BUILD)/seccomp-programs.h
 

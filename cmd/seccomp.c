@@ -278,6 +278,19 @@ static int explain(struct opts *o, struct error *err)
         return 0;
 }
 
+/* The profile a known program was made from: built in, or its text kept beside the program. */
+static int known_source(const struct seccomp_known *k, struct profile *p, struct error *err)
+{
+        if (!k->source)
+                return profile_builtin(k->profile, p, err);
+        FILE *f = fmemopen((void *)k->source, strlen(k->source), "r");
+        if (!f)
+                return error_set(err, errno, "cannot read the known profile '%s'", k->profile);
+        int r = profile_parse(f, k->origin, p, err);
+        fclose(f);
+        return r;
+}
+
 /* The programs compiled into crib; with --check, each against libseccomp's answer now. */
 static int builtin(int argc, char **argv, struct error *err)
 {
@@ -322,14 +335,15 @@ static int builtin(int argc, char **argv, struct error *err)
         for (size_t i = 0; (k = seccomp_known_at(i)); i++) {
                 char names[1400];
                 capname_list(k->caps, ",", names, sizeof names);
-                printf("known %-8s %-8s %6zu insns, %zu bytes canonical, caps %s", k->profile,
-                       k->arch, k->n, k->len, names);
+                printf("known %-8s %-8s %6zu insns, %zu bytes canonical, caps %s%s%s", k->profile,
+                       k->arch, k->n, k->len, names, k->origin ? ", from " : "",
+                       k->origin ? k->origin : "");
                 if (check) {
                         struct profile p, r;
                         struct seccomp_program prog;
                         char *canon = NULL;
                         size_t len = 0;
-                        if (profile_builtin(k->profile, &p, err) < 0)
+                        if (known_source(k, &p, err) < 0)
                                 return -1;
                         int rc = profile_resolve(&p, k->caps, k->arch, k->kmaj, k->kmin, &r, err);
                         profile_free(&p);

@@ -47,7 +47,7 @@ static struct out outs[MAX_PROGRAMS];
 static size_t nouts;
 
 struct known {
-        const char *profile;
+        const char *profile, *origin, *source;
         uint64_t caps;
         unsigned kmaj, kmin;
         char *canonical;
@@ -105,6 +105,116 @@ static size_t keep(const struct seccomp_program *p)
         return nprogs++;
 }
 
+/* The profile p as an engine resolves it for bounding set caps, on a kernel that reaches every
+ * threshold, and its canonical form: what an OCI config carries for the engine's default. origin
+ * and source: where a profile that is not built in came from, and its text (for `crib seccomp
+ * builtin --check`); NULL for a built-in profile. */
+static void add_known(const char *name, const char *origin, const char *source,
+                      const struct profile *p, uint64_t caps, const char *arch)
+{
+        unsigned t[MAX_THRESHOLDS][2];
+        struct profile resolved;
+        struct seccomp_program prog;
+        struct error err;
+        size_t nt = profile_kernel_thresholds(p, t, MAX_THRESHOLDS);
+        if (nt > MAX_THRESHOLDS)
+                die("too many kernel thresholds in profile", name);
+        unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
+        struct known *k = &knowns[nknowns];
+        if (nknowns == sizeof knowns / sizeof knowns[0])
+                die("too many known profiles", NULL);
+        if (profile_resolve(p, caps, arch, kmaj, kmin, &resolved, &err) < 0 ||
+            profile_canonical(&resolved, &k->canonical, &k->len, &err) != 1)
+                die("cannot resolve profile", name);
+        if (seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) < 0)
+                die(err.msg, name);
+        k->prog = keep(&prog);
+        if (progs[k->prog].insns != prog.insns)
+                seccomp_program_free(&prog);
+        k->profile = name;
+        k->origin = origin;
+        k->source = source;
+        k->caps = caps;
+        k->kmaj = kmaj;
+        k->kmin = kmin;
+        nknowns++;
+        profile_free(&resolved);
+}
+
+/* --known NAME ORIGIN FILE: a profile that is not built in (podman's, made from its package's
+ * JSON by tools/seccomp-json2crib), known as the engine resolves it for the capabilities its
+ * "# capabilities = ..." line names. An empty FILE (the build host has no such profile) adds
+ * nothing. */
+static void known_file(const char *name, const char *origin, const char *path, const char *arch)
+{
+        struct profile p;
+        struct error err;
+        char *text = NULL;
+        size_t len = 0, cap = 0;
+        uint64_t caps = 0;
+        bool found = false;
+        FILE *f = fopen(path, "re");
+        if (!f)
+                die("cannot open", path);
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+                size_t n = strlen(line);
+                if (len + n + 1 > cap) {
+                        cap = (len + n + 1) * 2;
+                        if (!(text = realloc(text, cap)))
+                                die("out of memory", NULL);
+                }
+                memcpy(text + len, line, n + 1);
+                len += n;
+                if (strncmp(line, "# capabilities =", 16))
+                        continue;
+                found = true;
+                char *save;
+                for (char *w = strtok_r(line + 16, " \t\n", &save); w;
+                     w = strtok_r(NULL, " \t\n", &save)) {
+                        int v = capname_parse(w);
+                        if (v < 0)
+                                die("unknown capability in", path);
+                        caps |= 1ULL << v;
+                }
+        }
+        fclose(f);
+        if (!len) {
+                free(text);
+                return;
+        }
+        if (!found)
+                die("no '# capabilities =' line in", path);
+        f = fmemopen(text, len, "r");
+        if (!f || profile_parse(f, origin, &p, &err) < 0)
+                die(f ? err.msg : "cannot read", path);
+        fclose(f);
+        add_known(name, origin, text, &p, caps, arch);
+        profile_free(&p);
+}
+
+/* s[0..len) as a C string literal, a line of the source a line of the literal; NULL as NULL */
+static void print_string(const char *s, size_t len)
+{
+        if (!s) {
+                printf("NULL");
+                return;
+        }
+        putchar('"');
+        for (size_t j = 0; j < len; j++) {
+                unsigned char ch = (unsigned char)s[j];
+                if (ch == '\n')
+                        printf(j + 1 < len ? "\\n\"\n         \"" : "\\n");
+                else if (ch == '"' || ch == '\\')
+                        printf("\\%c", ch);
+                else if (ch >= 0x20 && ch < 0x7f)
+                        putchar(ch);
+                else
+                        printf("\\%03o", ch);
+        }
+        putchar('"');
+}
+
 static void generate(const char *name, const char *arch, uint64_t level)
 {
         struct profile p;
@@ -143,28 +253,7 @@ static void generate(const char *name, const char *arch, uint64_t level)
                 printf("%s{%u, %u}", i ? ", " : "", t[i][0], t[i][1]);
         printf("}},\n");
 
-        /* the profile as an engine resolves it for the level's set, on a kernel that reaches
-         * every threshold */
-        struct profile resolved;
-        struct seccomp_program prog;
-        unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
-        struct known *k = &knowns[nknowns];
-        if (nknowns == sizeof knowns / sizeof knowns[0])
-                die("too many known profiles", NULL);
-        if (profile_resolve(&p, level, arch, kmaj, kmin, &resolved, &err) < 0 ||
-            profile_canonical(&resolved, &k->canonical, &k->len, &err) != 1)
-                die("cannot resolve profile", name);
-        if (seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) < 0)
-                die(err.msg, name);
-        k->prog = keep(&prog);
-        if (progs[k->prog].insns != prog.insns)
-                seccomp_program_free(&prog);
-        k->profile = name;
-        k->caps = level;
-        k->kmaj = kmaj;
-        k->kmin = kmin;
-        nknowns++;
-        profile_free(&resolved);
+        add_known(name, NULL, NULL, &p, level, arch);
         profile_free(&p);
 }
 
@@ -180,9 +269,15 @@ int main(int argc, char **argv)
         printf("/* generated by tools/seccomp-gen for %s from profiles/seccomp/ and %s */\n\n",
                arch, argv[2]);
         printf("static const struct builtin_profile builtin_profiles[] = {\n");
-        for (int i = 3; i < argc; i++)
-                generate(argv[i], arch, level);
+        int a = 3;
+        for (; a < argc && strcmp(argv[a], "--known"); a++)
+                generate(argv[a], arch, level);
         printf("};\n\n");
+        for (; a < argc; a += 4) {
+                if (a + 3 >= argc || strcmp(argv[a], "--known"))
+                        die("usage: ... --known NAME ORIGIN FILE", NULL);
+                known_file(argv[a + 1], argv[a + 2], argv[a + 3], arch);
+        }
         for (size_t i = 0; i < nprogs; i++) {
                 printf("static const struct sock_filter builtin_prog_%zu[%zu] = {\n", i,
                        progs[i].n);
@@ -204,18 +299,14 @@ int main(int argc, char **argv)
         printf("static const struct seccomp_known known_programs[] = {\n");
         for (size_t i = 0; i < nknowns; i++) {
                 const struct known *k = &knowns[i];
-                printf("        {\"%s\", %#llxULL, %u, %u,\n         \"", k->profile,
-                       (unsigned long long)k->caps, k->kmaj, k->kmin);
-                for (size_t j = 0; j < k->len; j++) {
-                        unsigned char ch = (unsigned char)k->canonical[j];
-                        if (ch == '\n')
-                                printf(j + 1 < k->len ? "\\n\"\n         \"" : "\\n");
-                        else if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
-                                putchar(ch);
-                        else
-                                die("unexpected byte in a canonical form", k->profile);
-                }
-                printf("\",\n         %zu, \"%s\", builtin_prog_%zu, %zu, %zu},\n", k->len, arch,
+                printf("        {\"%s\", ", k->profile);
+                print_string(k->origin, k->origin ? strlen(k->origin) : 0);
+                printf(",\n         ");
+                print_string(k->source, k->source ? strlen(k->source) : 0);
+                printf(",\n         %#llxULL, %u, %u,\n         ", (unsigned long long)k->caps,
+                       k->kmaj, k->kmin);
+                print_string(k->canonical, k->len);
+                printf(",\n         %zu, \"%s\", builtin_prog_%zu, %zu, %zu},\n", k->len, arch,
                        k->prog, progs[k->prog].n, progs[k->prog].unfolded);
         }
         printf("};\n");

@@ -70,10 +70,12 @@ const struct seccomp_builtin *seccomp_builtin_find(const char *profile, const ch
 const struct seccomp_builtin *seccomp_builtin_at(size_t i);
 
 /* A profile an engine hands crib in config.json that crib knows, compiled at build time: a
- * built-in profile resolved for a bounding set (profile_resolve), found by its canonical form
- * (profile_canonical), compared whole. */
+ * built-in profile, or podman's as the build host's package has it, resolved for a bounding set
+ * (profile_resolve), found by its canonical form (profile_canonical), compared whole. */
 struct seccomp_known {
-        const char *profile;   /* the built-in profile ("default") */
+        const char *profile;   /* the built-in profile ("default"), or "podman" */
+        const char *origin;    /* NULL for a built-in profile, else the file it was made from */
+        const char *source;    /* NULL for a built-in profile, else its text in crib's language */
         uint64_t caps;         /* the bounding set it is resolved for (the default level's) */
         unsigned kmaj, kmin;   /* a kernel version that reaches all its thresholds */
         const char *canonical; /* its canonical form, `len` bytes */

@@ -18,7 +18,12 @@
  * (seccomp_canonical.c); a profile from a config whose canonical form is the same, byte for
  * byte, gets that program, which is what compiling it would give (the same form is the same
  * compiler input). The form is compared whole, not hashed: a few kB of memcmp. podman's
- * profile (containers-common's seccomp.json) is not crib's to carry, and is compiled.
+ * profile is not crib's to carry in its repository, but Debian ships it (containers-common's
+ * /usr/share/containers/seccomp.json): when the build host has it, the build converts it
+ * (tools/seccomp-json2crib) and embeds it as podman resolves it for its default capabilities
+ * (containers.conf's default_capabilities), found the same way. Whatever the file held, a
+ * config gets that program only when its own rules have the same canonical form, so a file
+ * unlike the target's podman costs a compile, never a weaker filter.
  *
  * Anything else (a profile of one's own, a bounding set with two added capabilities) is
  * compiled with libseccomp in the parent when the container starts, a few milliseconds, and
@@ -165,11 +170,11 @@ int seccomp_prepare(const char *builtin, const char *text, const char *label, co
                         return -1;
                 capname_list(k->caps, " ", names, sizeof names);
                 snprintf(how, howlen,
-                         "known profile compiled at build time (profiles/seccomp/%s as an engine "
-                         "resolves it for capabilities %s, on %s; canonical form of %zu bytes "
-                         "equal; %zu instructions), found in %llu us",
-                         k->profile, names, arch, clen, k->n,
-                         (unsigned long long)(trace_now_us() - t0));
+                         "known profile compiled at build time (%s%s as an engine resolves it "
+                         "for capabilities %s, on %s; canonical form of %zu bytes equal; %zu "
+                         "instructions), found in %llu us",
+                         k->origin ? "" : "profiles/seccomp/", k->origin ? k->origin : k->profile,
+                         names, arch, clen, k->n, (unsigned long long)(trace_now_us() - t0));
                 return 0;
         }
         t0 = trace_now_us();

@@ -5,7 +5,9 @@
 # Docker's without includes and excludes, which podman has resolved): what crun, which hands
 # the same rules to libseccomp, would load. The config comes from `podman init` with crib as the
 # runtime, on an image of the test rootfs. A profile with one rule taken out must differ, so the
-# check can fail. As root (podman's own storage in a scratch directory).
+# check can fail. And the program crib compiled at build time for podman's profile: taken for
+# podman's config, right by the same rules, and not taken when the rules differ. As root
+# (podman's own storage in a scratch directory).
 : "${EQUIV:?set by tests/run-all}" "${CRIB:?}" "${ROOTFS:?}" "${OCI_PROFILE:?}"
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP as root only (podman's root mode, its storage in a scratch directory)"
@@ -71,6 +73,38 @@ if grep -q '^not ok' "$P/broken.out"; then
 else
 	echo "not ok $n - the same profile without '$first' differs (the check can fail)"
 	failed=1
+fi
+
+# podman's profile as this machine's podman has it (containers-common's seccomp.json) is compiled
+# into crib when the build host has the file (tools/seccomp-json2crib, the Makefile): the config
+# podman wrote gets that program, found by its canonical form, and it answers as podman's rules
+# say. A container with one capability added (the profile's rules then differ) is compiled.
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then printf "ok %s - %s\n" $n "$2"; else printf "not ok %s - %s\n" $n "$2"; failed=1; fi; return "$1"; }
+plan_of() { cat "/run/crib/$1/plan" "$P/r/"*"/$1/plan" 2>/dev/null; }
+if ! "$CRIB" seccomp builtin | grep -q '^known podman'; then
+	ok 1 "crib carries podman's profile compiled at build time (this machine has $(ls /usr/share/containers/seccomp.json 2>/dev/null || echo 'no seccomp.json'))"
+else
+	out=$(python3 "$(dirname "$0")/docker-rules.py" "$P/podman-seccomp.json" "$arch" "" "$kv" |
+		"$EQUIV" "$P/crib.profile" "$arch" 0 "${kv%%.*}" "$(echo "$kv" | cut -d. -f2)" known)
+	ok $? "the program crib compiled at build time for podman's profile answers as the config's rules"
+	echo "$out" | grep '^not ok\|^#' | sed 's/^/#   /'
+	plan_of "$id" | grep -a -q "known profile compiled at build time (/usr/share/containers/seccomp.json"
+	ok $? "the container podman created got that program (crib's plan: 'known profile compiled at build time')" ||
+		plan_of "$id" | grep -a -o 'seccomp[^;]*;' | head -3 | sed 's/^/#   /'
+	out=$(pod run --rm --network none --pids-limit 0 --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+		localhost/crib-seccomp:1 sh -c 'grep "^Seccomp:" /proc/self/status; probe syscall kcmp' 2>&1)
+	case "$out" in *"Seccomp:"*2*EPERM*) r=0 ;; *) r=1 ;; esac
+	ok $r "podman run with crib: the workload is under a filter, and kcmp fails with EPERM (no SYS_PTRACE)" ||
+		echo "$out" | sed 's/^/#   /'
+	id2=$(pod create --cap-add SYS_PTRACE --network none --pids-limit 0 --ulimit nofile=1024:1024 \
+		--ulimit nproc=1024:1024 localhost/crib-seccomp:1 sh -c 'probe syscall kcmp' 2>>"$P/err")
+	pod init "$id2" >/dev/null 2>>"$P/err"
+	plan_of "$id2" | grep -a -q "compiled at run time"
+	ok $? "with --cap-add SYS_PTRACE the rules differ: compiled at create, not matched" ||
+		plan_of "$id2" | grep -a -o 'seccomp[^;]*;' | head -3 | sed 's/^/#   /'
+	out=$(pod start -a "$id2" 2>&1)
+	case "$out" in *EPERM*) r=1 ;; *) r=0 ;; esac
+	ok $r "and that container's kcmp is let through (answer: $(echo "$out" | tr '\n' ' '))"
 fi
 echo "1..$n"
 [ $failed = 0 ]
