@@ -108,26 +108,33 @@ static size_t keep(const struct seccomp_program *p)
 /* The profile p as an engine resolves it for bounding set caps, on a kernel that reaches every
  * threshold, and its canonical form: what an OCI config carries for the engine's default. origin
  * and source: where a profile that is not built in came from, and its text (for `crib seccomp
- * builtin --check`); NULL for a built-in profile. */
-static void add_known(const char *name, const char *origin, const char *source,
-                      const struct profile *p, uint64_t caps, const char *arch)
+ * builtin --check`); NULL for a built-in profile. -1 with *why set when it cannot be made. */
+static int add_known(const char *name, const char *origin, const char *source,
+                     const struct profile *p, uint64_t caps, const char *arch, const char **why)
 {
         unsigned t[MAX_THRESHOLDS][2];
         struct profile resolved;
         struct seccomp_program prog;
-        struct error err;
+        static struct error err; /* *why may point at its message */
         size_t nt = profile_kernel_thresholds(p, t, MAX_THRESHOLDS);
-        if (nt > MAX_THRESHOLDS)
-                die("too many kernel thresholds in profile", name);
-        unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
         struct known *k = &knowns[nknowns];
+        if (nt > MAX_THRESHOLDS)
+                return *why = "too many kernel thresholds", -1;
         if (nknowns == sizeof knowns / sizeof knowns[0])
-                die("too many known profiles", NULL);
-        if (profile_resolve(p, caps, arch, kmaj, kmin, &resolved, &err) < 0 ||
-            profile_canonical(&resolved, &k->canonical, &k->len, &err) != 1)
-                die("cannot resolve profile", name);
-        if (seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) < 0)
-                die(err.msg, name);
+                return *why = "too many known profiles", -1;
+        unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
+        if (profile_resolve(p, caps, arch, kmaj, kmin, &resolved, &err) < 0)
+                return *why = err.msg, -1;
+        int canonical = profile_canonical(&resolved, &k->canonical, &k->len, &err);
+        int compiled = canonical == 1 ? seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) : -1;
+        profile_free(&resolved);
+        if (canonical != 1 || compiled < 0) {
+                free(k->canonical);
+                k->canonical = NULL;
+                return *why = canonical == 0 ? "the resolved profile has no canonical form"
+                                             : err.msg,
+                       -1;
+        }
         k->prog = keep(&prog);
         if (progs[k->prog].insns != prog.insns)
                 seccomp_program_free(&prog);
@@ -138,26 +145,27 @@ static void add_known(const char *name, const char *origin, const char *source,
         k->kmaj = kmaj;
         k->kmin = kmin;
         nknowns++;
-        profile_free(&resolved);
+        return 0;
 }
 
 /* --known NAME ORIGIN FILE: a profile that is not built in (podman's, made from its package's
  * JSON by tools/seccomp-json2crib), known as the engine resolves it for the capabilities its
  * "# capabilities = ..." line names. An empty FILE (the build host has no such profile) adds
- * nothing. */
+ * nothing; one that crib's parser or libseccomp refuses is left out with a warning, never
+ * failing the build: its containers' profiles are then compiled at create, as any other. */
 static void known_file(const char *name, const char *origin, const char *path, const char *arch)
 {
         struct profile p;
         struct error err;
-        char *text = NULL;
+        char *text = NULL, line[4096];
+        const char *why = NULL;
         size_t len = 0, cap = 0;
         uint64_t caps = 0;
         bool found = false;
         FILE *f = fopen(path, "re");
         if (!f)
                 die("cannot open", path);
-        char line[4096];
-        while (fgets(line, sizeof line, f)) {
+        while (!why && fgets(line, sizeof line, f)) {
                 size_t n = strlen(line);
                 if (len + n + 1 > cap) {
                         cap = (len + n + 1) * 2;
@@ -170,27 +178,35 @@ static void known_file(const char *name, const char *origin, const char *path, c
                         continue;
                 found = true;
                 char *save;
-                for (char *w = strtok_r(line + 16, " \t\n", &save); w;
-                     w = strtok_r(NULL, " \t\n", &save)) {
-                        int v = capname_parse(w);
-                        if (v < 0)
-                                die("unknown capability in", path);
-                        caps |= 1ULL << v;
+                for (char *w = strtok_r(line + 16, " \t\n", &save); w && !why;
+                     w = strtok_r(NULL, " \t\n", &save))
+                        if (capname_parse(w) < 0)
+                                why = "an unknown capability on its '# capabilities =' line";
+                        else
+                                caps |= 1ULL << capname_parse(w);
+        }
+        fclose(f);
+        if (!why && len && !found)
+                why = "no '# capabilities =' line";
+        if (!why && len) {
+                FILE *m = fmemopen(text, len, "r");
+                bool parsed = m && profile_parse(m, origin, &p, &err) == 0;
+                if (m)
+                        fclose(m);
+                if (!parsed)
+                        why = m ? err.msg : "cannot read it";
+                else {
+                        if (add_known(name, origin, text, &p, caps, arch, &why) == 0)
+                                text = NULL; /* kept: the known program's source */
+                        profile_free(&p);
                 }
         }
-        fclose(f);
-        if (!len) {
-                free(text);
-                return;
-        }
-        if (!found)
-                die("no '# capabilities =' line in", path);
-        f = fmemopen(text, len, "r");
-        if (!f || profile_parse(f, origin, &p, &err) < 0)
-                die(f ? err.msg : "cannot read", path);
-        fclose(f);
-        add_known(name, origin, text, &p, caps, arch);
-        profile_free(&p);
+        if (why)
+                fprintf(stderr,
+                        "seccomp-gen: warning: %s (%s) is left out of crib: %s; containers "
+                        "that carry it have it compiled at create\n",
+                        origin, path, why);
+        free(text);
 }
 
 /* s[0..len) as a C string literal, a line of the source a line of the literal; NULL as NULL */
@@ -253,7 +269,9 @@ static void generate(const char *name, const char *arch, uint64_t level)
                 printf("%s{%u, %u}", i ? ", " : "", t[i][0], t[i][1]);
         printf("}},\n");
 
-        add_known(name, NULL, NULL, &p, level, arch);
+        const char *why;
+        if (add_known(name, NULL, NULL, &p, level, arch, &why) < 0)
+                die(why, name);
         profile_free(&p);
 }
 

@@ -82,7 +82,11 @@ fi
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then printf "ok %s - %s\n" $n "$2"; else printf "not ok %s - %s\n" $n "$2"; failed=1; fi; return "$1"; }
 plan_of() { cat "/run/crib/$1/plan" "$P/r/"*"/$1/plan" 2>/dev/null; }
 if ! "$CRIB" seccomp builtin | grep -q '^known podman'; then
-	ok 1 "crib carries podman's profile compiled at build time (this machine has $(ls /usr/share/containers/seccomp.json 2>/dev/null || echo 'no seccomp.json'))"
+	if [ -f /usr/share/containers/seccomp.json ]; then
+		ok 1 "crib carries podman's profile compiled at build time, as this machine has /usr/share/containers/seccomp.json"
+	else
+		echo "# this podman has no /usr/share/containers/seccomp.json, so crib carries no program for its profile"
+	fi
 else
 	out=$(python3 "$(dirname "$0")/docker-rules.py" "$P/podman-seccomp.json" "$arch" "" "$kv" |
 		"$EQUIV" "$P/crib.profile" "$arch" 0 "${kv%%.*}" "$(echo "$kv" | cut -d. -f2)" known)
