@@ -278,17 +278,52 @@ static int explain(struct opts *o, struct error *err)
         return 0;
 }
 
-/* The profile a known program was made from: built in, or its text kept beside the program. */
-static int known_source(const struct seccomp_known *k, struct profile *p, struct error *err)
+/* The known engine profiles' programs; with check, each against what libseccomp compiles now
+ * from its source. The number that differ, or -1. */
+static int list_known(bool check, struct error *err)
 {
-        if (!k->source)
-                return profile_builtin(k->profile, p, err);
-        FILE *f = fmemopen((void *)k->source, strlen(k->source), "r");
-        if (!f)
-                return error_set(err, errno, "cannot read the known profile '%s'", k->profile);
-        int r = profile_parse(f, k->origin, p, err);
-        fclose(f);
-        return r;
+        int differ = 0;
+        printf("# known engine profiles: a built-in profile (or podman's, from the build host's\n"
+               "# containers-common) as an engine resolves it for a bounding set, found by its\n"
+               "# canonical form when an OCI config carries it\n");
+        const struct seccomp_known *k;
+        for (size_t i = 0; (k = seccomp_known_at(i)); i++) {
+                char names[1400];
+                capname_list(k->caps, ",", names, sizeof names);
+                printf("known %-8s %-8s %6zu insns, %zu bytes canonical, caps %s%s%s", k->profile,
+                       k->arch, k->n, k->len, names, k->origin ? ", from " : "",
+                       k->origin ? k->origin : "");
+                if (check) {
+                        struct profile p, r;
+                        struct seccomp_program prog;
+                        char *canon = NULL;
+                        size_t len = 0;
+                        if (seccomp_known_profile(k, &p, err) < 0)
+                                return -1;
+                        int rc = profile_resolve(&p, k->caps, k->arch, k->kmaj, k->kmin, &r, err);
+                        profile_free(&p);
+                        if (rc < 0)
+                                return -1;
+                        int canonical = profile_canonical(&r, &canon, &len, err);
+                        rc = canonical == 1 ? seccomp_compile(&r, k->arch, 0, 0, 0, &prog, err)
+                                            : canonical;
+                        profile_free(&r);
+                        if (rc < 0) {
+                                free(canon);
+                                return -1;
+                        }
+                        bool same = canonical == 1 && len == k->len &&
+                                    !memcmp(canon, k->canonical, len) && prog.n == k->n &&
+                                    !memcmp(prog.insns, k->insns, k->n * sizeof *k->insns);
+                        printf("  %s", same ? "same" : "DIFFERENT");
+                        differ += !same;
+                        free(canon);
+                        if (canonical == 1)
+                                seccomp_program_free(&prog);
+                }
+                printf("\n");
+        }
+        return differ;
 }
 
 /* The programs compiled into crib; with --check, each against libseccomp's answer now. */
@@ -329,45 +364,10 @@ static int builtin(int argc, char **argv, struct error *err)
                 }
                 printf("\n");
         }
-        printf("# known engine profiles: a built-in profile as an engine resolves it for a\n"
-               "# bounding set, found by its canonical form when an OCI config carries it\n");
-        const struct seccomp_known *k;
-        for (size_t i = 0; (k = seccomp_known_at(i)); i++) {
-                char names[1400];
-                capname_list(k->caps, ",", names, sizeof names);
-                printf("known %-8s %-8s %6zu insns, %zu bytes canonical, caps %s%s%s", k->profile,
-                       k->arch, k->n, k->len, names, k->origin ? ", from " : "",
-                       k->origin ? k->origin : "");
-                if (check) {
-                        struct profile p, r;
-                        struct seccomp_program prog;
-                        char *canon = NULL;
-                        size_t len = 0;
-                        if (known_source(k, &p, err) < 0)
-                                return -1;
-                        int rc = profile_resolve(&p, k->caps, k->arch, k->kmaj, k->kmin, &r, err);
-                        profile_free(&p);
-                        if (rc < 0)
-                                return -1;
-                        int canonical = profile_canonical(&r, &canon, &len, err);
-                        rc = canonical == 1 ? seccomp_compile(&r, k->arch, 0, 0, 0, &prog, err)
-                                            : canonical;
-                        profile_free(&r);
-                        if (rc < 0) {
-                                free(canon);
-                                return -1;
-                        }
-                        bool same = canonical == 1 && len == k->len &&
-                                    !memcmp(canon, k->canonical, len) && prog.n == k->n &&
-                                    !memcmp(prog.insns, k->insns, k->n * sizeof *k->insns);
-                        printf("  %s", same ? "same" : "DIFFERENT");
-                        differ += !same;
-                        free(canon);
-                        if (canonical == 1)
-                                seccomp_program_free(&prog);
-                }
-                printf("\n");
-        }
+        int known = list_known(check, err);
+        if (known < 0)
+                return -1;
+        differ += known;
         if (differ)
                 return error_set(err, 0,
                                  "%d built-in programs differ from what libseccomp %u.%u.%u "

@@ -88,6 +88,8 @@ struct seccomp_known {
 const struct seccomp_known *seccomp_known_find(const char *text, size_t len, const char *arch);
 /* The i-th one, NULL past the last. */
 const struct seccomp_known *seccomp_known_at(size_t i);
+/* The profile known program k was made from (built in, or its source text), parsed into *p. */
+int seccomp_known_profile(const struct seccomp_known *k, struct profile *p, struct error *err);
 
 /* The program for a container: when `builtin` names a built-in profile and crib embeds a
  * program for this key, a copy of that one; otherwise `text` (the profile as read, `label`

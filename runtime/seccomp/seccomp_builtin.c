@@ -103,6 +103,18 @@ const struct seccomp_known *seccomp_known_find(const char *text, size_t len, con
         return NULL;
 }
 
+int seccomp_known_profile(const struct seccomp_known *k, struct profile *p, struct error *err)
+{
+        if (!k->source)
+                return profile_builtin(k->profile, p, err);
+        FILE *f = fmemopen((void *)k->source, strlen(k->source), "r");
+        if (!f)
+                return error_set(err, errno, "cannot read the known profile '%s'", k->profile);
+        int r = profile_parse(f, k->origin, p, err);
+        fclose(f);
+        return r;
+}
+
 static int copy_program(const struct sock_filter *insns, size_t n, size_t unfolded,
                         struct seccomp_program *ret, struct error *err)
 {

@@ -123,7 +123,7 @@ int main(void)
                 size_t len = 0;
                 if (!strcmp(x->profile, "default") && x->caps == s.caps)
                         k = x;
-                if (profile_builtin(x->profile, &p, &err) < 0)
+                if (seccomp_known_profile(x, &p, &err) < 0)
                         continue;
                 if (profile_resolve(&p, x->caps, x->arch, x->kmaj, x->kmin, &r, &err) == 0 &&
                     profile_canonical(&r, &canon, &len, &err) == 1 &&
