@@ -277,11 +277,12 @@ $(BUILD)/seccomp-programs.h: $(BUILD)/host/seccomp-gen profiles/levels/default $
 # program as podman resolves it (runtime/seccomp/seccomp_builtin.c), so that podman's containers
 # skip libseccomp's ~13 ms at create. No file, no python3, or a file the converter cannot say
 # exactly: an empty BUILD/seccomp-podman, and no such program. The files' checksum is kept in
-# BUILD/podman-seccomp.sum, so installing or upgrading the package makes the programs again.
+# BUILD/podman-seccomp.sum, with where python3 is, so installing or upgrading either makes the
+# programs again.
 PODMAN_SECCOMP ?= /usr/share/containers/seccomp.json
 PODMAN_CONF    ?= /usr/share/containers/containers.conf
 podman_seccomp_sum := $(if $(wildcard $(PODMAN_SECCOMP)),$(firstword $(shell cat $(PODMAN_SECCOMP) \
-                      $(wildcard $(PODMAN_CONF)) | sha256sum)),none)
+                      $(wildcard $(PODMAN_CONF)) | sha256sum)) $(shell command -v python3),none)
 ifneq ($(podman_seccomp_sum),$(file <$(BUILD)/podman-seccomp.sum))
 $(shell mkdir -p $(BUILD))
 $(file >$(BUILD)/podman-seccomp.sum,$(podman_seccomp_sum))
@@ -289,7 +290,10 @@ endif
 $(BUILD)/seccomp-podman: $(BUILD)/podman-seccomp.sum tools/seccomp-json2crib
 	if [ -f $(PODMAN_SECCOMP) ] && command -v python3 >/dev/null; then \
 		tools/seccomp-json2crib $(PODMAN_SECCOMP) $(PODMAN_CONF) > $@.tmp || \
-		{ echo "crib: podman's profile is compiled at each create instead"; : > $@.tmp; }; \
+		{ echo "podman's seccomp profile is left out of this crib: compiled at each create"; : > $@.tmp; }; \
+	elif [ -f $(PODMAN_SECCOMP) ]; then \
+		echo "no python3 to convert $(PODMAN_SECCOMP): podman's profile is compiled at each create"; \
+		: > $@.tmp; \
 	else : > $@.tmp; fi
 	mv $@.tmp $@
 $(call runtime_obj,seccomp_builtin): $(BUILD)/seccomp-programs.h

@@ -149,55 +149,62 @@ static int add_known(const char *name, const char *origin, const char *source,
 }
 
 /* --known NAME ORIGIN FILE: a profile that is not built in (podman's, made from its package's
- * JSON by tools/seccomp-json2crib), known as the engine resolves it for the capabilities its
- * "# capabilities = ..." line names. An empty FILE (the build host has no such profile) adds
- * nothing; one that crib's parser or libseccomp refuses is left out with a warning, never
- * failing the build: its containers' profiles are then compiled at create, as any other. */
+ * JSON by tools/seccomp-json2crib), known as the engine resolves it for each set of
+ * capabilities a "# capabilities = ..." line names. An empty FILE (the build host has no such
+ * profile) adds nothing; one that crib's parser or libseccomp refuses is left out with a warning,
+ * never failing the build: its containers' profiles are then compiled at create, as any other. */
 static void known_file(const char *name, const char *origin, const char *path, const char *arch)
 {
         struct profile p;
         struct error err;
-        char *text = NULL, line[4096];
+        char *text = NULL;
         const char *why = NULL;
-        size_t len = 0, cap = 0;
-        uint64_t caps = 0;
-        bool found = false;
+        size_t cap = 0, nsets = 0, added = 0;
+        uint64_t sets[4];
         FILE *f = fopen(path, "re");
         if (!f)
                 die("cannot open", path);
-        while (!why && fgets(line, sizeof line, f)) {
-                size_t n = strlen(line);
-                if (len + n + 1 > cap) {
-                        cap = (len + n + 1) * 2;
-                        if (!(text = realloc(text, cap)))
-                                die("out of memory", NULL);
-                }
-                memcpy(text + len, line, n + 1);
-                len += n;
-                if (strncmp(line, "# capabilities =", 16))
+        ssize_t len = getdelim(&text, &cap, '\0', f); /* the whole file */
+        fclose(f);
+        if (len <= 0) {
+                free(text);
+                return;
+        }
+        /* each "# capabilities = NAME..." line: a set the engine may resolve it for */
+        for (const char *l = text; l && !why; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+                if (strncmp(l, "# capabilities =", 16))
                         continue;
-                found = true;
-                char *save;
-                for (char *w = strtok_r(line + 16, " \t\n", &save); w && !why;
-                     w = strtok_r(NULL, " \t\n", &save))
-                        if (capname_parse(w) < 0)
+                if (nsets == sizeof sets / sizeof sets[0]) {
+                        why = "too many '# capabilities =' lines";
+                        break;
+                }
+                char words[4096], *save;
+                snprintf(words, sizeof words, "%.*s", (int)strcspn(l + 16, "\n"), l + 16);
+                sets[nsets] = 0;
+                for (char *w = strtok_r(words, " \t", &save); w && !why;
+                     w = strtok_r(NULL, " \t", &save)) {
+                        int c = capname_parse(w);
+                        if (c < 0)
                                 why = "an unknown capability on its '# capabilities =' line";
                         else
-                                caps |= 1ULL << capname_parse(w);
+                                sets[nsets] |= 1ULL << c;
+                }
+                nsets++;
         }
-        fclose(f);
-        if (!why && len && !found)
+        if (!why && !nsets)
                 why = "no '# capabilities =' line";
-        if (!why && len) {
-                FILE *m = fmemopen(text, len, "r");
-                bool parsed = m && profile_parse(m, origin, &p, &err) == 0;
+        if (!why) {
+                FILE *m = fmemopen(text, (size_t)len, "r");
+                bool parsed = m && profile_parse(m, path, &p, &err) == 0;
                 if (m)
                         fclose(m);
                 if (!parsed)
                         why = m ? err.msg : "cannot read it";
                 else {
-                        if (add_known(name, origin, text, &p, caps, arch, &why) == 0)
-                                text = NULL; /* kept: the known program's source */
+                        /* the source is kept, once, beside every program made of it */
+                        for (size_t i = 0; i < nsets && !why; i++)
+                                added +=
+                                        add_known(name, origin, text, &p, sets[i], arch, &why) == 0;
                         profile_free(&p);
                 }
         }
@@ -206,7 +213,8 @@ static void known_file(const char *name, const char *origin, const char *path, c
                         "seccomp-gen: warning: %s (%s) is left out of crib: %s; containers "
                         "that carry it have it compiled at create\n",
                         origin, path, why);
-        free(text);
+        if (!added)
+                free(text);
 }
 
 /* s[0..len) as a C string literal, a line of the source a line of the literal; NULL as NULL */

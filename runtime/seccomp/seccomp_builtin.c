@@ -21,7 +21,8 @@
  * profile is not crib's to carry in its repository, but Debian ships it (containers-common's
  * /usr/share/containers/seccomp.json): when the build host has it, the build converts it
  * (tools/seccomp-json2crib) and embeds it as podman resolves it for its default capabilities
- * (containers.conf's default_capabilities), found the same way. Whatever the file held, a
+ * (containers.conf's default_capabilities, 11 in Debian's, and podman's compiled-in 14 where no
+ * containers.conf it reads has the list), found the same way. Whatever the file held, a
  * config gets that program only when its own rules have the same canonical form, so a file
  * unlike the target's podman costs a compile, never a weaker filter.
  *

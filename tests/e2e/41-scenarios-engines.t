@@ -310,6 +310,19 @@ EOF
 	facts p2
 	assert_eq "$(awk '/^NSpid:/{print $NF}' "/proc/$pid/status" 2>/dev/null)" 1 \
 		"P2: its process ($pid) is pid 1 of a pid namespace of its own"
+	# podman's seccomp profile, compiled into crib at build time (tools/seccomp-json2crib): taken
+	# for the container (crib's plan), on its process (read from the host), and on what podman
+	# exec and crib exec start in it (kcmp: EPERM without SYS_PTRACE)
+	if "$CRIB" seccomp builtin | grep -q '^known podman'; then
+		grep -a -q "known profile compiled at build time (/usr/share/containers/seccomp.json" "$crib_state/$id/plan" 2>/dev/null
+		assert_eq "$?" 0 "P2: crib's plan: podman's profile, the program compiled at build time"
+		assert_eq "$(awk '/^Seccomp:/{print $2}' "/proc/$pid/status" 2>/dev/null)" 2 "P2: its process is under a filter (Seccomp: 2, from the host)"
+		assert_eq "$(pod exec p2 probe syscall kcmp 2>&1)" EPERM "P2: podman exec: kcmp fails with EPERM, as podman's profile says"
+		crib_t exec "$id" -- probe syscall kcmp
+		assert_eq "$rc:$out" "0:EPERM" "P2: crib exec: the same filter" || echo "#   $err"
+	else
+		echo "# P2: crib carries no program for podman's profile (no /usr/share/containers/seccomp.json at build time)"
+	fi
 	# crib's own tools on the engine's container
 	crib_t ps
 	assert_eq "$(echo "$out" | awk -v n="$id" '$1 == n {print $2, $3}')" "running $pid" "P2: crib ps lists it, running, with its pid"
