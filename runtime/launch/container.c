@@ -32,6 +32,7 @@
 #include "cgroup/cgroup.h"
 #include "child.h"
 #include "base/cleanup.h"
+#include "bindsrc.h"
 #include "follow.h"
 #include "steps/idlayers.h"
 #include "joinns.h"
@@ -119,38 +120,6 @@ static int send_idmapped_rootfs(struct run *r, struct error *err)
         }
         struct sync_msg m = {.type = SYNC_ROOTFS};
         return sync_send(&r->f.chan, &m, tree, err);
-}
-
-/* Root: open a detached copy of every bind source's mount tree, once, here. */
-static int launch_open(const struct plan *p, struct launch_fds *fds, struct error *err)
-{
-        if (!p->privileged)
-                return 0;
-        for (size_t i = 0; i < p->nmounts; i++) {
-                const struct mount_op *op = &p->mounts[i];
-                if (op->kind != MOP_BIND && (op->kind != MOP_DEV_NODE || !p->userns))
-                        continue;
-                unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC;
-                if (op->flags & MS_REC)
-                        flags |= AT_RECURSIVE;
-                fds->src[i] = (int)syscall(SYS_open_tree, AT_FDCWD, op->src, flags);
-                if (fds->src[i] < 0 && errno == ENOSYS)
-                        return 0; /* before Linux 5.2: the child binds by name */
-                if (fds->src[i] < 0 && errno == ENOENT && op->kind == MOP_DEV_NODE)
-                        continue; /* none on this host: the child finds none either (mounts.c) */
-                if (fds->src[i] < 0)
-                        return error_set(err, errno, "cannot open bind source '%s'", op->src);
-        }
-        return 0;
-}
-
-static void launch_close(const struct plan *p, struct launch_fds *fds)
-{
-        for (size_t i = 0; i < p->nmounts; i++)
-                if (fds->src[i] >= 0) {
-                        close(fds->src[i]);
-                        fds->src[i] = -1;
-                }
 }
 
 /* Without a pid namespace, nothing kills what the workload left running when crib's init exits
