@@ -43,6 +43,10 @@ static const struct step setup_steps[] = {
              "mapped now: take id 0 of the namespace, so files we create are root's inside"),
         STEP("set the parent-death signal", step_parent_death, "runtime/steps/creds.c",
              "after the id change, which clears it: crib dying (even by SIGKILL) kills us"),
+        STEP("join the workload's network namespace", step_join_nest_net, "runtime/steps/netns.c",
+             "a workload with CAP_SYS_ADMIN: the parent made its user namespace and the network "
+             "namespace that owns, the container's only one; as root of ours (the owner of that "
+             "one), before any step touches a network namespace"),
         STEP("let ping work without NET_RAW", step_ping_range, "runtime/steps/netns.c",
              "a network helper's container has no NET_RAW; through the host's /proc, before "
              "pivot_root, as root of the namespace"),
@@ -174,6 +178,8 @@ _Noreturn void child_main(const struct plan *plan, int sync_fd, const struct lau
                 .pty_slave = -1,
                 .init_ready = -1,
                 .rootfs_tree = -1,
+                .nest_userns = -1,
+                .nest_netns = -1,
                 .rootfd = -1,
                 .init_go = -1,
                 .procfd = -1,

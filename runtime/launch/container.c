@@ -37,6 +37,7 @@
 #include "steps/idlayers.h"
 #include "joinns.h"
 #include "steps/mountapi.h"
+#include "nestns.h"
 #include "nethelper.h"
 #include "base/procfile.h"
 #include "relay.h"
@@ -58,6 +59,7 @@ struct run {
         struct launch_fds fds;  /* what we open for the setup process */
         int here, rootfd;       /* our working directory and the rootfs, until the clone */
         int cgroup;             /* the container's cgroup (O_PATH), until the clone, or -1 */
+        pid_t nest_helper;      /* plan.nest_early: the helper (nestns.c), until reaped, or 0 */
         char cgroup_path[1200]; /* and its path, "" for none */
         bool cgroup_made;       /* crib made it (always for its own names; an engine's may be
                                  * one the engine made: then only PATH/container is crib's) */
@@ -305,14 +307,17 @@ static int clone_child(struct run *r, struct error *err)
         const struct plan *p = r->plan;
         char flagbuf[256];
         uint64_t t0 = trace_now_us();
-        unsigned long flags = (unsigned long)p->clone_flags | SIGCHLD;
+        /* plan.nest_early: the network namespace is the workload's, made after the clone by
+         * the parent (nestns.c), and the setup joins it */
+        int ns = p->clone_flags & ~(p->nest_early ? CLONE_NEWNET : 0);
+        unsigned long flags = (unsigned long)ns | SIGCHLD;
         struct error join_err;
         error_clear(&join_err);
         if (p->join_flags) {
                 /* namespaces that exist: a process of its own joins them, then clones */
                 r->f.pid = joinns_clone(p, r->cgroup, setup_process, r, &r->trace, &join_err);
         } else if (r->cgroup >= 0) {
-                r->f.pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)p->clone_flags);
+                r->f.pid = cgroup_clone_into(r->cgroup, (uint64_t)(unsigned)ns);
         } else {
                 r->f.pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
         }
@@ -377,6 +382,14 @@ static int write_maps(struct run *r, struct error *err)
         return 0;
 }
 
+/* Parent: a workload that keeps CAP_SYS_ADMIN gets a user namespace below the container's,
+ * made now with the network namespace it owns, the container's only one (nestns.c) */
+static int make_nest(struct run *r, struct error *err)
+{
+        r->nest_helper = nestns_make(r->plan, r->f.pid, &r->f.chan, &r->trace, err);
+        return r->nest_helper < 0 ? -1 : 0;
+}
+
 static int send_rootfs(struct run *r, struct error *err)
 {
         if (!r->plan->idmap_rootfs || r->plan->self_maps)
@@ -419,6 +432,10 @@ static int send_go(struct run *r, struct error *err)
         if (sync_send(&r->f.chan, &go, -1, err) < 0)
                 return -1;
         trace_line(&r->trace, "  sendmsg(sync, GO) = 0");
+        /* it exited on its own while the setup went on; not the follower's to see */
+        while (r->nest_helper > 0 && waitpid(r->nest_helper, NULL, 0) < 0 && errno == EINTR)
+                ;
+        r->nest_helper = 0;
         return 0;
 }
 
@@ -506,6 +523,10 @@ static const struct parent_step parent_steps[] = {
              "the setup process, in the new namespaces: it runs the tables of child.c"),
         STEP("write the id maps and limits", write_maps, "runtime/launch/container.c",
              "from outside its user namespace, where the maps can name more than our own ids"),
+        STEP("make the workload's user and network namespace", make_nest,
+             "runtime/launch/container.c",
+             "a workload with CAP_SYS_ADMIN, no helper: below the container's user namespace, once "
+             "mapped; before GO, so the setup joins that network namespace before any other use"),
         STEP("send the idmapped rootfs", send_rootfs, "runtime/launch/container.c",
              "root's container on a rootfs that root owns: an idmapped mount of it, once mapped"),
         STEP("send the image's idmapped layers", send_layers, "runtime/launch/container.c",

@@ -210,7 +210,10 @@ int plan_self_maps(struct planning *pl, struct error *err)
                        !(p->privileged && p->nrlimits) &&
                        /* a helper joins the namespaces, or the front end's hooks run, before
                         * the setup goes on: the parent says when (GO), and writes the maps */
-                       !p->net_helper && !pl->o->hooks;
+                       !p->net_helper && !pl->o->hooks &&
+                       /* the parent makes the workload's user namespace in this one, once
+                        * it is mapped (nestns.c) */
+                       !p->nest_early;
         return 0;
 }
 

@@ -234,6 +234,10 @@ struct plan {
          * namespace of its own, with these CLONE_NEW* besides, so the kernel locks the mounts
          * (lockmounts.c); 0 when not needed */
         int nest_flags;
+        /* nest_flags has CLONE_NEWNET and nothing is joined or hooked: the parent makes that
+         * user namespace and its network namespace, the only one (launch/nestns.c); the setup
+         * is cloned without CLONE_NEWNET and joins it, the workload joins the user namespace */
+        bool nest_early;
         /* the sets below are an engine's config's own (oci/ociprocess.c): an exec that asks for
          * none gets them, whatever its uid, as under runc */
         bool caps_sets;

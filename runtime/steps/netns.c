@@ -18,10 +18,18 @@
  * yes, an nftables rule (nft(8), run here before pivot_root, as the namespace's root) drops
  * whatever leaves by an interface other than lo for 127.0.0.0/8 or ::1. The workload has no
  * NET_ADMIN to remove it.
+ *
+ * A workload that keeps CAP_SYS_ADMIN lives in a user namespace below the container's
+ * (lockmounts.c), and its capabilities count only in a network namespace that one owns. Without
+ * a helper the parent makes both before the setup's first step (launch/nestns.c), and the setup,
+ * cloned without CLONE_NEWNET, joins that network namespace first thing (step_join_nest_net): it
+ * is the container's only one, crib's init and the workload share it, and the setup's CAP_NET_ADMIN
+ * counts there too (its euid owns the namespace below, from the one above).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <net/if.h>
@@ -33,6 +41,32 @@
 #include "step.h"
 #include "base/cleanup.h"
 #include "spec/phrase.h"
+
+/* Child: the setup process, as root of the container's user namespace (the owner of the one
+ * below, so with every capability there), before anything touches a network namespace: join
+ * the workload's, which the parent made (plan.nest_early). setns(2) checks the type. */
+int step_join_nest_net(struct child *c, struct error *err)
+{
+        if (!c->plan->nest_early)
+                return step_skip(c, "%s",
+                                 c->plan->nest_flags & CLONE_NEWNET
+                                         ? "the workload makes its own, below (lockmounts.c)"
+                                         : "the clone made the container's network "
+                                           "namespace, if it has one");
+        if (c->nest_netns < 0 || c->nest_userns < 0)
+                return error_set(err, EPROTO,
+                                 "crib sent no namespace for the workload (expected before GO)");
+        int r = setns(c->nest_netns, CLONE_NEWNET);
+        int e = errno;
+        trace_line(&c->trace, "  setns(fd %d, CLONE_NEWNET) = %d", c->nest_netns, r);
+        close(c->nest_netns);
+        c->nest_netns = -1;
+        if (r < 0)
+                return error_set(err, e,
+                                 "cannot join the network namespace crib made for the "
+                                 "workload");
+        return 0;
+}
 
 /* Child: the setup process, in the new network namespace. */
 int step_loopback(struct child *c, struct error *err)

@@ -57,6 +57,10 @@ struct child {
          * nlayer_trees are ours to close */
         int layer_trees[PLAN_MAX_LAYERS];
         unsigned nlayer_trees;
+        /* plan.nest_early: the workload's user namespace and the network namespace it owns, from
+         * the parent (SYNC_NEST); the setup joins the second (netns.c), the workload's process
+         * the first (lockmounts.c); -1 when not sent, or once joined */
+        int nest_userns, nest_netns;
         int init_ready; /* the workload's ends of the pipes to crib's init (init.c) */
         int init_go;
         size_t step;         /* the step running (1 to nsteps, across both tables) */
@@ -144,6 +148,7 @@ int step_oom_score_adj(struct child *c, struct error *err);  /* oom.c */
 int step_readonly_root(struct child *c, struct error *err);  /* pivot.c */
 int step_hostname(struct child *c, struct error *err);       /* uts.c */
 int step_loopback(struct child *c, struct error *err);       /* netns.c */
+int step_join_nest_net(struct child *c, struct error *err);  /* netns.c */
 int step_ping_range(struct child *c, struct error *err);     /* netns.c */
 int step_low_ports(struct child *c, struct error *err);      /* netns.c */
 int step_guard_loopback(struct child *c, struct error *err); /* netns.c */

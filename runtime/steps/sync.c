@@ -83,7 +83,7 @@ int sync_recv(struct sync_chan *c, struct sync_msg *m, int *ret_fd, struct error
         else if (m->seq != c->recv_seq)
                 error_set(err, EPROTO, "sync message %u out of order (got #%u, expected #%u)",
                           m->type, m->seq, c->recv_seq);
-        else if (m->type < SYNC_GO || m->type > SYNC_LAYER)
+        else if (m->type < SYNC_GO || m->type > SYNC_NEST)
                 error_set(err, EPROTO, "unknown sync message type %u", m->type);
         else {
                 c->recv_seq++;

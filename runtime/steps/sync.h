@@ -10,6 +10,9 @@
  *                     SYNC_LAYER  one layer of an image as an idmapped mount tree, as
  *                                 SCM_RIGHTS, with its number, l/0 first (root's containers
  *                                 of a store image in a user namespace; before SYNC_GO)
+ *                     SYNC_NEST   the workload's user namespace, then its network namespace,
+ *                                 each as SCM_RIGHTS with its CLONE_NEW* flag (plan.nest_early:
+ *                                 launch/nestns.c; before SYNC_GO)
  *                     SYNC_GO     the id maps are written; go on with the setup (with the
  *                                 setup process's pid as crib sees it: crib create's hooks
  *                                 read it)
@@ -60,6 +63,7 @@ enum sync_type {
         SYNC_STEP,
         SYNC_STEP_GO,
         SYNC_LAYER,
+        SYNC_NEST,
 };
 
 struct sync_msg {
@@ -70,6 +74,7 @@ struct sync_msg {
                 char text[1024];
                 int32_t pid;
                 uint32_t layer; /* SYNC_LAYER: its number, 0 the topmost */
+                int32_t nsflag; /* SYNC_NEST: CLONE_NEWUSER or CLONE_NEWNET */
         } u;
 };
 

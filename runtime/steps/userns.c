@@ -211,8 +211,9 @@ int step_not_dumpable(struct child *c, struct error *err)
         return 0;
 }
 
-/* Child: a tree the parent sends before SYNC_GO: the idmapped rootfs (SYNC_ROOTFS), or a layer
- * of an image (SYNC_LAYER, idlayers.c); anything else is out of place */
+/* Child: a tree the parent sends before SYNC_GO: the idmapped rootfs (SYNC_ROOTFS), a layer of
+ * an image (SYNC_LAYER, idlayers.c), or a namespace of the workload's (SYNC_NEST, nestns.c);
+ * anything else is out of place */
 static int take_tree(struct child *c, const struct sync_msg *m, int fd, struct error *err)
 {
         if (m->type == SYNC_ROOTFS && fd >= 0 && c->plan->idmap_rootfs && c->rootfs_tree < 0) {
@@ -222,6 +223,15 @@ static int take_tree(struct child *c, const struct sync_msg *m, int fd, struct e
         }
         if (m->type == SYNC_LAYER && c->plan->overlay_idmapped)
                 return idlayers_take(c, m->u.layer, fd, err);
+        int *nest = m->u.nsflag == CLONE_NEWUSER  ? &c->nest_userns
+                    : m->u.nsflag == CLONE_NEWNET ? &c->nest_netns
+                                                  : NULL;
+        if (m->type == SYNC_NEST && fd >= 0 && c->plan->nest_early && nest && *nest < 0) {
+                *nest = fd;
+                trace_line(&c->trace, "  read(sync) = NEST (the workload's %s namespace, fd %d)",
+                           nest == &c->nest_userns ? "user" : "network", fd);
+                return 0;
+        }
         if (fd >= 0)
                 close(fd);
         return error_set(err, EPROTO, "expected the go-ahead, got message %u", m->type);

@@ -16,13 +16,14 @@
  *
  * At level = unconfined the workload keeps CAP_SYS_ADMIN, and crib locks the setup's mounts
  * (lockmounts.c) by giving it a user namespace below the container's, with a copy of the mount
- * namespace and network, UTS and cgroup namespaces of its own: a second network namespace per
- * container. `nest` adds that work as crib does it, after the setup's mounts. `early` is the
- * alternative it is measured against: the lower user namespace is made first, with the
- * network, UTS and cgroup namespaces it owns (one unshare(2) in a helper), the setup joins
- * those three (it holds every capability in them: it is in the parent user namespace, with the
- * euid that owns the lower one), and the workload at the end joins the lower user namespace
- * and copies only the mount namespace. One network namespace, not two.
+ * namespace and network, UTS and cgroup namespaces of its own. `early` adds that work as crib
+ * does it (launch/nestns.c): the lower user namespace is made first, with the network, UTS and
+ * cgroup namespaces it owns (one unshare(2) in a helper), the setup joins those three (it holds
+ * every capability in them: it is in the parent user namespace, with the euid that owns the
+ * lower one), and the workload at the end joins the lower user namespace and copies only the
+ * mount namespace: one network namespace. (crib joins only the network namespace early, and
+ * copies the UTS and cgroup ones with the mount namespace.) `nest` adds it as crib does under
+ * an engine's hooks: after the setup's mounts, a second network namespace per container.
  *
  * A measuring tool, not a launcher: it runs as an unprivileged user (its own id mapped to 0),
  * exits 1 at the first failure, and holds none of crib's guarantees (init keeps its
@@ -168,8 +169,8 @@ static int lower_userns_late(void)
         snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
         int userfd = open(path, O_RDONLY | O_CLOEXEC);
         TRY(userfd);
-        close(done);
-        TRY(waitpid(child, NULL, 0));
+        close(done); /* it exits on its own; not waited for, as crib does not (a zombie
+                      * until this pid 1 exits) */
         return userfd;
 }
 

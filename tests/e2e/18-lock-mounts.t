@@ -79,6 +79,14 @@ EOF2
 			line="$line own"
 		fi
 	done
+	# the workload's capabilities count in its network namespace: the user namespace that
+	# owns it is the workload's (lsns's ONS, the owner's inode)
+	if [ "$(lsns -n -t net -p "$workload" -o ONS | tr -d ' ')" = \
+		"$(readlink /proc/$workload/ns/user | tr -dc 0-9)" ]; then
+		line="$line net-owned"
+	else
+		line="$line net-not-owned"
+	fi
 	if [ "$(cat /proc/$init/uid_map)" = "$(cat /proc/$workload/uid_map)" ] &&
 		[ "$(cat /proc/$init/gid_map)" = "$(cat /proc/$workload/gid_map)" ]; then
 		line="$line maps-equal"
@@ -90,10 +98,66 @@ EOF2
 	echo $line
 }
 if [ "$ROLE" = root ]; then
-	assert_eq "$(ns_of "$admin")" "own own own own same same maps-equal" \
-		"read from the host, +SYS_ADMIN: user, mount, net and uts namespaces of its own, the pid and ipc namespaces and the host ids of the container"
-	assert_eq "$(ns_of '')" "same same same same same same maps-equal" \
+	assert_eq "$(ns_of "$admin")" "own own same own same same net-owned maps-equal" \
+		"read from the host, +SYS_ADMIN: user, mount and uts namespaces of its own; the container's only network namespace, owned by the workload's user namespace (nestns.c); the pid and ipc namespaces and the host ids of the container"
+	assert_eq "$(ns_of '')" "same same same same same same net-owned maps-equal" \
 		"read from the host, default capabilities: the container's namespaces, no other"
+
+else
+	skip "only root may read /proc/PID/ns of crib's init, which is not dumpable"
+fi
+
+# the late way (steps/lockmounts.c alone: an engine's config with hooks, which may look at the
+# setup's namespaces before GO): the workload's process makes its user namespace and a network
+# namespace of its own below the container's, after every mount; the same locks and powers
+ln -s "$CRIB" "$T/crib-runc"
+mkdir -p "$T/bundle"
+ln -s "$ROOTFS" "$T/bundle/rootfs"
+if [ "$ROLE" = root ]; then
+	maps='"uidMappings":[{"containerID":0,"hostID":1000000,"size":65536}],"gidMappings":[{"containerID":0,"hostID":1000000,"size":65536}]'
+else
+	maps="\"uidMappings\":[{\"containerID\":0,\"hostID\":$(id -u),\"size\":1}],\"gidMappings\":[{\"containerID\":0,\"hostID\":$(id -g),\"size\":1}]"
+fi
+caps='"CAP_SYS_ADMIN","CAP_NET_BIND_SERVICE","CAP_SETUID","CAP_SETGID","CAP_SETPCAP"'
+late_config() { # late_config SHELL-COMMAND
+	cat >"$T/bundle/config.json" <<EOF2
+{"ociVersion":"1.0.2","root":{"path":"rootfs"},
+ "process":{"args":["/bin/sh","-c","$1"],"cwd":"/","env":["PATH=/bin:/usr/bin"],
+   "user":{"uid":0,"gid":0},
+   "capabilities":{"bounding":[$caps],"effective":[$caps],"permitted":[$caps]}},
+ "mounts":[{"destination":"/proc","type":"proc","source":"proc"},
+   {"destination":"/dev","type":"tmpfs","source":"tmpfs","options":["nosuid","mode=755"]}],
+ "hooks":{"createRuntime":[{"path":"$T/hook"}]},
+ "linux":{"namespaces":[{"type":"pid"},{"type":"mount"},{"type":"ipc"},{"type":"uts"},{"type":"network"},{"type":"user"}],$maps,
+   "readonlyPaths":["/proc/sys"]}}
+EOF2
+}
+R() { "$T/crib-runc" --root "$T/oci-state" "$@" >"$T/.stdout" 2>"$T/.stderr" </dev/null; }
+# the hook writes down the setup process's network namespace, as the engine's hooks see it
+cat >"$T/hook" <<EOF2
+#!/bin/sh
+pid=\$(sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p')
+readlink /proc/\$pid/ns/net >"$T/hook.net" 2>/dev/null || echo unreadable >"$T/hook.net"
+EOF2
+chmod 755 "$T/hook"
+late_config "$P bind 80; hostname other && hostname; umount /proc/sys 2>/dev/null || echo sys-held; mount -o remount,rw /proc/sys 2>/dev/null || echo ro-held"
+R run --bundle "$T/bundle" late
+rc=$?
+assert_eq "$rc:$(echo $(cat "$T/.stdout"))" "0:bound other sys-held ro-held" \
+	"an engine's config with a hook, +SYS_ADMIN in a user namespace (the late way): port 80, a hostname of its own, /proc/sys held" ||
+	sed 's/^/#   /' "$T/.stderr"
+if [ "$ROLE" = root ]; then
+	# from the host: that way the workload's network namespace is made after the hooks, its own
+	late_config "exec sleep 30"
+	R create --bundle "$T/bundle" late2
+	R start late2
+	# the state's pid is the workload's (as runc's: the OCI front end has no init)
+	workload=$("$T/crib-runc" --root "$T/oci-state" state late2 | sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p')
+	owner=$([ -n "$workload" ] && lsns -n -t net -p "$workload" -o ONS | tr -d ' ')
+	wl_net=$(readlink "/proc/$workload/ns/net") hook_net=$(cat "$T/hook.net" 2>/dev/null)
+	assert_eq "$(case "$hook_net" in net:*) [ "$hook_net" != "$wl_net" ] && [ "$hook_net" != "$(readlink /proc/$$/ns/net)" ] && echo own ;; esac):$([ -n "$owner" ] && [ "$owner" = "$(readlink /proc/$workload/ns/user | tr -dc 0-9)" ] && echo net-owned)" \
+		"own:net-owned" "read from the host, the late way: the hook saw the setup in a network namespace of the container's ($hook_net), not the host's, and not the workload's ($wl_net), which its own user namespace owns"
+	R delete --force late2
 else
 	skip "only root may read /proc/PID/ns of crib's init, which is not dumpable"
 fi
@@ -124,8 +188,13 @@ run_crib run --trace "$T/a.ini" -- /bin/true
 trace=$(cat "$T/.stderr")
 assert_eq "$rc" 0 "--trace: the container runs"
 assert_contains "$trace" "lock the mounts in a user namespace of the workload's own" "--trace names the step"
-assert_contains "$trace" "CLONE_NEWUSER) = 0" "--trace shows the setns(2) into the new user namespace"
-assert_contains "$trace" "unshare(CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWNET|CLONE_NEWCGROUP) = 0" \
+assert_contains "$trace" "clone(CLONE_NEWUSER|CLONE_NEWNET) =" \
+	"--trace shows the parent making the workload's user namespace with its network namespace"
+assert_not_contains "$(echo "$trace" | grep 'parent:.*\|  clone(CLONE_NEWUSER|CLONE_NEWNS')" "CLONE_NEWNET" \
+	"... and the setup's clone makes no network namespace of its own"
+assert_contains "$trace" "setns(fd " "--trace shows the setup joining that network namespace"
+assert_contains "$trace" "the user namespace crib made, CLONE_NEWUSER) = 0" "--trace shows the setns(2) into the new user namespace"
+assert_contains "$trace" "unshare(CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWCGROUP) = 0" \
 	"--trace shows the unshare(2) of the others"
 
 # with nothing masked or read-only, the mounts crib makes are locked all the same: a read-only
@@ -177,7 +246,7 @@ seccomp = $T/nounshare.profile
 EOF2
 run_crib run "$T/f.ini"
 assert_eq "$rc" 125 "a profile that refuses unshare(2) with +SYS_ADMIN: exit 125"
-assert_contains "$err" "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its own to lock its mounts: unshare(CLONE_NEWUSER): Operation not permitted" \
+assert_contains "$err" "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace of its own to lock its mounts: unshare(CLONE_NEWNS|CLONE_NEWUTS|CLONE_NEWCGROUP): Operation not permitted" \
 	"... and the error says what could not be done"
 assert_contains "$err" "leave SYS_ADMIN out of capabilities" "... and what to do"
 
