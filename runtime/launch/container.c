@@ -382,6 +382,14 @@ static int write_maps(struct run *r, struct error *err)
         return 0;
 }
 
+/* Parent: the helper of make_nest, which exits on its own once it has sent its namespaces */
+static void reap_nest_helper(struct run *r)
+{
+        while (r->nest_helper > 0 && waitpid(r->nest_helper, NULL, 0) < 0 && errno == EINTR)
+                ;
+        r->nest_helper = 0;
+}
+
 /* Parent: a workload that keeps CAP_SYS_ADMIN gets a user namespace below the container's,
  * made now with the network namespace it owns, the container's only one (nestns.c) */
 static int make_nest(struct run *r, struct error *err)
@@ -429,13 +437,14 @@ static int send_go(struct run *r, struct error *err)
                 return 0;
         /* with its pid as we see it, which the hooks it runs read (steps/ocihooks_in.c) */
         struct sync_msg go = {.type = SYNC_GO, .u.pid = (int32_t)r->f.pid};
+        /* make_nest's helper: with pid = no a container's process could find it in the host's
+         * /proc, so it goes first; with a pid namespace none can, and it exits meanwhile */
+        if (!(r->plan->clone_flags & CLONE_NEWPID))
+                reap_nest_helper(r);
         if (sync_send(&r->f.chan, &go, -1, err) < 0)
                 return -1;
         trace_line(&r->trace, "  sendmsg(sync, GO) = 0");
-        /* it exited on its own while the setup went on; not the follower's to see */
-        while (r->nest_helper > 0 && waitpid(r->nest_helper, NULL, 0) < 0 && errno == EINTR)
-                ;
-        r->nest_helper = 0;
+        reap_nest_helper(r);
         return 0;
 }
 
@@ -574,6 +583,7 @@ static int run_steps(struct run *r, struct error *err)
                 int ok = parent_step_wait(r, i, n, err);
                 if (ok < 0 || parent_steps[i].run(r, err) < 0) {
                         if (r->f.pid > 0) { /* a step after the clone: end the container */
+                                reap_nest_helper(r);
                                 follow_kill(&r->f);
                                 relay_end(&r->f.relay);
                                 nethelper_stop(&r->net, &r->trace);

@@ -21,7 +21,9 @@
  * Against the container: the helper is a process of the host's pid namespace, in the
  * container's user namespace and then one below it, for as long as it takes to make them and
  * be mapped; it holds no descriptor but its two pipes and the namespace it joins, and it exits
- * before GO, so before any code of the container runs: nothing in the container ever sees it.
+ * (reaping the lower process first) as soon as we have sent its namespaces. A container's
+ * process never sees it: with a pid namespace, none sees a process of the host's, and with
+ * pid = no crib reaps it before it sends GO, before any code of the container runs.
  * The descriptors we send are namespaces, not paths; the setup joins the network namespace
  * before it mounts anything, and the workload's process joins the user namespace as its own
  * first step.
@@ -200,7 +202,13 @@ static pid_t make_and_send(const struct plan *p, pid_t setup, struct sync_chan *
         int r = -1;
         if (n != sizeof st || st.stage < 0 || st.stage > 5 || (!st.stage && st.lower <= 0))
                 error_set(err, EIO, "the helper that makes the workload's user namespace died");
-        else if (st.stage)
+        else if (st.stage == 4) { /* the namespaces' limits, with their hints */
+                userns_clone_error(CLONE_NEWUSER | CLONE_NEWNET, st.errnum, p->front, err);
+                error_wrap(err,
+                           "cannot give the workload, which keeps CAP_SYS_ADMIN, a user "
+                           "namespace of its own to lock its mounts: %s",
+                           stage_call[st.stage]);
+        } else if (st.stage)
                 error_set(err, st.errnum,
                           "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace "
                           "of its own to lock its mounts: %s",

@@ -20,9 +20,9 @@ assert_eq "$(sed -n 's/^EXIT\t//p' "$T/pauses")" 0 "crib run --step runs to the 
 assert_contains "$(cat "$T/pauses")" "OUTPUT	ran-to-the-end" "the workload ran"
 steps() { grep -v -e '^OUTPUT' -e '^EXIT' "$T/pauses" | cut -f1; }
 total=$(steps | sed -n 's|^\([0-9]*\)/\([0-9]*\)  .*|\2|p' | head -n 1)
-# crib's own steps from the clone on (9 to 14 of 17: the ones before have no process to look
+# crib's own steps from the clone on (9 to 15 of 18: the ones before have no process to look
 # at, the ones after follow it), then the container's from the third
-assert_eq "$(steps | sed -n 's|^parent: \([0-9]*\)/17  .*|\1|p' | tr '\n' ' ')" "9 10 11 12 13 14 " "crib's own steps pause from the clone on, in order"
+assert_eq "$(steps | sed -n 's|^parent: \([0-9]*\)/18  .*|\1|p' | tr '\n' ' ')" "9 10 11 12 13 14 15 " "crib's own steps pause from the clone on, in order"
 assert_eq "$(steps | sed -n 's|^\([0-9]*\)/[0-9]*  .*|\1|p' | tr '\n' ' ')" "$(seq 3 "$total" | tr '\n' ' ')" "then each of the container's $total steps from the third, in order"
 row() { grep -F "$1" "$T/pauses" | head -n 1; }
 col() { row "$1" | cut -f"$2"; }
