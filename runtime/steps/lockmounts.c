@@ -29,9 +29,11 @@
  *       before its first mount (launch/nestns.c, netns.c): here the workload's process joins
  *       the user namespace (setns(2): its euid owns it, from the namespace above) and copies
  *       the mount, UTS and cgroup namespaces. One network namespace, not two: ~0.6 ms less.
- *   late (an engine's hooks, which look at the setup's namespaces before GO, or namespaces
- *       joined by path)  everything here, after every mount, as below; the container's network
- *       namespace stays crib's init's (lo only), and the workload gets one of its own, lo up.
+ *   late  everything here, after every mount, as below: with a network helper (the workload
+ *       stays in the container's network namespace, so no new one is made), and where an
+ *       engine's hooks look at the setup's namespaces before GO or namespaces are joined by path
+ *       (then the container's network namespace stays crib's init's, lo only, and the workload
+ *       gets one of its own, lo up).
  *
  * The late way: the new namespace's maps must be written from the container's namespace by a
  * process with CAP_SETUID, CAP_SETGID and CAP_SETFCAP there, into /proc/PID/uid_map of a process of
@@ -40,9 +42,10 @@
  * never be), so a forked child (with its own memory) makes the namespace and becomes dumpable; the
  * workload's process writes that child's maps, joins the namespace with setns(2) (it may: its
  * euid owns the namespace, from the namespace above), and lets the child go without waiting
- * for its exit: the child is crib's init's (clone(CLONE_PARENT)), reaped there with any
- * orphan. Then it copies the mount namespace, and the others, with unshare(2). crib's init
- * runs no new code.
+ * for its exit where crib's init reaps it with any orphan (clone(CLONE_PARENT)); without init
+ * (init = no, and every engine's container) this process is the pid namespace's first, which
+ * may not use CLONE_PARENT, and it waits. Then it copies the mount namespace, and the others, with
+ * unshare(2). crib's init runs no new code.
  *
  * Where it sits: first row of the workload's table (child.c), in the workload's process, after
  * every mount of the setup, while the process still holds every capability of the container's
