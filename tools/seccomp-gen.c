@@ -148,6 +148,13 @@ static int add_known(const char *name, const char *origin, const char *source,
         return 0;
 }
 
+/* The line after the one `l` is in, or NULL after the last. */
+static const char *next_line(const char *l)
+{
+        const char *nl = strchr(l, '\n');
+        return nl ? nl + 1 : NULL;
+}
+
 /* --known NAME ORIGIN FILE: a profile that is not built in (podman's, made from its package's
  * JSON by tools/seccomp-json2crib), known as the engine resolves it for each set of
  * capabilities a "# capabilities = ..." line names. An empty FILE (the build host has no such
@@ -171,7 +178,7 @@ static void known_file(const char *name, const char *origin, const char *path, c
                 return;
         }
         /* each "# capabilities = NAME..." line: a set the engine may resolve it for */
-        for (const char *l = text; l && !why; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        for (const char *l = text; l && !why; l = next_line(l)) {
                 if (strncmp(l, "# capabilities =", 16))
                         continue;
                 if (nsets == sizeof sets / sizeof sets[0]) {
@@ -201,7 +208,8 @@ static void known_file(const char *name, const char *origin, const char *path, c
                 if (!parsed)
                         why = m ? err.msg : "cannot read it";
                 else {
-                        /* the source is kept, once, beside every program made of it */
+                        /* the source is kept beside every program made of it (the one
+                         * literal, which the compiler writes once) */
                         for (size_t i = 0; i < nsets && !why; i++)
                                 added +=
                                         add_known(name, origin, text, &p, sets[i], arch, &why) == 0;

@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "steps/step.h"
 #include "steps/userns.h"
 
 /* What the helper reports on its pipe: the lower process, or which call failed and its errno. */
@@ -60,26 +61,6 @@ static const char *const stage_call[] = {"",
                                          "clone(CLONE_NEWUSER|CLONE_NEWNET)",
                                          "writing its id maps"};
 
-/* Close every descriptor but the three of `keep`. */
-static void close_all_but(int a, int b, int c)
-{
-        int keep[3] = {a, b, c};
-        for (int i = 0; i < 3; i++) /* sort the three */
-                for (int j = i + 1; j < 3; j++)
-                        if (keep[j] < keep[i]) {
-                                int t = keep[i];
-                                keep[i] = keep[j];
-                                keep[j] = t;
-                        }
-        unsigned from = 0;
-        for (int i = 0; i < 3; i++) {
-                if ((unsigned)keep[i] > from)
-                        syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0U);
-                from = (unsigned)keep[i] + 1;
-        }
-        syscall(SYS_close_range, from, ~0U, 0U);
-}
-
 /* The helper: nothing of ours but the container's user namespace and the pipes. It joins that
  * namespace as its root and starts the lower process in new user and network namespaces
  * below it; a map of more than one id may be written only from the namespace right above (the
@@ -87,7 +68,12 @@ static void close_all_but(int a, int b, int c)
  * the lower one's maps. Both say nothing more and wait for EOF on `done`. */
 static _Noreturn void helper(const struct plan *p, int userns, int ready, int done)
 {
-        close_all_but(userns, ready, done);
+        /* 0, 1 and 2 too: the host's terminal is not the helper's to hold */
+        const int keep[] = {userns, ready, done};
+        struct error ignored;
+        fds_close_all_but(keep, 3, &ignored);
+        for (int fd = 0; fd < 3; fd++)
+                close(fd);
         struct helper_status st = {1, 0, 0};
         if (setns(userns, CLONE_NEWUSER) < 0)
                 goto report;
@@ -200,20 +186,21 @@ static pid_t make_and_send(const struct plan *p, pid_t setup, struct sync_chan *
         while ((n = read(ready[0], &st, sizeof st)) < 0 && errno == EINTR)
                 ;
         int r = -1;
-        if (n != sizeof st || st.stage < 0 || st.stage > 5 || (!st.stage && st.lower <= 0))
-                error_set(err, EIO, "the helper that makes the workload's user namespace died");
-        else if (st.stage == 4) { /* the namespaces' limits, with their hints */
-                userns_clone_error(CLONE_NEWUSER | CLONE_NEWNET, st.errnum, p->front, err);
-                error_wrap(err,
-                           "cannot give the workload, which keeps CAP_SYS_ADMIN, a user "
-                           "namespace of its own to lock its mounts: %s",
-                           stage_call[st.stage]);
-        } else if (st.stage)
-                error_set(err, st.errnum,
-                          "cannot give the workload, which keeps CAP_SYS_ADMIN, a user namespace "
-                          "of its own to lock its mounts: %s",
-                          stage_call[st.stage]);
-        else {
+        bool died = n != sizeof st || st.stage < 0 || st.stage > 5 || (!st.stage && st.lower <= 0);
+        if (died || st.stage) {
+                if (st.stage == 4 && !died) /* the namespaces' limits, with their hints */
+                        userns_clone_error(CLONE_NEWUSER | CLONE_NEWNET, st.errnum, p->front, err);
+                else {
+                        if (died)
+                                error_set(err, EIO, "its helper died");
+                        else
+                                error_set(err, st.errnum, "%s", stage_call[st.stage]);
+                        error_hint(err, "leave SYS_ADMIN out of capabilities: the workload then "
+                                        "needs no user namespace of its own");
+                }
+                error_wrap(err, "cannot give the workload, which keeps CAP_SYS_ADMIN, a user "
+                                "namespace of its own to lock its mounts");
+        } else {
                 trace_line(t,
                            "  fork() = %d: setns(/proc/%d/ns/user), root there; clone("
                            "CLONE_NEWUSER|CLONE_NEWNET) = %d, its maps written: every id as itself",

@@ -69,14 +69,12 @@
  * failed), then waits until that process has joined it (EOF on `done`), and exits. */
 static _Noreturn void make_userns(int ready, int done)
 {
-        /* nothing of crib's but the two pipes */
+        /* nothing of crib's but the two pipes, not the workload's 0, 1 and 2 either */
+        const int keep[] = {ready, done};
+        struct error ignored;
+        fds_close_all_but(keep, 2, &ignored);
         for (int fd = 0; fd < 3; fd++)
-                if (fd != ready && fd != done)
-                        close(fd);
-        int lo = ready < done ? ready : done, hi = ready < done ? done : ready;
-        syscall(SYS_close_range, 3U, (unsigned)lo - 1, 0U);
-        syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0U);
-        syscall(SYS_close_range, (unsigned)hi + 1, ~0U, 0U);
+                close(fd);
         int e = 0;
         if (unshare(CLONE_NEWUSER) < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
                 e = errno;

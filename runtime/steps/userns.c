@@ -223,14 +223,18 @@ static int take_tree(struct child *c, const struct sync_msg *m, int fd, struct e
         }
         if (m->type == SYNC_LAYER && c->plan->overlay_idmapped)
                 return idlayers_take(c, m->u.layer, fd, err);
-        int *nest = m->u.nsflag == CLONE_NEWUSER  ? &c->nest_userns
-                    : m->u.nsflag == CLONE_NEWNET ? &c->nest_netns
-                                                  : NULL;
-        if (m->type == SYNC_NEST && fd >= 0 && c->plan->nest_early && nest && *nest < 0) {
-                *nest = fd;
-                trace_line(&c->trace, "  read(sync) = NEST (the workload's %s namespace, fd %d)",
-                           nest == &c->nest_userns ? "user" : "network", fd);
-                return 0;
+        if (m->type == SYNC_NEST && fd >= 0 && c->plan->nest_early) {
+                bool user = m->u.nsflag == CLONE_NEWUSER;
+                int *nest = user                          ? &c->nest_userns
+                            : m->u.nsflag == CLONE_NEWNET ? &c->nest_netns
+                                                          : NULL;
+                if (nest && *nest < 0) {
+                        *nest = fd;
+                        trace_line(&c->trace,
+                                   "  read(sync) = NEST (the workload's %s namespace, fd %d)",
+                                   user ? "user" : "network", fd);
+                        return 0;
+                }
         }
         if (fd >= 0)
                 close(fd);
