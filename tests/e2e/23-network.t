@@ -239,8 +239,16 @@ EOF2
 	cr run -d --name "web-$helper" "$T/web.ini"
 	assert_eq "$rc" 0 "$helper: a detached httpd with publish = 127.0.0.1:$port:80 starts"
 	[ "$rc" = 0 ] || echo "#   $err"
-	# (bounded by timeout(1): busybox's wget -T, the VM guests' wget, dies of SIGSEGV)
-	page=$(timeout 10 $WGET -q -O - "http://127.0.0.1:$port/" 2>&1)
+	# (bounded by timeout(1): busybox's wget -T, the VM guests' wget, dies of SIGSEGV). The
+	# helper listens on the host's port from the start, and answers a connection before the
+	# workload's httpd listens with a reset (seen in a slow guest): tried for at most 10 s
+	tries=0
+	while :; do
+		page=$(timeout 10 $WGET -q -O - "http://127.0.0.1:$port/" 2>&1)
+		[ "$page" = "hello from crib's published port" ] || [ $tries -ge 50 ] && break
+		sleep 0.2
+		tries=$((tries + 1))
+	done
 	assert_eq "$page" "hello from crib's published port" "$helper: wget on the host gets the page"
 	assert_contains "$(C ps)" "127.0.0.1:$port->80/tcp" "$helper: crib ps shows the published port"
 	# issue 32: the setup forks nft inside the new pid namespace first, so the workload is not
