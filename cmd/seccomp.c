@@ -294,32 +294,11 @@ static int list_known(bool check, struct error *err)
                        k->arch, k->n, k->len, names, k->origin ? ", from " : "",
                        k->origin ? k->origin : "");
                 if (check) {
-                        struct profile p, r;
-                        struct seccomp_program prog;
-                        char *canon = NULL;
-                        size_t len = 0;
-                        if (seccomp_known_profile(k, &p, err) < 0)
+                        int same = seccomp_known_check(k, err);
+                        if (same < 0)
                                 return -1;
-                        int rc = profile_resolve(&p, k->caps, k->arch, k->kmaj, k->kmin, &r, err);
-                        profile_free(&p);
-                        if (rc < 0)
-                                return -1;
-                        int canonical = profile_canonical(&r, &canon, &len, err);
-                        rc = canonical == 1 ? seccomp_compile(&r, k->arch, 0, 0, 0, &prog, err)
-                                            : canonical;
-                        profile_free(&r);
-                        if (rc < 0) {
-                                free(canon);
-                                return -1;
-                        }
-                        bool same = canonical == 1 && len == k->len &&
-                                    !memcmp(canon, k->canonical, len) && prog.n == k->n &&
-                                    !memcmp(prog.insns, k->insns, k->n * sizeof *k->insns);
                         printf("  %s", same ? "same" : "DIFFERENT");
                         differ += !same;
-                        free(canon);
-                        if (canonical == 1)
-                                seccomp_program_free(&prog);
                 }
                 printf("\n");
         }

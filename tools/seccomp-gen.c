@@ -113,7 +113,6 @@ static int add_known(const char *name, const char *origin, const char *source,
                      const struct profile *p, uint64_t caps, const char *arch, const char **why)
 {
         unsigned t[MAX_THRESHOLDS][2];
-        struct profile resolved;
         struct seccomp_program prog;
         static struct error err; /* *why may point at its message */
         size_t nt = profile_kernel_thresholds(p, t, MAX_THRESHOLDS);
@@ -123,18 +122,8 @@ static int add_known(const char *name, const char *origin, const char *source,
         if (nknowns == sizeof knowns / sizeof knowns[0])
                 return *why = "too many known profiles", -1;
         unsigned kmaj = nt ? t[nt - 1][0] : 0, kmin = nt ? t[nt - 1][1] : 0;
-        if (profile_resolve(p, caps, arch, kmaj, kmin, &resolved, &err) < 0)
+        if (seccomp_known_make(p, caps, arch, kmaj, kmin, &k->canonical, &k->len, &prog, &err) < 0)
                 return *why = err.msg, -1;
-        int canonical = profile_canonical(&resolved, &k->canonical, &k->len, &err);
-        int compiled = canonical == 1 ? seccomp_compile(&resolved, arch, 0, 0, 0, &prog, &err) : -1;
-        profile_free(&resolved);
-        if (canonical != 1 || compiled < 0) {
-                free(k->canonical);
-                k->canonical = NULL;
-                return *why = canonical == 0 ? "the resolved profile has no canonical form"
-                                             : err.msg,
-                       -1;
-        }
         k->prog = keep(&prog);
         if (progs[k->prog].insns != prog.insns)
                 seccomp_program_free(&prog);

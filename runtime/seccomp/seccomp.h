@@ -45,6 +45,13 @@ uint32_t seccomp_arch_token(const char *arch);
 int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, unsigned kmaj,
                     unsigned kmin, struct seccomp_program *ret, struct error *err);
 void seccomp_program_free(struct seccomp_program *p);
+/* A known program as it is made (tools/seccomp-gen.c) and checked (`crib seccomp builtin
+ * --check`, the tests): `p` resolved for `caps` on `arch`, kernel kmaj.kmin (profile_resolve),
+ * its canonical form (*canon, *len bytes, to free) and the resolved profile compiled (*prog).
+ * A resolved profile without a canonical form is an error. 0, or -1 with nothing to free. */
+int seccomp_known_make(const struct profile *p, uint64_t caps, const char *arch, unsigned kmaj,
+                       unsigned kmin, char **canon, size_t *len, struct seccomp_program *prog,
+                       struct error *err);
 
 /* seccomp_builtin.c */
 
@@ -90,6 +97,9 @@ const struct seccomp_known *seccomp_known_find(const char *text, size_t len, con
 const struct seccomp_known *seccomp_known_at(size_t i);
 /* The profile known program k was made from (built in, or its source text), parsed into *p. */
 int seccomp_known_profile(const struct seccomp_known *k, struct profile *p, struct error *err);
+/* Program k made again from its profile now (seccomp_known_make): 1 when its canonical form
+ * and program are the embedded ones, 0 when they differ, -1 with err when it cannot be made. */
+int seccomp_known_check(const struct seccomp_known *k, struct error *err);
 
 /* The program for a container: when `builtin` names a built-in profile and crib embeds a
  * program for this key, a copy of that one; otherwise `text` (the profile as read, `label`

@@ -116,6 +116,27 @@ int seccomp_known_profile(const struct seccomp_known *k, struct profile *p, stru
         return r;
 }
 
+int seccomp_known_check(const struct seccomp_known *k, struct error *err)
+{
+        struct profile p;
+        struct seccomp_program prog;
+        char *canon;
+        size_t len;
+        if (seccomp_known_profile(k, &p, err) < 0)
+                return -1;
+        int r = seccomp_known_make(&p, k->caps, k->arch, k->kmaj, k->kmin, &canon, &len, &prog,
+                                   err);
+        profile_free(&p);
+        if (r < 0)
+                return -1;
+        bool same = len == k->len && !memcmp(canon, k->canonical, len) && prog.n == k->n &&
+                    prog.unfolded == k->unfolded &&
+                    !memcmp(prog.insns, k->insns, k->n * sizeof *k->insns);
+        free(canon);
+        seccomp_program_free(&prog);
+        return same ? 1 : 0;
+}
+
 static int copy_program(const struct sock_filter *insns, size_t n, size_t unfolded,
                         struct seccomp_program *ret, struct error *err)
 {

@@ -194,3 +194,28 @@ int seccomp_compile(const struct profile *p, const char *arch, uint64_t caps, un
         }
         return 0;
 }
+
+int seccomp_known_make(const struct profile *p, uint64_t caps, const char *arch, unsigned kmaj,
+                       unsigned kmin, char **canon, size_t *len, struct seccomp_program *prog,
+                       struct error *err)
+{
+        struct profile resolved;
+        *canon = NULL;
+        *len = 0;
+        if (profile_resolve(p, caps, arch, kmaj, kmin, &resolved, err) < 0)
+                return -1;
+        /* as an engine hands it over: every condition decided, so nothing is left to the
+         * bounding set or the kernel at compile time */
+        int canonical = profile_canonical(&resolved, canon, len, err);
+        int r = canonical == 1 ? seccomp_compile(&resolved, arch, 0, 0, 0, prog, err)
+                : canonical == 0
+                        ? error_set(err, EINVAL, "the resolved profile has no canonical form")
+                        : -1;
+        profile_free(&resolved);
+        if (r < 0) {
+                free(*canon);
+                *canon = NULL;
+                *len = 0;
+        }
+        return r;
+}
