@@ -434,8 +434,7 @@ int ociops_delete(const struct oci_runtime *rt, const char *id, bool force, stru
         if (o.rec.pid_alive) {
                 ocicgroup_signal(&o, id, SIGKILL);
                 store_signal(o.rec.pid, o.rec.pid_start, SIGKILL, &ignored);
-                for (int i = 0; i < 100 && state_proc_alive(o.rec.pid, o.rec.pid_start); i++)
-                        usleep(20000);
+                store_wait_gone(o.rec.pid, o.rec.pid_start, 2000);
         }
         /* what is left in its cgroup (without a pid namespace, the workload's orphans; or what
          * hid below it) ends with it, through cgroup.kill */

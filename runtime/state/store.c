@@ -247,6 +247,26 @@ int store_signal(pid_t pid, uint64_t start, int sig, struct error *err)
         return 0;
 }
 
+bool store_wait_gone(pid_t pid, uint64_t start, long ms)
+{
+        struct error ignored;
+        int fd = open_process(pid, start, &ignored);
+        if (fd == GONE)
+                return true;
+        if (fd >= 0) {
+                /* readable once it has exited (a zombie is gone for state_proc_alive too) */
+                struct pollfd p = {.fd = fd, .events = POLLIN};
+                while (poll(&p, 1, (int)ms) < 0 && errno == EINTR)
+                        ;
+                close(fd);
+                return !state_proc_alive(pid, start);
+        }
+        /* no pidfd (before Linux 5.3), or it could not be opened: look every millisecond */
+        for (long i = 0; i < ms && state_proc_alive(pid, start); i++)
+                usleep(1000);
+        return !state_proc_alive(pid, start);
+}
+
 bool store_wait(struct stored *c, long ms)
 {
         struct error err;

@@ -89,6 +89,10 @@ int store_signal(pid_t pid, uint64_t start, int sig, struct error *err);
  * it), at most `ms` (-1: no limit): true when it is; c->rec is read again. Polls its monitor's
  * pidfd (readable when it exits), else every 100 ms. */
 bool store_wait(struct stored *c, long ms);
+/* Wait at most `ms` for the process recorded as `pid` with start time `start` to end (a
+ * zombie has ended): through its pidfd, woken when it exits, else looking every millisecond.
+ * true when it has ended, or was not that process. */
+bool store_wait_gone(pid_t pid, uint64_t start, long ms);
 
 /* crib stop, crib kill with a signal that ends it: the stop marker first (record.h: a restart
  * policy restarts nothing after it), then `sig` to the process recorded now (none while its
