@@ -7,11 +7,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Trace "call(args) = 0" or "call(args) = -1 EPERM" for a call that returned r with errno e. */
@@ -156,6 +158,27 @@ int sys_write_all(int fd, const void *buf, size_t n)
                 n -= (size_t)w;
         }
         return 0;
+}
+
+int sys_wait_readable(int fd, int ms)
+{
+        struct timespec end;
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        end.tv_sec += ms / 1000;
+        end.tv_nsec += (long)(ms % 1000) * 1000000;
+        for (;;) {
+                struct pollfd p = {.fd = fd, .events = POLLIN};
+                int r = poll(&p, 1, ms);
+                if (r >= 0 || errno != EINTR)
+                        return r;
+                if (ms < 0)
+                        continue;
+                struct timespec now;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                long left =
+                        (end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000;
+                ms = left > 0 ? (int)left : 0;
+        }
 }
 
 #ifndef MADV_POPULATE_WRITE

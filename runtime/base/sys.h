@@ -33,6 +33,11 @@ int sys_mknodat(const struct trace *t, int dirfd, const char *name, const char *
  * state file. */
 int sys_write_all(int fd, const void *buf, size_t n);
 
+/* Not traced: wait at most `ms` milliseconds (-1: no limit) for `fd` to be readable, again
+ * after EINTR for what is left of the time: a pidfd, readable once its process has exited. 1
+ * when it is, 0 when the time ran out, -1 with errno. */
+int sys_wait_readable(int fd, int ms);
+
 /* Not traced: fault in the `bytes` of stack below the caller's frame in one madvise(2)
  * (MADV_POPULATE_WRITE, Linux 5.14), where crib's parent would otherwise fault in each page as
  * it first touches it; on a virtual machine each fault is a trip to the hypervisor. Nothing

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -51,10 +50,7 @@ static int wait_bounded(pid_t pid, int timeout, int *status)
 {
         int pfd = timeout ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
         if (pfd >= 0) {
-                struct pollfd p = {.fd = pfd, .events = POLLIN};
-                int r;
-                while ((r = poll(&p, 1, timeout * 1000)) < 0 && errno == EINTR)
-                        ;
+                int r = sys_wait_readable(pfd, timeout * 1000);
                 close(pfd);
                 if (r == 0)
                         return -1;

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 
 #include "cgroup/cgroup.h"
 #include "base/cleanup.h"
+#include "base/sys.h"
 #include "state.h"
 
 static int open_root(const char *root, struct error *err)
@@ -255,9 +255,7 @@ bool store_wait_gone(pid_t pid, uint64_t start, long ms)
                 return true;
         if (fd >= 0) {
                 /* readable once it has exited (a zombie is gone for state_proc_alive too) */
-                struct pollfd p = {.fd = fd, .events = POLLIN};
-                while (poll(&p, 1, (int)ms) < 0 && errno == EINTR)
-                        ;
+                sys_wait_readable(fd, (int)ms);
                 close(fd);
                 return !state_proc_alive(pid, start);
         }
@@ -301,8 +299,7 @@ bool store_wait(struct stored *c, long ms)
                                  ? open_process(c->rec.monitor, c->rec.monitor_start, &err)
                                  : GONE;
                 if (fd >= 0) {
-                        struct pollfd p = {.fd = fd, .events = POLLIN};
-                        poll(&p, 1, (int)slice);
+                        sys_wait_readable(fd, (int)slice);
                         close(fd);
                 } else {
                         usleep((useconds_t)slice * 1000);
